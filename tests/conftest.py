@@ -1,0 +1,95 @@
+"""Personas and small builders shared by the tests.
+
+Every web endpoint is tested with the same cast: the tournament's organiser,
+its referee, the referee of another tournament, and an anonymous visitor.
+"""
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.test import Client
+
+from tournament import services
+from tournament.models import Tournament
+
+DEFAULT_ORDER = "table_points,score,first_places,best_session"
+
+
+def make_user(username: str, *, can_create: bool = False) -> User:
+    user = User.objects.create_user(username=username, password="pw-" + username)
+    if can_create:
+        user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    return user
+
+
+def make_tournament(*, creator: User, slug: str = "spring-open", sessions: int = 4) -> Tournament:
+    return services.tournament_create(
+        name=slug.replace("-", " ").title(),
+        slug=slug,
+        session_count=sessions,
+        session_minutes=150,
+        tiebreak_order=DEFAULT_ORDER,
+        creator=creator,
+    )
+
+
+def make_players(tournament: Tournament, count: int, *, start: int = 1, **extra):
+    return [
+        services.player_save(tournament=tournament, number=n, name=f"Player {n}", **extra)
+        for n in range(start, start + count)
+    ]
+
+
+def login(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def organiser(db):
+    return make_user("organiser", can_create=True)
+
+
+@pytest.fixture
+def referee(db):
+    return make_user("referee")
+
+
+@pytest.fixture
+def other_referee(db):
+    return make_user("other-referee")
+
+
+@pytest.fixture
+def tournament(organiser, referee):
+    tournament = make_tournament(creator=organiser)
+    tournament.referees.add(referee)
+    return tournament
+
+
+@pytest.fixture
+def other_tournament(db, other_referee):
+    owner = make_user("other-organiser", can_create=True)
+    other = make_tournament(creator=owner, slug="autumn-cup")
+    other.referees.add(other_referee)
+    return other
+
+
+@pytest.fixture
+def personas(organiser, referee, other_referee, other_tournament):
+    """name -> logged-in client; "anonymous" is not logged in."""
+    return {
+        "organiser": login(organiser),
+        "referee": login(referee),
+        "other_referee": login(other_referee),
+        "anonymous": login(None),
+    }
+
+
+@pytest.fixture
+def session_in_play(tournament, organiser):
+    """16 players drawn into session 1 with a fixed seed, open for play."""
+    make_players(tournament, 16)
+    session = services.session_draw(tournament=tournament, number=1, seed=20261130)
+    return services.session_open(session=session)

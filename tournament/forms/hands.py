@@ -1,0 +1,235 @@
+"""The referee's hand form and its penalty rows."""
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
+from tournament.scoring import MAX_FLOWERS, Outcome
+from tournament.services import PenaltyEntry
+
+WINS = {Outcome.SELF_DRAWN.value, Outcome.DISCARD.value}
+
+# Common penalties of the rules digest; a tap fills kind, points and reason.
+PENALTY_PRESETS = [
+    ("to_each_other", 10, _("False win (错和)")),
+    ("to_each_other", 20, _("Claimed a win while not ready (诈和)")),
+    ("to_one", 10, _("Exposed another player's tiles")),
+    ("deducted", 10, _("Procedural foul after a warning")),
+    ("deducted", 10, _("Lateness")),
+]
+
+
+def seat_choices(players, slot=None):
+    """Radio choices naming each player, with the seat wind in this hand when known."""
+    choices = []
+    for seat, player in enumerate(players):
+        label = f"{SEAT_LABELS[seat]} · {player.name}"
+        if slot is not None:
+            wind = slot.seat_winds[seat]
+            label += f" ({wind}{', ' + str(_('dealer')) if slot.dealer == seat else ''})"
+        choices.append((seat, label))
+    return choices
+
+
+def _seat_field(label, required=False):
+    return forms.TypedChoiceField(
+        label=label,
+        coerce=int,
+        empty_value=None,
+        required=required,
+        widget=forms.RadioSelect,
+    )
+
+
+class HandForm(forms.Form):
+    number = forms.IntegerField(
+        label=_("Hand"),
+        min_value=1,
+        max_value=HANDS_PER_SESSION,
+        error_messages={
+            "min_value": _("A hand number is 1 to 16."),
+            "max_value": _("A hand number is 1 to 16."),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    outcome = forms.ChoiceField(
+        label=_("Result"), choices=Hand.OUTCOME_CHOICES, widget=forms.RadioSelect
+    )
+    winner = _seat_field(_("Winner"))
+    discarder = _seat_field(_("Discarder"))
+    fan = forms.IntegerField(
+        label=_("Fan, without flowers"),
+        required=False,
+        min_value=0,
+        max_value=999,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    flowers = forms.IntegerField(
+        label=_("Flowers"),
+        min_value=0,
+        max_value=MAX_FLOWERS,
+        initial=0,
+        error_messages={
+            "min_value": _("Flowers are 0 to 8."),
+            "max_value": _("Flowers are 0 to 8."),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    fan_names = forms.CharField(label=_("Fans claimed (optional)"), required=False, max_length=500)
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, players, slot=None, editing=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = seat_choices(players, slot)
+        self.fields["winner"].choices = choices
+        self.fields["discarder"].choices = choices
+        if editing:
+            # The hand being corrected keeps its number; a wrong number is a different hand.
+            self.fields["number"].disabled = True
+
+    def clean(self):
+        cleaned = super().clean()
+        outcome = cleaned.get("outcome")
+        if outcome and outcome not in WINS:
+            # A draw or an unplayed hand has no winner: what was ticked before
+            # switching the result does not apply.
+            cleaned["winner"] = cleaned["discarder"] = cleaned["fan"] = None
+            cleaned["flowers"] = 0
+        elif outcome == Outcome.SELF_DRAWN.value:
+            cleaned["discarder"] = None
+        if outcome in WINS:
+            if cleaned.get("winner") is None and "winner" not in self.errors:
+                self.add_error("winner", _("Choose the winner."))
+            if cleaned.get("fan") is None and "fan" not in self.errors:
+                self.add_error("fan", _("Enter the winner's fan, without flowers."))
+        discarder_missing = cleaned.get("discarder") is None and "discarder" not in self.errors
+        if outcome == Outcome.DISCARD.value and discarder_missing:
+            self.add_error("discarder", _("Choose who discarded the winning tile."))
+        return cleaned
+
+
+class PenaltyForm(forms.Form):
+    offender = _seat_field(_("Player"))
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=[("", "—"), *Penalty.KIND_CHOICES], required=False
+    )
+    points = forms.IntegerField(
+        label=_("Points"),
+        required=False,
+        min_value=1,
+        max_value=999,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        help_text=_("For “paid to each other player”: what each of the three receives."),
+    )
+    beneficiary = _seat_field(_("Paid to"))
+    reason = forms.CharField(
+        label=_("Reason"),
+        required=False,
+        max_length=200,
+        widget=forms.TextInput(attrs={"list": "penalty-reasons"}),
+    )
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = seat_choices(players)
+        self.fields["offender"].choices = choices
+        self.fields["beneficiary"].choices = choices
+        self.fields["beneficiary"].widget = forms.Select()
+        self.fields["beneficiary"].choices = [("", "—"), *choices]
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("DELETE"):
+            return cleaned
+        required = {
+            "offender": _("Choose who is penalised."),
+            "kind": _("Choose the kind of penalty."),
+            "points": _("Enter the points."),
+            "reason": _("Give the reason for the penalty."),
+        }
+        for name, message in required.items():
+            if cleaned.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, message)
+        if cleaned.get("kind") == "to_one" and cleaned.get("beneficiary") is None:
+            self.add_error("beneficiary", _("Choose the player who receives the points."))
+        elif cleaned.get("kind") and cleaned.get("kind") != "to_one":
+            cleaned["beneficiary"] = None
+        return cleaned
+
+    def entry(self) -> PenaltyEntry:
+        data = self.cleaned_data
+        return PenaltyEntry(
+            offender=data["offender"],
+            kind=data["kind"],
+            points=data["points"],
+            reason=data["reason"].strip(),
+            beneficiary=data["beneficiary"],
+        )
+
+
+class BasePenaltyFormSet(forms.BaseFormSet):
+    def entries(self) -> list[PenaltyEntry]:
+        return [
+            form.entry()
+            for form in self.forms
+            if form.has_changed() and not form.cleaned_data.get("DELETE")
+        ]
+
+
+PenaltyFormSet = forms.formset_factory(
+    PenaltyForm,
+    formset=BasePenaltyFormSet,
+    extra=1,
+    can_delete=True,
+    max_num=8,
+    validate_max=True,
+)
+
+
+class ConfirmForm(forms.Form):
+    record_missing_as_not_played = forms.BooleanField(
+        label=_("Time was called: record the hands not entered as not played"),
+        required=False,
+    )
+
+
+def penalty_initial(hand) -> list[dict]:
+    return [
+        {
+            "offender": p.offender,
+            "kind": p.kind,
+            "points": p.points,
+            "beneficiary": p.beneficiary,
+            "reason": p.reason,
+        }
+        for p in hand.penalties.all()
+    ]
+
+
+def hand_initial(hand) -> dict:
+    return {
+        "number": hand.number,
+        "outcome": hand.outcome,
+        "winner": hand.winner,
+        "discarder": hand.discarder,
+        "fan": hand.fan,
+        "flowers": hand.flowers,
+        "fan_names": hand.fan_names,
+        "version": hand.version,
+    }
+
+
+def service_errors_to_form(form, penalty_formset, error: ValidationError) -> None:
+    """Place a service error beside the field it concerns (penalties on the penalty rows)."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for field, errors in error.error_dict.items():
+        if field == "penalties":
+            penalty_formset._non_form_errors = penalty_formset.error_class(
+                [e for err in errors for e in err.messages]
+            )
+            form.add_error(None, _("Check the penalties."))
+        else:
+            form.add_error(field if field in form.fields else None, errors)

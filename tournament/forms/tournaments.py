@@ -1,0 +1,75 @@
+"""Forms an organiser fills in: the tournament, a draw, a reopening."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import TIEBREAK_CHOICES, Tournament
+
+NO_CRITERION = [("", _("(none)"))]
+
+
+class TournamentForm(forms.ModelForm):
+    """The tournament's settings; the ranking order is chosen as up to four criteria."""
+
+    criterion_1 = forms.ChoiceField(label=_("Rank by"), choices=TIEBREAK_CHOICES)
+    criterion_2 = forms.ChoiceField(
+        label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
+    )
+    criterion_3 = forms.ChoiceField(
+        label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
+    )
+    criterion_4 = forms.ChoiceField(
+        label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
+    )
+    CRITERIA = ("criterion_1", "criterion_2", "criterion_3", "criterion_4")
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "slug", "session_count", "session_minutes"]
+        help_texts = {
+            "slug": _("Letters, digits and hyphens; used in the public addresses."),
+            "session_count": _("Each session is 16 hands at every table."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        order = self.instance.tiebreaks if self.instance.pk else None
+        order = order or ["table_points", "score", "first_places", "best_session"]
+        for name, key in zip(self.CRITERIA, order, strict=False):
+            self.fields[name].initial = key
+
+    def clean(self):
+        cleaned = super().clean()
+        chosen = [cleaned.get(name) for name in self.CRITERIA if cleaned.get(name)]
+        if len(set(chosen)) != len(chosen):
+            self.add_error("criterion_2", _("Each criterion can be used once."))
+        cleaned["tiebreak_order"] = ",".join(chosen)
+        return cleaned
+
+
+class DrawForm(forms.Form):
+    number = forms.TypedChoiceField(label=_("Session"), coerce=int)
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        required=False,
+        min_value=0,
+        max_value=10**15,
+        help_text=_("Leave empty for a fresh random seed. The same seed gives the same seating."),
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        drawn = set(tournament.sessions.values_list("number", flat=True))
+        self.fields["number"].choices = [
+            (n, _("Session %(n)s") % {"n": n})
+            for n in range(1, tournament.session_count + 1)
+            if n not in drawn
+        ]
+
+
+class ReopenForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason for the correction"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )

@@ -1,0 +1,471 @@
+"""Read an uploaded player list and say, row by row, what importing it would do.
+
+Nothing here touches the database: the caller passes the stored players as
+plain data (number → field values) and the field limits, and gets back an
+``ImportPreview`` whose rows are ``new``, ``update``, ``unchanged`` or
+``error``. Only a preview without errors should be handed to
+``services.players_import``.
+"""
+
+import csv
+import io
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from django.utils.translation import gettext as _
+
+SUPPORTED_SUFFIXES = (".csv", ".xlsx")
+# A player list is a few hundred rows; the cap keeps a pathological file from
+# filling memory and the signed preview.
+MAX_ROWS = 5000
+
+# Column name in the file → player field. Matched case-insensitively after
+# stripping surrounding spaces.
+COLUMNS = {
+    "number": "number",
+    "name": "name",
+    "name_zh": "name_zh",
+    "chinese_name": "name_zh",
+    "team": "team",
+    "club": "team",
+    "country": "country",
+    "substitute": "is_substitute",
+    "is_substitute": "is_substitute",
+}
+REQUIRED_FIELDS = ("number", "name")
+TEXT_FIELDS = ("name", "name_zh", "team", "country")
+# The order fields are shown in a preview.
+FIELD_ORDER = ("number", "name", "name_zh", "team", "country", "is_substitute")
+
+TRUE_WORDS = frozenset({"yes", "y", "true", "1", "是"})
+FALSE_WORDS = frozenset({"no", "n", "false", "0", "", "否"})
+
+NEW = "new"
+UPDATE = "update"
+UNCHANGED = "unchanged"
+ERROR = "error"
+
+_INTEGER = re.compile(r"[+-]?\d+(?:\.0*)?")
+
+
+class ImportFileError(Exception):
+    """The file cannot be read as a player list at all (wrong type, not UTF-8, broken xlsx)."""
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass(frozen=True)
+class FieldLimits:
+    """What the player model accepts: text lengths by field and the largest number."""
+
+    max_lengths: Mapping[str, int]
+    max_number: int = 2_147_483_647
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the header or a row; ``field`` is None for the whole row."""
+
+    code: str
+    message: str
+    field: str | None = None
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    old: object
+    new: object
+
+    @property
+    def label(self) -> str:
+        return field_label(self.field)
+
+
+@dataclass
+class RowPreview:
+    """One data row of the file: what it says, and what importing it would do."""
+
+    line: int  # the row number as a spreadsheet shows it (the header is usually 1)
+    cells: dict[str, str]  # the file's text per field, for display
+    values: dict[str, object] = field(default_factory=dict)  # typed, only fields in the file
+    problems: list[Problem] = field(default_factory=list)
+    action: str = ERROR
+    changes: list[FieldChange] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.problems)
+
+
+@dataclass
+class ImportPreview:
+    columns: list[str]  # player fields present in the file, in FIELD_ORDER
+    header_line: int
+    header_problems: list[Problem]
+    rows: list[RowPreview]
+
+    @property
+    def error_rows(self) -> list[RowPreview]:
+        return [row for row in self.rows if row.has_errors]
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.header_problems or self.error_rows)
+
+    def count(self, action: str) -> int:
+        return sum(1 for row in self.rows if row.action == action)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {action: self.count(action) for action in (NEW, UPDATE, UNCHANGED, ERROR)}
+
+    @property
+    def rows_to_import(self) -> list[dict[str, object]]:
+        """Plain dicts for ``services.players_import``; only meaningful without errors."""
+        return [dict(row.values) for row in self.rows if not row.has_errors]
+
+    @property
+    def has_changes(self) -> bool:
+        return any(row.action in (NEW, UPDATE) for row in self.rows)
+
+
+# ---------------------------------------------------------------- reading files
+
+
+def read_table(filename: str, content: bytes) -> list[list[object]]:
+    """The cells of a .csv or .xlsx file, row by row (the first worksheet of a workbook)."""
+    suffix = PurePath(filename or "").suffix.lower()
+    if suffix == ".csv":
+        return _read_csv(content)
+    if suffix == ".xlsx":
+        return _read_xlsx(content)
+    raise ImportFileError(
+        _("Upload a .csv or .xlsx file; “%(name)s” is neither.") % {"name": filename},
+        code="unsupported_file",
+    )
+
+
+def _read_csv(content: bytes) -> list[list[object]]:
+    try:
+        # utf-8-sig drops the byte order mark Excel writes with “CSV UTF-8”.
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ImportFileError(
+            _(
+                "The CSV file is not UTF-8 text. In your spreadsheet, save it as "
+                "“CSV UTF-8”, or upload the .xlsx file instead."
+            ),
+            code="not_utf8",
+        ) from error
+    if "\x00" in text:
+        raise ImportFileError(
+            _("The file is not a text CSV file. Upload a .csv or .xlsx file."), code="not_text"
+        )
+    delimiter = sniff_delimiter(text)
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    except csv.Error as error:
+        raise ImportFileError(
+            _("The CSV file cannot be read: %(error)s") % {"error": error}, code="bad_csv"
+        ) from error
+    return _capped(rows)
+
+
+def sniff_delimiter(text: str) -> str:
+    """Comma, semicolon or tab: whichever the header line uses most (comma when none)."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    counts = {delimiter: header.count(delimiter) for delimiter in (",", ";", "\t")}
+    best = max(counts, key=lambda delimiter: counts[delimiter])
+    return best if counts[best] else ","
+
+
+def _read_xlsx(content: bytes) -> list[list[object]]:
+    from openpyxl import load_workbook
+
+    try:
+        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except Exception as error:  # openpyxl raises many kinds for a file that is not xlsx
+        raise ImportFileError(
+            _("The file cannot be opened as an Excel workbook (.xlsx)."), code="bad_xlsx"
+        ) from error
+    try:
+        if not workbook.worksheets:
+            raise ImportFileError(_("The workbook has no worksheet."), code="bad_xlsx")
+        sheet = workbook.worksheets[0]
+        return _capped(list(row) for row in sheet.iter_rows(values_only=True))
+    except ImportFileError:
+        raise
+    except Exception as error:
+        raise ImportFileError(
+            _("The file cannot be opened as an Excel workbook (.xlsx)."), code="bad_xlsx"
+        ) from error
+    finally:
+        workbook.close()
+
+
+def _capped(rows: Iterable[list[object]]) -> list[list[object]]:
+    kept = []
+    filled = 0
+    for row in rows:
+        kept.append(row)
+        if not _is_blank(row):
+            filled += 1
+            if filled > MAX_ROWS + 1:  # the header does not count
+                raise ImportFileError(
+                    _("The file has more than %(max)s rows.") % {"max": MAX_ROWS},
+                    code="too_many_rows",
+                )
+    return kept
+
+
+# ---------------------------------------------------------------- cells
+
+
+def _is_blank(row: Sequence[object]) -> bool:
+    return all(_text(cell) == "" for cell in row)
+
+
+def _text(cell: object) -> str:
+    """A cell as the organiser sees it: whole floats without ``.0``, spaces stripped."""
+    if cell is None:
+        return ""
+    if isinstance(cell, bool):
+        return "yes" if cell else "no"
+    if isinstance(cell, float) and cell.is_integer():
+        return str(int(cell))
+    return str(cell).strip()
+
+
+def _number(cell: object) -> int | None:
+    """The integer a cell holds (7, 7.0, "7", " 7 "), or None."""
+    if isinstance(cell, bool):
+        return None
+    if isinstance(cell, int):
+        return cell
+    if isinstance(cell, float):
+        return int(cell) if cell.is_integer() else None
+    text = _text(cell)
+    if _INTEGER.fullmatch(text):
+        return int(text.split(".")[0])
+    return None
+
+
+def _substitute(cell: object) -> bool | None:
+    if isinstance(cell, bool):
+        return cell
+    word = _text(cell).lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    return None
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def field_label(name: str) -> str:
+    return {
+        "number": _("number"),
+        "name": _("name"),
+        "name_zh": _("Chinese name"),
+        "team": _("team"),
+        "country": _("country"),
+        "is_substitute": _("substitute"),
+    }[name]
+
+
+def parse_players(
+    table: Sequence[Sequence[object]],
+    *,
+    existing: Mapping[int, Mapping[str, object]],
+    limits: FieldLimits,
+) -> ImportPreview:
+    """Check every row of ``table`` (header first) against ``existing`` players by number.
+
+    A column missing from the file leaves that field of existing players as it is.
+    """
+    lines = [(index, list(row)) for index, row in enumerate(table, start=1)]
+    filled = [(line, row) for line, row in lines if not _is_blank(row)]
+    if not filled:
+        return ImportPreview(
+            columns=[],
+            header_line=1,
+            header_problems=[
+                Problem("empty_file", _("The file is empty: it needs a header row and players."))
+            ],
+            rows=[],
+        )
+    header_line, header = filled[0]
+    positions, header_problems = _read_header(header, filled[1:])
+    columns = [name for name in FIELD_ORDER if name in positions]
+    preview = ImportPreview(
+        columns=columns, header_line=header_line, header_problems=header_problems, rows=[]
+    )
+    if any(name not in positions for name in REQUIRED_FIELDS):
+        return preview  # every row would only repeat the missing column
+    for line, row in filled[1:]:
+        preview.rows.append(_parse_row(line, row, positions, limits))
+    if not preview.rows:
+        header_problems.append(
+            Problem("no_rows", _("The file has a header row but no players below it."))
+        )
+    _flag_duplicates(preview.rows)
+    for row in preview.rows:
+        _compare(row, existing)
+    return preview
+
+
+def _read_header(
+    header: Sequence[object], data: Sequence[tuple[int, Sequence[object]]]
+) -> tuple[dict[str, int], list[Problem]]:
+    positions: dict[str, int] = {}
+    problems: list[Problem] = []
+    allowed = ", ".join(COLUMNS)
+    for index, cell in enumerate(header):
+        title = _text(cell)
+        key = title.lower()
+        if not key:
+            # A blank header over an empty column is spreadsheet noise; over data it is a mistake.
+            if any(index < len(row) and _text(row[index]) for _, row in data):
+                problems.append(
+                    Problem(
+                        "unnamed_column",
+                        _("Column %(column)s has values but no name in the header row.")
+                        % {"column": index + 1},
+                    )
+                )
+            continue
+        name = COLUMNS.get(key)
+        if name is None:
+            problems.append(
+                Problem(
+                    "unknown_column",
+                    _("Unknown column “%(column)s”. The columns allowed are: %(allowed)s.")
+                    % {"column": title, "allowed": allowed},
+                )
+            )
+        elif name in positions:
+            problems.append(
+                Problem(
+                    "duplicate_column",
+                    _("Column “%(column)s” repeats the %(field)s column.")
+                    % {"column": title, "field": field_label(name)},
+                )
+            )
+        else:
+            positions[name] = index
+    for name in REQUIRED_FIELDS:
+        if name not in positions:
+            problems.append(
+                Problem(
+                    "missing_column",
+                    _("The header row has no “%(column)s” column; it is required.")
+                    % {"column": name},
+                )
+            )
+    return positions, problems
+
+
+def _parse_row(
+    line: int, row: Sequence[object], positions: Mapping[str, int], limits: FieldLimits
+) -> RowPreview:
+    raw = {name: row[index] if index < len(row) else None for name, index in positions.items()}
+    preview = RowPreview(line=line, cells={name: _text(cell) for name, cell in raw.items()})
+    problems = preview.problems
+
+    number = _number(raw["number"])
+    if preview.cells["number"] == "":
+        problems.append(Problem("number_missing", _("The number is missing."), "number"))
+    elif number is None:
+        problems.append(
+            Problem(
+                "number_not_integer",
+                _("The number “%(value)s” is not a whole number.")
+                % {"value": preview.cells["number"]},
+                "number",
+            )
+        )
+    elif number < 1:
+        problems.append(
+            Problem("number_not_positive", _("The number must be 1 or more."), "number")
+        )
+    elif number > limits.max_number:
+        problems.append(Problem("number_too_large", _("The number is too large."), "number"))
+    else:
+        preview.values["number"] = number
+
+    for name in TEXT_FIELDS:
+        if name not in raw:
+            continue
+        value = preview.cells[name]
+        max_length = limits.max_lengths.get(name)
+        if name == "name" and not value:
+            problems.append(Problem("name_missing", _("The name is missing."), name))
+        elif max_length is not None and len(value) > max_length:
+            problems.append(
+                Problem(
+                    "too_long",
+                    _("The %(field)s has %(length)s characters; at most %(max)s are allowed.")
+                    % {"field": field_label(name), "length": len(value), "max": max_length},
+                    name,
+                )
+            )
+        else:
+            preview.values[name] = value
+
+    if "is_substitute" in raw:
+        substitute = _substitute(raw["is_substitute"])
+        if substitute is None:
+            problems.append(
+                Problem(
+                    "bad_substitute",
+                    _("Substitute “%(value)s” is not understood: write yes or no (是 or 否).")
+                    % {"value": preview.cells["is_substitute"]},
+                    "is_substitute",
+                )
+            )
+        else:
+            preview.values["is_substitute"] = substitute
+    return preview
+
+
+def _flag_duplicates(rows: Sequence[RowPreview]) -> None:
+    lines_by_number: dict[int, list[int]] = defaultdict(list)
+    for row in rows:
+        if "number" in row.values:
+            lines_by_number[row.values["number"]].append(row.line)
+    for row in rows:
+        lines = lines_by_number.get(row.values.get("number"), [])
+        if len(lines) > 1:
+            row.problems.append(
+                Problem(
+                    "number_repeated",
+                    _("Number %(number)s is on more than one row of the file: rows %(lines)s.")
+                    % {"number": row.values["number"], "lines": ", ".join(map(str, lines))},
+                    "number",
+                )
+            )
+
+
+def _compare(row: RowPreview, existing: Mapping[int, Mapping[str, object]]) -> None:
+    if row.has_errors:
+        row.action = ERROR
+        return
+    stored = existing.get(row.values["number"])
+    if stored is None:
+        row.action = NEW
+        return
+    row.changes = [
+        FieldChange(name, stored.get(name), value)
+        for name, value in row.values.items()
+        if stored.get(name) != value
+    ]
+    row.action = UPDATE if row.changes else UNCHANGED

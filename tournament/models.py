@@ -1,0 +1,329 @@
+"""Data of a tournament and the invariants the database can enforce.
+
+Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
+cores ``scoring`` and ``seating``; the models only hold data and constraints.
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournament.scoring import MAX_FLOWERS, MIN_FAN, Outcome, PenaltyKind
+
+HANDS_PER_SESSION = 16
+SEAT_LABELS = ("P1", "P2", "P3", "P4")
+SEAT_CHOICES = [(i, label) for i, label in enumerate(SEAT_LABELS)]
+
+# Standings are ordered by these criteria, in the order the tournament chooses.
+TIEBREAK_CHOICES = [
+    ("table_points", _("Table points")),
+    ("score", _("Total score")),
+    ("first_places", _("Number of 1st places")),
+    ("best_session", _("Best session score")),
+]
+DEFAULT_TIEBREAK_ORDER = "table_points,score,first_places,best_session"
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name in addresses"), max_length=60, unique=True)
+    session_count = models.PositiveSmallIntegerField(
+        _("number of sessions"),
+        default=4,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+    )
+    session_minutes = models.PositiveSmallIntegerField(
+        _("session time limit (minutes)"),
+        default=150,
+        validators=[MinValueValidator(10), MaxValueValidator(600)],
+    )
+    tiebreak_order = models.CharField(
+        _("ranking order"), max_length=200, default=DEFAULT_TIEBREAK_ORDER
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True
+    )
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="refereed_tournaments", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(session_count__gte=1), name="tournament_session_count_positive"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("tournament", args=[self.slug])
+
+    @property
+    def tiebreaks(self) -> list[str]:
+        return [key for key in self.tiebreak_order.split(",") if key]
+
+
+class Player(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
+    name = models.CharField(_("name"), max_length=120)
+    name_zh = models.CharField(_("Chinese name"), max_length=60, blank=True)
+    team = models.CharField(_("team or club"), max_length=120, blank=True)
+    country = models.CharField(_("country"), max_length=60, blank=True)
+    is_substitute = models.BooleanField(_("substitute"), default=False)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="player_number_unique_in_tournament"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="player_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.number} {self.name}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.withdrawn_at is None
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name} ({self.name_zh})" if self.name_zh else self.name
+
+
+class Session(models.Model):
+    """One tournament round: every table plays it at the same time."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveSmallIntegerField(_("session"))
+    seed = models.BigIntegerField(_("draw seed"))
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="session_drawn_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_positive"),
+            models.CheckConstraint(condition=Q(seed__gte=0), name="session_seed_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} · {_('session')} {self.number}"
+
+    @property
+    def status(self) -> str:
+        if self.closed_at:
+            return "closed"
+        if self.opened_at:
+            return "in_play"
+        return "drawn"
+
+    @property
+    def is_in_play(self) -> bool:
+        return self.opened_at is not None and self.closed_at is None
+
+
+class Table(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.session} · {_('table')} {self.number}"
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.confirmed_at is not None
+
+
+class Seat(models.Model):
+    """A player's starting seat (P1..P4 = East..North at hand 1) for one session."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
+    lot = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="one_seat_per_player"),
+            models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["session", "lot"], name="one_lot_per_number"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="seat_is_p1_to_p4"),
+        ]
+
+    def __str__(self):
+        return f"{self.table} {SEAT_LABELS[self.seat]}: {self.player}"
+
+
+class Hand(models.Model):
+    """One hand as the referee entered it, with its settled points per seat."""
+
+    OUTCOME_CHOICES = [
+        (Outcome.SELF_DRAWN.value, _("Win by self-draw")),
+        (Outcome.DISCARD.value, _("Win on a discard")),
+        (Outcome.DRAW.value, _("Draw")),
+        (Outcome.NOT_PLAYED.value, _("Not played")),
+    ]
+    WINS = [Outcome.SELF_DRAWN.value, Outcome.DISCARD.value]
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("hand"))
+    outcome = models.CharField(_("result"), max_length=12, choices=OUTCOME_CHOICES)
+    winner = models.PositiveSmallIntegerField(
+        _("winner"), null=True, blank=True, choices=SEAT_CHOICES
+    )
+    discarder = models.PositiveSmallIntegerField(
+        _("discarder"), null=True, blank=True, choices=SEAT_CHOICES
+    )
+    fan = models.PositiveSmallIntegerField(_("fan (without flowers)"), null=True, blank=True)
+    flowers = models.PositiveSmallIntegerField(_("flowers"), default=0)
+    fan_names = models.CharField(_("fans claimed"), max_length=500, blank=True)
+    # Settled points including penalties, stored so sheets and exports read the
+    # exact figures the referee saw; the scoring core recomputes them on every save.
+    points_p1 = models.IntegerField(default=0)
+    points_p2 = models.IntegerField(default=0)
+    points_p3 = models.IntegerField(default=0)
+    points_p4 = models.IntegerField(default=0)
+    deducted = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=1)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_once_per_table"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=HANDS_PER_SESSION),
+                name="hand_number_1_to_16",
+            ),
+            models.CheckConstraint(
+                condition=Q(flowers__lte=MAX_FLOWERS), name="hand_flowers_at_most_8"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(
+                        outcome__in=[Outcome.SELF_DRAWN, Outcome.DISCARD],
+                        winner__isnull=False,
+                        winner__lte=3,
+                        fan__gte=MIN_FAN,
+                    )
+                    | Q(
+                        outcome__in=[Outcome.DRAW, Outcome.NOT_PLAYED],
+                        winner__isnull=True,
+                        discarder__isnull=True,
+                        fan__isnull=True,
+                        flowers=0,
+                    )
+                ),
+                name="hand_win_has_winner_and_minimum_fan",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(outcome=Outcome.DISCARD, discarder__isnull=False, discarder__lte=3)
+                    & ~Q(discarder=F("winner"))
+                )
+                | (~Q(outcome=Outcome.DISCARD) & Q(discarder__isnull=True)),
+                name="hand_discarder_only_on_discard_win_and_not_winner",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    points_p1=-F("points_p2") - F("points_p3") - F("points_p4") - F("deducted")
+                ),
+                name="hand_points_sum_to_minus_deducted",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table} · {_('hand')} {self.number}"
+
+    @property
+    def points(self) -> tuple[int, int, int, int]:
+        return (self.points_p1, self.points_p2, self.points_p3, self.points_p4)
+
+    @property
+    def is_win(self) -> bool:
+        return self.outcome in self.WINS
+
+
+class Penalty(models.Model):
+    KIND_CHOICES = [
+        (PenaltyKind.TO_EACH_OTHER.value, _("Paid to each other player")),
+        (PenaltyKind.TO_ONE.value, _("Paid to one player")),
+        (PenaltyKind.DEDUCTED.value, _("Deducted (leaves the table)")),
+    ]
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="penalties")
+    offender = models.PositiveSmallIntegerField(_("offender"), choices=SEAT_CHOICES)
+    kind = models.CharField(_("kind"), max_length=16, choices=KIND_CHOICES)
+    points = models.PositiveIntegerField(_("points"))
+    beneficiary = models.PositiveSmallIntegerField(
+        _("paid to"), null=True, blank=True, choices=SEAT_CHOICES
+    )
+    reason = models.CharField(_("reason"), max_length=200)
+
+    class Meta:
+        ordering = ["hand", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(points__gte=1), name="penalty_points_positive"),
+            models.CheckConstraint(condition=Q(offender__lte=3), name="penalty_offender_seat"),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind=PenaltyKind.TO_ONE, beneficiary__isnull=False, beneficiary__lte=3)
+                    & ~Q(beneficiary=F("offender"))
+                )
+                | (~Q(kind=PenaltyKind.TO_ONE) & Q(beneficiary__isnull=True)),
+                name="penalty_beneficiary_only_when_paid_to_one",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="penalty_has_reason"),
+        ]
+
+    def __str__(self):
+        return f"{self.hand}: {SEAT_LABELS[self.offender]} {self.kind} {self.points}"
+
+
+class TableReopening(models.Model):
+    """An organiser's correction after a table was confirmed, with its reason."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reopenings")
+    reopened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reopened_at = models.DateTimeField(auto_now_add=True)
+    reason = models.CharField(_("reason"), max_length=500)
+
+    class Meta:
+        ordering = ["table", "reopened_at"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="reopening_has_reason"),
+        ]
+
+    def __str__(self):
+        return f"{self.table}: {self.reason}"

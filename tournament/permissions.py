@@ -1,0 +1,22 @@
+"""Who may do what: organisers run their tournaments, referees enter results."""
+
+
+def can_create_tournament(user) -> bool:
+    return user.is_authenticated and (
+        user.is_superuser or user.has_perm("tournament.add_tournament")
+    )
+
+
+def is_organiser(user, tournament) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return tournament.organisers.filter(pk=user.pk).exists()
+
+
+def is_referee(user, tournament) -> bool:
+    """Referees of the tournament; its organisers may also enter results."""
+    if not user.is_authenticated:
+        return False
+    return is_organiser(user, tournament) or tournament.referees.filter(pk=user.pk).exists()

@@ -1,0 +1,432 @@
+"""Settle one MCR hand, and turn session scores into places and table points.
+
+Pure Python on plain data: the web app builds a `HandResult`, calls `settle_hand` and
+translates a `SettlementError` into a form error using its `code` and `field`. Players are
+the indices 0..3 of the four players at the table (P1..P4, the starting seats); settlement
+does not depend on winds. The rules are in docs/scoring.md, whose worked examples the
+tests assert.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Final
+
+MIN_FAN: Final = 8
+"""Fan a hand needs to win, flowers not counted."""
+
+MAX_FLOWERS: Final = 8
+"""There are eight flower tiles in the set."""
+
+BASE_POINTS: Final = 8
+"""Base (底分) every other player pays the winner."""
+
+PLAYERS: Final = 4
+TABLE_POINTS_BY_PLACE: Final = (4, 2, 1, 0)
+
+Points = tuple[int, int, int, int]
+
+
+class Outcome(StrEnum):
+    """How a hand ended."""
+
+    SELF_DRAWN = "self_drawn"
+    DISCARD = "discard"
+    DRAW = "draw"
+    NOT_PLAYED = "not_played"
+
+
+class PenaltyKind(StrEnum):
+    """Where a penalty's points go."""
+
+    TO_EACH_OTHER = "to_each_other"
+    """The offender pays `points` to each of the three other players (false win, false claim)."""
+
+    TO_ONE = "to_one"
+    """The offender pays `points` to the `beneficiary` (e.g. exposing that player's tiles)."""
+
+    DEDUCTED = "deducted"
+    """The points leave the table (procedural fouls, lateness): not zero-sum."""
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A penalty recorded with a hand; `points` is what the offender pays per recipient."""
+
+    offender: int
+    kind: PenaltyKind
+    points: int
+    beneficiary: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What the referee writes for one hand.
+
+    `fan` excludes flowers; `flowers` is the number of flower tiles the winner holds.
+    """
+
+    outcome: Outcome
+    winner: int | None = None
+    discarder: int | None = None
+    fan: int | None = None
+    flowers: int = 0
+    penalties: tuple[Penalty, ...] = ()
+
+
+class SettlementInvariantError(AssertionError):
+    """A settlement does not balance: a bug in this module, never a user mistake.
+
+    A subclass of AssertionError that is raised explicitly, so the check survives `python -O`.
+    """
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The points each player gains (+) or pays (-) in one hand.
+
+    `win_points` come from the win and always sum to zero; `penalty_points` come from the
+    penalties and sum to `-deducted`, the points of DEDUCTED penalties that left the table.
+    Constructing a Settlement that breaks this raises SettlementInvariantError.
+    """
+
+    win_points: Points
+    penalty_points: Points
+    deducted: int
+
+    def __post_init__(self) -> None:
+        _check_balance(self)
+
+    @property
+    def points(self) -> Points:
+        """Each player's total for the hand: win points plus penalty points."""
+        w, p = self.win_points, self.penalty_points
+        return (w[0] + p[0], w[1] + p[1], w[2] + p[2], w[3] + p[3])
+
+
+def _check_balance(settlement: Settlement) -> None:
+    # The rules' own check per hand: transfers sum to -(deducted penalties). Raised rather
+    # than asserted so that it also runs under `python -O`.
+    for name in ("win_points", "penalty_points"):
+        value = getattr(settlement, name)
+        if len(value) != PLAYERS or not all(_is_int(v) for v in value):
+            raise SettlementInvariantError(f"{name} must be {PLAYERS} integers, got {value!r}")
+    if not _is_int(settlement.deducted) or settlement.deducted < 0:
+        raise SettlementInvariantError(
+            f"deducted must be a non-negative integer, got {settlement.deducted!r}"
+        )
+    if sum(settlement.win_points) != 0:
+        raise SettlementInvariantError(f"win points {settlement.win_points} do not sum to zero")
+    if sum(settlement.penalty_points) != -settlement.deducted:
+        raise SettlementInvariantError(
+            f"penalty points {settlement.penalty_points} do not sum to "
+            f"-{settlement.deducted} (the deducted points)"
+        )
+
+
+ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "outcome_invalid": "outcome",
+        "winner_required": "winner",
+        "winner_invalid": "winner",
+        "winner_not_allowed": "winner",
+        "penalised_player_cannot_win": "winner",
+        "discarder_required": "discarder",
+        "discarder_invalid": "discarder",
+        "discarder_is_winner": "discarder",
+        "discarder_not_allowed": "discarder",
+        "fan_required": "fan",
+        "fan_invalid": "fan",
+        "fan_below_minimum": "fan",
+        "fan_not_allowed": "fan",
+        "flowers_invalid": "flowers",
+        "flowers_out_of_range": "flowers",
+        "flowers_not_allowed": "flowers",
+        "penalties_invalid": "penalties",
+        "penalty_invalid": "penalties",
+        "penalty_offender_invalid": "penalties",
+        "penalty_kind_invalid": "penalties",
+        "penalty_points_invalid": "penalties",
+        "penalty_beneficiary_required": "penalties",
+        "penalty_beneficiary_invalid": "penalties",
+        "penalty_beneficiary_is_offender": "penalties",
+        "penalty_beneficiary_not_allowed": "penalties",
+    }
+)
+"""Every code SettlementError can carry, with the HandResult field it concerns."""
+
+
+class SettlementError(ValueError):
+    """A HandResult that the rules do not allow.
+
+    `code` is a stable snake_case identifier (a key of ERROR_CODES), `field` the HandResult
+    field it concerns, and `index` the position of the offending penalty when `field` is
+    "penalties" (None otherwise, or when the penalties as a whole are wrong).
+    """
+
+    def __init__(self, code: str, message: str, *, index: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        # Looked up rather than passed so a code can never be reported against two fields.
+        self.field = ERROR_CODES[code]
+        self.index = index
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int subclass, but True as a fan count or a player is a caller's mistake.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_player(value: object) -> bool:
+    return _is_int(value) and 0 <= value < PLAYERS
+
+
+def _label(player: int) -> str:
+    return f"P{player + 1}"
+
+
+def validate_hand(hand: HandResult) -> None:
+    """Check a HandResult against the rules; raise SettlementError on the first problem.
+
+    Fields are checked in the order outcome, winner, discarder, fan, flowers, penalties.
+    """
+    if not isinstance(hand.outcome, Outcome):
+        choices = ", ".join(o.value for o in Outcome)
+        raise SettlementError(
+            "outcome_invalid", f"Outcome must be one of {choices}; got {hand.outcome!r}."
+        )
+    if hand.outcome in (Outcome.SELF_DRAWN, Outcome.DISCARD):
+        _validate_win(hand)
+    else:
+        _validate_no_win(hand)
+    _validate_penalties(hand.penalties)
+    _validate_penalised_winner(hand)
+
+
+def _validate_win(hand: HandResult) -> None:
+    if hand.winner is None:
+        raise SettlementError("winner_required", "A win needs a winner.")
+    if not _is_player(hand.winner):
+        raise SettlementError(
+            "winner_invalid", f"The winner must be a player 0..3; got {hand.winner!r}."
+        )
+
+    if hand.outcome is Outcome.DISCARD:
+        if hand.discarder is None:
+            raise SettlementError("discarder_required", "A discard win needs a discarder.")
+        if not _is_player(hand.discarder):
+            raise SettlementError(
+                "discarder_invalid",
+                f"The discarder must be a player 0..3; got {hand.discarder!r}.",
+            )
+        if hand.discarder == hand.winner:
+            raise SettlementError(
+                "discarder_is_winner",
+                f"{_label(hand.winner)} cannot win on their own discard.",
+            )
+    elif hand.discarder is not None:
+        raise SettlementError("discarder_not_allowed", "A self-drawn win has no discarder.")
+
+    if hand.fan is None:
+        raise SettlementError("fan_required", "A win needs the winner's fan.")
+    if not _is_int(hand.fan):
+        raise SettlementError("fan_invalid", f"Fan must be a whole number; got {hand.fan!r}.")
+    if hand.fan < MIN_FAN:
+        raise SettlementError(
+            "fan_below_minimum",
+            f"A win needs at least {MIN_FAN} fan, flowers not counted; got {hand.fan}.",
+        )
+
+    if not _is_int(hand.flowers):
+        raise SettlementError(
+            "flowers_invalid", f"Flowers must be a whole number; got {hand.flowers!r}."
+        )
+    if not 0 <= hand.flowers <= MAX_FLOWERS:
+        raise SettlementError(
+            "flowers_out_of_range",
+            f"Flowers must be between 0 and {MAX_FLOWERS}; got {hand.flowers}.",
+        )
+
+
+def _validate_no_win(hand: HandResult) -> None:
+    what = "a draw" if hand.outcome is Outcome.DRAW else "a hand not played"
+    if hand.winner is not None:
+        raise SettlementError("winner_not_allowed", f"There is no winner in {what}.")
+    if hand.discarder is not None:
+        raise SettlementError("discarder_not_allowed", f"There is no discarder in {what}.")
+    if hand.fan is not None:
+        raise SettlementError("fan_not_allowed", f"There is no fan in {what}.")
+    # Flowers only count after a valid win, so anything but 0 here is a recording mistake.
+    if not (_is_int(hand.flowers) and hand.flowers == 0):
+        raise SettlementError("flowers_not_allowed", f"There are no flowers to count in {what}.")
+
+
+def _validate_penalties(penalties: object) -> None:
+    if not isinstance(penalties, tuple | list):
+        raise SettlementError(
+            "penalties_invalid", f"Penalties must be a tuple of Penalty; got {penalties!r}."
+        )
+    for index, penalty in enumerate(penalties):
+        _validate_penalty(index, penalty)
+
+
+def _validate_penalty(index: int, penalty: object) -> None:
+    where = f"Penalty {index + 1}"
+    if not isinstance(penalty, Penalty):
+        raise SettlementError(
+            "penalty_invalid", f"{where} must be a Penalty; got {penalty!r}.", index=index
+        )
+    if not _is_player(penalty.offender):
+        raise SettlementError(
+            "penalty_offender_invalid",
+            f"{where}: the offender must be a player 0..3; got {penalty.offender!r}.",
+            index=index,
+        )
+    if not isinstance(penalty.kind, PenaltyKind):
+        choices = ", ".join(k.value for k in PenaltyKind)
+        raise SettlementError(
+            "penalty_kind_invalid",
+            f"{where}: the kind must be one of {choices}; got {penalty.kind!r}.",
+            index=index,
+        )
+    if not (_is_int(penalty.points) and penalty.points > 0):
+        raise SettlementError(
+            "penalty_points_invalid",
+            f"{where}: points must be a positive whole number; got {penalty.points!r}.",
+            index=index,
+        )
+    if penalty.kind is PenaltyKind.TO_ONE:
+        if penalty.beneficiary is None:
+            raise SettlementError(
+                "penalty_beneficiary_required",
+                f"{where}: a penalty paid to one player needs that player.",
+                index=index,
+            )
+        if not _is_player(penalty.beneficiary):
+            raise SettlementError(
+                "penalty_beneficiary_invalid",
+                f"{where}: the beneficiary must be a player 0..3; got {penalty.beneficiary!r}.",
+                index=index,
+            )
+        if penalty.beneficiary == penalty.offender:
+            raise SettlementError(
+                "penalty_beneficiary_is_offender",
+                f"{where}: {_label(penalty.offender)} cannot pay a penalty to themselves.",
+                index=index,
+            )
+    elif penalty.beneficiary is not None:
+        raise SettlementError(
+            "penalty_beneficiary_not_allowed",
+            f"{where}: only a penalty paid to one player has a beneficiary.",
+            index=index,
+        )
+
+
+def _validate_penalised_winner(hand: HandResult) -> None:
+    # The offender of a false win keeps playing but may not win that hand.
+    for index, penalty in enumerate(hand.penalties):
+        if penalty.kind is PenaltyKind.TO_EACH_OTHER and penalty.offender == hand.winner:
+            raise SettlementError(
+                "penalised_player_cannot_win",
+                f"{_label(hand.winner)} has a penalty paid to each other player "
+                f"(penalty {index + 1}, a false win or claim) and cannot win this hand.",
+            )
+
+
+def settle_hand(hand: HandResult) -> Settlement:
+    """Validate a hand and return what each player gains or pays.
+
+    Self-drawn: each other player pays 8 + F, where F is fan plus flowers. Discard win: the
+    discarder pays 8 + F and the other two 8 each. Draw and not played: nobody pays.
+    Penalties are added on top. Raises SettlementError if the hand breaks the rules, and
+    SettlementInvariantError if the result does not balance (see Settlement).
+    """
+    validate_hand(hand)
+    penalty_points, deducted = _penalty_points(hand.penalties)
+    # Settlement checks on construction that the points balance against `deducted`.
+    return Settlement(
+        win_points=_win_points(hand), penalty_points=penalty_points, deducted=deducted
+    )
+
+
+def _win_points(hand: HandResult) -> Points:
+    if hand.winner is None:
+        return (0, 0, 0, 0)
+    total_fan = hand.fan + hand.flowers
+    payments = [0] * PLAYERS
+    for player in range(PLAYERS):
+        if player == hand.winner:
+            continue
+        pays_fan = hand.outcome is Outcome.SELF_DRAWN or player == hand.discarder
+        payments[player] = BASE_POINTS + total_fan if pays_fan else BASE_POINTS
+    points = [-payment for payment in payments]
+    # The winner receives exactly what the others pay: 3 × (8 + F) or 24 + F.
+    points[hand.winner] = sum(payments)
+    return _four(points)
+
+
+def _penalty_points(penalties: Iterable[Penalty]) -> tuple[Points, int]:
+    points = [0] * PLAYERS
+    deducted = 0
+    for penalty in penalties:
+        points[penalty.offender] -= _penalty_cost(penalty)
+        match penalty.kind:
+            case PenaltyKind.TO_EACH_OTHER:
+                for player in range(PLAYERS):
+                    if player != penalty.offender:
+                        points[player] += penalty.points
+            case PenaltyKind.TO_ONE:
+                points[penalty.beneficiary] += penalty.points
+            case PenaltyKind.DEDUCTED:
+                deducted += penalty.points
+    return _four(points), deducted
+
+
+def _penalty_cost(penalty: Penalty) -> int:
+    if penalty.kind is PenaltyKind.TO_EACH_OTHER:
+        return penalty.points * (PLAYERS - 1)
+    return penalty.points
+
+
+def _four(values: Sequence[int]) -> Points:
+    a, b, c, d = values
+    return (a, b, c, d)
+
+
+def session_scores(settlements: Iterable[Settlement]) -> Points:
+    """Sum the hands of a session: each player's session score (signed, not 500 + score)."""
+    totals = [0] * PLAYERS
+    for settlement in settlements:
+        for player, points in enumerate(settlement.points):
+            totals[player] += points
+    return _four(totals)
+
+
+def places(scores: Sequence[int]) -> tuple[int, ...]:
+    """Place of each score, 1 = best, in the input order.
+
+    Tied players share the best place of their group: 10, 10, 5, -25 -> 1, 1, 3, 4.
+    """
+    return tuple(1 + sum(other > score for other in scores) for score in scores)
+
+
+def table_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
+    """Table points (标准分) of the four players at a table, in the input order.
+
+    Places 1..4 earn 4, 2, 1, 0. Tied players share equally the points of the places they
+    occupy together: two tied first get 3 each, all four tied get 7/4 each. Exact
+    fractions, never floats. Raises ValueError unless there are exactly four scores.
+    """
+    if len(scores) != PLAYERS:
+        raise ValueError(f"table points need exactly {PLAYERS} scores, got {len(scores)}")
+    result = []
+    for score, place in zip(scores, places(scores), strict=True):
+        tied = sum(other == score for other in scores)
+        shared = TABLE_POINTS_BY_PLACE[place - 1 : place - 1 + tied]
+        result.append(Fraction(sum(shared), tied))
+    return tuple(result)

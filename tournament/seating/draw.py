@@ -1,0 +1,129 @@
+"""The draw by lot: a table and a starting seat for every player, verifiable by anyone.
+
+Each player's lot key is the SHA-256 of the text ``"<seed>:<player>"``; players sorted by
+key get lots 1, 2, 3, ... and four consecutive lots make a table. Publishing the seed and
+the list of registration numbers lets anyone recompute the seating with a few lines of
+code or ``sha256sum``, so nobody has to trust our software.
+"""
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+SEATS_PER_TABLE = 4
+
+# Nine decimal digits: short enough to read aloud and print on the draw sheet, and still
+# far more seeds than there are distinct seatings anyone could try to steer towards.
+SEED_MIN = 100_000_000
+SEED_MAX = 999_999_999
+
+
+class DrawError(ValueError):
+    """A draw that cannot be made. ``code`` says why, for forms to translate.
+
+    Codes: ``bad_seed``, ``bad_player``, ``no_players``, ``duplicate_player``,
+    ``not_multiple_of_four`` (then ``missing`` is the number of substitutes needed).
+    """
+
+    def __init__(self, message: str, *, code: str, missing: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.missing = missing
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAssignment:
+    """Where one player starts: ``table`` is 1-based, ``seat`` is 0..3 for P1..P4."""
+
+    player: int
+    table: int
+    seat: int
+    lot: int
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int subclass, but True as a seed or a player number is always a mistake.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_seed(seed: object) -> None:
+    if not _is_int(seed) or seed < 0:
+        raise DrawError(
+            f"The seed must be a whole number of zero or more, not {seed!r}.", code="bad_seed"
+        )
+
+
+def _check_player(player: object) -> None:
+    if not _is_int(player) or player < 1:
+        raise DrawError(
+            f"Player numbers must be positive whole numbers, not {player!r}.", code="bad_player"
+        )
+
+
+def new_seed() -> int:
+    """Return a fresh seed of nine decimal digits from the ``secrets`` module."""
+    return SEED_MIN + secrets.randbelow(SEED_MAX - SEED_MIN + 1)
+
+
+def lot_key(seed: int, player: int) -> str:
+    """Return the lowercase hex SHA-256 of the UTF-8 text ``f"{seed}:{player}"``.
+
+    Players are ordered by this key (then by number) to give out the lots.
+    """
+    _check_seed(seed)
+    _check_player(player)
+    # int() so that int subclasses (an IntEnum, say) still hash as their plain decimal text.
+    text = f"{int(seed)}:{int(player)}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def draw_by_lot(players: Sequence[int], seed: int) -> list[SeatAssignment]:
+    """Draw tables and starting seats for ``players`` (registration numbers) with ``seed``.
+
+    The result depends only on the seed and the set of players, never on their order.
+    It is ordered by table, then seat. Raises ``DrawError`` when the seed or the players
+    are invalid or when the number of players is not a multiple of four.
+    """
+    _check_seed(seed)
+    players = list(players)
+    if not players:
+        raise DrawError("There are no players to draw.", code="no_players")
+    for player in players:
+        _check_player(player)
+    duplicates = sorted({player for player in players if players.count(player) > 1})
+    if duplicates:
+        numbers = ", ".join(str(player) for player in duplicates)
+        raise DrawError(
+            f"Each player can be drawn only once; repeated: {numbers}.",
+            code="duplicate_player",
+        )
+    missing = -len(players) % SEATS_PER_TABLE
+    if missing:
+        needed = len(players) + missing
+        tables = needed // SEATS_PER_TABLE
+        raise DrawError(
+            f"{len(players)} {_plural(len(players), 'player is', 'players are')} registered; "
+            f"{needed} players are needed for {tables} {_plural(tables, 'table', 'tables')}: "
+            f"{missing} {_plural(missing, 'substitute is', 'substitutes are')} missing.",
+            code="not_multiple_of_four",
+            missing=missing,
+        )
+
+    # The player number breaks ties so the order is total even in the (practically
+    # impossible) case of two equal hashes.
+    ordered = sorted(players, key=lambda player: (lot_key(seed, player), player))
+    return [
+        SeatAssignment(
+            player=player,
+            table=index // SEATS_PER_TABLE + 1,
+            seat=index % SEATS_PER_TABLE,
+            lot=index + 1,
+        )
+        for index, player in enumerate(ordered)
+    ]
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many

@@ -1,0 +1,257 @@
+"""Reads that are more than a lookup: score sheets, session results, standings.
+
+Everything is computed from the stored hands, so a corrected hand changes the
+standings at once; table points stay exact ``Fraction``s.
+"""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.db.models import Prefetch
+
+from tournament import scoring, seating
+from tournament.models import (
+    HANDS_PER_SESSION,
+    SEAT_LABELS,
+    Hand,
+    Penalty,
+    Player,
+    Seat,
+    Session,
+    Table,
+)
+
+
+@dataclass
+class SheetRow:
+    """One line of the paper score sheet: the schedule and, once entered, the result."""
+
+    slot: seating.HandSlot
+    hand: Hand | None
+    running: tuple[int, int, int, int]
+
+    @property
+    def number(self) -> int:
+        return self.slot.number
+
+    @property
+    def dealer_label(self) -> str:
+        return SEAT_LABELS[self.slot.dealer]
+
+    @property
+    def seats(self):
+        """Per player P1..P4: (seat wind, physical seat, points or None, running total)."""
+        points = self.hand.points if self.hand else (None,) * 4
+        return list(
+            zip(self.slot.seat_winds, self.slot.physical_seats, points, self.running, strict=True)
+        )
+
+
+@dataclass
+class TableSheet:
+    table: Table
+    players: list[Player]  # by starting seat P1..P4
+    rows: list[SheetRow]
+    scores: tuple[int, int, int, int]
+    places: tuple[int, ...]
+    table_points: tuple[Fraction, ...]
+
+    @property
+    def entered(self) -> int:
+        return sum(1 for row in self.rows if row.hand is not None)
+
+    @property
+    def next_number(self) -> int | None:
+        return next((row.number for row in self.rows if row.hand is None), None)
+
+    @property
+    def is_complete(self) -> bool:
+        return self.entered == HANDS_PER_SESSION
+
+    @property
+    def summary(self):
+        return list(zip(self.players, self.scores, self.places, self.table_points, strict=True))
+
+
+def _hands_prefetch():
+    return Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number"))
+
+
+def table_sheet(table: Table) -> TableSheet:
+    """The score sheet of one table: 16 scheduled hands, entered results, running totals."""
+    seats = list(table.seats.select_related("player").order_by("seat"))
+    hands = {h.number: h for h in table.hands.prefetch_related("penalties").order_by("number")}
+    return _build_sheet(table, [s.player for s in seats], hands)
+
+
+def _build_sheet(table: Table, players: list[Player], hands: dict[int, Hand]) -> TableSheet:
+    running = (0, 0, 0, 0)
+    rows = []
+    for slot in seating.session_schedule():
+        hand = hands.get(slot.number)
+        if hand is not None:
+            running = tuple(a + b for a, b in zip(running, hand.points, strict=True))
+        rows.append(SheetRow(slot=slot, hand=hand, running=running))
+    return TableSheet(
+        table=table,
+        players=players,
+        rows=rows,
+        scores=running,
+        places=scoring.places(running),
+        table_points=scoring.table_points(running),
+    )
+
+
+def session_sheets(session: Session) -> list[TableSheet]:
+    """Every table's sheet for a session, in three queries whatever the number of tables."""
+    tables = session.tables.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
+        _hands_prefetch(),
+    ).order_by("number")
+    return [
+        _build_sheet(
+            table,
+            [s.player for s in table.seats.all()],
+            {h.number: h for h in table.hands.all()},
+        )
+        for table in tables
+    ]
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    session: int
+    table: int
+    seat: int
+    player: Player
+    score: int
+    place: int
+    table_points: Fraction
+    confirmed: bool
+
+
+def tournament_results(tournament) -> list[SessionResult]:
+    """Each player's score, place and table points in every drawn session."""
+    results = []
+    for session in tournament.sessions.order_by("number"):
+        for sheet in session_sheets(session):
+            for seat, (player, score, place, points) in enumerate(sheet.summary):
+                results.append(
+                    SessionResult(
+                        session=session.number,
+                        table=sheet.table.number,
+                        seat=seat,
+                        player=player,
+                        score=score,
+                        place=place,
+                        table_points=points,
+                        confirmed=sheet.table.is_confirmed,
+                    )
+                )
+    return results
+
+
+@dataclass
+class StandingRow:
+    player: Player
+    table_points: Fraction = Fraction(0)
+    score: int = 0
+    places: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    sessions_played: int = 0
+    best_session: int | None = None
+    rank: int | None = None
+
+    @property
+    def ranked(self) -> bool:
+        return not self.player.is_substitute
+
+    @property
+    def first_places(self) -> int:
+        return self.places[0]
+
+    def sort_key(self, tiebreaks: list[str]) -> tuple:
+        values = {
+            "table_points": self.table_points,
+            "score": self.score,
+            "first_places": self.first_places,
+            # A player with no session yet sorts below any real score.
+            "best_session": self.best_session if self.best_session is not None else -(10**9),
+        }
+        return tuple(-values[key] for key in tiebreaks)
+
+
+def standings(tournament) -> list[StandingRow]:
+    """Players ordered by the tournament's ranking order; equal players share a rank.
+
+    Substitutes are listed after the ranked players, without a rank: their
+    results count for their opponents but they are not ranked themselves.
+    """
+    rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
+    for result in tournament_results(tournament):
+        row = rows[result.player.pk]
+        row.table_points += result.table_points
+        row.score += result.score
+        row.places[result.place - 1] += 1
+        row.sessions_played += 1
+        if row.best_session is None or result.score > row.best_session:
+            row.best_session = result.score
+    tiebreaks = tournament.tiebreaks
+    ranked = sorted(
+        (r for r in rows.values() if r.ranked),
+        key=lambda r: (r.sort_key(tiebreaks), r.player.number),
+    )
+    previous_key = None
+    for position, row in enumerate(ranked, start=1):
+        key = row.sort_key(tiebreaks)
+        row.rank = ranked[position - 2].rank if key == previous_key else position
+        previous_key = key
+    substitutes = sorted((r for r in rows.values() if not r.ranked), key=lambda r: r.player.number)
+    return ranked + substitutes
+
+
+@dataclass
+class TeamRow:
+    team: str
+    members: list[str]
+    table_points: Fraction
+    score: int
+    rank: int | None = None
+
+
+def team_standings(rows: list[StandingRow]) -> list[TeamRow]:
+    """Teams by the sum of their ranked members' table points, then scores."""
+    teams: dict[str, TeamRow] = {}
+    for row in rows:
+        if not row.ranked or not row.player.team:
+            continue
+        team = teams.setdefault(row.player.team, TeamRow(row.player.team, [], Fraction(0), 0))
+        team.members.append(row.player.name)
+        team.table_points += row.table_points
+        team.score += row.score
+    ordered = sorted(teams.values(), key=lambda t: (-t.table_points, -t.score, t.team))
+    for position, team in enumerate(ordered, start=1):
+        same = position > 1 and (
+            (ordered[position - 2].table_points, ordered[position - 2].score)
+            == (team.table_points, team.score)
+        )
+        team.rank = ordered[position - 2].rank if same else position
+    return ordered
+
+
+def penalties_of(tournament):
+    """Every penalty with its hand, table and session, for the sheet and the export."""
+    return (
+        Penalty.objects.filter(hand__table__session__tournament=tournament)
+        .select_related("hand__table__session")
+        .order_by("hand__table__session__number", "hand__table__number", "hand__number", "id")
+    )
+
+
+def players_by_table_seat(tournament) -> dict[tuple[int, int, int], Player]:
+    """(session, table, seat) -> player for the whole tournament, in one query."""
+    mapping = {}
+    for s in Seat.objects.filter(session__tournament=tournament).select_related(
+        "session", "table", "player"
+    ):
+        mapping[(s.session.number, s.table.number, s.seat)] = s.player
+    return mapping

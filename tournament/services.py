@@ -1,0 +1,490 @@
+"""Every write to the tournament data.
+
+Each service is keyword-only, validates with the pure cores, and runs in one
+transaction, so a failure leaves nothing half-saved. Errors are Django
+``ValidationError``s with codes, keyed by the form field they concern, so a
+form can show them beside that field.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournament import scoring, seating
+from tournament.models import (
+    HANDS_PER_SESSION,
+    Hand,
+    Penalty,
+    Player,
+    Seat,
+    Session,
+    Table,
+    TableReopening,
+    Tournament,
+)
+
+# ---------------------------------------------------------------- tournaments
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    slug: str,
+    session_count: int,
+    session_minutes: int,
+    tiebreak_order: str,
+    creator,
+) -> Tournament:
+    tournament = Tournament(
+        name=name,
+        slug=slug,
+        session_count=session_count,
+        session_minutes=session_minutes,
+        tiebreak_order=tiebreak_order,
+    )
+    tournament.full_clean()
+    tournament.save()
+    tournament.organisers.add(creator)
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
+    drawn = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
+    if drawn and fields.get("session_count", tournament.session_count) < drawn:
+        raise ValidationError(
+            {
+                "session_count": ValidationError(
+                    _(
+                        "Session %(n)s is already drawn: "
+                        "the tournament needs at least %(n)s sessions."
+                    )
+                    % {"n": drawn},
+                    code="sessions_already_drawn",
+                )
+            }
+        )
+    for key, value in fields.items():
+        setattr(tournament, key, value)
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+# ---------------------------------------------------------------- players
+
+PLAYER_FIELDS = ("number", "name", "name_zh", "team", "country", "is_substitute")
+
+
+@transaction.atomic
+def player_save(*, tournament: Tournament, player: Player | None = None, **fields) -> Player:
+    """Create a player, or update ``player`` with ``fields``."""
+    player = player or Player(tournament=tournament)
+    for key, value in fields.items():
+        if key not in PLAYER_FIELDS:
+            raise TypeError(f"unknown player field {key}")
+        setattr(player, key, value)
+    player.full_clean()
+    player.save()
+    return player
+
+
+@transaction.atomic
+def player_withdraw(*, player: Player) -> Player:
+    """Withdraw a player from the sessions still to be drawn; played sessions stand."""
+    if player.withdrawn_at is None:
+        player.withdrawn_at = timezone.now()
+        player.save(update_fields=["withdrawn_at"])
+    return player
+
+
+@transaction.atomic
+def player_reinstate(*, player: Player) -> Player:
+    if player.withdrawn_at is not None:
+        player.withdrawn_at = None
+        player.save(update_fields=["withdrawn_at"])
+    return player
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    created: int
+    updated: int
+    unchanged: int
+
+
+@transaction.atomic
+def players_import(*, tournament: Tournament, rows: Iterable[dict]) -> ImportOutcome:
+    """Create or update players by number; a row equal to the stored player changes nothing."""
+    existing = {p.number: p for p in tournament.players.select_for_update()}
+    created = updated = unchanged = 0
+    for row in rows:
+        player = existing.get(row["number"])
+        if player is None:
+            player_save(tournament=tournament, **row)
+            created += 1
+        elif any(getattr(player, key) != value for key, value in row.items()):
+            player_save(tournament=tournament, player=player, **row)
+            updated += 1
+        else:
+            unchanged += 1
+    return ImportOutcome(created=created, updated=updated, unchanged=unchanged)
+
+
+# ---------------------------------------------------------------- draw and sessions
+
+
+def players_for_draw(tournament: Tournament) -> list[Player]:
+    """Active regular players, topped up with substitutes (lowest number first) to a multiple of 4.
+
+    Raises a ValidationError saying how many substitutes are missing when even
+    all substitutes cannot fill the last table.
+    """
+    active = list(tournament.players.filter(withdrawn_at__isnull=True).order_by("number"))
+    regular = [p for p in active if not p.is_substitute]
+    substitutes = [p for p in active if p.is_substitute]
+    needed = (-len(regular)) % 4
+    if needed > len(substitutes):
+        missing = needed - len(substitutes)
+        raise ValidationError(
+            ngettext(
+                "%(players)s active players cannot fill tables of four: %(missing)s substitute is "
+                "missing (register it, or withdraw a player).",
+                "%(players)s active players cannot fill tables of four: %(missing)s substitutes "
+                "are missing (register them, or withdraw players).",
+                missing,
+            )
+            % {"players": len(regular) + len(substitutes), "missing": missing},
+            code="not_multiple_of_four",
+        )
+    if not regular and not needed:
+        raise ValidationError(_("There are no active players to draw."), code="no_players")
+    return regular + substitutes[:needed]
+
+
+@transaction.atomic
+def session_draw(*, tournament: Tournament, number: int, seed: int | None = None) -> Session:
+    """Draw seats by lot for session ``number``; the seed makes it reproducible."""
+    if not 1 <= number <= tournament.session_count:
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("The tournament has sessions 1 to %(count)s.")
+                    % {"count": tournament.session_count},
+                    code="session_out_of_range",
+                )
+            }
+        )
+    if tournament.sessions.filter(number=number).exists():
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("Session %(number)s is already drawn.") % {"number": number},
+                    code="session_already_drawn",
+                )
+            }
+        )
+    players = {p.number: p for p in players_for_draw(tournament)}
+    if seed is None:
+        seed = seating.new_seed()
+    try:
+        assignments = seating.draw_by_lot(sorted(players), seed)
+    except seating.DrawError as error:
+        field = "seed" if error.code == "bad_seed" else None
+        raise ValidationError({field: ValidationError(str(error), code=error.code)}) from error
+    try:
+        # A savepoint so a concurrent draw of the same session fails cleanly.
+        with transaction.atomic():
+            session = Session.objects.create(tournament=tournament, number=number, seed=seed)
+    except IntegrityError as error:
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("Session %(number)s is already drawn.") % {"number": number},
+                    code="session_already_drawn",
+                )
+            }
+        ) from error
+    tables = {}
+    for assignment in assignments:
+        if assignment.table not in tables:
+            tables[assignment.table] = Table.objects.create(
+                session=session, number=assignment.table
+            )
+        Seat.objects.create(
+            session=session,
+            table=tables[assignment.table],
+            player=players[assignment.player],
+            seat=assignment.seat,
+            lot=assignment.lot,
+        )
+    return session
+
+
+@transaction.atomic
+def session_open(*, session: Session) -> Session:
+    if session.closed_at:
+        raise ValidationError(_("The session is closed."), code="session_closed")
+    if session.opened_at is None:
+        session.opened_at = timezone.now()
+        session.save(update_fields=["opened_at"])
+    return session
+
+
+@transaction.atomic
+def session_close(*, session: Session) -> Session:
+    unconfirmed = list(
+        session.tables.filter(confirmed_at__isnull=True).values_list("number", flat=True)
+    )
+    if unconfirmed:
+        raise ValidationError(
+            _("Tables not confirmed yet: %(tables)s.")
+            % {"tables": ", ".join(str(n) for n in unconfirmed)},
+            code="tables_not_confirmed",
+        )
+    if session.closed_at is None:
+        session.closed_at = timezone.now()
+        session.save(update_fields=["closed_at"])
+    return session
+
+
+@transaction.atomic
+def session_reopen(*, session: Session) -> Session:
+    if session.closed_at is not None:
+        session.closed_at = None
+        session.save(update_fields=["closed_at"])
+    return session
+
+
+# ---------------------------------------------------------------- hands
+
+HAND_FIELD_FOR_CORE = {
+    "outcome": "outcome",
+    "winner": "winner",
+    "discarder": "discarder",
+    "fan": "fan",
+    "flowers": "flowers",
+    "penalties": "penalties",
+}
+
+
+def _table_open_for_entry(table: Table) -> None:
+    if table.confirmed_at is not None:
+        raise ValidationError(
+            _("Table %(table)s is confirmed: only an organiser can reopen it.")
+            % {"table": table.number},
+            code="table_confirmed",
+        )
+    session = table.session
+    if session.closed_at is not None:
+        raise ValidationError(_("The session is closed."), code="session_closed")
+    if session.opened_at is None:
+        raise ValidationError(
+            _("The session has not been opened for play yet."), code="session_not_open"
+        )
+
+
+@dataclass(frozen=True)
+class PenaltyEntry:
+    """A penalty as entered: seats are 0..3 (P1..P4)."""
+
+    offender: int
+    kind: str
+    points: int
+    reason: str
+    beneficiary: int | None = None
+
+
+def settle(
+    *,
+    outcome: str,
+    winner: int | None,
+    discarder: int | None,
+    fan: int | None,
+    flowers: int,
+    penalties: Sequence[PenaltyEntry],
+) -> scoring.Settlement:
+    """Settle a hand with the scoring core, turning its errors into form errors."""
+    try:
+        result = scoring.HandResult(
+            outcome=scoring.Outcome(outcome),
+            winner=winner,
+            discarder=discarder,
+            fan=fan,
+            flowers=flowers,
+            penalties=tuple(
+                scoring.Penalty(
+                    offender=p.offender,
+                    kind=scoring.PenaltyKind(p.kind),
+                    points=p.points,
+                    beneficiary=p.beneficiary,
+                    reason=p.reason,
+                )
+                for p in penalties
+            ),
+        )
+        return scoring.settle_hand(result)
+    except scoring.SettlementError as error:
+        raise ValidationError(
+            {HAND_FIELD_FOR_CORE.get(error.field): ValidationError(str(error), code=error.code)}
+        ) from error
+    except ValueError as error:  # an unknown outcome or penalty kind
+        raise ValidationError(str(error), code="invalid") from error
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    table: Table,
+    number: int,
+    outcome: str,
+    winner: int | None = None,
+    discarder: int | None = None,
+    fan: int | None = None,
+    flowers: int = 0,
+    fan_names: str = "",
+    penalties: Sequence[PenaltyEntry] = (),
+    user=None,
+    version: int | None = None,
+) -> Hand:
+    """Create hand ``number`` at ``table``, or update it when ``version`` is given.
+
+    ``version`` is the version of the hand the referee was editing: if someone
+    saved it in between, the save is refused rather than overwriting their entry.
+    """
+    table = Table.objects.select_related("session").get(pk=table.pk)
+    _table_open_for_entry(table)
+    if not 1 <= number <= HANDS_PER_SESSION:
+        raise ValidationError(
+            {"number": ValidationError(_("A hand number is 1 to 16."), code="hand_out_of_range")}
+        )
+    settlement = settle(
+        outcome=outcome,
+        winner=winner,
+        discarder=discarder,
+        fan=fan,
+        flowers=flowers,
+        penalties=penalties,
+    )
+    hand = Hand.objects.filter(table=table, number=number).first()
+    if version is None and hand is not None:
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("Hand %(number)s is already entered; open it to correct it.")
+                    % {"number": number},
+                    code="hand_already_entered",
+                )
+            }
+        )
+    if version is not None and (hand is None or hand.version != version):
+        raise ValidationError(
+            _(
+                "Hand %(number)s was changed by someone else after you opened it. "
+                "Your entry was not saved: check the sheet and enter it again."
+            )
+            % {"number": number},
+            code="hand_changed_meanwhile",
+        )
+    if hand is None:
+        hand = Hand(table=table, number=number, version=1)
+    else:
+        hand.version += 1
+        hand.penalties.all().delete()
+    hand.outcome = outcome
+    hand.winner = winner
+    hand.discarder = discarder
+    hand.fan = fan
+    hand.flowers = flowers
+    hand.fan_names = fan_names
+    (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
+    hand.deducted = settlement.deducted
+    hand.entered_by = user
+    hand.full_clean(validate_unique=False, validate_constraints=False)
+    try:
+        with transaction.atomic():
+            hand.save()
+    except IntegrityError as error:
+        # Two tablets creating the same hand at once: the second one is told.
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("Hand %(number)s is already entered; open it to correct it.")
+                    % {"number": number},
+                    code="hand_already_entered",
+                )
+            }
+        ) from error
+    Penalty.objects.bulk_create(
+        Penalty(
+            hand=hand,
+            offender=p.offender,
+            kind=p.kind,
+            points=p.points,
+            beneficiary=p.beneficiary,
+            reason=p.reason,
+        )
+        for p in penalties
+    )
+    return hand
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand) -> None:
+    _table_open_for_entry(hand.table)
+    hand.delete()
+
+
+@transaction.atomic
+def table_confirm(*, table: Table, user, record_missing_as_not_played: bool = False) -> Table:
+    """Confirm a table's sheet; hands not entered must be declared not played (time called)."""
+    table = Table.objects.select_related("session").get(pk=table.pk)
+    _table_open_for_entry(table)
+    entered = set(table.hands.values_list("number", flat=True))
+    missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in entered]
+    if missing and not record_missing_as_not_played:
+        raise ValidationError(
+            {
+                "record_missing_as_not_played": ValidationError(
+                    _(
+                        "Hands %(hands)s are not entered. Enter them, or tick the box if time "
+                        "was called and they were not played."
+                    )
+                    % {"hands": ", ".join(str(n) for n in missing)},
+                    code="hands_missing",
+                )
+            }
+        )
+    Hand.objects.bulk_create(
+        Hand(table=table, number=n, outcome=scoring.Outcome.NOT_PLAYED.value, entered_by=user)
+        for n in missing
+    )
+    table.confirmed_at = timezone.now()
+    table.confirmed_by = user
+    table.save(update_fields=["confirmed_at", "confirmed_by"])
+    return table
+
+
+@transaction.atomic
+def table_reopen(*, table: Table, user, reason: str) -> Table:
+    """An organiser's correction after confirmation: the reason is kept."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError(
+            {"reason": ValidationError(_("Say why the table is reopened."), code="required")}
+        )
+    if table.confirmed_at is None:
+        raise ValidationError(_("The table is not confirmed."), code="table_not_confirmed")
+    if table.session.closed_at is not None:
+        session_reopen(session=table.session)
+    TableReopening.objects.create(table=table, reopened_by=user, reason=reason)
+    table.confirmed_at = None
+    table.confirmed_by = None
+    table.save(update_fields=["confirmed_at", "confirmed_by"])
+    return table

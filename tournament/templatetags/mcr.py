@@ -1,0 +1,52 @@
+"""Small display helpers for score sheets."""
+
+from fractions import Fraction
+
+from django import template
+from django.utils.translation import gettext as _
+
+from tournament.models import SEAT_LABELS
+
+register = template.Library()
+
+WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+@register.filter
+def signed(value):
+    """+12, −8, 0: how the paper sheet writes a player's plus or minus."""
+    if value is None or value == "":
+        return ""
+    value = int(value)
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
+
+
+@register.filter
+def seat_label(seat):
+    return "" if seat is None else SEAT_LABELS[int(seat)]
+
+
+@register.filter
+def wind_name(wind):
+    return _(WIND_NAMES.get(wind, wind))
+
+
+@register.filter
+def exact(value):
+    """Table points exactly: 3, 1.75, 0.5, or 7/3 when no short decimal is exact."""
+    if not isinstance(value, Fraction):
+        return value
+    if value.denominator == 1:
+        return str(value.numerator)
+    if 100 % value.denominator == 0:
+        return f"{float(value):g}"
+    return f"{value.numerator}/{value.denominator}"
+
+
+@register.filter
+def at(sequence, index):
+    return sequence[int(index)]

@@ -1,0 +1,72 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from tournament.views import organiser, players, public, referee, standings
+
+urlpatterns = [
+    path("", public.home, name="home"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    # Organisers
+    path("new/", organiser.tournament_create, name="tournament_create"),
+    path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),
+    path("t/<slug:slug>/draw/", organiser.session_draw, name="session_draw"),
+    path("t/<slug:slug>/sessions/<int:number>/open/", organiser.session_open, name="session_open"),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/close/", organiser.session_close, name="session_close"
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/reopen/",
+        organiser.table_reopen,
+        name="table_reopen",
+    ),
+    # Registration
+    path("t/<slug:slug>/players/", players.player_list, name="player_list"),
+    path("t/<slug:slug>/players/add/", players.player_add, name="player_add"),
+    path("t/<slug:slug>/players/<int:number>/edit/", players.player_edit, name="player_edit"),
+    path(
+        "t/<slug:slug>/players/<int:number>/withdraw/",
+        players.player_withdraw,
+        name="player_withdraw",
+    ),
+    path(
+        "t/<slug:slug>/players/<int:number>/reinstate/",
+        players.player_reinstate,
+        name="player_reinstate",
+    ),
+    path("t/<slug:slug>/players/import/", players.player_import, name="player_import"),
+    path(
+        "t/<slug:slug>/players/import/confirm/",
+        players.player_import_confirm,
+        name="player_import_confirm",
+    ),
+    # Referees
+    path("t/<slug:slug>/referee/", referee.referee_home, name="referee_home"),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/",
+        referee.table_sheet,
+        name="table_sheet",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/hands/<int:hand>/",
+        referee.hand_edit,
+        name="hand_edit",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/confirm/",
+        referee.table_confirm,
+        name="table_confirm",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/cards/",
+        referee.table_cards,
+        name="table_cards",
+    ),
+    # Public
+    path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/seating/<int:number>/", public.seating_page, name="seating"),
+    path("t/<slug:slug>/standings/", standings.standings_page, name="standings"),
+    path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
+]

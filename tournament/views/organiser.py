@@ -1,0 +1,152 @@
+"""Organiser actions: create and edit a tournament, draw and run sessions, reopen tables."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament import services
+from tournament.forms.tournaments import DrawForm, ReopenForm, TournamentForm
+from tournament.permissions import can_create_tournament
+from tournament.views.common import get_session, get_table, get_tournament, roles
+
+
+def _add_errors(form, error: ValidationError) -> None:
+    """Put a service's ValidationError beside the fields it names, or on top."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_create(request):
+    if not can_create_tournament(request.user):
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.tournament_create(
+                name=data["name"],
+                slug=data["slug"],
+                session_count=data["session_count"],
+                session_minutes=data["session_minutes"],
+                tiebreak_order=data["tiebreak_order"],
+                creator=request.user,
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("Tournament created. Now register the players."))
+            return redirect("player_list", tournament.slug)
+    return render(request, "tournaments/form.html", {"form": form, "creating": True})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_edit(request, slug):
+    tournament = get_tournament(request, slug, role="organiser")
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            # Re-read so the form's in-place edits to the instance are not half-applied.
+            tournament = get_tournament(request, slug, role="organiser")
+            tournament = services.tournament_update(
+                tournament=tournament,
+                name=data["name"],
+                slug=data["slug"],
+                session_count=data["session_count"],
+                session_minutes=data["session_minutes"],
+                tiebreak_order=data["tiebreak_order"],
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("Tournament saved."))
+            return redirect(tournament)
+    context = roles(request, tournament)
+    context.update(form=form, tournament=tournament, creating=False)
+    return render(request, "tournaments/form.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def session_draw(request, slug):
+    tournament = get_tournament(request, slug, role="organiser")
+    form = DrawForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = services.session_draw(
+                tournament=tournament,
+                number=form.cleaned_data["number"],
+                seed=form.cleaned_data["seed"],
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(
+                request,
+                _("Session %(number)s drawn with seed %(seed)s.")
+                % {"number": session.number, "seed": session.seed},
+            )
+            return redirect("seating", tournament.slug, session.number)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, form=form)
+    return render(request, "tournaments/draw.html", context)
+
+
+@login_required
+@require_POST
+def session_open(request, slug, number):
+    tournament = get_tournament(request, slug, role="organiser")
+    session = get_session(tournament, number)
+    try:
+        services.session_open(session=session)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Session %(n)s is open for play.") % {"n": number})
+    return redirect(tournament)
+
+
+@login_required
+@require_POST
+def session_close(request, slug, number):
+    tournament = get_tournament(request, slug, role="organiser")
+    session = get_session(tournament, number)
+    try:
+        services.session_close(session=session)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Session %(n)s is closed.") % {"n": number})
+    return redirect(tournament)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_reopen(request, slug, number, table):
+    tournament = get_tournament(request, slug, role="organiser")
+    table = get_table(tournament, number, table)
+    form = ReopenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.table_reopen(
+                table=table, user=request.user, reason=form.cleaned_data["reason"]
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(
+                request, _("Table %(t)s reopened for correction.") % {"t": table.number}
+            )
+            return redirect("table_sheet", tournament.slug, number, table.number)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, table=table, form=form)
+    return render(request, "referee/reopen.html", context)

@@ -1,0 +1,186 @@
+"""Registration: the organiser's player list, one player at a time or a whole file."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament import services
+from tournament.forms.players import (
+    PlayerForm,
+    PlayerImportConfirmForm,
+    PlayerImportForm,
+    sign_preview,
+)
+from tournament.models import Player
+from tournament.services import PLAYER_FIELDS
+from tournament.views.common import get_tournament, roles
+
+
+def _context(request, tournament, **extra) -> dict:
+    context = roles(request, tournament)
+    context.update(tournament=tournament, **extra)
+    return context
+
+
+def _add_errors(form, error: ValidationError) -> None:
+    """Put a service's ValidationError beside the fields it names, or on top."""
+    if hasattr(error, "error_dict"):
+        for name, errors in error.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+def _get_player(tournament, number) -> Player:
+    return get_object_or_404(Player, tournament=tournament, number=number)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def player_list(request, slug):
+    tournament = get_tournament(request, slug, role="organiser")
+    players = list(tournament.players.order_by("number"))
+    active = [p for p in players if p.is_active]
+    try:
+        drawn = services.players_for_draw(tournament)
+    except ValidationError as error:
+        draw_ready, draw_problem, table_count = False, " ".join(error.messages), 0
+    else:
+        draw_ready, draw_problem, table_count = True, "", len(drawn) // 4
+    return render(
+        request,
+        "players/list.html",
+        _context(
+            request,
+            tournament,
+            players=players,
+            active_count=len(active),
+            substitute_count=sum(1 for p in active if p.is_substitute),
+            withdrawn_count=len(players) - len(active),
+            draw_ready=draw_ready,
+            draw_problem=draw_problem,
+            table_count=table_count,
+            spare_substitutes=len(active) - table_count * 4 if draw_ready else 0,
+        ),
+    )
+
+
+def _player_form_page(request, tournament, number: int | None):
+    """Add a player (``number`` None) or edit player ``number``."""
+    player = _get_player(tournament, number) if number is not None else None
+    # Shown in the heading: the form edits ``player`` in place while validating.
+    player_label = str(player) if player else ""
+    form = PlayerForm(request.POST or None, instance=player, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = services.player_save(
+                tournament=tournament,
+                # A fresh copy, so the service starts from what is stored.
+                player=_get_player(tournament, number) if number is not None else None,
+                **{name: form.cleaned_data[name] for name in PLAYER_FIELDS},
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            if number is None:
+                messages.success(request, _("Player %(player)s added.") % {"player": saved})
+                if "add_another" in request.POST:
+                    return redirect("player_add", tournament.slug)
+            else:
+                messages.success(request, _("Player %(player)s saved.") % {"player": saved})
+            return redirect("player_list", tournament.slug)
+    return render(
+        request,
+        "players/form.html",
+        _context(request, tournament, form=form, number=number, player_label=player_label),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_add(request, slug):
+    tournament = get_tournament(request, slug, role="organiser")
+    return _player_form_page(request, tournament, None)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_edit(request, slug, number):
+    tournament = get_tournament(request, slug, role="organiser")
+    return _player_form_page(request, tournament, number)
+
+
+@login_required
+@require_POST
+def player_withdraw(request, slug, number):
+    tournament = get_tournament(request, slug, role="organiser")
+    player = services.player_withdraw(player=_get_player(tournament, number))
+    messages.success(
+        request,
+        _("%(player)s is withdrawn: they will not be drawn in the sessions still to come.")
+        % {"player": player},
+    )
+    return redirect("player_list", tournament.slug)
+
+
+@login_required
+@require_POST
+def player_reinstate(request, slug, number):
+    tournament = get_tournament(request, slug, role="organiser")
+    player = services.player_reinstate(player=_get_player(tournament, number))
+    messages.success(
+        request,
+        _("%(player)s is reinstated and will be drawn again.") % {"player": player},
+    )
+    return redirect("player_list", tournament.slug)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_import(request, slug):
+    """Upload a file and see what importing it would do; nothing is saved here."""
+    tournament = get_tournament(request, slug, role="organiser")
+    form = PlayerImportForm(request.POST or None, request.FILES or None, tournament=tournament)
+    preview = confirm_form = None
+    if request.method == "POST" and form.is_valid():
+        preview = form.preview
+        confirm_form = PlayerImportConfirmForm(
+            initial={"payload": sign_preview(tournament, preview)}, tournament=tournament
+        )
+    return render(
+        request,
+        "players/import.html",
+        _context(request, tournament, form=form, preview=preview, confirm_form=confirm_form),
+    )
+
+
+@login_required
+@require_POST
+def player_import_confirm(request, slug):
+    """Apply the rows of a preview; the signature proves they are the rows that were shown."""
+    tournament = get_tournament(request, slug, role="organiser")
+    form = PlayerImportConfirmForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("player_import", tournament.slug)
+    try:
+        outcome = services.players_import(tournament=tournament, rows=form.cleaned_data["payload"])
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect("player_import", tournament.slug)
+    messages.success(
+        request,
+        _("Import done: created %(created)s, updated %(updated)s, unchanged %(unchanged)s.")
+        % {
+            "created": outcome.created,
+            "updated": outcome.updated,
+            "unchanged": outcome.unchanged,
+        },
+    )
+    return redirect("player_list", tournament.slug)

@@ -1,0 +1,181 @@
+"""The referee's tablet pages: the table's score sheet, hand entry, confirmation, table cards."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from tournament import seating, selectors, services
+from tournament.forms.hands import (
+    PENALTY_PRESETS,
+    ConfirmForm,
+    HandForm,
+    PenaltyFormSet,
+    hand_initial,
+    penalty_initial,
+    service_errors_to_form,
+)
+from tournament.models import Hand
+from tournament.views.common import get_session, get_table, get_tournament, roles
+
+
+@login_required
+@require_safe
+def referee_home(request, slug):
+    tournament = get_tournament(request, slug, role="referee")
+    sessions = []
+    for session in tournament.sessions.order_by("-number"):
+        sessions.append({"session": session, "sheets": selectors.session_sheets(session)})
+    context = roles(request, tournament)
+    context.update(tournament=tournament, sessions=sessions)
+    return render(request, "referee/home.html", context)
+
+
+def _sheet_context(request, tournament, table, *, form, penalties, editing=None):
+    sheet = selectors.table_sheet(table)
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        session=table.session,
+        table=table,
+        sheet=sheet,
+        form=form,
+        penalties=penalties,
+        editing=editing,
+        presets=PENALTY_PRESETS,
+        can_enter=table.session.is_in_play and not table.is_confirmed,
+        confirm_form=ConfirmForm(),
+        missing=[row.number for row in sheet.rows if row.hand is None],
+    )
+    return context
+
+
+def _save_hand(request, table, form, penalties, *, number, version):
+    """Run the form and its penalty rows through the service; True when saved."""
+    if not (form.is_valid() and penalties.is_valid()):
+        return False
+    data = form.cleaned_data
+    try:
+        services.hand_record(
+            table=table,
+            number=number,
+            outcome=data["outcome"],
+            winner=data["winner"],
+            discarder=data["discarder"],
+            fan=data["fan"],
+            flowers=data["flowers"],
+            fan_names=data["fan_names"].strip(),
+            penalties=penalties.entries(),
+            user=request.user,
+            version=version,
+        )
+    except ValidationError as error:
+        service_errors_to_form(form, penalties, error)
+        return False
+    return True
+
+
+def _slot(number):
+    schedule = seating.session_schedule()
+    return schedule[number - 1] if number and 1 <= number <= len(schedule) else None
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_sheet(request, slug, number, table):
+    """The running score sheet; its form enters the next hand."""
+    tournament = get_tournament(request, slug, role="referee")
+    table = get_table(tournament, number, table)
+    players = [s.player for s in table.seats.select_related("player").order_by("seat")]
+    next_number = selectors.table_sheet(table).next_number
+    if request.method == "POST":
+        form = HandForm(request.POST, players=players, slot=_slot(next_number))
+        penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
+        hand_number = form.data.get("number")
+        try:
+            hand_number = int(hand_number)
+        except (TypeError, ValueError):
+            hand_number = None
+        if _save_hand(request, table, form, penalties, number=hand_number, version=None):
+            messages.success(request, _("Hand %(n)s saved.") % {"n": hand_number})
+            return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
+    else:
+        form = HandForm(
+            players=players,
+            slot=_slot(next_number),
+            initial={"number": next_number, "flowers": 0},
+        )
+        penalties = PenaltyFormSet(prefix="penalty", form_kwargs={"players": players})
+    context = _sheet_context(request, tournament, table, form=form, penalties=penalties)
+    return render(request, "referee/sheet.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def hand_edit(request, slug, number, table, hand):
+    """Correct an entered hand; a concurrent change is refused, never overwritten."""
+    tournament = get_tournament(request, slug, role="referee")
+    table = get_table(tournament, number, table)
+    hand = get_object_or_404(Hand, table=table, number=hand)
+    players = [s.player for s in table.seats.select_related("player").order_by("seat")]
+    slot = _slot(hand.number)
+    if request.method == "POST":
+        form = HandForm(
+            request.POST, players=players, slot=slot, editing=True, initial={"number": hand.number}
+        )
+        penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
+        version = form.data.get("version")
+        try:
+            version = int(version)
+        except (TypeError, ValueError):
+            version = -1  # a form without its version can never match: refuse rather than guess
+        if _save_hand(request, table, form, penalties, number=hand.number, version=version):
+            messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
+            return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
+    else:
+        form = HandForm(players=players, slot=slot, editing=True, initial=hand_initial(hand))
+        penalties = PenaltyFormSet(
+            prefix="penalty", form_kwargs={"players": players}, initial=penalty_initial(hand)
+        )
+    context = _sheet_context(
+        request, tournament, table, form=form, penalties=penalties, editing=hand
+    )
+    return render(request, "referee/sheet.html", context)
+
+
+@login_required
+@require_POST
+def table_confirm(request, slug, number, table):
+    tournament = get_tournament(request, slug, role="referee")
+    table = get_table(tournament, number, table)
+    form = ConfirmForm(request.POST)
+    form.is_valid()  # a lone optional checkbox is always valid
+    try:
+        services.table_confirm(
+            table=table,
+            user=request.user,
+            record_missing_as_not_played=form.cleaned_data["record_missing_as_not_played"],
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Table %(t)s confirmed.") % {"t": table.number})
+    return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#confirm")
+
+
+@login_required
+@require_safe
+def table_cards(request, slug, number):
+    """Printable cards, one table per page, with the 16-hand seat schedule."""
+    tournament = get_tournament(request, slug, role="referee")
+    session = get_session(tournament, number)
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        session=session,
+        sheets=selectors.session_sheets(session),
+    )
+    return render(request, "referee/cards.html", context)
