@@ -296,8 +296,9 @@ def _cell_value(value):
     if isinstance(value, Fraction):
         return round(float(value), TABLE_POINTS_DECIMALS)
     if isinstance(value, Promise):
-        return str(value)
-    return value
+        value = str(value)
+    # An empty text is an empty cell, as a blank field is on paper.
+    return None if value == "" else value
 
 
 def _display_width(value) -> int:

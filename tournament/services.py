@@ -436,12 +436,6 @@ def hand_record(
 
 
 @transaction.atomic
-def hand_delete(*, hand: Hand) -> None:
-    _table_open_for_entry(hand.table)
-    hand.delete()
-
-
-@transaction.atomic
 def table_confirm(*, table: Table, user, record_missing_as_not_played: bool = False) -> Table:
     """Confirm a table's sheet; hands not entered must be declared not played (time called)."""
     table = Table.objects.select_related("session").get(pk=table.pk)
@@ -474,6 +468,7 @@ def table_confirm(*, table: Table, user, record_missing_as_not_played: bool = Fa
 @transaction.atomic
 def table_reopen(*, table: Table, user, reason: str) -> Table:
     """An organiser's correction after confirmation: the reason is kept."""
+    table = Table.objects.select_related("session").get(pk=table.pk)
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError(

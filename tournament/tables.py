@@ -69,22 +69,27 @@ class _ExactTable(tables.Table):
         super().__init__(_EmptyLastData(list(data)), *args, **kwargs)
 
 
-class TablePointsColumn(tables.Column):
-    """Exact table points; sorting uses the ``Fraction`` itself, not this text."""
+def _num_attrs():
+    return {"td": {"class": "num"}, "th": {"class": "num"}}
+
+
+class MoreIsBetterColumn(tables.Column):
+    """A right-aligned count or score whose first click sorts the best first."""
 
     def __init__(self, *args, **kwargs):
-        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        kwargs.setdefault("attrs", _num_attrs())
+        kwargs.setdefault("initial_sort_descending", True)
         super().__init__(*args, **kwargs)
+
+
+class TablePointsColumn(MoreIsBetterColumn):
+    """Exact table points; sorting uses the ``Fraction`` itself, not this text."""
 
     def render(self, value):
         return format_table_points(value)
 
     def value(self, value):
         return format_table_points(value)
-
-
-def _num_attrs():
-    return {"td": {"class": "num"}, "th": {"class": "num"}}
 
 
 class StandingsTable(_ExactTable):
@@ -97,13 +102,13 @@ class StandingsTable(_ExactTable):
     )
     team = tables.Column(verbose_name=_("Team"), accessor="player__team", default="")
     table_points = TablePointsColumn(verbose_name=_("Table points"))
-    score = tables.Column(verbose_name=_("Score"), attrs=_num_attrs())
-    first = tables.Column(verbose_name=_("1st"), accessor="places__0", attrs=_num_attrs())
-    second = tables.Column(verbose_name=_("2nd"), accessor="places__1", attrs=_num_attrs())
-    third = tables.Column(verbose_name=_("3rd"), accessor="places__2", attrs=_num_attrs())
-    fourth = tables.Column(verbose_name=_("4th"), accessor="places__3", attrs=_num_attrs())
-    sessions_played = tables.Column(verbose_name=_("Sessions"), attrs=_num_attrs())
-    best_session = tables.Column(verbose_name=_("Best session"), attrs=_num_attrs())
+    score = MoreIsBetterColumn(verbose_name=_("Score"))
+    first = MoreIsBetterColumn(verbose_name=_("1st"), accessor="places__0")
+    second = MoreIsBetterColumn(verbose_name=_("2nd"), accessor="places__1")
+    third = MoreIsBetterColumn(verbose_name=_("3rd"), accessor="places__2")
+    fourth = MoreIsBetterColumn(verbose_name=_("4th"), accessor="places__3")
+    sessions_played = MoreIsBetterColumn(verbose_name=_("Sessions"))
+    best_session = MoreIsBetterColumn(verbose_name=_("Best session"))
 
     class Meta:
         attrs = {"class": "standings"}
@@ -137,7 +142,7 @@ class TeamStandingsTable(_ExactTable):
     team = tables.Column(verbose_name=_("Team"))
     members = tables.Column(verbose_name=_("Members"), orderable=False)
     table_points = TablePointsColumn(verbose_name=_("Table points"))
-    score = tables.Column(verbose_name=_("Score"), attrs=_num_attrs())
+    score = MoreIsBetterColumn(verbose_name=_("Score"))
 
     class Meta:
         attrs = {"class": "team-standings"}

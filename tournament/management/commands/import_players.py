@@ -19,8 +19,10 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("slug", help=gettext_lazy("The tournament's short name in addresses."))
-        parser.add_argument("file", help=gettext_lazy("The .csv or .xlsx player list."))
+        # argparse wants plain strings, not lazy translations.
+        parser.description = str(self.help)
+        parser.add_argument("slug", help=_("The tournament's short name in addresses."))
+        parser.add_argument("file", help=_("The .csv or .xlsx player list."))
 
     def handle(self, *args, slug, file, **options):
         try:

@@ -1,0 +1,200 @@
+"""hand_record, table_confirm and table_reopen: settlement stored, nothing half-saved."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from tournament import services
+from tournament.models import Hand, Penalty, TableReopening
+from tournament.services import PenaltyEntry
+
+
+@pytest.fixture
+def table(session_in_play):
+    return session_in_play.tables.get(number=1)
+
+
+def codes(error: ValidationError) -> set[str]:
+    if hasattr(error, "error_dict"):
+        return {e.code for errors in error.error_dict.values() for e in errors}
+    return {e.code for e in error.error_list}
+
+
+def test_self_drawn_win_stores_each_seats_points(table):
+    hand = services.hand_record(
+        table=table, number=1, outcome="self_drawn", winner=1, fan=10, flowers=2
+    )
+    assert hand.points == (-20, 60, -20, -20)
+    assert hand.deducted == 0
+
+
+def test_discard_win_charges_the_discarder_the_fan(table):
+    hand = services.hand_record(
+        table=table, number=2, outcome="discard", winner=0, discarder=3, fan=8, flowers=1
+    )
+    assert hand.points == (33, -8, -8, -17)
+
+
+def test_false_win_penalty_is_paid_to_each_other_player(table):
+    hand = services.hand_record(
+        table=table,
+        number=3,
+        outcome="draw",
+        penalties=[PenaltyEntry(offender=2, kind="to_each_other", points=10, reason="False win")],
+    )
+    assert hand.points == (10, 10, -30, 10)
+    assert hand.penalties.get().reason == "False win"
+
+
+def test_deducted_penalty_leaves_the_table(table):
+    hand = services.hand_record(
+        table=table,
+        number=4,
+        outcome="not_played",
+        penalties=[PenaltyEntry(offender=0, kind="deducted", points=20, reason="Lateness")],
+    )
+    assert hand.points == (-20, 0, 0, 0)
+    assert hand.deducted == 20
+
+
+@pytest.mark.parametrize(
+    ("fields", "code", "field"),
+    [
+        ({"outcome": "self_drawn", "winner": 0, "fan": 7}, "fan_below_minimum", "fan"),
+        (
+            {"outcome": "discard", "winner": 1, "discarder": 1, "fan": 8},
+            "discarder_is_winner",
+            "discarder",
+        ),
+        (
+            {"outcome": "self_drawn", "winner": 0, "fan": 8, "flowers": 9},
+            "flowers_out_of_range",
+            "flowers",
+        ),
+    ],
+)
+def test_invalid_hand_is_refused_with_its_field_and_saves_nothing(table, fields, code, field):
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(table=table, number=1, **fields)
+    assert field in raised.value.error_dict
+    assert code in codes(raised.value)
+    assert not Hand.objects.exists()
+
+
+def test_hand_number_outside_1_to_16_is_refused(table):
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(table=table, number=17, outcome="draw")
+    assert "hand_out_of_range" in codes(raised.value)
+
+
+def test_a_hand_entered_twice_is_refused_and_the_first_entry_kept(table):
+    services.hand_record(table=table, number=5, outcome="self_drawn", winner=0, fan=8)
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(table=table, number=5, outcome="draw")
+    assert "hand_already_entered" in codes(raised.value)
+    assert Hand.objects.get(table=table, number=5).outcome == "self_drawn"
+
+
+def test_correction_with_a_stale_version_is_refused(table):
+    hand = services.hand_record(table=table, number=1, outcome="draw")
+    services.hand_record(
+        table=table, number=1, outcome="self_drawn", winner=2, fan=9, version=hand.version
+    )
+    with pytest.raises(ValidationError) as raised:
+        # A second tablet still holding version 1 must not overwrite the correction.
+        services.hand_record(table=table, number=1, outcome="draw", version=hand.version)
+    assert "hand_changed_meanwhile" in codes(raised.value)
+    stored = Hand.objects.get(table=table, number=1)
+    assert (stored.outcome, stored.winner, stored.version) == ("self_drawn", 2, 2)
+
+
+def test_correction_replaces_the_penalties(table):
+    hand = services.hand_record(
+        table=table,
+        number=1,
+        outcome="draw",
+        penalties=[PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")],
+    )
+    corrected = services.hand_record(
+        table=table,
+        number=1,
+        outcome="draw",
+        penalties=[
+            PenaltyEntry(offender=3, kind="to_one", points=5, reason="Exposed", beneficiary=0)
+        ],
+        version=hand.version,
+    )
+    assert corrected.points == (5, 0, 0, -5)
+    assert [(p.offender, p.kind) for p in Penalty.objects.all()] == [(3, "to_one")]
+
+
+def test_penalised_false_winner_cannot_win_the_same_hand(table):
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(
+            table=table,
+            number=1,
+            outcome="self_drawn",
+            winner=2,
+            fan=8,
+            penalties=[
+                PenaltyEntry(offender=2, kind="to_each_other", points=10, reason="False win")
+            ],
+        )
+    assert "penalised_player_cannot_win" in codes(raised.value)
+    assert not Penalty.objects.exists()
+
+
+def test_hands_cannot_be_entered_before_the_session_opens(tournament):
+    from tests.conftest import make_players
+
+    make_players(tournament, 4)
+    session = services.session_draw(tournament=tournament, number=1, seed=1)
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(table=session.tables.get(), number=1, outcome="draw")
+    assert "session_not_open" in codes(raised.value)
+
+
+def test_confirm_needs_every_hand_or_time_called(table, referee):
+    services.hand_record(table=table, number=1, outcome="draw")
+    with pytest.raises(ValidationError) as raised:
+        services.table_confirm(table=table, user=referee)
+    assert "hands_missing" in codes(raised.value)
+    services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    table.refresh_from_db()
+    assert table.confirmed_by == referee
+    assert list(table.hands.values_list("outcome", flat=True).distinct().order_by("outcome")) == [
+        "draw",
+        "not_played",
+    ]
+    assert table.hands.count() == 16
+
+
+def test_confirmed_table_is_locked_until_an_organiser_reopens_it(table, referee, organiser):
+    services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    hand = table.hands.get(number=1)
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(table=table, number=1, outcome="draw", version=hand.version)
+    assert "table_confirmed" in codes(raised.value)
+    with pytest.raises(ValidationError):
+        services.table_reopen(table=table, user=organiser, reason="  ")
+    services.table_reopen(table=table, user=organiser, reason="Hand 1 fan was 12, not 8")
+    assert TableReopening.objects.get().reason == "Hand 1 fan was 12, not 8"
+    services.hand_record(table=table, number=1, outcome="draw", version=hand.version)
+
+
+def test_database_refuses_points_that_do_not_balance(table):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.create(
+            table=table, number=1, outcome="self_drawn", winner=0, fan=8, points_p1=48
+        )
+
+
+def test_database_refuses_a_second_hand_with_the_same_number(table):
+    Hand.objects.create(table=table, number=1, outcome="draw")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.create(table=table, number=1, outcome="draw")
+
+
+def test_database_refuses_a_win_below_eight_fan(table):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.create(table=table, number=1, outcome="self_drawn", winner=0, fan=7)

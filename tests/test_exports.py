@@ -1,0 +1,417 @@
+"""The standings workbook, checked against numbers worked out by hand.
+
+The scenario (``standings_scenario``) is shared with the standings page tests. Seven
+regular players and one substitute (number 8) play two sessions; the seeds fix the draw,
+which the fixture asserts before entering any hand. Every expected figure below is worked
+out in the comments from the scoring rules, not recomputed with the code under test.
+"""
+
+import io
+from fractions import Fraction
+
+import openpyxl
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+
+from tournament import exports, selectors, services
+from tournament.models import Table
+
+SEED_1 = 123456789
+SEED_2 = 987654321
+
+PLAYERS = [
+    # number, name, Chinese name, team, country, substitute
+    (1, "Alice Martin", "", "Dragons", "FR", False),
+    (2, "Bo Li", "李波", "Dragons", "CN", False),
+    (3, "Chen Jing", "陈静", "Tigers", "CN", False),
+    (4, "Dana Novak", "", "Tigers", "CZ", False),
+    (5, "Eve Sato", "佐藤惠", "", "JP", False),
+    (6, "Fu Hao", "傅浩", "", "CN", False),
+    (7, "Gao Ming", "高明", "", "CN", False),
+    (8, "Hui Zhang", "张慧", "", "CN", True),
+]
+
+# The draw by lot is deterministic for a seed (docs/seating.md): number -> (table, seat).
+SEATS_1 = {5: (1, 0), 2: (1, 1), 8: (1, 2), 6: (1, 3), 4: (2, 0), 3: (2, 1), 7: (2, 2), 1: (2, 3)}
+SEATS_2 = {7: (1, 0), 3: (1, 1), 8: (1, 2), 5: (1, 3), 2: (2, 0), 6: (2, 1), 4: (2, 2), 1: (2, 3)}
+
+# Session 1, table 1 (5, 2, 8, 6):
+#   hand 1: 5 self-draws 8 fan           -> 5 +48, 2 -16, 8 -16, 6 -16
+#   hand 2: 2 wins on 8's discard, 10 fan + 1 flower (F = 11)
+#                                         -> 2 +35, 8 -19, 5 -8, 6 -8
+#   hand 3: draw; 6 false win, 10 to each -> 6 -30, others +10
+#   scores 5: 50, 2: 29, 8: -25, 6: -54 -> places 1, 2, 3, 4 -> table points 4, 2, 1, 0
+# Session 1, table 2 (4, 3, 7, 1):
+#   hand 1: 4 self-draws 8 fan; hand 2: 3 self-draws 8 fan
+#   scores 4: 32, 3: 32, 7: -32, 1: -32 -> two tied 1st, two tied 3rd -> 3, 3, 1/2, 1/2
+# Session 2, table 1 (7, 3, 8, 5): hand 1 not played, 5 loses 10 for lateness (deducted)
+#   scores 0, 0, 0, -10 -> three tied 1st share 4 + 2 + 1 = 7/3 each; 5 gets 0
+# Session 2, table 2 (2, 6, 4, 1), NOT confirmed: hand 1: 1 wins on 2's discard, 8 fan
+#   -> 1 +32, 2 -16, 6 -8, 4 -8 -> 1: 4; 6 and 4 tied 2nd: (2 + 1)/2 = 3/2; 2: 0
+#
+# Totals (table points, score, places, sessions, best session):
+#   3: 3 + 7/3 = 16/3,  32 + 0 = 32,   [2, 0, 0, 0], 2, 32   rank 1
+#   4: 3 + 3/2 = 9/2,   32 - 8 = 24,   [1, 1, 0, 0], 2, 32   rank 2
+#   1: 1/2 + 4 = 9/2,  -32 + 32 = 0,   [1, 0, 1, 0], 2, 32   rank 3 (less score than 4)
+#   5: 4 + 0 = 4,       50 - 10 = 40,  [1, 0, 0, 1], 2, 50   rank 4
+#   7: 1/2 + 7/3 = 17/6, -32 + 0 = -32, [1, 0, 1, 0], 2, 0   rank 5
+#   2: 2 + 0 = 2,       29 - 16 = 13,  [0, 1, 0, 1], 2, 29   rank 6
+#   6: 0 + 3/2 = 3/2,  -54 - 8 = -62,  [0, 1, 0, 1], 2, -8   rank 7
+#   8 (substitute): 1 + 7/3 = 10/3, -25, [1, 0, 1, 0], 2, 0  no rank, listed last
+EXPECTED_STANDINGS = [
+    # rank, number, table points, score, places, sessions played, best session
+    (1, 3, Fraction(16, 3), 32, [2, 0, 0, 0], 2, 32),
+    (2, 4, Fraction(9, 2), 24, [1, 1, 0, 0], 2, 32),
+    (3, 1, Fraction(9, 2), 0, [1, 0, 1, 0], 2, 32),
+    (4, 5, Fraction(4), 40, [1, 0, 0, 1], 2, 50),
+    (5, 7, Fraction(17, 6), -32, [1, 0, 1, 0], 2, 0),
+    (6, 2, Fraction(2), 13, [0, 1, 0, 1], 2, 29),
+    (7, 6, Fraction(3, 2), -62, [0, 1, 0, 1], 2, -8),
+    (None, 8, Fraction(10, 3), -25, [1, 0, 1, 0], 2, 0),
+]
+# Tigers: 16/3 + 9/2 = 59/6, 32 + 24 = 56; Dragons: 9/2 + 2 = 13/2, 0 + 13 = 13.
+EXPECTED_TEAMS = [
+    (1, "Tigers", Fraction(59, 6), 56),
+    (2, "Dragons", Fraction(13, 2), 13),
+]
+
+SHEETS = ["Standings", "Session 1", "Session 2", "Hands", "Penalties", "Seating", "Teams"]
+
+
+def _table_and_seats(session, seats, numbers):
+    """The table the players share, and each one's seat, checking the draw is as expected."""
+    (table_number,) = {seats[n][0] for n in numbers}
+    table = session.tables.get(number=table_number)
+    drawn = {s.player.number: s.seat for s in table.seats.select_related("player")}
+    assert drawn == {n: seats[n][1] for n in numbers}
+    return table, drawn
+
+
+def build_session_1(tournament, user):
+    session = services.session_open(
+        session=services.session_draw(tournament=tournament, number=1, seed=SEED_1)
+    )
+    table, seat = _table_and_seats(session, SEATS_1, [5, 2, 8, 6])
+    services.hand_record(
+        table=table, number=1, outcome="self_drawn", winner=seat[5], fan=8, user=user
+    )
+    services.hand_record(
+        table=table,
+        number=2,
+        outcome="discard",
+        winner=seat[2],
+        discarder=seat[8],
+        fan=10,
+        flowers=1,
+        fan_names="Mixed Triple Chow",
+        user=user,
+    )
+    services.hand_record(
+        table=table,
+        number=3,
+        outcome="draw",
+        penalties=[
+            services.PenaltyEntry(
+                offender=seat[6], kind="to_each_other", points=10, reason="False win"
+            )
+        ],
+        user=user,
+    )
+    services.table_confirm(table=table, user=user, record_missing_as_not_played=True)
+
+    table, seat = _table_and_seats(session, SEATS_1, [4, 3, 7, 1])
+    services.hand_record(
+        table=table, number=1, outcome="self_drawn", winner=seat[4], fan=8, user=user
+    )
+    services.hand_record(
+        table=table, number=2, outcome="self_drawn", winner=seat[3], fan=8, user=user
+    )
+    services.table_confirm(table=table, user=user, record_missing_as_not_played=True)
+    return session
+
+
+def build_session_2(tournament, user):
+    session = services.session_open(
+        session=services.session_draw(tournament=tournament, number=2, seed=SEED_2)
+    )
+    table, seat = _table_and_seats(session, SEATS_2, [7, 3, 8, 5])
+    services.hand_record(
+        table=table,
+        number=1,
+        outcome="not_played",
+        penalties=[
+            services.PenaltyEntry(offender=seat[5], kind="deducted", points=10, reason="Late")
+        ],
+        user=user,
+    )
+    services.table_confirm(table=table, user=user, record_missing_as_not_played=True)
+
+    table, seat = _table_and_seats(session, SEATS_2, [2, 6, 4, 1])
+    services.hand_record(
+        table=table,
+        number=1,
+        outcome="discard",
+        winner=seat[1],
+        discarder=seat[2],
+        fan=8,
+        user=user,
+    )
+    return session
+
+
+def make_scenario_tournament(*, slug="standings-cup", sessions=2):
+    """The tournament with its eight players, before any draw."""
+    user = User.objects.create_user(username=f"organiser-{slug}", password="x")
+    tournament = services.tournament_create(
+        name="Standings Cup",
+        slug=slug,
+        session_count=4,
+        session_minutes=150,
+        tiebreak_order="table_points,score,first_places,best_session",
+        creator=user,
+    )
+    for number, name, name_zh, team, country, substitute in PLAYERS:
+        services.player_save(
+            tournament=tournament,
+            number=number,
+            name=name,
+            name_zh=name_zh,
+            team=team,
+            country=country,
+            is_substitute=substitute,
+        )
+    if sessions >= 1:
+        build_session_1(tournament, user)
+    if sessions >= 2:
+        build_session_2(tournament, user)
+    return tournament
+
+
+@pytest.fixture
+def standings_scenario(db):
+    return make_scenario_tournament()
+
+
+def load(tournament):
+    return openpyxl.load_workbook(io.BytesIO(exports.standings_xlsx_bytes(tournament)))
+
+
+def data_rows(sheet):
+    return [list(row) for row in sheet.iter_rows(min_row=2, values_only=True)]
+
+
+def header(sheet):
+    return [cell.value for cell in sheet[1]]
+
+
+def column(sheet, name):
+    return header(sheet).index(name)
+
+
+# ---------------------------------------------------------------- row generators
+
+
+@pytest.mark.django_db
+def test_standings_rows_hold_exact_table_points_and_hand_worked_figures(standings_scenario):
+    header_row, *rows = exports.standings_rows(selectors.standings(standings_scenario))
+    assert header_row[:3] == ("Rank", "Number", "Name")
+    got = [(r[0], r[1], r[6], r[8], list(r[9:13]), r[13], r[14]) for r in rows]
+    assert got == EXPECTED_STANDINGS
+    assert all(isinstance(r[6], Fraction) for r in rows)
+    assert [r[7] for r in rows] == ["16/3", "4.5", "4.5", "4", "17/6", "2", "1.5", "10/3"]
+    assert [r[15] for r in rows] == [False] * 7 + [True]
+
+
+@pytest.mark.django_db
+def test_hand_rows_list_every_entered_hand_with_points_by_seat(standings_scenario):
+    sessions = [(s.number, selectors.session_sheets(s)) for s in standings_scenario.sessions.all()]
+    _, *rows = exports.hand_rows(sessions)
+    # 16 hands at each of the three confirmed tables, 1 at the unconfirmed one.
+    assert len(rows) == 16 * 3 + 1
+    # Session 1, table 1, hand 2: dealer P2 (Bo Li) wins on P3's (Hui Zhang) discard.
+    (row,) = [r for r in rows if r[:3] == (1, 1, 2)]
+    assert row[3:] == (
+        "East",
+        "P2",
+        "Bo Li",
+        "Win on a discard",
+        "P2",
+        "Bo Li",
+        "P3",
+        "Hui Zhang",
+        10,
+        1,
+        "Mixed Triple Chow",
+        -8,
+        35,
+        -19,
+        -8,
+    )
+    # Hand 6 was not played (time called): no winner, no fan, no points.
+    (row,) = [r for r in rows if r[:3] == (1, 1, 6)]
+    assert row[6:] == ("Not played", None, None, None, None, None, None, "", 0, 0, 0, 0)
+
+
+@pytest.mark.django_db
+def test_penalty_rows_name_the_offender_and_who_was_paid(standings_scenario):
+    _, *rows = exports.penalty_rows(standings_scenario)
+    assert rows == [
+        (
+            1,
+            1,
+            3,
+            "P4",
+            6,
+            "Fu Hao",
+            "Paid to each other player",
+            10,
+            "each other player",
+            "False win",
+        ),
+        (2, 1, 1, "P4", 5, "Eve Sato", "Deducted (leaves the table)", 10, None, "Late"),
+    ]
+
+
+@pytest.mark.django_db
+def test_team_standings_sum_ranked_members(standings_scenario):
+    _, *rows = exports.team_rows(selectors.team_standings(selectors.standings(standings_scenario)))
+    assert [(r[0], r[1], r[3], r[5]) for r in rows] == EXPECTED_TEAMS
+    assert rows[0][2] == "Chen Jing, Dana Novak"
+    assert rows[0][4] == "59/6"
+
+
+# ---------------------------------------------------------------- the workbook
+
+
+@pytest.mark.django_db
+def test_workbook_has_the_sheets_in_order(standings_scenario):
+    assert load(standings_scenario).sheetnames == SHEETS
+
+
+@pytest.mark.django_db
+def test_no_teams_sheet_when_nobody_has_a_team(db):
+    tournament = make_scenario_tournament(slug="no-teams", sessions=0)
+    for player in tournament.players.all():
+        services.player_save(tournament=tournament, player=player, team="")
+    assert load(tournament).sheetnames == ["Standings", "Hands", "Penalties", "Seating"]
+
+
+@pytest.mark.django_db
+def test_every_sheet_has_a_frozen_bold_header_and_widths(standings_scenario):
+    workbook = load(standings_scenario)
+    for sheet in workbook.worksheets:
+        assert sheet.freeze_panes == "A2", sheet.title
+        assert all(cell.font.bold for cell in sheet[1]), sheet.title
+        assert sheet.column_dimensions["A"].width >= len(str(sheet["A1"].value))
+
+
+@pytest.mark.django_db
+def test_standings_sheet_stores_numbers_as_numbers(standings_scenario):
+    sheet = load(standings_scenario)["Standings"]
+    rows = data_rows(sheet)
+    points = column(sheet, "Table points")
+    exact = column(sheet, "Table points (exact)")
+    assert [r[points] for r in rows] == [5.3333, 4.5, 4.5, 4, 2.8333, 2, 1.5, 3.3333]
+    assert [r[exact] for r in rows] == ["16/3", "4.5", "4.5", "4", "17/6", "2", "1.5", "10/3"]
+    for row in rows:
+        for index in (1, points, column(sheet, "Score"), column(sheet, "1st")):
+            assert isinstance(row[index], int | float) and not isinstance(row[index], bool)
+    assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6, 7, None]
+    assert [r[column(sheet, "Substitute")] for r in rows] == [False] * 7 + [True]
+
+
+@pytest.mark.django_db
+def test_chinese_names_survive_and_widen_their_column(standings_scenario):
+    workbook = load(standings_scenario)
+    sheet = workbook["Standings"]
+    zh = column(sheet, "Chinese name")
+    names = [r[zh] for r in data_rows(sheet)]
+    assert names[0] == "陈静"
+    assert names[-1] == "张慧"
+    # "Chinese name" (12) is the longest text, but 佐藤惠 counts 6 wide: width stays >= 12 + 2.
+    letter = sheet.cell(row=1, column=zh + 1).column_letter
+    assert sheet.column_dimensions[letter].width == 14
+    seating = workbook["Seating"]
+    assert "陈静" in [r[6] for r in data_rows(seating)]
+
+
+@pytest.mark.django_db
+def test_cjk_characters_count_double_in_column_width(db):
+    tournament = make_scenario_tournament(slug="wide-names", sessions=0)
+    player = tournament.players.get(number=1)
+    services.player_save(tournament=tournament, player=player, name_zh="欧阳娜娜娜娜娜娜")
+    sheet = load(tournament)["Standings"]
+    letter = sheet.cell(row=1, column=column(sheet, "Chinese name") + 1).column_letter
+    assert sheet.column_dimensions[letter].width == 8 * 2 + 2
+
+
+@pytest.mark.django_db
+def test_session_sheets_give_scores_places_and_confirmation(standings_scenario):
+    workbook = load(standings_scenario)
+    sheet = workbook["Session 1"]
+    assert header(sheet) == [
+        "Table",
+        "Seat",
+        "Number",
+        "Name",
+        "Chinese name",
+        "Score",
+        "Place",
+        "Table points",
+        "Table points (exact)",
+        "Confirmed",
+    ]
+    by_number = {r[2]: r for r in data_rows(sheet)}
+    assert by_number[5] == [1, "P1", 5, "Eve Sato", "佐藤惠", 50, 1, 4, "4", True]
+    assert by_number[7] == [2, "P3", 7, "Gao Ming", "高明", -32, 3, 0.5, "0.5", True]
+    session_2 = {r[2]: r for r in data_rows(workbook["Session 2"])}
+    assert session_2[3][5:] == [0, 1, 2.3333, "7/3", True]
+    assert session_2[6][5:] == [-8, 2, 1.5, "1.5", False]
+
+
+@pytest.mark.django_db
+def test_seating_sheet_lists_every_seat_with_its_lot(standings_scenario):
+    rows = data_rows(load(standings_scenario)["Seating"])
+    assert len(rows) == 16
+    assert rows[0] == [1, 1, "P1", 1, 5, "Eve Sato", "佐藤惠", None]
+    assert rows[-1] == [2, 2, "P4", 8, 1, "Alice Martin", None, "Dragons"]
+
+
+@pytest.mark.django_db
+def test_text_that_looks_like_a_formula_stays_text(db):
+    tournament = make_scenario_tournament(slug="formula", sessions=0)
+    player = tournament.players.get(number=1)
+    services.player_save(tournament=tournament, player=player, name="=1+2")
+    sheet = load(tournament)["Standings"]
+    names = [r[2] for r in data_rows(sheet)]
+    assert "=1+2" in names
+    cell = sheet.cell(row=names.index("=1+2") + 2, column=3)
+    assert cell.data_type == "s"
+
+
+# ---------------------------------------------------------------- the command
+
+
+@pytest.mark.django_db
+def test_export_command_writes_the_workbook(standings_scenario, tmp_path, capsys):
+    target = tmp_path / "out.xlsx"
+    call_command("export_standings", "standings-cup", "-o", str(target))
+    assert capsys.readouterr().out.strip() == str(target)
+    assert openpyxl.load_workbook(target).sheetnames == SHEETS
+
+
+@pytest.mark.django_db
+def test_export_command_refuses_an_unknown_tournament(tmp_path):
+    with pytest.raises(CommandError):
+        call_command("export_standings", "nope", "-o", str(tmp_path / "x.xlsx"))
+    assert not (tmp_path / "x.xlsx").exists()
+
+
+@pytest.mark.django_db
+def test_unconfirmed_tables_still_count(standings_scenario):
+    # The provisional table's hand is in the standings; confirming changes nothing.
+    table = Table.objects.get(session__tournament=standings_scenario, session__number=2, number=2)
+    before = data_rows(load(standings_scenario)["Standings"])
+    services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
+    assert data_rows(load(standings_scenario)["Standings"]) == before

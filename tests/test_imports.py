@@ -1,0 +1,330 @@
+"""The player-list parser: reading CSV and XLSX, and judging each row. No database."""
+
+import io
+
+import pytest
+from django.db import connection
+from openpyxl import Workbook
+
+from tournament import imports
+from tournament.forms.players import player_limits
+from tournament.imports import (
+    ERROR,
+    NEW,
+    UNCHANGED,
+    UPDATE,
+    FieldLimits,
+    ImportFileError,
+    parse_players,
+    read_table,
+)
+
+LIMITS = FieldLimits(max_lengths={"name": 120, "name_zh": 60, "team": 120, "country": 60})
+ALICE = {
+    "number": 1,
+    "name": "Alice",
+    "name_zh": "张三",
+    "team": "Lyon",
+    "country": "FR",
+    "is_substitute": False,
+}
+
+
+def parse(table, existing=None):
+    return parse_players(table, existing=existing or {}, limits=LIMITS)
+
+
+def codes(problems):
+    return [problem.code for problem in problems]
+
+
+def xlsx_bytes(rows) -> bytes:
+    workbook = Workbook()
+    sheet = workbook.active
+    for row in rows:
+        sheet.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- reading files
+
+
+def test_csv_with_bom_and_chinese_names_keeps_the_names_intact():
+    content = "\ufeffnumber,name,name_zh\n1,Zhang San,张三\n2,Li Si,李四\n".encode()
+    assert read_table("players.csv", content) == [
+        ["number", "name", "name_zh"],
+        ["1", "Zhang San", "张三"],
+        ["2", "Li Si", "李四"],
+    ]
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_csv_delimiter_is_sniffed_from_the_header(delimiter):
+    text = delimiter.join(["number", "name", "team"]) + "\r\n"
+    text += delimiter.join(["7", "Wang, Wu", "Club; A"]).replace("Wang, Wu", '"Wang, Wu"')
+    text = text.replace("Club; A", '"Club; A"')
+    rows = read_table("list.CSV", text.encode())
+    assert rows[0] == ["number", "name", "team"]
+    assert rows[1] == ["7", "Wang, Wu", "Club; A"]
+
+
+def test_single_column_csv_is_read_with_commas():
+    assert imports.sniff_delimiter("name\nAlice\n") == ","
+
+
+def test_csv_that_is_not_utf8_is_refused():
+    content = "number,name\n1,张三\n".encode("gb18030")
+    with pytest.raises(ImportFileError) as raised:
+        read_table("players.csv", content)
+    assert raised.value.code == "not_utf8"
+    assert "UTF-8" in raised.value.message
+
+
+def test_binary_file_named_csv_is_refused():
+    with pytest.raises(ImportFileError) as raised:
+        read_table("players.csv", b"number\x00name\x00")
+    assert raised.value.code == "not_text"
+
+
+@pytest.mark.parametrize("filename", ["players.xls", "players.txt", "players", "players.csv.pdf"])
+def test_files_other_than_csv_or_xlsx_are_refused(filename):
+    with pytest.raises(ImportFileError) as raised:
+        read_table(filename, b"number,name\n1,A\n")
+    assert raised.value.code == "unsupported_file"
+
+
+def test_xlsx_reads_the_first_worksheet_with_chinese_and_float_numbers():
+    workbook = Workbook()
+    first = workbook.active
+    first.append(["Number", "Name", "Chinese_Name"])
+    first.append([7.0, "Zhang San", "张三"])
+    first.append([8, "Li Si", "李四"])
+    workbook.create_sheet("other").append(["ignored"])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+
+    table = read_table("players.xlsx", buffer.getvalue())
+    preview = parse(table)
+
+    assert [row.values for row in preview.rows] == [
+        {"number": 7, "name": "Zhang San", "name_zh": "张三"},
+        {"number": 8, "name": "Li Si", "name_zh": "李四"},
+    ]
+    assert not preview.has_errors
+
+
+def test_file_named_xlsx_that_is_not_a_workbook_is_refused():
+    with pytest.raises(ImportFileError) as raised:
+        read_table("players.xlsx", b"number,name\n1,Alice\n")
+    assert raised.value.code == "bad_xlsx"
+
+
+def test_a_file_with_too_many_rows_is_refused(monkeypatch):
+    monkeypatch.setattr(imports, "MAX_ROWS", 3)
+    content = "number,name\n" + "".join(f"{n},P{n}\n" for n in range(1, 5))
+    with pytest.raises(ImportFileError) as raised:
+        read_table("players.csv", content.encode())
+    assert raised.value.code == "too_many_rows"
+
+
+# ---------------------------------------------------------------- header
+
+
+def test_header_is_case_insensitive_with_spaces_and_aliases():
+    preview = parse(
+        [
+            [" NUMBER ", "Name", "chinese_name", "Club", "country", "Is_Substitute"],
+            ["3", "Chen", "陈", "Paris MJ", "FR", "yes"],
+        ]
+    )
+    assert preview.columns == ["number", "name", "name_zh", "team", "country", "is_substitute"]
+    assert preview.rows[0].values == {
+        "number": 3,
+        "name": "Chen",
+        "name_zh": "陈",
+        "team": "Paris MJ",
+        "country": "FR",
+        "is_substitute": True,
+    }
+
+
+def test_unknown_column_is_reported_on_the_header_naming_it_and_the_allowed_ones():
+    preview = parse([["number", "name", "rating"], ["1", "Alice", "1500"]])
+    assert codes(preview.header_problems) == ["unknown_column"]
+    message = preview.header_problems[0].message
+    assert "rating" in message
+    for allowed in ("number", "name", "name_zh", "chinese_name", "team", "club", "substitute"):
+        assert allowed in message
+    assert preview.has_errors
+    # The known columns are still checked, so every mistake shows at once.
+    assert preview.rows[0].values == {"number": 1, "name": "Alice"}
+
+
+@pytest.mark.parametrize(
+    ("header", "missing"), [(["name"], "number"), (["number", "team"], "name")]
+)
+def test_missing_required_column_is_a_header_error(header, missing):
+    preview = parse([header, ["x"] * len(header)])
+    assert codes(preview.header_problems) == ["missing_column"]
+    assert missing in preview.header_problems[0].message
+    assert preview.rows == []
+    assert preview.has_errors
+
+
+def test_a_column_given_twice_is_a_header_error():
+    preview = parse([["number", "name", "team", "club"], ["1", "A", "x", "y"]])
+    assert codes(preview.header_problems) == ["duplicate_column"]
+
+
+def test_blank_header_over_empty_column_is_ignored_but_over_data_is_an_error():
+    assert not parse([["number", "name", ""], ["1", "A", ""]]).has_errors
+    preview = parse([["number", "name", None], ["1", "A", "stray"]])
+    assert codes(preview.header_problems) == ["unnamed_column"]
+
+
+def test_empty_file_and_header_only_file_are_errors():
+    assert codes(parse([]).header_problems) == ["empty_file"]
+    assert codes(parse([["", ""], []]).header_problems) == ["empty_file"]
+    assert codes(parse([["number", "name"]]).header_problems) == ["no_rows"]
+
+
+# ---------------------------------------------------------------- rows
+
+
+def test_blank_rows_are_skipped_and_lines_count_as_in_the_spreadsheet():
+    preview = parse([[], ["number", "name"], ["1", "A"], ["", " "], [None, None], ["2", "B"]])
+    assert preview.header_line == 2
+    assert [row.line for row in preview.rows] == [3, 6]
+
+
+@pytest.mark.parametrize(
+    ("cell", "code"),
+    [
+        ("", "number_missing"),
+        (None, "number_missing"),
+        ("seven", "number_not_integer"),
+        ("7.5", "number_not_integer"),
+        (7.5, "number_not_integer"),
+        ("0", "number_not_positive"),
+        ("-3", "number_not_positive"),
+        (0, "number_not_positive"),
+        ("99999999999", "number_too_large"),
+    ],
+)
+def test_bad_numbers_are_row_errors(cell, code):
+    preview = parse([["number", "name"], [cell, "Alice"]])
+    row = preview.rows[0]
+    assert codes(row.problems) == [code]
+    assert row.problems[0].field == "number"
+    assert row.action == ERROR
+
+
+@pytest.mark.parametrize(("cell", "number"), [("7", 7), (" 7 ", 7), (7, 7), (7.0, 7), ("7.0", 7)])
+def test_whole_numbers_are_accepted_in_any_form(cell, number):
+    assert parse([["number", "name"], [cell, "A"]]).rows[0].values["number"] == number
+
+
+def test_missing_name_is_a_row_error():
+    row = parse([["number", "name"], ["4", "   "]]).rows[0]
+    assert codes(row.problems) == ["name_missing"]
+    assert row.problems[0].field == "name"
+
+
+def test_duplicate_number_flags_both_rows():
+    preview = parse([["number", "name"], ["5", "A"], ["6", "B"], ["5.0", "C"]])
+    flagged = [row.line for row in preview.rows if "number_repeated" in codes(row.problems)]
+    assert flagged == [2, 4]
+    assert "2, 4" in preview.rows[0].problems[0].message
+    assert preview.rows[1].action == NEW
+
+
+@pytest.mark.parametrize(
+    ("cell", "value"),
+    [
+        ("yes", True),
+        ("Y", True),
+        ("TRUE", True),
+        ("1", True),
+        (1, True),
+        (1.0, True),
+        (True, True),
+        ("是", True),
+        ("no", False),
+        ("n", False),
+        ("False", False),
+        ("0", False),
+        ("", False),
+        (None, False),
+        (False, False),
+        ("否", False),
+    ],
+)
+def test_substitute_values(cell, value):
+    row = parse([["number", "name", "substitute"], ["1", "A", cell]]).rows[0]
+    assert row.values["is_substitute"] is value
+
+
+def test_bad_substitute_value_is_a_row_error():
+    row = parse([["number", "name", "substitute"], ["1", "A", "maybe"]]).rows[0]
+    assert codes(row.problems) == ["bad_substitute"]
+    assert "maybe" in row.problems[0].message
+
+
+def test_values_longer_than_the_model_allows_are_row_errors():
+    row = parse([["number", "name", "name_zh"], ["1", "x" * 121, "张" * 61]]).rows[0]
+    assert codes(row.problems) == ["too_long", "too_long"]
+    assert [problem.field for problem in row.problems] == ["name", "name_zh"]
+    assert "120" in row.problems[0].message
+
+
+def test_one_row_can_carry_several_errors():
+    row = parse([["number", "name", "substitute"], ["x", "", "perhaps"]]).rows[0]
+    assert codes(row.problems) == ["number_not_integer", "name_missing", "bad_substitute"]
+
+
+def test_player_limits_match_the_model():
+    limits = player_limits()
+    assert limits.max_lengths == {"name": 120, "name_zh": 60, "team": 120, "country": 60}
+    # The database's range for a positive integer: 2**63 - 1 on SQLite, 2**31 - 1 elsewhere.
+    assert limits.max_number == connection.ops.integer_field_range("PositiveIntegerField")[1]
+
+
+# ---------------------------------------------------------------- against stored players
+
+
+def test_rows_are_new_unchanged_or_update_by_number():
+    existing = {1: ALICE, 2: {**ALICE, "number": 2, "name": "Bob", "team": "Old"}}
+    preview = parse(
+        [
+            ["number", "name", "name_zh", "team", "country", "substitute"],
+            ["1", "Alice", "张三", "Lyon", "FR", "no"],
+            ["2", "Bob", "李四", "New", "FR", "yes"],
+            ["3", "Carol", "", "", "", ""],
+        ],
+        existing,
+    )
+    assert [row.action for row in preview.rows] == [UNCHANGED, UPDATE, NEW]
+    assert [(c.field, c.old, c.new) for c in preview.rows[1].changes] == [
+        ("name_zh", "张三", "李四"),
+        ("team", "Old", "New"),
+        ("is_substitute", False, True),
+    ]
+    assert preview.rows[1].changes[0].label == "Chinese name"
+    assert preview.counts == {NEW: 1, UPDATE: 1, UNCHANGED: 1, ERROR: 0}
+    assert preview.has_changes
+
+
+def test_a_column_absent_from_the_file_leaves_stored_values_alone():
+    preview = parse([["number", "name"], ["1", "Alice"]], {1: ALICE})
+    assert preview.rows[0].action == UNCHANGED
+    assert preview.rows_to_import == [{"number": 1, "name": "Alice"}]
+    assert not preview.has_changes
+
+
+def test_error_rows_are_left_out_of_the_rows_to_import():
+    preview = parse([["number", "name"], ["1", "Alice"], ["x", "Bob"]])
+    assert preview.rows_to_import == [{"number": 1, "name": "Alice"}]
+    assert preview.has_errors
+    assert [row.line for row in preview.error_rows] == [3]

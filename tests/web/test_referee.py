@@ -1,0 +1,208 @@
+"""The referee's tablet pages, with every persona, and bad input shown beside its field."""
+
+import pytest
+from django.urls import reverse
+
+from tournament import services
+from tournament.models import Hand, Penalty
+
+
+@pytest.fixture
+def urls(session_in_play):
+    slug = session_in_play.tournament.slug
+    services.hand_record(table=session_in_play.tables.get(number=1), number=1, outcome="draw")
+    return {
+        "home": reverse("referee_home", args=[slug]),
+        "sheet": reverse("table_sheet", args=[slug, 1, 1]),
+        "hand": reverse("hand_edit", args=[slug, 1, 1, 1]),
+        "cards": reverse("table_cards", args=[slug, 1]),
+        "confirm": reverse("table_confirm", args=[slug, 1, 1]),
+    }
+
+
+@pytest.mark.parametrize(
+    ("persona", "expected"),
+    [("organiser", 200), ("referee", 200), ("other_referee", 403), ("anonymous", 302)],
+)
+@pytest.mark.parametrize("page", ["home", "sheet", "hand", "cards"])
+def test_referee_pages_by_persona(personas, urls, persona, expected, page):
+    response = personas[persona].get(urls[page])
+    assert response.status_code == expected
+    if persona == "anonymous":
+        assert response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize(
+    ("persona", "expected"),
+    [("organiser", 302), ("referee", 302), ("other_referee", 403), ("anonymous", 302)],
+)
+def test_confirm_by_persona(personas, urls, session_in_play, persona, expected):
+    response = personas[persona].post(urls["confirm"], {"record_missing_as_not_played": "on"})
+    assert response.status_code == expected
+    table = session_in_play.tables.get(number=1)
+    assert table.is_confirmed == (persona in ("organiser", "referee"))
+
+
+def test_confirm_refuses_get(personas, urls):
+    assert personas["referee"].get(urls["confirm"]).status_code == 405
+
+
+@pytest.mark.parametrize("page", ["home", "sheet", "hand", "cards"])
+def test_unknown_tournament_or_table_is_404(personas, urls, page):
+    assert personas["referee"].get(urls[page].replace("spring-open", "nope")).status_code == 404
+
+
+def test_unknown_table_and_hand_are_404(personas, urls):
+    assert (
+        personas["referee"].get(urls["sheet"].replace("/tables/1/", "/tables/9/")).status_code
+        == 404
+    )
+    assert (
+        personas["referee"].get(urls["hand"].replace("/hands/1/", "/hands/2/")).status_code == 404
+    )
+
+
+def post_hand(client, url, **fields):
+    data = {
+        "number": "2",
+        "outcome": "self_drawn",
+        "winner": "",
+        "discarder": "",
+        "fan": "",
+        "flowers": "0",
+        "fan_names": "",
+        "penalty-TOTAL_FORMS": "1",
+        "penalty-INITIAL_FORMS": "0",
+        "penalty-MIN_NUM_FORMS": "0",
+        "penalty-MAX_NUM_FORMS": "8",
+    }
+    data.update({k.replace("__", "-"): v for k, v in fields.items()})
+    return client.post(url, data)
+
+
+def test_referee_enters_a_discard_win_and_sees_the_running_totals(personas, urls):
+    response = post_hand(
+        personas["referee"],
+        urls["sheet"],
+        outcome="discard",
+        winner="0",
+        discarder="2",
+        fan="12",
+        flowers="1",
+        fan_names="Pure Straight",
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=2, table__number=1)
+    assert hand.points == (37, -8, -21, -8)
+    page = personas["referee"].get(urls["sheet"]).content.decode()
+    assert "+37" in page and "−21" in page and "Pure Straight" in page
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"winner": "0", "fan": "6"}, "at least 8"),
+        ({"outcome": "discard", "winner": "1", "discarder": "1", "fan": "8"}, "discard"),
+        ({"winner": "0", "fan": "8", "flowers": "9"}, "Flowers are 0 to 8"),
+        ({"number": "17", "winner": "0", "fan": "8"}, "A hand number is 1 to 16"),
+        ({"number": "1", "winner": "0", "fan": "8"}, "already entered"),
+        ({"winner": "7", "fan": "8"}, "Select a valid choice"),
+        ({"fan": "8"}, "Choose the winner"),
+        ({"outcome": "discard", "winner": "0", "fan": "8"}, "Choose who discarded"),
+        (
+            {"outcome": "draw", "penalty-0-offender": "1", "penalty-0-points": "10"},
+            "Choose the kind of penalty",
+        ),
+        (
+            {
+                "outcome": "draw",
+                "penalty-0-offender": "1",
+                "penalty-0-kind": "deducted",
+                "penalty-0-points": "10",
+            },
+            "Give the reason",
+        ),
+    ],
+)
+def test_bad_hand_input_is_shown_and_nothing_is_saved(personas, urls, fields, message):
+    before = list(Hand.objects.values_list("pk", "version", "outcome"))
+    response = post_hand(personas["referee"], urls["sheet"], **fields)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert list(Hand.objects.values_list("pk", "version", "outcome")) == before
+    assert not Penalty.objects.exists()
+
+
+def test_penalties_entered_with_a_hand_are_settled(personas, urls):
+    response = post_hand(
+        personas["referee"],
+        urls["sheet"],
+        outcome="self_drawn",
+        winner="3",
+        fan="8",
+        **{
+            "penalty-TOTAL_FORMS": "2",
+            "penalty-0-offender": "1",
+            "penalty-0-kind": "to_each_other",
+            "penalty-0-points": "10",
+            "penalty-0-reason": "False win",
+            "penalty-1-offender": "0",
+            "penalty-1-kind": "deducted",
+            "penalty-1-points": "5",
+            "penalty-1-reason": "Slow play after warning",
+        },
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=2, table__number=1)
+    # Self-drawn 8: others pay 16 each; P2 pays 10 to each other; P1 loses 5 from the table.
+    assert hand.points == (-16 + 10 - 5, -16 - 30, -16 + 10, 48 + 10)
+    assert hand.deducted == 5
+    assert hand.penalties.count() == 2
+
+
+def test_referee_corrects_a_hand_with_its_version(personas, urls):
+    client = personas["referee"]
+    page = client.get(urls["hand"])
+    assert 'name="version"' in page.content.decode()
+    response = post_hand(
+        client, urls["hand"], number="1", outcome="self_drawn", winner="2", fan="8", version="1"
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=1, table__number=1)
+    assert (hand.outcome, hand.winner, hand.version) == ("self_drawn", 2, 2)
+
+
+def test_correction_from_a_stale_page_is_refused_not_overwritten(personas, urls):
+    client = personas["referee"]
+    post_hand(
+        client, urls["hand"], number="1", outcome="self_drawn", winner="2", fan="8", version="1"
+    )
+    response = post_hand(client, urls["hand"], number="1", outcome="draw", version="1")
+    assert response.status_code == 200
+    assert "changed by someone else" in response.content.decode()
+    assert Hand.objects.get(number=1, table__number=1).outcome == "self_drawn"
+
+
+def test_confirmed_table_hides_the_form_and_refuses_posts(personas, urls, session_in_play):
+    client = personas["referee"]
+    client.post(urls["confirm"], {"record_missing_as_not_played": "on"})
+    page = client.get(urls["sheet"]).content.decode()
+    assert "Save hand" not in page
+    response = post_hand(
+        client, urls["hand"], number="1", outcome="self_drawn", winner="2", fan="8", version="1"
+    )
+    assert "only an organiser can reopen" in response.content.decode()
+    assert Hand.objects.get(number=1, table__number=1).outcome == "draw"
+
+
+def test_confirm_without_all_hands_explains_what_is_missing(personas, urls, session_in_play):
+    response = personas["referee"].post(urls["confirm"], {}, follow=True)
+    assert "Hands 2, 3" in response.content.decode()
+    assert not session_in_play.tables.get(number=1).is_confirmed
+
+
+def test_table_cards_show_the_sixteen_hand_schedule(personas, urls, session_in_play):
+    page = personas["organiser"].get(urls["cards"]).content.decode()
+    assert page.count('class="table-card"') == 4
+    # Hand 5 starts the South round with P2 dealing from the East seat.
+    assert "<tr><td>5</td><td>South</td><td>P2</td>" in " ".join(page.split()).replace("> <", "><")
