@@ -182,6 +182,10 @@ def test_blank_header_over_empty_column_is_ignored_but_over_data_is_an_error():
     assert not parse([["number", "name", ""], ["1", "A", ""]]).has_errors
     preview = parse([["number", "name", None], ["1", "A", "stray"]])
     assert codes(preview.header_problems) == ["unnamed_column"]
+    # A value beyond the last header cell has no name either.
+    preview = parse([["number", "name"], ["1", "A"], ["2", "B", "", "stray"]])
+    assert codes(preview.header_problems) == ["unnamed_column"]
+    assert "Column 4" in preview.header_problems[0].message
 
 
 def test_empty_file_and_header_only_file_are_errors():

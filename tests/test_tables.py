@@ -136,3 +136,12 @@ def test_team_table_sorts_by_exact_points_on_its_own_parameter():
     assert [r.record.team for r in table.rows] == ["Dragons", "Cranes", "Tigers"]
     html = table.as_html(request)
     assert "59/6" in html and "6.5" in html and "A, B" in html
+
+
+def test_first_click_on_a_number_column_sorts_the_largest_first():
+    request = RequestFactory().get("/")
+    table = StandingsTable(list(ROWS))
+    RequestConfig(request, paginate=False).configure(table)
+    assert table.columns["table_points"].order_by_alias.next == "-table_points"
+    assert table.columns["score"].order_by_alias.next == "-score"
+    assert table.columns["rank"].order_by_alias.next == "rank"

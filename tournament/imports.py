@@ -329,8 +329,9 @@ def _read_header(
     positions: dict[str, int] = {}
     problems: list[Problem] = []
     allowed = ", ".join(COLUMNS)
-    for index, cell in enumerate(header):
-        title = _text(cell)
+    width = max([len(header), *(len(row) for _, row in data)])
+    for index in range(width):
+        title = _text(header[index]) if index < len(header) else ""
         key = title.lower()
         if not key:
             # A blank header over an empty column is spreadsheet noise; over data it is a mistake.

@@ -73,8 +73,8 @@ def _num_attrs():
     return {"td": {"class": "num"}, "th": {"class": "num"}}
 
 
-class MoreIsBetterColumn(tables.Column):
-    """A right-aligned count or score whose first click sorts the best first."""
+class NumberColumn(tables.Column):
+    """A right-aligned number; its first click sorts the largest first, as a ranking reads."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("attrs", _num_attrs())
@@ -82,7 +82,7 @@ class MoreIsBetterColumn(tables.Column):
         super().__init__(*args, **kwargs)
 
 
-class TablePointsColumn(MoreIsBetterColumn):
+class TablePointsColumn(NumberColumn):
     """Exact table points; sorting uses the ``Fraction`` itself, not this text."""
 
     def render(self, value):
@@ -102,13 +102,13 @@ class StandingsTable(_ExactTable):
     )
     team = tables.Column(verbose_name=_("Team"), accessor="player__team", default="")
     table_points = TablePointsColumn(verbose_name=_("Table points"))
-    score = MoreIsBetterColumn(verbose_name=_("Score"))
-    first = MoreIsBetterColumn(verbose_name=_("1st"), accessor="places__0")
-    second = MoreIsBetterColumn(verbose_name=_("2nd"), accessor="places__1")
-    third = MoreIsBetterColumn(verbose_name=_("3rd"), accessor="places__2")
-    fourth = MoreIsBetterColumn(verbose_name=_("4th"), accessor="places__3")
-    sessions_played = MoreIsBetterColumn(verbose_name=_("Sessions"))
-    best_session = MoreIsBetterColumn(verbose_name=_("Best session"))
+    score = NumberColumn(verbose_name=_("Score"))
+    first = NumberColumn(verbose_name=_("1st"), accessor="places__0")
+    second = NumberColumn(verbose_name=_("2nd"), accessor="places__1")
+    third = NumberColumn(verbose_name=_("3rd"), accessor="places__2")
+    fourth = NumberColumn(verbose_name=_("4th"), accessor="places__3")
+    sessions_played = NumberColumn(verbose_name=_("Sessions"))
+    best_session = NumberColumn(verbose_name=_("Best session"))
 
     class Meta:
         attrs = {"class": "standings"}
@@ -142,7 +142,7 @@ class TeamStandingsTable(_ExactTable):
     team = tables.Column(verbose_name=_("Team"))
     members = tables.Column(verbose_name=_("Members"), orderable=False)
     table_points = TablePointsColumn(verbose_name=_("Table points"))
-    score = MoreIsBetterColumn(verbose_name=_("Score"))
+    score = NumberColumn(verbose_name=_("Score"))
 
     class Meta:
         attrs = {"class": "team-standings"}

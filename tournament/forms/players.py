@@ -28,7 +28,7 @@ class PlayerForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         self.instance.tournament = tournament
-        self.fields["number"].widget.attrs.update(inputmode="numeric", autofocus=True)
+        self.fields["number"].widget.attrs.update(min=1, inputmode="numeric", autofocus=True)
 
     def clean_number(self):
         number = self.cleaned_data["number"]

@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from tournament.models import SEAT_LABELS
+from tournament.tables import format_table_points
 
 register = template.Library()
 
@@ -37,16 +38,5 @@ def wind_name(wind):
 
 @register.filter
 def exact(value):
-    """Table points exactly: 3, 1.75, 0.5, or 7/3 when no short decimal is exact."""
-    if not isinstance(value, Fraction):
-        return value
-    if value.denominator == 1:
-        return str(value.numerator)
-    if 100 % value.denominator == 0:
-        return f"{float(value):g}"
-    return f"{value.numerator}/{value.denominator}"
-
-
-@register.filter
-def at(sequence, index):
-    return sequence[int(index)]
+    """Table points exactly, as on the standings page: 3, 1.75, 0.5 or 7/3."""
+    return format_table_points(value) if isinstance(value, Fraction | int) else value

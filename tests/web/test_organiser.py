@@ -1,0 +1,619 @@
+"""Organiser pages: create and edit a tournament, draw, open and close sessions, reopen tables.
+
+Every endpoint is first tried by the four personas of ``tests/conftest.py``; then the
+behaviour is checked through the pages, the way an organiser uses them.
+"""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tests.conftest import login, make_players, make_tournament
+from tournament import services
+from tournament.models import Hand, Seat, Session, Table, TableReopening, Tournament
+
+LOGIN_URL = reverse("login")
+
+
+def field_html(response, name: str) -> str:
+    """The rendered block of one form field: its label, input, help and errors."""
+    html = response.content.decode()
+    start = html.index(f'<label for="id_{name}"')
+    following = re.compile(r'<div class="field[ "]').search(html, start)
+    return html[start : following.start() if following else len(html)]
+
+
+def assert_error_beside(response, name: str, text: str) -> None:
+    assert response.status_code == 200
+    assert any(text in error for error in response.context["form"].errors.get(name, []))
+    block = field_html(response, name)
+    assert 'class="field-errors"' in block
+    assert text in block
+
+
+def seating_of(session: Session) -> dict[int, tuple[int, int]]:
+    """player number -> (table, seat) as stored."""
+    return {
+        s.player.number: (s.table.number, s.seat)
+        for s in Seat.objects.filter(session=session).select_related("player", "table")
+    }
+
+
+def tournament_data(**overrides) -> dict:
+    data = {
+        "name": "Winter Cup",
+        "slug": "winter-cup",
+        "session_count": "4",
+        "session_minutes": "150",
+        "criterion_1": "table_points",
+        "criterion_2": "score",
+        "criterion_3": "first_places",
+        "criterion_4": "best_session",
+    }
+    data.update(overrides)
+    return data
+
+
+def hand_post(**fields) -> dict:
+    """POST data for the referee's hand form, with an empty penalty formset."""
+    data = {
+        "penalty-TOTAL_FORMS": "0",
+        "penalty-INITIAL_FORMS": "0",
+        "penalty-MIN_NUM_FORMS": "0",
+        "penalty-MAX_NUM_FORMS": "1000",
+        "flowers": "0",
+    }
+    data.update({key: str(value) for key, value in fields.items()})
+    return data
+
+
+@pytest.fixture
+def drawn(tournament):
+    """Session 1 drawn (not yet open) for 16 players."""
+    make_players(tournament, 16)
+    return services.session_draw(tournament=tournament, number=1, seed=123456789)
+
+
+@pytest.fixture
+def confirmed_table(session_in_play, referee):
+    """Table 1 of session 1 confirmed, its 16 hands recorded as not played."""
+    table = session_in_play.tables.get(number=1)
+    return services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+
+
+def assert_persona_response(response, expected, tournament=None):
+    assert response.status_code == (302 if expected.startswith("302") else int(expected))
+    if expected == "302 login":
+        assert response["Location"].startswith(LOGIN_URL + "?next=")
+    elif expected == "302 tournament":
+        assert response["Location"] == tournament.get_absolute_url()
+
+
+PAGE_PERSONAS = [
+    ("organiser", "200"),
+    ("referee", "403"),
+    ("other_referee", "403"),
+    ("anonymous", "302 login"),
+]
+ACTION_PERSONAS = [
+    ("organiser", "302 tournament"),
+    ("referee", "403"),
+    ("other_referee", "403"),
+    ("anonymous", "302 login"),
+]
+
+
+# ---------------------------------------------------------------- who may do what
+
+
+@pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
+def test_tournament_create_page_personas(personas, persona, expected):
+    response = personas[persona].get(reverse("tournament_create"))
+    assert_persona_response(response, expected)
+
+
+@pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
+def test_tournament_create_post_personas(personas, persona, expected):
+    response = personas[persona].post(reverse("tournament_create"), tournament_data())
+    expected = "302" if expected == "200" else expected
+    assert_persona_response(response, expected)
+    assert Tournament.objects.filter(slug="winter-cup").exists() == (persona == "organiser")
+
+
+@pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
+def test_tournament_edit_personas(tournament, personas, persona, expected):
+    response = personas[persona].get(reverse("tournament_edit", args=[tournament.slug]))
+    assert_persona_response(response, expected)
+
+
+@pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
+def test_tournament_edit_post_personas_only_organiser_saves(
+    tournament, personas, persona, expected
+):
+    response = personas[persona].post(
+        reverse("tournament_edit", args=[tournament.slug]),
+        tournament_data(name="Renamed", slug=tournament.slug),
+    )
+    expected = "302 tournament" if expected == "200" else expected
+    assert_persona_response(response, expected, tournament)
+    tournament.refresh_from_db()
+    assert (tournament.name == "Renamed") == (persona == "organiser")
+
+
+@pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
+def test_session_draw_page_personas(tournament, personas, persona, expected):
+    response = personas[persona].get(reverse("session_draw", args=[tournament.slug]))
+    assert_persona_response(response, expected)
+
+
+@pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
+def test_session_draw_post_personas_only_organiser_draws(tournament, personas, persona, expected):
+    make_players(tournament, 8)
+    response = personas[persona].post(
+        reverse("session_draw", args=[tournament.slug]), {"number": "1", "seed": "5"}
+    )
+    if persona == "organiser":
+        assert response.status_code == 302
+        assert response["Location"] == reverse("seating", args=[tournament.slug, 1])
+    else:
+        assert_persona_response(response, expected)
+    assert tournament.sessions.exists() == (persona == "organiser")
+
+
+@pytest.mark.parametrize(("persona", "expected"), ACTION_PERSONAS)
+def test_session_open_personas(drawn, tournament, personas, persona, expected):
+    response = personas[persona].post(reverse("session_open", args=[tournament.slug, 1]))
+    assert_persona_response(response, expected, tournament)
+    drawn.refresh_from_db()
+    assert (drawn.opened_at is not None) == (persona == "organiser")
+
+
+@pytest.mark.parametrize(("persona", "expected"), ACTION_PERSONAS)
+def test_session_close_personas(session_in_play, tournament, referee, personas, persona, expected):
+    for table in session_in_play.tables.all():
+        services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    response = personas[persona].post(reverse("session_close", args=[tournament.slug, 1]))
+    assert_persona_response(response, expected, tournament)
+    session_in_play.refresh_from_db()
+    assert (session_in_play.closed_at is not None) == (persona == "organiser")
+
+
+@pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
+def test_table_reopen_page_personas(confirmed_table, tournament, personas, persona, expected):
+    response = personas[persona].get(reverse("table_reopen", args=[tournament.slug, 1, 1]))
+    assert_persona_response(response, expected)
+
+
+@pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
+def test_table_reopen_post_personas_only_organiser_reopens(
+    confirmed_table, tournament, personas, persona, expected
+):
+    response = personas[persona].post(
+        reverse("table_reopen", args=[tournament.slug, 1, 1]), {"reason": "Wrong winner"}
+    )
+    if persona == "organiser":
+        assert response.status_code == 302
+        assert response["Location"] == reverse("table_sheet", args=[tournament.slug, 1, 1])
+    else:
+        assert_persona_response(response, expected)
+    confirmed_table.refresh_from_db()
+    assert confirmed_table.is_confirmed == (persona != "organiser")
+    assert TableReopening.objects.exists() == (persona == "organiser")
+
+
+def test_tournament_create_allowed_to_a_superuser_without_the_permission(db):
+    admin = User.objects.create_superuser("admin", password="pw-admin")
+    assert login(admin).get(reverse("tournament_create")).status_code == 200
+
+
+def test_the_organiser_of_another_tournament_is_refused(tournament, other_tournament):
+    other_owner = User.objects.get(username="other-organiser")
+    client = login(other_owner)
+    assert client.get(reverse("tournament_edit", args=[tournament.slug])).status_code == 403
+    assert client.get(reverse("session_draw", args=[tournament.slug])).status_code == 403
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        reverse("tournament_edit", args=["no-such-cup"]),
+        reverse("session_draw", args=["no-such-cup"]),
+        reverse("table_reopen", args=["no-such-cup", 1, 1]),
+        # A drawn tournament, but a session or table that does not exist.
+        reverse("table_reopen", args=["spring-open", 2, 1]),
+        reverse("table_reopen", args=["spring-open", 1, 9]),
+    ],
+)
+def test_unknown_tournament_session_or_table_is_404(confirmed_table, organiser, url):
+    assert login(organiser).get(url).status_code == 404
+
+
+@pytest.mark.parametrize("view", ["session_open", "session_close"])
+@pytest.mark.parametrize(("slug", "number"), [("no-such-cup", 1), ("spring-open", 3)])
+def test_open_or_close_unknown_tournament_or_session_is_404(drawn, organiser, view, slug, number):
+    assert login(organiser).post(reverse(view, args=[slug, number])).status_code == 404
+
+
+@pytest.mark.parametrize("view", ["session_open", "session_close"])
+def test_get_on_open_or_close_is_405(drawn, tournament, organiser, view):
+    response = login(organiser).get(reverse(view, args=[tournament.slug, 1]))
+    assert response.status_code == 405
+    drawn.refresh_from_db()
+    assert drawn.opened_at is None
+    assert drawn.closed_at is None
+
+
+@pytest.mark.parametrize(
+    ("view", "args"),
+    [
+        ("tournament_create", []),
+        ("tournament_edit", ["spring-open"]),
+        ("session_draw", ["spring-open"]),
+        ("table_reopen", ["spring-open", 1, 1]),
+    ],
+)
+def test_other_methods_on_form_pages_are_405(confirmed_table, organiser, view, args):
+    assert login(organiser).delete(reverse(view, args=args)).status_code == 405
+
+
+# ---------------------------------------------------------------- creating and editing
+
+
+def test_creating_a_tournament_makes_the_creator_its_organiser(organiser):
+    response = login(organiser).post(
+        reverse("tournament_create"),
+        tournament_data(
+            criterion_1="score",
+            criterion_2="table_points",
+            criterion_3="best_session",
+            criterion_4="",
+        ),
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("player_list", args=["winter-cup"])
+    created = Tournament.objects.get(slug="winter-cup")
+    assert created.name == "Winter Cup"
+    assert created.session_count == 4
+    assert list(created.organisers.all()) == [organiser]
+    assert created.tiebreak_order == "score,table_points,best_session"
+
+
+def test_create_form_starts_with_the_rules_default_order(organiser):
+    form = login(organiser).get(reverse("tournament_create")).context["form"]
+    initial = [form.fields[name].initial for name in form.CRITERIA]
+    assert initial == ["table_points", "score", "first_places", "best_session"]
+
+
+def test_a_repeated_criterion_is_refused_beside_the_field(organiser):
+    response = login(organiser).post(
+        reverse("tournament_create"),
+        tournament_data(criterion_1="score", criterion_2="score"),
+    )
+    assert_error_beside(response, "criterion_2", "Each criterion can be used once.")
+    assert not Tournament.objects.filter(slug="winter-cup").exists()
+
+
+def test_a_taken_slug_is_refused_beside_the_field(tournament, organiser):
+    response = login(organiser).post(
+        reverse("tournament_create"), tournament_data(slug=tournament.slug)
+    )
+    assert_error_beside(response, "slug", "already exists")
+    assert Tournament.objects.filter(slug=tournament.slug).count() == 1
+
+
+def test_editing_saves_the_settings(tournament, organiser):
+    response = login(organiser).post(
+        reverse("tournament_edit", args=[tournament.slug]),
+        tournament_data(
+            name="Spring Open 2027",
+            slug="spring-open-2027",
+            session_count="6",
+            session_minutes="120",
+            criterion_1="score",
+            criterion_2="table_points",
+            criterion_3="",
+            criterion_4="",
+        ),
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("tournament", args=["spring-open-2027"])
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.slug) == ("Spring Open 2027", "spring-open-2027")
+    assert (tournament.session_count, tournament.session_minutes) == (6, 120)
+    assert tournament.tiebreak_order == "score,table_points"
+
+
+def test_edit_form_shows_the_stored_ranking_order(tournament, organiser):
+    services.tournament_update(tournament=tournament, tiebreak_order="score,best_session")
+    form = login(organiser).get(reverse("tournament_edit", args=[tournament.slug])).context["form"]
+    assert [form.fields[name].initial for name in form.CRITERIA[:2]] == ["score", "best_session"]
+
+
+def test_a_refused_edit_keeps_showing_the_saved_tournament(tournament, organiser):
+    response = login(organiser).post(
+        reverse("tournament_edit", args=[tournament.slug]),
+        tournament_data(name="Renamed Cup", slug="renamed-cup", criterion_2="table_points"),
+    )
+    assert_error_beside(response, "criterion_2", "Each criterion can be used once.")
+    html = response.content.decode()
+    # The links of the page lead to the tournament as saved, not to the refused address.
+    assert f'href="{reverse("tournament", args=[tournament.slug])}"' in html
+    assert reverse("tournament", args=["renamed-cup"]) not in html
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.slug) == ("Spring Open", "spring-open")
+
+
+def test_lowering_session_count_below_a_drawn_session_is_refused(tournament, organiser):
+    make_players(tournament, 8)
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    services.session_draw(tournament=tournament, number=3, seed=3)
+    client = login(organiser)
+    url = reverse("tournament_edit", args=[tournament.slug])
+    response = client.post(url, tournament_data(slug=tournament.slug, session_count="2"))
+    assert_error_beside(response, "session_count", "Session 3 is already drawn")
+    tournament.refresh_from_db()
+    assert tournament.session_count == 4
+
+    response = client.post(url, tournament_data(slug=tournament.slug, session_count="3"))
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.session_count == 3
+
+
+# ---------------------------------------------------------------- the draw
+
+
+def test_a_draw_through_the_form_stores_the_seed_and_shows_it(tournament, organiser):
+    make_players(tournament, 8)
+    response = login(organiser).post(
+        reverse("session_draw", args=[tournament.slug]),
+        {"number": "1", "seed": "123456789"},
+        follow=True,
+    )
+    assert response.redirect_chain == [(reverse("seating", args=[tournament.slug, 1]), 302)]
+    session = tournament.sessions.get(number=1)
+    assert session.seed == 123456789
+    assert session.seats.count() == 8
+    html = response.content.decode()
+    assert "Session 1 drawn with seed 123456789." in html
+    assert '<span class="seed">123456789</span>' in html
+
+
+def test_a_draw_without_a_seed_gets_a_fresh_nine_digit_seed(tournament, organiser):
+    make_players(tournament, 4)
+    login(organiser).post(reverse("session_draw", args=[tournament.slug]), {"number": "2"})
+    assert 100_000_000 <= tournament.sessions.get(number=2).seed <= 999_999_999
+
+
+def test_drawing_the_same_session_twice_is_refused(drawn, tournament, organiser):
+    seats_before = seating_of(drawn)
+    response = login(organiser).post(
+        reverse("session_draw", args=[tournament.slug]), {"number": "1", "seed": "42"}
+    )
+    assert_error_beside(response, "number", "Select a valid choice")
+    assert tournament.sessions.count() == 1
+    drawn.refresh_from_db()
+    assert drawn.seed == 123456789
+    assert seating_of(drawn) == seats_before
+
+
+def test_the_draw_form_offers_only_sessions_not_yet_drawn(drawn, tournament, organiser):
+    response = login(organiser).get(reverse("session_draw", args=[tournament.slug]))
+    assert [n for n, _label in response.context["form"].fields["number"].choices] == [2, 3, 4]
+
+
+@pytest.mark.parametrize("number", ["0", "5", "-1"])
+def test_a_session_number_outside_the_tournament_is_refused(tournament, organiser, number):
+    make_players(tournament, 4)
+    response = login(organiser).post(
+        reverse("session_draw", args=[tournament.slug]), {"number": number, "seed": "1"}
+    )
+    assert_error_beside(response, "number", "Select a valid choice")
+    assert not tournament.sessions.exists()
+
+
+def test_the_service_refuses_a_session_number_outside_the_tournament(tournament):
+    make_players(tournament, 4)
+    with pytest.raises(ValidationError) as raised:
+        services.session_draw(tournament=tournament, number=5, seed=1)
+    assert raised.value.error_dict["number"][0].code == "session_out_of_range"
+    assert not tournament.sessions.exists()
+
+
+def test_fifteen_players_are_told_one_substitute_is_missing(tournament, organiser):
+    make_players(tournament, 15)
+    response = login(organiser).post(
+        reverse("session_draw", args=[tournament.slug]), {"number": "1", "seed": "7"}
+    )
+    assert response.status_code == 200
+    assert "1 substitute is missing" in str(response.context["form"].non_field_errors())
+    assert "1 substitute is missing" in response.content.decode()
+    assert not tournament.sessions.exists()
+
+
+def test_a_registered_substitute_completes_the_last_table(tournament, organiser):
+    make_players(tournament, 15)
+    services.player_save(tournament=tournament, number=99, name="Sub", is_substitute=True)
+    response = login(organiser).post(
+        reverse("session_draw", args=[tournament.slug]), {"number": "1", "seed": "7"}
+    )
+    assert response.status_code == 302
+    seats = seating_of(tournament.sessions.get(number=1))
+    assert sorted(seats) == [*range(1, 16), 99]
+    assert {table for table, _seat in seats.values()} == {1, 2, 3, 4}
+
+
+def test_withdrawn_players_are_not_drawn(tournament, organiser):
+    players = make_players(tournament, 17)
+    services.player_withdraw(player=players[4])
+    response = login(organiser).post(
+        reverse("session_draw", args=[tournament.slug]), {"number": "1", "seed": "7"}
+    )
+    assert response.status_code == 302
+    seats = seating_of(tournament.sessions.get(number=1))
+    assert len(seats) == 16
+    assert 5 not in seats
+
+
+def test_the_same_seed_gives_the_same_seating_in_two_tournaments(
+    tournament, other_tournament, organiser
+):
+    make_players(tournament, 16)
+    make_players(other_tournament, 16)
+    other_owner = User.objects.get(username="other-organiser")
+    for owner, cup in [(organiser, tournament), (other_owner, other_tournament)]:
+        response = login(owner).post(
+            reverse("session_draw", args=[cup.slug]), {"number": "1", "seed": "20261130"}
+        )
+        assert response.status_code == 302
+    first = seating_of(tournament.sessions.get(number=1))
+    second = seating_of(other_tournament.sessions.get(number=1))
+    assert len(first) == 16
+    assert first == second
+
+
+def test_a_different_seed_gives_another_seating(tournament, other_tournament):
+    make_players(tournament, 16)
+    make_players(other_tournament, 16)
+    one = services.session_draw(tournament=tournament, number=1, seed=1)
+    two = services.session_draw(tournament=other_tournament, number=1, seed=2)
+    assert seating_of(one) != seating_of(two)
+
+
+def test_every_session_drawn_leaves_no_form(tournament, organiser):
+    cup = make_tournament(creator=organiser, slug="one-day", sessions=1)
+    make_players(cup, 4)
+    services.session_draw(tournament=cup, number=1, seed=1)
+    response = login(organiser).get(reverse("session_draw", args=[cup.slug]))
+    assert response.status_code == 200
+    assert "Every session is drawn." in response.content.decode()
+
+
+# ---------------------------------------------------------------- opening and closing
+
+
+def test_opening_a_drawn_session_puts_it_in_play(drawn, tournament, organiser):
+    response = login(organiser).post(
+        reverse("session_open", args=[tournament.slug, 1]), follow=True
+    )
+    assert "Session 1 is open for play." in response.content.decode()
+    drawn.refresh_from_db()
+    assert drawn.is_in_play
+
+
+def test_closing_is_refused_while_a_table_is_unconfirmed(
+    session_in_play, tournament, organiser, referee
+):
+    for table in session_in_play.tables.exclude(number=3):
+        services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    response = login(organiser).post(
+        reverse("session_close", args=[tournament.slug, 1]), follow=True
+    )
+    assert response.redirect_chain == [(tournament.get_absolute_url(), 302)]
+    assert "Tables not confirmed yet: 3." in response.content.decode()
+    session_in_play.refresh_from_db()
+    assert session_in_play.closed_at is None
+    assert session_in_play.is_in_play
+
+
+def test_closing_after_every_table_is_confirmed(session_in_play, tournament, organiser, referee):
+    for table in session_in_play.tables.all():
+        services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    response = login(organiser).post(
+        reverse("session_close", args=[tournament.slug, 1]), follow=True
+    )
+    assert "Session 1 is closed." in response.content.decode()
+    session_in_play.refresh_from_db()
+    assert session_in_play.status == "closed"
+
+
+def test_a_closed_session_cannot_be_opened_again(session_in_play, tournament, organiser, referee):
+    for table in session_in_play.tables.all():
+        services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    services.session_close(session=session_in_play)
+    response = login(organiser).post(
+        reverse("session_open", args=[tournament.slug, 1]), follow=True
+    )
+    assert "The session is closed." in response.content.decode()
+    session_in_play.refresh_from_db()
+    assert session_in_play.status == "closed"
+
+
+# ---------------------------------------------------------------- reopening a table
+
+
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_reopening_without_a_reason_is_refused_beside_the_field(
+    confirmed_table, tournament, organiser, reason
+):
+    response = login(organiser).post(
+        reverse("table_reopen", args=[tournament.slug, 1, 1]), {"reason": reason}
+    )
+    assert_error_beside(response, "reason", "This field is required.")
+    confirmed_table.refresh_from_db()
+    assert confirmed_table.is_confirmed
+    assert not TableReopening.objects.exists()
+
+
+def test_reopening_with_a_reason_lets_the_referee_correct_a_hand(
+    confirmed_table, tournament, organiser, referee
+):
+    hand_url = reverse("hand_edit", args=[tournament.slug, 1, 1, 1])
+    correction = hand_post(outcome="self_drawn", winner=0, fan=8, version=1)
+    referee_client = login(referee)
+
+    # While confirmed, the referee's correction is refused.
+    referee_client.post(hand_url, correction)
+    assert Hand.objects.get(table=confirmed_table, number=1).outcome == "not_played"
+
+    response = login(organiser).post(
+        reverse("table_reopen", args=[tournament.slug, 1, 1]),
+        {"reason": "Hand 1 was a self-drawn win"},
+    )
+    assert response.status_code == 302
+    reopening = TableReopening.objects.get()
+    assert reopening.table == confirmed_table
+    assert reopening.reason == "Hand 1 was a self-drawn win"
+    assert reopening.reopened_by == organiser
+    confirmed_table.refresh_from_db()
+    assert not confirmed_table.is_confirmed
+    assert confirmed_table.confirmed_by is None
+
+    response = referee_client.post(hand_url, correction)
+    assert response.status_code == 302
+    hand = Hand.objects.get(table=confirmed_table, number=1)
+    assert (hand.outcome, hand.winner, hand.fan) == ("self_drawn", 0, 8)
+    assert hand.points == (48, -16, -16, -16)
+
+
+def test_reopening_a_table_of_a_closed_session_reopens_the_session(
+    session_in_play, tournament, organiser, referee
+):
+    for table in session_in_play.tables.all():
+        services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    services.session_close(session=session_in_play)
+    response = login(organiser).post(
+        reverse("table_reopen", args=[tournament.slug, 1, 2]), {"reason": "Scoring error"}
+    )
+    assert response.status_code == 302
+    session_in_play.refresh_from_db()
+    assert session_in_play.is_in_play
+    assert Table.objects.get(session=session_in_play, number=2).confirmed_at is None
+    assert Table.objects.filter(session=session_in_play, confirmed_at__isnull=False).count() == 3
+
+
+def test_reopening_an_unconfirmed_table_is_refused(session_in_play, tournament, organiser):
+    response = login(organiser).post(
+        reverse("table_reopen", args=[tournament.slug, 1, 1]), {"reason": "Just in case"}
+    )
+    assert response.status_code == 200
+    assert "The table is not confirmed." in response.content.decode()
+    assert not TableReopening.objects.exists()
+
+
+def test_the_reopen_page_names_session_and_table(confirmed_table, tournament, organiser):
+    response = login(organiser).get(reverse("table_reopen", args=[tournament.slug, 1, 1]))
+    assert "Reopen session 1, table 1" in response.content.decode()

@@ -1,0 +1,527 @@
+"""Registration pages: who may use them, and what adding, editing and importing do."""
+
+import io
+from types import SimpleNamespace
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from openpyxl import Workbook
+
+from tournament import services
+from tournament.forms.players import import_preview, sign_preview
+
+SLUG = "spring-open"
+CSV_TWO_PLAYERS = (
+    "number,name,name_zh,team,country,substitute\n"
+    "1,Zhang San,张三,Lyon,FR,no\n"
+    "2,Li Si,李四,,CN,yes\n"
+)
+
+
+def csv_file(text: str = CSV_TWO_PLAYERS, name: str = "players.csv") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, text.encode(), content_type="text/csv")
+
+
+def xlsx_file(rows, name: str = "players.xlsx") -> SimpleUploadedFile:
+    workbook = Workbook()
+    for row in rows:
+        workbook.active.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return SimpleUploadedFile(name, buffer.getvalue())
+
+
+def client_for(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def new_tournament(slug: str, organiser: User):
+    return services.tournament_create(
+        name=slug.title(),
+        slug=slug,
+        session_count=4,
+        session_minutes=150,
+        tiebreak_order="table_points,score,first_places,best_session",
+        creator=organiser,
+    )
+
+
+@pytest.fixture
+def cast(db):
+    organiser = User.objects.create_user("organiser", password="x")
+    referee = User.objects.create_user("referee", password="x")
+    other_organiser = User.objects.create_user("other-organiser", password="x")
+    other_referee = User.objects.create_user("other-referee", password="x")
+    tournament = new_tournament(SLUG, organiser)
+    tournament.referees.add(referee)
+    other = new_tournament("autumn-cup", other_organiser)
+    other.referees.add(other_referee)
+    services.player_save(tournament=tournament, number=1, name="Alice", team="Lyon")
+    return SimpleNamespace(
+        tournament=tournament,
+        other=other,
+        users={
+            "organiser": organiser,
+            "referee": referee,
+            "other_organiser": other_organiser,
+            "other_referee": other_referee,
+            "anonymous": None,
+        },
+        organiser=client_for(organiser),
+    )
+
+
+def players(tournament):
+    return list(
+        tournament.players.order_by("number").values_list(
+            "number", "name", "name_zh", "team", "country", "is_substitute", "withdrawn_at"
+        )
+    )
+
+
+def preview_payload(tournament, text: str = CSV_TWO_PLAYERS) -> str:
+    preview = import_preview(tournament, filename="players.csv", content=text.encode())
+    return sign_preview(tournament, preview)
+
+
+def messages_of(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+# ---------------------------------------------------------------- personas
+
+# (url name, method, needs a player number, POST data builder, organiser's status)
+ENDPOINTS = [
+    ("player_list", "get", False, None, 200),
+    ("player_add", "get", False, None, 200),
+    ("player_add", "post", False, lambda t: {"number": 50, "name": "Newcomer"}, 302),
+    ("player_edit", "get", True, None, 200),
+    ("player_edit", "post", True, lambda t: {"number": 1, "name": "Alice B"}, 302),
+    ("player_withdraw", "post", True, lambda t: {}, 302),
+    ("player_reinstate", "post", True, lambda t: {}, 302),
+    ("player_import", "get", False, None, 200),
+    ("player_import", "post", False, lambda t: {"file": csv_file()}, 200),
+    ("player_import_confirm", "post", False, lambda t: {"payload": preview_payload(t)}, 302),
+]
+ENDPOINT_IDS = [f"{name}-{method}" for name, method, *_ in ENDPOINTS]
+POST_ONLY = ["player_withdraw", "player_reinstate", "player_import_confirm"]
+
+
+def url_for(name, slug, needs_number, number=1):
+    args = [slug, number] if needs_number else [slug]
+    return reverse(name, args=args)
+
+
+def call(client, method, url, data_builder, tournament):
+    if method == "get":
+        return client.get(url)
+    return client.post(url, data_builder(tournament))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "method", "needs_number", "data", "status"), ENDPOINTS, ids=ENDPOINT_IDS
+)
+def test_organiser_may_use_every_registration_page(cast, name, method, needs_number, data, status):
+    url = url_for(name, SLUG, needs_number)
+    response = call(cast.organiser, method, url, data, cast.tournament)
+    assert response.status_code == status
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("persona", ["referee", "other_organiser", "other_referee"])
+@pytest.mark.parametrize(
+    ("name", "method", "needs_number", "data", "status"), ENDPOINTS, ids=ENDPOINT_IDS
+)
+def test_others_are_forbidden_and_change_nothing(
+    cast, persona, name, method, needs_number, data, status
+):
+    before = players(cast.tournament)
+    url = url_for(name, SLUG, needs_number)
+    response = call(client_for(cast.users[persona]), method, url, data, cast.tournament)
+    assert response.status_code == 403
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "method", "needs_number", "data", "status"), ENDPOINTS, ids=ENDPOINT_IDS
+)
+def test_anonymous_is_sent_to_login(cast, name, method, needs_number, data, status):
+    before = players(cast.tournament)
+    url = url_for(name, SLUG, needs_number)
+    response = call(Client(), method, url, data, cast.tournament)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "method", "needs_number", "data", "status"), ENDPOINTS, ids=ENDPOINT_IDS
+)
+def test_unknown_tournament_is_not_found(cast, name, method, needs_number, data, status):
+    url = url_for(name, "no-such-cup", needs_number)
+    response = call(cast.organiser, method, url, data, cast.tournament)
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [
+        ("player_edit", "get"),
+        ("player_edit", "post"),
+        ("player_withdraw", "post"),
+        ("player_reinstate", "post"),
+    ],
+)
+def test_unknown_player_is_not_found(cast, name, method):
+    response = getattr(cast.organiser, method)(url_for(name, SLUG, True, number=99))
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", POST_ONLY)
+def test_get_on_post_only_pages_is_refused_and_changes_nothing(cast, name):
+    before = players(cast.tournament)
+    url = url_for(name, SLUG, name != "player_import_confirm")
+    assert cast.organiser.get(url).status_code == 405
+    assert players(cast.tournament) == before
+
+
+# ---------------------------------------------------------------- the list
+
+
+@pytest.mark.django_db
+def test_list_shows_players_counts_and_the_nav(cast):
+    services.player_save(tournament=cast.tournament, number=2, name="Bo", name_zh="李四")
+    services.player_save(tournament=cast.tournament, number=3, name="Cy", is_substitute=True)
+    withdrawn = services.player_save(tournament=cast.tournament, number=4, name="Dee")
+    services.player_withdraw(player=withdrawn)
+
+    response = cast.organiser.get(reverse("player_list", args=[SLUG]))
+
+    html = response.content.decode()
+    assert response.context["active_count"] == 3
+    assert response.context["substitute_count"] == 1
+    assert response.context["is_organiser"] is True
+    assert "李四" in html
+    assert '<strong class="active-count">3</strong>' in html
+    assert '<strong class="substitute-count">1</strong>' in html
+    assert reverse("player_reinstate", args=[SLUG, 4]) in html
+    assert reverse("player_withdraw", args=[SLUG, 1]) in html
+    # Two regular players and one substitute cannot fill a table of four.
+    assert response.context["draw_ready"] is False
+    assert "substitute is missing" in html
+
+
+@pytest.mark.django_db
+def test_list_says_when_the_active_players_fill_tables_of_four(cast):
+    for number in range(2, 9):
+        services.player_save(tournament=cast.tournament, number=number, name=f"P{number}")
+    response = cast.organiser.get(reverse("player_list", args=[SLUG]))
+    assert response.context["draw_ready"] is True
+    assert response.context["table_count"] == 2
+    assert "fill 2 tables of four" in response.content.decode()
+
+
+# ---------------------------------------------------------------- one player
+
+
+@pytest.mark.django_db
+def test_add_player_saves_and_redirects_to_the_list(cast):
+    response = cast.organiser.post(
+        reverse("player_add", args=[SLUG]),
+        {
+            "number": 2,
+            "name": "Li Si",
+            "name_zh": "李四",
+            "team": "",
+            "country": "CN",
+            "is_substitute": "on",
+        },
+        follow=True,
+    )
+    assert response.redirect_chain == [(reverse("player_list", args=[SLUG]), 302)]
+    player = cast.tournament.players.get(number=2)
+    assert (player.name, player.name_zh, player.country, player.is_substitute) == (
+        "Li Si",
+        "李四",
+        "CN",
+        True,
+    )
+    assert "Player 2 Li Si added." in messages_of(response)
+
+
+@pytest.mark.django_db
+def test_save_and_add_another_returns_to_the_add_form(cast):
+    response = cast.organiser.post(
+        reverse("player_add", args=[SLUG]), {"number": 2, "name": "Bo", "add_another": "1"}
+    )
+    assert response["Location"] == reverse("player_add", args=[SLUG])
+    assert cast.tournament.players.filter(number=2).exists()
+
+
+@pytest.mark.django_db
+def test_duplicate_number_is_shown_beside_the_number_and_nothing_saved(cast):
+    before = players(cast.tournament)
+    response = cast.organiser.post(
+        reverse("player_add", args=[SLUG]), {"number": 1, "name": "Impostor"}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["number"] == ["Number 1 is already used by Alice."]
+    assert "Number 1 is already used by Alice." in response.content.decode()
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+def test_same_number_in_another_tournament_is_allowed(cast):
+    services.player_save(tournament=cast.other, number=2, name="Elsewhere")
+    response = cast.organiser.post(reverse("player_add", args=[SLUG]), {"number": 2, "name": "Bo"})
+    assert response.status_code == 302
+    assert cast.tournament.players.get(number=2).name == "Bo"
+
+
+@pytest.mark.django_db
+def test_missing_name_is_an_error_and_nothing_saved(cast):
+    response = cast.organiser.post(reverse("player_add", args=[SLUG]), {"number": 2, "name": ""})
+    assert response.status_code == 200
+    assert "name" in response.context["form"].errors
+    assert not cast.tournament.players.filter(number=2).exists()
+
+
+@pytest.mark.django_db
+def test_edit_player_changes_fields_and_may_renumber(cast):
+    response = cast.organiser.post(
+        reverse("player_edit", args=[SLUG, 1]),
+        {"number": 11, "name": "Alice Martin", "name_zh": "张三", "team": "Paris", "country": "FR"},
+    )
+    assert response.status_code == 302
+    assert players(cast.tournament) == [(11, "Alice Martin", "张三", "Paris", "FR", False, None)]
+
+
+@pytest.mark.django_db
+def test_edit_keeping_its_own_number_is_not_a_duplicate(cast):
+    response = cast.organiser.post(
+        reverse("player_edit", args=[SLUG, 1]), {"number": 1, "name": "Alice", "team": "Nice"}
+    )
+    assert response.status_code == 302
+    assert cast.tournament.players.get(number=1).team == "Nice"
+
+
+@pytest.mark.django_db
+def test_edit_to_a_number_already_used_is_refused(cast):
+    services.player_save(tournament=cast.tournament, number=2, name="Bo")
+    response = cast.organiser.post(
+        reverse("player_edit", args=[SLUG, 2]), {"number": 1, "name": "Bo"}
+    )
+    assert response.status_code == 200
+    assert "Number 1 is already used by Alice." in response.content.decode()
+    # The heading still names the stored player, not the refused input.
+    assert "Edit player 2 Bo" in response.content.decode()
+    assert cast.tournament.players.get(name="Bo").number == 2
+
+
+@pytest.mark.django_db
+def test_edit_form_shows_the_stored_values(cast):
+    response = cast.organiser.get(reverse("player_edit", args=[SLUG, 1]))
+    assert response.context["form"].initial["team"] == "Lyon"
+    assert 'value="Lyon"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_withdraw_then_reinstate(cast):
+    response = cast.organiser.post(reverse("player_withdraw", args=[SLUG, 1]), follow=True)
+    assert cast.tournament.players.get(number=1).withdrawn_at is not None
+    assert any("withdrawn" in message for message in messages_of(response))
+
+    response = cast.organiser.post(reverse("player_reinstate", args=[SLUG, 1]), follow=True)
+    assert cast.tournament.players.get(number=1).withdrawn_at is None
+    assert any("reinstated" in message for message in messages_of(response))
+
+
+# ---------------------------------------------------------------- import
+
+
+def upload(cast, file):
+    return cast.organiser.post(reverse("player_import", args=[SLUG]), {"file": file})
+
+
+def confirm(cast, payload):
+    return cast.organiser.post(
+        reverse("player_import_confirm", args=[SLUG]), {"payload": payload}, follow=True
+    )
+
+
+@pytest.mark.django_db
+def test_csv_import_preview_saves_nothing_then_confirm_creates_players(cast):
+    before = players(cast.tournament)
+    response = upload(cast, csv_file())
+
+    assert response.status_code == 200
+    preview = response.context["preview"]
+    assert [row.action for row in preview.rows] == ["update", "new"]
+    html = response.content.decode()
+    assert "张三" in html and "李四" in html
+    assert "Lyon" in html  # the change to player 1 is shown
+    assert players(cast.tournament) == before
+
+    response = confirm(cast, response.context["confirm_form"].initial["payload"])
+
+    assert response.redirect_chain == [(reverse("player_list", args=[SLUG]), 302)]
+    assert "Import done: created 1, updated 1, unchanged 0." in messages_of(response)
+    assert players(cast.tournament) == [
+        (1, "Zhang San", "张三", "Lyon", "FR", False, None),
+        (2, "Li Si", "李四", "", "CN", True, None),
+    ]
+
+
+@pytest.mark.django_db
+def test_reimporting_the_same_file_is_all_unchanged_and_changes_nothing(cast):
+    first = upload(cast, csv_file())
+    confirm(cast, first.context["confirm_form"].initial["payload"])
+    after_first = players(cast.tournament)
+
+    again = upload(cast, csv_file())
+
+    assert [row.action for row in again.context["preview"].rows] == ["unchanged", "unchanged"]
+    assert "Nothing to change" in again.content.decode()
+    response = confirm(cast, again.context["confirm_form"].initial["payload"])
+    assert "Import done: created 0, updated 0, unchanged 2." in messages_of(response)
+    assert players(cast.tournament) == after_first
+    assert cast.tournament.players.count() == 2
+
+
+@pytest.mark.django_db
+def test_update_rows_show_the_changes_and_apply_them(cast):
+    response = upload(cast, csv_file("number,name,team\n1,Alice,Marseille\n"))
+    row = response.context["preview"].rows[0]
+    assert row.action == "update"
+    assert [(c.field, c.old, c.new) for c in row.changes] == [("team", "Lyon", "Marseille")]
+    assert "Lyon → Marseille" in response.content.decode()
+
+    confirm(cast, response.context["confirm_form"].initial["payload"])
+    assert cast.tournament.players.get(number=1).team == "Marseille"
+
+
+@pytest.mark.django_db
+def test_import_never_withdraws_or_deletes_players_missing_from_the_file(cast):
+    response = upload(cast, csv_file("number,name\n2,Bo\n"))
+    confirm(cast, response.context["confirm_form"].initial["payload"])
+    assert players(cast.tournament) == [
+        (1, "Alice", "", "Lyon", "", False, None),
+        (2, "Bo", "", "", "", False, None),
+    ]
+
+
+@pytest.mark.django_db
+def test_xlsx_import_keeps_chinese_names_and_float_numbers(cast):
+    response = upload(
+        cast,
+        xlsx_file(
+            [
+                ["Number", "Name", "Chinese_Name", "Club", "Substitute"],
+                [7.0, "Zhang San", "张三", "北京", "是"],
+                [8, "Li Si", "李四", None, "否"],
+            ]
+        ),
+    )
+    assert [row.action for row in response.context["preview"].rows] == ["new", "new"]
+    confirm(cast, response.context["confirm_form"].initial["payload"])
+    assert players(cast.tournament)[1:] == [
+        (7, "Zhang San", "张三", "北京", "", True, None),
+        (8, "Li Si", "李四", "", "", False, None),
+    ]
+
+
+@pytest.mark.django_db
+def test_row_errors_are_displayed_and_no_confirm_button(cast):
+    response = upload(cast, csv_file("number,name,substitute\nx,Bo,no\n3,,maybe\n4,Cy,\n4,Di,\n"))
+    html = response.content.decode()
+    assert [row.action for row in response.context["preview"].rows] == ["error"] * 4
+    assert "The number “x” is not a whole number." in html
+    assert "The name is missing." in html
+    assert "Substitute “maybe” is not understood" in html
+    assert "Number 4 is on more than one row of the file: rows 4, 5." in html
+    assert reverse("player_import_confirm", args=[SLUG]) not in html
+    assert "Nothing can be imported" in html
+
+
+@pytest.mark.django_db
+def test_confirm_of_a_preview_with_errors_is_refused(cast):
+    before = players(cast.tournament)
+    payload = preview_payload(cast.tournament, "number,name\n5,Eve\nx,Bo\n")
+    response = confirm(cast, payload)
+    assert response.redirect_chain == [(reverse("player_import", args=[SLUG]), 302)]
+    assert any("The preview has errors" in message for message in messages_of(response))
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+def test_unknown_column_is_shown_on_the_header_and_confirm_is_refused(cast):
+    before = players(cast.tournament)
+    response = upload(cast, csv_file("number,name,rating\n5,Eve,1500\n"))
+    html = response.content.decode()
+    assert "Unknown column “rating”" in html
+    assert "chinese_name" in html  # the allowed columns are listed
+    assert reverse("player_import_confirm", args=[SLUG]) not in html
+
+    response = confirm(cast, response.context["confirm_form"].initial["payload"])
+    assert any("The preview has errors" in message for message in messages_of(response))
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("file", "message"),
+    [
+        (SimpleUploadedFile("players.pdf", b"%PDF-1.4"), "Upload a .csv or .xlsx file"),
+        (SimpleUploadedFile("players.xlsx", b"not a zip"), "cannot be opened as an Excel workbook"),
+        (SimpleUploadedFile("players.csv", "number,name\n1,张三\n".encode("gbk")), "not UTF-8"),
+    ],
+    ids=["pdf", "broken-xlsx", "gbk-csv"],
+)
+def test_unreadable_files_are_refused_beside_the_field(cast, file, message):
+    before = players(cast.tournament)
+    response = upload(cast, file)
+    assert response.status_code == 200
+    assert response.context["preview"] is None
+    assert message in " ".join(response.context["form"].errors["file"])
+    assert message in response.content.decode()
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+def test_tampered_payload_is_refused(cast):
+    before = players(cast.tournament)
+    payload = preview_payload(cast.tournament)
+    tampered = payload.replace(payload[5], "A" if payload[5] != "A" else "B", 1)
+    response = confirm(cast, tampered)
+    assert any("could not be verified" in message for message in messages_of(response))
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+def test_preview_of_another_tournament_cannot_be_applied_here(cast):
+    before = players(cast.tournament)
+    payload = preview_payload(cast.other)
+    response = confirm(cast, payload)
+    assert any("could not be verified" in message for message in messages_of(response))
+    assert players(cast.tournament) == before
+    assert cast.other.players.count() == 0
+
+
+@pytest.mark.django_db
+def test_confirm_without_payload_is_refused(cast):
+    before = players(cast.tournament)
+    response = cast.organiser.post(reverse("player_import_confirm", args=[SLUG]), {}, follow=True)
+    assert response.redirect_chain == [(reverse("player_import", args=[SLUG]), 302)]
+    assert messages_of(response)
+    assert players(cast.tournament) == before
