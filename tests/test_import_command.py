@@ -3,10 +3,10 @@
 import io
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from openpyxl import Workbook
 
+from tests.conftest import make_tournament, make_user
 from tournament import services
 
 SLUG = "spring-open"
@@ -14,15 +14,7 @@ SLUG = "spring-open"
 
 @pytest.fixture
 def tournament(db):
-    organiser = User.objects.create_user("organiser", password="x")
-    tournament = services.tournament_create(
-        name="Spring Open",
-        slug=SLUG,
-        session_count=4,
-        session_minutes=150,
-        tiebreak_order="table_points,score,first_places,best_session",
-        creator=organiser,
-    )
+    tournament = make_tournament(creator=make_user("organiser"), slug=SLUG)
     services.player_save(tournament=tournament, number=1, name="Alice", team="Lyon")
     return tournament
 

@@ -380,62 +380,66 @@ def _parse_row(
 ) -> RowPreview:
     raw = {name: row[index] if index < len(row) else None for name, index in positions.items()}
     preview = RowPreview(line=line, cells={name: _text(cell) for name, cell in raw.items()})
-    problems = preview.problems
+    _check_number(preview, raw["number"], limits.max_number)
+    for name in TEXT_FIELDS:
+        if name in raw:
+            _check_text(preview, name, limits.max_lengths.get(name))
+    if "is_substitute" in raw:
+        _check_substitute(preview, raw["is_substitute"])
+    return preview
 
-    number = _number(raw["number"])
-    if preview.cells["number"] == "":
-        problems.append(Problem("number_missing", _("The number is missing."), "number"))
+
+def _check_number(preview: RowPreview, cell: object, max_number: int) -> None:
+    number = _number(cell)
+    text = preview.cells["number"]
+    if text == "":
+        problem = Problem("number_missing", _("The number is missing."), "number")
     elif number is None:
-        problems.append(
-            Problem(
-                "number_not_integer",
-                _("The number “%(value)s” is not a whole number.")
-                % {"value": preview.cells["number"]},
-                "number",
-            )
+        problem = Problem(
+            "number_not_integer",
+            _("The number “%(value)s” is not a whole number.") % {"value": text},
+            "number",
         )
     elif number < 1:
-        problems.append(
-            Problem("number_not_positive", _("The number must be 1 or more."), "number")
-        )
-    elif number > limits.max_number:
-        problems.append(Problem("number_too_large", _("The number is too large."), "number"))
+        problem = Problem("number_not_positive", _("The number must be 1 or more."), "number")
+    elif number > max_number:
+        problem = Problem("number_too_large", _("The number is too large."), "number")
     else:
         preview.values["number"] = number
+        return
+    preview.problems.append(problem)
 
-    for name in TEXT_FIELDS:
-        if name not in raw:
-            continue
-        value = preview.cells[name]
-        max_length = limits.max_lengths.get(name)
-        if name == "name" and not value:
-            problems.append(Problem("name_missing", _("The name is missing."), name))
-        elif max_length is not None and len(value) > max_length:
-            problems.append(
-                Problem(
-                    "too_long",
-                    _("The %(field)s has %(length)s characters; at most %(max)s are allowed.")
-                    % {"field": field_label(name), "length": len(value), "max": max_length},
-                    name,
-                )
-            )
-        else:
-            preview.values[name] = value
 
-    if "is_substitute" in raw:
-        substitute = _substitute(raw["is_substitute"])
-        if substitute is None:
-            problems.append(
-                Problem(
-                    "bad_substitute",
-                    _("Substitute “%(value)s” is not understood: write yes or no (是 or 否).")
-                    % {"value": preview.cells["is_substitute"]},
-                    "is_substitute",
-                )
+def _check_text(preview: RowPreview, name: str, max_length: int | None) -> None:
+    value = preview.cells[name]
+    if name == "name" and not value:
+        preview.problems.append(Problem("name_missing", _("The name is missing."), name))
+    elif max_length is not None and len(value) > max_length:
+        preview.problems.append(
+            Problem(
+                "too_long",
+                _("The %(field)s has %(length)s characters; at most %(max)s are allowed.")
+                % {"field": field_label(name), "length": len(value), "max": max_length},
+                name,
             )
-        else:
-            preview.values["is_substitute"] = substitute
-    return preview
+        )
+    else:
+        preview.values[name] = value
+
+
+def _check_substitute(preview: RowPreview, cell: object) -> None:
+    substitute = _substitute(cell)
+    if substitute is None:
+        preview.problems.append(
+            Problem(
+                "bad_substitute",
+                _("Substitute “%(value)s” is not understood: write yes or no (是 or 否).")
+                % {"value": preview.cells["is_substitute"]},
+                "is_substitute",
+            )
+        )
+    else:
+        preview.values["is_substitute"] = substitute
 
 
 def _flag_duplicates(rows: Sequence[RowPreview]) -> None:

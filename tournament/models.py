@@ -5,6 +5,7 @@ cores ``scoring`` and ``seating``; the models only hold data and constraints.
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -27,6 +28,17 @@ TIEBREAK_CHOICES = [
 DEFAULT_TIEBREAK_ORDER = "table_points,score,first_places,best_session"
 
 
+def validate_tiebreak_order(value: str) -> None:
+    keys = [key for key in value.split(",") if key]
+    known = {key for key, _label in TIEBREAK_CHOICES}
+    if not keys or any(key not in known for key in keys) or len(set(keys)) != len(keys):
+        raise ValidationError(
+            _("Choose ranking criteria among %(known)s, each once.")
+            % {"known": ", ".join(sorted(known))},
+            code="invalid_tiebreak_order",
+        )
+
+
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("short name in addresses"), max_length=60, unique=True)
@@ -41,7 +53,10 @@ class Tournament(models.Model):
         validators=[MinValueValidator(10), MaxValueValidator(600)],
     )
     tiebreak_order = models.CharField(
-        _("ranking order"), max_length=200, default=DEFAULT_TIEBREAK_ORDER
+        _("ranking order"),
+        max_length=200,
+        default=DEFAULT_TIEBREAK_ORDER,
+        validators=[validate_tiebreak_order],
     )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True

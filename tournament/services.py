@@ -40,6 +40,7 @@ def tournament_create(
     session_minutes: int,
     tiebreak_order: str,
     creator,
+    referees=(),
 ) -> Tournament:
     tournament = Tournament(
         name=name,
@@ -51,11 +52,13 @@ def tournament_create(
     tournament.full_clean()
     tournament.save()
     tournament.organisers.add(creator)
+    tournament.referees.set(referees)
     return tournament
 
 
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
+def tournament_update(*, tournament: Tournament, referees=None, **fields) -> Tournament:
+    """Change the settings; ``referees``, when given, replaces the referee accounts."""
     drawn = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
     if drawn and fields.get("session_count", tournament.session_count) < drawn:
         raise ValidationError(
@@ -74,6 +77,8 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
         setattr(tournament, key, value)
     tournament.full_clean()
     tournament.save()
+    if referees is not None:
+        tournament.referees.set(referees)
     return tournament
 
 

@@ -4,12 +4,12 @@ import io
 from types import SimpleNamespace
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from openpyxl import Workbook
 
+from tests.conftest import login, make_tournament, make_user
 from tournament import services
 from tournament.forms.players import import_preview, sign_preview
 
@@ -34,46 +34,23 @@ def xlsx_file(rows, name: str = "players.xlsx") -> SimpleUploadedFile:
     return SimpleUploadedFile(name, buffer.getvalue())
 
 
-def client_for(user: User | None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
-def new_tournament(slug: str, organiser: User):
-    return services.tournament_create(
-        name=slug.title(),
-        slug=slug,
-        session_count=4,
-        session_minutes=150,
-        tiebreak_order="table_points,score,first_places,best_session",
-        creator=organiser,
-    )
-
-
 @pytest.fixture
 def cast(db):
-    organiser = User.objects.create_user("organiser", password="x")
-    referee = User.objects.create_user("referee", password="x")
-    other_organiser = User.objects.create_user("other-organiser", password="x")
-    other_referee = User.objects.create_user("other-referee", password="x")
-    tournament = new_tournament(SLUG, organiser)
-    tournament.referees.add(referee)
-    other = new_tournament("autumn-cup", other_organiser)
-    other.referees.add(other_referee)
+    """The tournament with its organiser and referee, and another tournament with its own."""
+    users = {
+        "organiser": make_user("organiser"),
+        "referee": make_user("referee"),
+        "other_organiser": make_user("other-organiser"),
+        "other_referee": make_user("other-referee"),
+        "anonymous": None,
+    }
+    tournament = make_tournament(creator=users["organiser"], slug=SLUG)
+    tournament.referees.add(users["referee"])
+    other = make_tournament(creator=users["other_organiser"], slug="autumn-cup")
+    other.referees.add(users["other_referee"])
     services.player_save(tournament=tournament, number=1, name="Alice", team="Lyon")
     return SimpleNamespace(
-        tournament=tournament,
-        other=other,
-        users={
-            "organiser": organiser,
-            "referee": referee,
-            "other_organiser": other_organiser,
-            "other_referee": other_referee,
-            "anonymous": None,
-        },
-        organiser=client_for(organiser),
+        tournament=tournament, other=other, users=users, organiser=login(users["organiser"])
     )
 
 
@@ -144,7 +121,7 @@ def test_others_are_forbidden_and_change_nothing(
 ):
     before = players(cast.tournament)
     url = url_for(name, SLUG, needs_number)
-    response = call(client_for(cast.users[persona]), method, url, data, cast.tournament)
+    response = call(login(cast.users[persona]), method, url, data, cast.tournament)
     assert response.status_code == 403
     assert players(cast.tournament) == before
 

@@ -1,6 +1,7 @@
 """Forms an organiser fills in: the tournament, a draw, a reopening."""
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import TIEBREAK_CHOICES, Tournament
@@ -22,6 +23,13 @@ class TournamentForm(forms.ModelForm):
         label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
     )
     CRITERIA = ("criterion_1", "criterion_2", "criterion_3", "criterion_4")
+    referees = forms.ModelMultipleChoiceField(
+        label=_("Table referees"),
+        queryset=get_user_model().objects.filter(is_active=True).order_by("username"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Accounts that may enter results at this tournament's tables."),
+    )
 
     class Meta:
         model = Tournament
@@ -37,6 +45,8 @@ class TournamentForm(forms.ModelForm):
         order = order or ["table_points", "score", "first_places", "best_session"]
         for name, key in zip(self.CRITERIA, order, strict=False):
             self.fields[name].initial = key
+        if self.instance.pk:
+            self.fields["referees"].initial = list(self.instance.referees.all())
 
     def clean(self):
         cleaned = super().clean()

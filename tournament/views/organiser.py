@@ -1,5 +1,7 @@
 """Organiser actions: create and edit a tournament, draw and run sessions, reopen tables."""
 
+import copy
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -38,6 +40,7 @@ def tournament_create(request):
                 session_minutes=data["session_minutes"],
                 tiebreak_order=data["tiebreak_order"],
                 creator=request.user,
+                referees=data["referees"],
             )
         except ValidationError as error:
             _add_errors(form, error)
@@ -51,25 +54,27 @@ def tournament_create(request):
 @require_http_methods(["GET", "HEAD", "POST"])
 def tournament_edit(request, slug):
     tournament = get_tournament(request, slug, role="organiser")
-    form = TournamentForm(request.POST or None, instance=tournament)
+    # The form writes the posted values into its instance while validating, and the
+    # service before its checks: each gets a copy, so a refused edit is neither
+    # half-applied nor shown in the page's title and links (a slug not saved gives 404s).
+    form = TournamentForm(request.POST or None, instance=copy.copy(tournament))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            # Re-read so the form's in-place edits to the instance are not half-applied.
-            tournament = get_tournament(request, slug, role="organiser")
-            tournament = services.tournament_update(
-                tournament=tournament,
+            saved = services.tournament_update(
+                tournament=copy.copy(tournament),
                 name=data["name"],
                 slug=data["slug"],
                 session_count=data["session_count"],
                 session_minutes=data["session_minutes"],
                 tiebreak_order=data["tiebreak_order"],
+                referees=data["referees"],
             )
         except ValidationError as error:
             _add_errors(form, error)
         else:
             messages.success(request, _("Tournament saved."))
-            return redirect(tournament)
+            return redirect(saved)
     context = roles(request, tournament)
     context.update(form=form, tournament=tournament, creating=False)
     return render(request, "tournaments/form.html", context)

@@ -1,0 +1,153 @@
+"""The organiser's scripted commands: ``draw_session`` and ``setup_demo``."""
+
+import io
+import re
+
+import pytest
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+
+from tests.conftest import make_players, make_tournament, make_user
+from tournament.models import SEAT_LABELS, Hand, Player, Seat, Session, Tournament
+
+DEMO_SLUG = "demo-open-2026"
+
+
+def run(*args) -> list[str]:
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue().splitlines()
+
+
+@pytest.fixture
+def cup(db):
+    cup = make_tournament(creator=make_user("owner", can_create=True), slug="city-cup")
+    make_players(cup, 8)
+    return cup
+
+
+# ---------------------------------------------------------------- draw_session
+
+
+def test_draw_session_prints_the_seed_and_seating_it_stores(cup):
+    lines = run("draw_session", "city-cup", "1", "--seed", "20261130")
+    assert lines[0] == "Session 1 drawn with seed 20261130"
+    session = cup.sessions.get(number=1)
+    assert session.seed == 20261130
+    expected = [
+        f"table {s.table.number} {SEAT_LABELS[s.seat]} lot {s.lot}: "
+        f"{s.player.number} {s.player.name}"
+        for s in session.seats.select_related("table", "player").order_by("table__number", "seat")
+    ]
+    assert lines[1:] == expected
+    assert len(expected) == 8
+
+
+def test_draw_session_follows_the_worked_example_of_the_docs(cup):
+    """docs/seating.md: players 1..8, seed 20261130 -> 1 2 4 3 at table 1, 5 6 8 7 at table 2."""
+    lines = run("draw_session", "city-cup", "1", "--seed", "20261130")
+    players = [int(re.search(r": (\d+) ", line).group(1)) for line in lines[1:]]
+    assert players == [1, 2, 4, 3, 5, 6, 8, 7]
+
+
+def test_draw_session_without_a_seed_prints_the_fresh_one(cup):
+    lines = run("draw_session", "city-cup", "2")
+    seed = int(re.fullmatch(r"Session 2 drawn with seed (\d+)", lines[0]).group(1))
+    assert cup.sessions.get(number=2).seed == seed
+
+
+def test_the_same_seed_in_two_tournaments_prints_the_same_seating(cup):
+    other = make_tournament(creator=User.objects.get(username="owner"), slug="town-cup")
+    make_players(other, 8)
+    first = run("draw_session", "city-cup", "1", "--seed", "555")
+    second = run("draw_session", "town-cup", "1", "--seed", "555")
+    assert first == second
+    assert len(first) == 9
+
+
+def test_draw_session_for_an_unknown_slug_is_an_error(cup):
+    with pytest.raises(CommandError, match="No tournament with slug 'nowhere'"):
+        run("draw_session", "nowhere", "1", "--seed", "1")
+    assert not Session.objects.exists()
+
+
+def test_a_second_draw_of_the_same_session_is_an_error_and_changes_nothing(cup):
+    run("draw_session", "city-cup", "1", "--seed", "111")
+    seats = list(Seat.objects.values_list("player__number", "table__number", "seat", "lot"))
+    with pytest.raises(CommandError, match="Session 1 is already drawn"):
+        run("draw_session", "city-cup", "1", "--seed", "222")
+    assert list(Session.objects.values_list("number", "seed")) == [(1, 111)]
+    assert list(Seat.objects.values_list("player__number", "table__number", "seat", "lot")) == (
+        seats
+    )
+
+
+def test_draw_session_out_of_range_is_an_error(cup):
+    with pytest.raises(CommandError, match="sessions 1 to 4"):
+        run("draw_session", "city-cup", "5", "--seed", "1")
+    assert not Session.objects.exists()
+
+
+def test_draw_session_with_players_missing_is_an_error(cup):
+    make_players(cup, 1, start=9)
+    with pytest.raises(CommandError, match="3 substitutes are missing"):
+        run("draw_session", "city-cup", "1", "--seed", "1")
+    assert not Session.objects.exists()
+
+
+# ---------------------------------------------------------------- setup_demo
+
+
+def counts() -> dict[str, int]:
+    return {
+        "tournaments": Tournament.objects.count(),
+        "players": Player.objects.count(),
+        "sessions": Session.objects.count(),
+        "seats": Seat.objects.count(),
+        "hands": Hand.objects.count(),
+        "users": User.objects.count(),
+    }
+
+
+def printed_accounts(lines: list[str]) -> dict[str, tuple[str, str]]:
+    """role -> (username, password) as printed by setup_demo."""
+    accounts = {}
+    for line in lines:
+        match = re.fullmatch(r"\s*(\w+)\s+user '([^']+)' password '([^']+)'", line)
+        if match:
+            accounts[match.group(1)] = (match.group(2), match.group(3))
+    return accounts
+
+
+@pytest.mark.django_db
+def test_setup_demo_loads_the_demo_once():
+    first = run("setup_demo")
+    assert "Loaded the demo tournament." in first
+    after_first = counts()
+    assert after_first["tournaments"] == 1
+    assert after_first["players"] == 16
+    assert after_first["users"] == 2
+
+    second = run("setup_demo")
+    assert "Loaded the demo tournament." not in second
+    assert counts() == after_first
+    assert printed_accounts(second) == printed_accounts(first)
+
+
+@pytest.mark.django_db
+def test_setup_demo_accounts_log_in_with_the_printed_passwords():
+    run("setup_demo")
+    accounts = printed_accounts(run("setup_demo"))
+    assert set(accounts) == {"organiser", "referee"}
+    demo = Tournament.objects.get(slug=DEMO_SLUG)
+    users = {}
+    for role, (username, password) in accounts.items():
+        user = authenticate(username=username, password=password)
+        assert user is not None, f"{role} cannot log in with the printed password"
+        assert authenticate(username=username, password=password + "x") is None
+        users[role] = user
+    assert list(demo.organisers.all()) == [users["organiser"]]
+    assert list(demo.referees.all()) == [users["referee"]]
+    assert users["organiser"].has_perm("tournament.add_tournament")
+    assert not users["referee"].has_perm("tournament.add_tournament")

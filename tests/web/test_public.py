@@ -1,0 +1,205 @@
+"""Pages anyone may read: the tournament list, a tournament's overview, a session's seating."""
+
+import hashlib
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.conftest import login, make_players
+from tournament import services
+from tournament.models import SEAT_LABELS
+
+PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
+SEED = 987654321
+
+
+@pytest.fixture
+def drawn(tournament):
+    """Session 1 drawn for 15 regular players and a substitute, not yet open."""
+    make_players(tournament, 15)
+    services.player_save(
+        tournament=tournament, number=16, name="Sub Stitute", name_zh="替补", is_substitute=True
+    )
+    return services.session_draw(tournament=tournament, number=1, seed=SEED)
+
+
+def table_rows(html: str) -> dict[int, list[int]]:
+    """table number -> the player numbers shown in its P1..P4 cells, left to right."""
+    rows = {}
+    for match in re.finditer(r'<tr id="table-(\d+)">(.*?)</tr>', html, re.S):
+        cells = re.findall(r"<td><strong>(\d+)</strong>", match.group(2))
+        rows[int(match.group(1))] = [int(n) for n in cells]
+    return rows
+
+
+# ---------------------------------------------------------------- who may read
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_home_lists_tournaments_for_everyone(personas, tournament, persona):
+    response = personas[persona].get(reverse("home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'href="{reverse("tournament", args=["spring-open"])}"' in html
+    assert f'href="{reverse("tournament", args=["autumn-cup"])}"' in html
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_tournament_overview_is_public(personas, tournament, drawn, persona):
+    response = personas[persona].get(reverse("tournament", args=[tournament.slug]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<h1>Spring Open</h1>" in html
+    assert "16 active players" in html
+    assert f'<td class="seed">{SEED}</td>' in html
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_seating_page_is_public(personas, tournament, drawn, persona):
+    response = personas[persona].get(reverse("seating", args=[tournament.slug, 1]))
+    assert response.status_code == 200
+    assert len(table_rows(response.content.decode())) == 4
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        reverse("tournament", args=["no-such-cup"]),
+        reverse("seating", args=["no-such-cup", 1]),
+        reverse("seating", args=["spring-open", 2]),
+        reverse("seating", args=["spring-open", 0]),
+    ],
+)
+@pytest.mark.parametrize("persona", ["organiser", "anonymous"])
+def test_unknown_tournament_or_session_is_404(personas, drawn, url, persona):
+    assert personas[persona].get(url).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        reverse("home"),
+        reverse("tournament", args=["spring-open"]),
+        reverse("seating", args=["spring-open", 1]),
+    ],
+)
+@pytest.mark.parametrize("persona", ["organiser", "anonymous"])
+def test_post_to_a_public_page_is_405(personas, drawn, url, persona):
+    assert personas[persona].post(url).status_code == 405
+
+
+@pytest.mark.parametrize("persona", ["organiser", "anonymous"])
+def test_head_on_a_public_page_is_allowed(personas, drawn, persona):
+    assert personas[persona].head(reverse("seating", args=["spring-open", 1])).status_code == 200
+
+
+# ---------------------------------------------------------------- the seating page
+
+
+def test_seating_page_shows_the_seed_and_every_stored_seat(client, tournament, drawn):
+    html = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
+    assert f'<span class="seed">{SEED}</span>' in html
+    stored = {}
+    for seat in drawn.seats.select_related("player", "table"):
+        stored.setdefault(seat.table.number, [None] * 4)[seat.seat] = seat.player.number
+    assert table_rows(html) == stored
+    assert sorted(n for row in stored.values() for n in row) == list(range(1, 17))
+
+
+def test_seating_page_shows_names_lots_and_the_substitute(client, tournament, drawn):
+    html = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
+    substitute = drawn.seats.get(player__number=16)
+    row = re.search(rf'<tr id="table-{substitute.table.number}">(.*?)</tr>', html, re.S).group(1)
+    cell = re.findall(r"<td>(.*?)</td>", row, re.S)[substitute.seat]
+    assert "<strong>16</strong> Sub Stitute" in cell
+    assert '<span lang="zh">替补</span>' in cell
+    assert '<span class="badge">substitute</span>' in cell
+    assert f"lot {substitute.lot}<" in cell
+    for label in SEAT_LABELS:
+        assert f"<th>{label} (" in html
+
+
+def test_verification_example_is_the_sha256_of_seed_and_number(client, tournament, drawn):
+    html = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
+    match = re.search(
+        r"printf '%s' '(\d+):(\d+)' \| sha256sum</code> → <code>([0-9a-f]{64})</code>", html
+    )
+    assert match is not None
+    seed, number, key = match.groups()
+    assert int(seed) == SEED
+    assert 1 <= int(number) <= 16
+    assert key == hashlib.sha256(f"{seed}:{number}".encode()).hexdigest()
+    # The example is the player in table 1, seat P1.
+    assert drawn.seats.get(table__number=1, seat=0).player.number == int(number)
+
+
+def test_the_lots_follow_the_published_rule(client, tournament, drawn):
+    """Sorting players by sha256("seed:number") gives the lots, tables and seats shown."""
+    html = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
+    by_key = sorted(
+        range(1, 17), key=lambda n: (hashlib.sha256(f"{SEED}:{n}".encode()).hexdigest(), n)
+    )
+    expected = {table: by_key[(table - 1) * 4 : table * 4] for table in range(1, 5)}
+    assert table_rows(html) == expected
+
+
+# ---------------------------------------------------------------- organiser-only controls
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_draw_form_only_for_the_organiser(personas, tournament, persona):
+    make_players(tournament, 4)
+    html = personas[persona].get(reverse("tournament", args=[tournament.slug])).content.decode()
+    draw_action = f'action="{reverse("session_draw", args=[tournament.slug])}"'
+    assert (draw_action in html) == (persona == "organiser")
+    assert ("Draw seats by lot" in html) == (persona == "organiser")
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_open_button_only_for_the_organiser(personas, tournament, drawn, persona):
+    html = personas[persona].get(reverse("tournament", args=[tournament.slug])).content.decode()
+    open_action = f'action="{reverse("session_open", args=[tournament.slug, 1])}"'
+    assert (open_action in html) == (persona == "organiser")
+    assert reverse("session_close", args=[tournament.slug, 1]) not in html
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_close_button_only_for_the_organiser(personas, tournament, session_in_play, persona):
+    html = personas[persona].get(reverse("tournament", args=[tournament.slug])).content.decode()
+    close_action = f'action="{reverse("session_close", args=[tournament.slug, 1])}"'
+    assert (close_action in html) == (persona == "organiser")
+    assert reverse("session_open", args=[tournament.slug, 1]) not in html
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_settings_and_players_links_only_for_the_organiser(personas, tournament, persona):
+    html = personas[persona].get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert (reverse("tournament_edit", args=[tournament.slug]) in html) == (persona == "organiser")
+    assert (reverse("player_list", args=[tournament.slug]) in html) == (persona == "organiser")
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_seating_page_has_no_organiser_controls_for_others(personas, tournament, drawn, persona):
+    html = personas[persona].get(reverse("seating", args=[tournament.slug, 1])).content.decode()
+    assert reverse("session_draw", args=[tournament.slug]) not in html
+    assert reverse("session_open", args=[tournament.slug, 1]) not in html
+    assert (reverse("player_list", args=[tournament.slug]) in html) == (persona == "organiser")
+
+
+@pytest.mark.parametrize(
+    ("persona", "can_create"),
+    [("organiser", True), ("referee", False), ("other_referee", False), ("anonymous", False)],
+)
+def test_new_tournament_link_only_for_those_who_may_create(personas, persona, can_create):
+    html = personas[persona].get(reverse("home")).content.decode()
+    assert (reverse("tournament_create") in html) == can_create
+
+
+def test_every_session_drawn_shows_no_draw_form(organiser, tournament):
+    make_players(tournament, 4)
+    for number in range(1, tournament.session_count + 1):
+        services.session_draw(tournament=tournament, number=number, seed=number)
+    html = login(organiser).get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert "Every session is drawn." in html
+    assert f'action="{reverse("session_draw", args=[tournament.slug])}"' not in html
