@@ -131,11 +131,11 @@ def test_tournament_edit_personas(tournament, personas, persona, expected):
 
 @pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
 def test_tournament_edit_post_personas_only_organiser_saves(
-    tournament, personas, persona, expected
+    tournament, referee, personas, persona, expected
 ):
     response = personas[persona].post(
         reverse("tournament_edit", args=[tournament.slug]),
-        tournament_data(name="Renamed", slug=tournament.slug),
+        tournament_data(name="Renamed", slug=tournament.slug, referees=[referee.pk]),
     )
     expected = "302 tournament" if expected == "200" else expected
     assert_persona_response(response, expected, tournament)
@@ -281,18 +281,37 @@ def test_creating_a_tournament_makes_the_creator_its_organiser(organiser):
     assert created.tiebreak_order == "score,table_points,best_session"
 
 
+def test_creating_a_tournament_with_referees(organiser, referee):
+    response = login(organiser).post(
+        reverse("tournament_create"), tournament_data(referees=[referee.pk])
+    )
+    assert response.status_code == 302
+    created = Tournament.objects.get(slug="winter-cup")
+    assert list(created.referees.all()) == [referee]
+    assert list(created.organisers.all()) == [organiser]
+
+
 def test_create_form_starts_with_the_rules_default_order(organiser):
     form = login(organiser).get(reverse("tournament_create")).context["form"]
     initial = [form.fields[name].initial for name in form.CRITERIA]
     assert initial == ["table_points", "score", "first_places", "best_session"]
 
 
-def test_a_repeated_criterion_is_refused_beside_the_field(organiser):
+@pytest.mark.parametrize(
+    ("criteria", "repeated"),
+    [
+        (["score", "score", "", ""], "criterion_2"),
+        (["score", "table_points", "score", ""], "criterion_3"),
+        (["best_session", "", "", "best_session"], "criterion_4"),
+    ],
+)
+def test_a_repeated_criterion_is_refused_beside_that_field(organiser, criteria, repeated):
     response = login(organiser).post(
         reverse("tournament_create"),
-        tournament_data(criterion_1="score", criterion_2="score"),
+        tournament_data(**{f"criterion_{i}": key for i, key in enumerate(criteria, start=1)}),
     )
-    assert_error_beside(response, "criterion_2", "Each criterion can be used once.")
+    assert_error_beside(response, repeated, "Each criterion can be used once.")
+    assert set(response.context["form"].errors) == {repeated}
     assert not Tournament.objects.filter(slug="winter-cup").exists()
 
 
@@ -304,7 +323,7 @@ def test_a_taken_slug_is_refused_beside_the_field(tournament, organiser):
     assert Tournament.objects.filter(slug=tournament.slug).count() == 1
 
 
-def test_editing_saves_the_settings(tournament, organiser):
+def test_editing_saves_the_settings(tournament, organiser, referee, other_referee):
     response = login(organiser).post(
         reverse("tournament_edit", args=[tournament.slug]),
         tournament_data(
@@ -316,6 +335,7 @@ def test_editing_saves_the_settings(tournament, organiser):
             criterion_2="table_points",
             criterion_3="",
             criterion_4="",
+            referees=[other_referee.pk],
         ),
     )
     assert response.status_code == 302
@@ -324,6 +344,7 @@ def test_editing_saves_the_settings(tournament, organiser):
     assert (tournament.name, tournament.slug) == ("Spring Open 2027", "spring-open-2027")
     assert (tournament.session_count, tournament.session_minutes) == (6, 120)
     assert tournament.tiebreak_order == "score,table_points"
+    assert list(tournament.referees.all()) == [other_referee]
 
 
 def test_edit_form_shows_the_stored_ranking_order(tournament, organiser):
@@ -332,16 +353,24 @@ def test_edit_form_shows_the_stored_ranking_order(tournament, organiser):
     assert [form.fields[name].initial for name in form.CRITERIA[:2]] == ["score", "best_session"]
 
 
-def test_a_refused_edit_keeps_showing_the_saved_tournament(tournament, organiser):
-    response = login(organiser).post(
-        reverse("tournament_edit", args=[tournament.slug]),
-        tournament_data(name="Renamed Cup", slug="renamed-cup", criterion_2="table_points"),
-    )
-    assert_error_beside(response, "criterion_2", "Each criterion can be used once.")
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"criterion_2": "table_points"}, "criterion_2", "Each criterion can be used once."),
+        ({"slug": "autumn-cup"}, "slug", "already exists"),
+    ],
+)
+def test_a_refused_edit_keeps_showing_the_saved_tournament(
+    tournament, other_tournament, organiser, changes, field, message
+):
+    data = tournament_data(name="Renamed Cup", slug="renamed-cup")
+    data.update(changes)
+    response = login(organiser).post(reverse("tournament_edit", args=[tournament.slug]), data)
+    assert_error_beside(response, field, message)
     html = response.content.decode()
-    # The links of the page lead to the tournament as saved, not to the refused address.
-    assert f'href="{reverse("tournament", args=[tournament.slug])}"' in html
-    assert reverse("tournament", args=["renamed-cup"]) not in html
+    # The page's links lead to the tournament as saved, not to the refused address.
+    assert f'<a href="{reverse("tournament", args=[tournament.slug])}">Spring Open</a>' in html
+    assert f'href="{reverse("tournament", args=[data["slug"]])}"' not in html
     tournament.refresh_from_db()
     assert (tournament.name, tournament.slug) == ("Spring Open", "spring-open")
 

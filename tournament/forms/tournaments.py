@@ -50,9 +50,14 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        chosen = [cleaned.get(name) for name in self.CRITERIA if cleaned.get(name)]
-        if len(set(chosen)) != len(chosen):
-            self.add_error("criterion_2", _("Each criterion can be used once."))
+        chosen = []
+        for name in self.CRITERIA:
+            key = cleaned.get(name)
+            if key in chosen:
+                # Beside the repeated choice, not always beside the second field.
+                self.add_error(name, _("Each criterion can be used once."))
+            elif key:
+                chosen.append(key)
         cleaned["tiebreak_order"] = ",".join(chosen)
         return cleaned
 

@@ -1,6 +1,6 @@
 """The one lookup every view uses: find the tournament and check the visitor's role."""
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 
 from tournament.models import Session, Table, Tournament
@@ -40,3 +40,12 @@ def roles(request, tournament) -> dict:
         "is_organiser": is_organiser(request.user, tournament),
         "is_referee": is_referee(request.user, tournament),
     }
+
+
+def add_service_errors(form, error: ValidationError) -> None:
+    """Put a service's ValidationError beside the fields it names, or on top of the form."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)

@@ -12,16 +12,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament import services
 from tournament.forms.tournaments import DrawForm, ReopenForm, TournamentForm
 from tournament.permissions import can_create_tournament
-from tournament.views.common import get_session, get_table, get_tournament, roles
-
-
-def _add_errors(form, error: ValidationError) -> None:
-    """Put a service's ValidationError beside the fields it names, or on top."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
+from tournament.views.common import (
+    add_service_errors,
+    get_session,
+    get_table,
+    get_tournament,
+    roles,
+)
 
 
 @login_required
@@ -43,7 +40,7 @@ def tournament_create(request):
                 referees=data["referees"],
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(request, _("Tournament created. Now register the players."))
             return redirect("player_list", tournament.slug)
@@ -71,7 +68,7 @@ def tournament_edit(request, slug):
                 referees=data["referees"],
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(request, _("Tournament saved."))
             return redirect(saved)
@@ -93,7 +90,7 @@ def session_draw(request, slug):
                 seed=form.cleaned_data["seed"],
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(
                 request,
@@ -106,32 +103,33 @@ def session_draw(request, slug):
     return render(request, "tournaments/draw.html", context)
 
 
-@login_required
-@require_POST
-def session_open(request, slug, number):
+def _session_step(request, slug, number, service, done):
+    """Open or close a session: one POST, then back to the overview with the outcome."""
     tournament = get_tournament(request, slug, role="organiser")
     session = get_session(tournament, number)
     try:
-        services.session_open(session=session)
+        service(session=session)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, _("Session %(n)s is open for play.") % {"n": number})
+        messages.success(request, done % {"n": number})
     return redirect(tournament)
+
+
+@login_required
+@require_POST
+def session_open(request, slug, number):
+    return _session_step(
+        request, slug, number, services.session_open, _("Session %(n)s is open for play.")
+    )
 
 
 @login_required
 @require_POST
 def session_close(request, slug, number):
-    tournament = get_tournament(request, slug, role="organiser")
-    session = get_session(tournament, number)
-    try:
-        services.session_close(session=session)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, _("Session %(n)s is closed.") % {"n": number})
-    return redirect(tournament)
+    return _session_step(
+        request, slug, number, services.session_close, _("Session %(n)s is closed.")
+    )
 
 
 @login_required
@@ -146,7 +144,7 @@ def table_reopen(request, slug, number, table):
                 table=table, user=request.user, reason=form.cleaned_data["reason"]
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(
                 request, _("Table %(t)s reopened for correction.") % {"t": table.number}

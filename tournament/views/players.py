@@ -16,22 +16,13 @@ from tournament.forms.players import (
 )
 from tournament.models import Player
 from tournament.services import PLAYER_FIELDS
-from tournament.views.common import get_tournament, roles
+from tournament.views.common import add_service_errors, get_tournament, roles
 
 
 def _context(request, tournament, **extra) -> dict:
     context = roles(request, tournament)
     context.update(tournament=tournament, **extra)
     return context
-
-
-def _add_errors(form, error: ValidationError) -> None:
-    """Put a service's ValidationError beside the fields it names, or on top."""
-    if hasattr(error, "error_dict"):
-        for name, errors in error.error_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
 
 
 def _get_player(tournament, number) -> Player:
@@ -83,7 +74,7 @@ def _player_form_page(request, tournament, number: int | None):
                 **{name: form.cleaned_data[name] for name in PLAYER_FIELDS},
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_service_errors(form, error)
         else:
             if number is None:
                 messages.success(request, _("Player %(player)s added.") % {"player": saved})
