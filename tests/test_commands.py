@@ -153,14 +153,6 @@ def test_setup_demo_accounts_log_in_with_the_printed_passwords():
     assert not users["referee"].has_perm("tournament.add_tournament")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "setup_demo loads fixtures/demo.json, whose rows carry fixed primary keys: when the "
-        "demo is not there yet, loaddata overwrites whatever tournament, players, sessions... "
-        "already use those keys"
-    ),
-)
 @pytest.mark.django_db
 def test_setup_demo_leaves_an_existing_tournament_alone():
     owner = make_user("owner", can_create=True)
@@ -176,3 +168,13 @@ def test_setup_demo_leaves_an_existing_tournament_alone():
         f"Player {n}" for n in (1, 2, 3, 4)
     ]
     assert Tournament.objects.filter(slug=DEMO_SLUG).exists()
+
+
+@pytest.mark.django_db
+def test_setup_demo_does_not_claim_a_changed_password():
+    user = make_user("referee")  # an account that existed before the demo, with its own password
+    lines = run("setup_demo")
+    user.refresh_from_db()
+    assert user.check_password("pw-referee")
+    assert any("'referee' password (changed)" in line for line in lines)
+    assert not any("demo-referee" in line for line in lines)

@@ -2,14 +2,13 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import Permission, User
-from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from tournament.demo import load_demo, read_plan
 from tournament.models import Tournament
 
-DEMO_SLUG = "demo-open-2026"
-DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
+DEMO_PLAN = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
 # Demo-only accounts, printed on the console and in the README. Never use them for a real event.
 DEMO_ACCOUNTS = {
     "organiser": ("demo-organiser", "organiser"),
@@ -22,10 +21,12 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
-        if not Tournament.objects.filter(slug=DEMO_SLUG).exists():
-            call_command("loaddata", str(DEMO_FIXTURE), verbosity=0)
+        plan = read_plan(DEMO_PLAN)
+        tournament = Tournament.objects.filter(slug=plan["tournament"]["slug"]).first()
+        if tournament is None:
+            tournament = load_demo(plan)
             self.stdout.write("Loaded the demo tournament.")
-        tournament = Tournament.objects.get(slug=DEMO_SLUG)
+        self.stdout.write("Demo accounts (for the demo only):")
         for username, (password, role) in DEMO_ACCOUNTS.items():
             user, created = User.objects.get_or_create(username=username)
             if created:
@@ -36,6 +37,6 @@ class Command(BaseCommand):
                 tournament.organisers.add(user)
             else:
                 tournament.referees.add(user)
-        self.stdout.write("Demo accounts (for the demo only):")
-        for username, (password, role) in DEMO_ACCOUNTS.items():
-            self.stdout.write(f"  {role:<10} user {username!r} password {password!r}")
+            # An account that existed before keeps its password: say so rather than mislead.
+            shown = repr(password) if created or user.check_password(password) else "(changed)"
+            self.stdout.write(f"  {role:<10} user {username!r} password {shown}")
