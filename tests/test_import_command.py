@@ -98,3 +98,24 @@ def test_unknown_tournament_is_a_command_error(tournament, tmp_path):
     path.write_text("number,name\n1,A\n", encoding="utf-8")
     with pytest.raises(CommandError, match="No tournament"):
         run("no-such-cup", str(path))
+
+
+def test_a_player_edited_while_the_file_is_read_is_not_overwritten(
+    tournament, tmp_path, monkeypatch
+):
+    from tournament.management.commands import import_players
+
+    def preview_then_edit(*args, **kwargs):
+        preview = read_preview(*args, **kwargs)
+        services.player_save(
+            tournament=tournament, player=tournament.players.get(number=1), team="Nice"
+        )
+        return preview
+
+    read_preview = import_players.import_preview
+    monkeypatch.setattr(import_players, "import_preview", preview_then_edit)
+    path = tmp_path / "players.csv"
+    path.write_text("number,name,team\n1,Alice,Paris\n2,Bo,\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="The players changed since this preview"):
+        run(SLUG, str(path))
+    assert stored(tournament) == [(1, "Alice", "", "Nice", False, None)]

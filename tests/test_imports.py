@@ -7,7 +7,6 @@ from django.db import connection
 from openpyxl import Workbook
 
 from tournament import imports
-from tournament.forms.players import player_limits
 from tournament.imports import (
     ERROR,
     NEW,
@@ -18,6 +17,7 @@ from tournament.imports import (
     parse_players,
     read_table,
 )
+from tournament.player_import import player_limits, state_fingerprint
 
 LIMITS = FieldLimits(max_lengths={"name": 120, "name_zh": 60, "team": 120, "country": 60})
 ALICE = {
@@ -332,3 +332,21 @@ def test_error_rows_are_left_out_of_the_rows_to_import():
     assert preview.rows_to_import == [{"number": 1, "name": "Alice"}]
     assert preview.has_errors
     assert [row.line for row in preview.error_rows] == [3]
+
+
+# ---------------------------------------------------------------- fingerprint of stored players
+
+
+def test_fingerprint_covers_the_row_fields_of_each_number_in_the_file():
+    stored = {1: ALICE, 2: {**ALICE, "number": 2, "name": "Bob"}}
+    rows = [{"number": 1, "name": "Alice", "team": "Lyon"}, {"number": 3, "name": "Carol"}]
+    digest = state_fingerprint(stored, rows)
+    assert len(digest) == 64
+    # Stable, whatever the order of rows and fields.
+    assert state_fingerprint(dict(reversed(stored.items())), rows[::-1]) == digest
+    # Player 2 is not in the file; country is not a column of the file.
+    assert state_fingerprint({1: {**ALICE, "country": "CN"}}, rows) == digest
+    # A compared value changed, or a number of the file got registered.
+    assert state_fingerprint({**stored, 1: {**ALICE, "team": "Paris"}}, rows) != digest
+    assert state_fingerprint({**stored, 3: {**ALICE, "number": 3}}, rows) != digest
+    assert state_fingerprint({2: stored[2]}, rows) != digest

@@ -11,9 +11,9 @@ import pytest
 
 from tests.conftest import make_tournament, make_user
 from tournament import selectors, services
+from tournament.formatting import format_table_points
 from tournament.models import Seat
 from tournament.services import PenaltyEntry
-from tournament.tables import format_table_points
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "standings.md"
 

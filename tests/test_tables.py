@@ -9,9 +9,10 @@ import pytest
 from django.test import RequestFactory
 from django_tables2 import RequestConfig
 
+from tournament.formatting import format_table_points
 from tournament.models import Player
 from tournament.selectors import StandingRow, TeamRow
-from tournament.tables import StandingsTable, TeamStandingsTable, format_table_points
+from tournament.tables import StandingsTable, TeamStandingsTable
 
 
 @pytest.mark.parametrize(

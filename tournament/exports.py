@@ -13,24 +13,16 @@ from fractions import Fraction
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from openpyxl import Workbook
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from tournament import selectors
+from tournament.formatting import WIND_NAMES, format_table_points
 from tournament.models import SEAT_LABELS, Seat
 from tournament.scoring import PenaltyKind
-from tournament.tables import format_table_points
 
 Row = tuple
-
-WIND_NAMES = {
-    "E": gettext_lazy("East"),
-    "S": gettext_lazy("South"),
-    "W": gettext_lazy("West"),
-    "N": gettext_lazy("North"),
-}
 
 # Excel keeps 15 significant digits; four decimals tell 7/3 from 2.33 at a glance, and
 # the exact value sits in the "(exact)" column beside it.

@@ -3,8 +3,8 @@
 Nothing here touches the database: the caller passes the stored players as
 plain data (number → field values) and the field limits, and gets back an
 ``ImportPreview`` whose rows are ``new``, ``update``, ``unchanged`` or
-``error``. Only a preview without errors should be handed to
-``services.players_import``.
+``error``. ``tournament.player_import`` is that caller: it reads the stored
+players and applies a preview without errors.
 """
 
 import csv
@@ -17,7 +17,6 @@ from pathlib import PurePath
 
 from django.utils.translation import gettext as _
 
-SUPPORTED_SUFFIXES = (".csv", ".xlsx")
 # A player list is a few hundred rows; the cap keeps a pathological file from
 # filling memory and the signed preview.
 MAX_ROWS = 5000

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournament.scoring import MAX_FLOWERS, MIN_FAN, Outcome, PenaltyKind
+from tournament.seating import HANDS_PER_SESSION
 
-HANDS_PER_SESSION = 16
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
 SEAT_CHOICES = [(i, label) for i, label in enumerate(SEAT_LABELS)]
 
@@ -181,6 +181,11 @@ class Seat(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     seat = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
     lot = models.PositiveIntegerField()
+    # The player the lot gave this seat, when an organiser later put someone else
+    # in it (a withdrawal before play): the published draw stays checkable.
+    replaces = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["table", "seat"]
@@ -322,6 +327,27 @@ class Penalty(models.Model):
 
     def __str__(self):
         return f"{self.hand}: {SEAT_LABELS[self.offender]} {self.kind} {self.points}"
+
+
+class HandRevision(models.Model):
+    """What a hand was before a correction: nothing a referee entered is lost."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField()
+    previous = models.JSONField()
+    revised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revised_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "version"], name="one_revision_per_version"),
+        ]
+
+    def __str__(self):
+        return f"{self.hand} v{self.version}"
 
 
 class TableReopening(models.Model):

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import scoring, seating
 from tournament.models import (
-    HANDS_PER_SESSION,
     SEAT_LABELS,
     Hand,
     Penalty,
@@ -63,10 +64,6 @@ class TableSheet:
     @property
     def next_number(self) -> int | None:
         return next((row.number for row in self.rows if row.hand is None), None)
-
-    @property
-    def is_complete(self) -> bool:
-        return self.entered == HANDS_PER_SESSION
 
     @property
     def summary(self):
@@ -131,10 +128,16 @@ class SessionResult:
 
 
 def tournament_results(tournament) -> list[SessionResult]:
-    """Each player's score, place and table points in every drawn session."""
+    """Each player's score, place and table points at every table that has started.
+
+    A table without any hand entered yet has not been played: counting it would
+    give its four players a shared first place and 7/4 table points each.
+    """
     results = []
     for session in tournament.sessions.order_by("number"):
         for sheet in session_sheets(session):
+            if sheet.entered == 0:
+                continue
             for seat, (player, score, place, points) in enumerate(sheet.summary):
                 results.append(
                     SessionResult(
@@ -163,7 +166,10 @@ class StandingRow:
 
     @property
     def ranked(self) -> bool:
-        return not self.player.is_substitute
+        """Substitutes are never ranked; nor is a player who withdrew without playing."""
+        if self.player.is_substitute:
+            return False
+        return self.player.withdrawn_at is None or self.sessions_played > 0
 
     @property
     def first_places(self) -> int:
@@ -183,8 +189,9 @@ class StandingRow:
 def standings(tournament) -> list[StandingRow]:
     """Players ordered by the tournament's ranking order; equal players share a rank.
 
-    Substitutes are listed after the ranked players, without a rank: their
-    results count for their opponents but they are not ranked themselves.
+    Substitutes (and players who withdrew before playing) are listed after the
+    ranked players, without a rank: a substitute's results count for the
+    opponents but the substitute is not ranked.
     """
     rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
     for result in tournament_results(tournament):
@@ -255,3 +262,40 @@ def players_by_table_seat(tournament) -> dict[tuple[int, int, int], Player]:
     ):
         mapping[(s.session.number, s.table.number, s.seat)] = s.player
     return mapping
+
+
+class DrawRefused(Exception):
+    """The active players cannot be seated; ``message`` says what is missing."""
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def players_for_draw(tournament) -> list[Player]:
+    """Active regular players, topped up with substitutes (lowest number first) to a multiple of 4.
+
+    Raises DrawRefused saying how many substitutes are missing when even all
+    substitutes cannot fill the last table.
+    """
+    active = list(tournament.players.filter(withdrawn_at__isnull=True).order_by("number"))
+    regular = [p for p in active if not p.is_substitute]
+    substitutes = [p for p in active if p.is_substitute]
+    needed = (-len(regular)) % 4
+    if needed > len(substitutes):
+        missing = needed - len(substitutes)
+        raise DrawRefused(
+            ngettext(
+                "%(players)s active players cannot fill tables of four: %(missing)s substitute is "
+                "missing (register it, or withdraw a player).",
+                "%(players)s active players cannot fill tables of four: %(missing)s substitutes "
+                "are missing (register them, or withdraw players).",
+                missing,
+            )
+            % {"players": len(regular) + len(substitutes), "missing": missing},
+            code="not_multiple_of_four",
+        )
+    if not regular and not needed:
+        raise DrawRefused(_("There are no active players to draw."), code="no_players")
+    return regular + substitutes[:needed]

@@ -13,9 +13,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from tournament import scoring, seating
+from tournament import scoring, seating, selectors
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
@@ -39,7 +38,7 @@ def tournament_create(
     session_count: int,
     session_minutes: int,
     tiebreak_order: str,
-    creator,
+    creator=None,
     referees=(),
 ) -> Tournament:
     tournament = Tournament(
@@ -51,7 +50,8 @@ def tournament_create(
     )
     tournament.full_clean()
     tournament.save()
-    tournament.organisers.add(creator)
+    if creator is not None:
+        tournament.organisers.add(creator)
     tournament.referees.set(referees)
     return tournament
 
@@ -91,6 +91,18 @@ PLAYER_FIELDS = ("number", "name", "name_zh", "team", "country", "is_substitute"
 def player_save(*, tournament: Tournament, player: Player | None = None, **fields) -> Player:
     """Create a player, or update ``player`` with ``fields``."""
     player = player or Player(tournament=tournament)
+    new_number = fields.get("number", player.number)
+    if player.pk and new_number != player.number and player.seats.exists():
+        # The published draw is sha256("seed:number"): renumbering would make it uncheckable.
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("%(name)s is already seated by a draw: the number can no longer change.")
+                    % {"name": player.name},
+                    code="number_fixed_after_draw",
+                )
+            }
+        )
     for key, value in fields.items():
         if key not in PLAYER_FIELDS:
             raise TypeError(f"unknown player field {key}")
@@ -145,34 +157,6 @@ def players_import(*, tournament: Tournament, rows: Iterable[dict]) -> ImportOut
 # ---------------------------------------------------------------- draw and sessions
 
 
-def players_for_draw(tournament: Tournament) -> list[Player]:
-    """Active regular players, topped up with substitutes (lowest number first) to a multiple of 4.
-
-    Raises a ValidationError saying how many substitutes are missing when even
-    all substitutes cannot fill the last table.
-    """
-    active = list(tournament.players.filter(withdrawn_at__isnull=True).order_by("number"))
-    regular = [p for p in active if not p.is_substitute]
-    substitutes = [p for p in active if p.is_substitute]
-    needed = (-len(regular)) % 4
-    if needed > len(substitutes):
-        missing = needed - len(substitutes)
-        raise ValidationError(
-            ngettext(
-                "%(players)s active players cannot fill tables of four: %(missing)s substitute is "
-                "missing (register it, or withdraw a player).",
-                "%(players)s active players cannot fill tables of four: %(missing)s substitutes "
-                "are missing (register them, or withdraw players).",
-                missing,
-            )
-            % {"players": len(regular) + len(substitutes), "missing": missing},
-            code="not_multiple_of_four",
-        )
-    if not regular and not needed:
-        raise ValidationError(_("There are no active players to draw."), code="no_players")
-    return regular + substitutes[:needed]
-
-
 @transaction.atomic
 def session_draw(*, tournament: Tournament, number: int, seed: int | None = None) -> Session:
     """Draw seats by lot for session ``number``; the seed makes it reproducible."""
@@ -195,7 +179,10 @@ def session_draw(*, tournament: Tournament, number: int, seed: int | None = None
                 )
             }
         )
-    players = {p.number: p for p in players_for_draw(tournament)}
+    try:
+        players = {p.number: p for p in selectors.players_for_draw(tournament)}
+    except selectors.DrawRefused as refusal:
+        raise ValidationError(refusal.message, code=refusal.code) from refusal
     if seed is None:
         seed = seating.new_seed()
     try:

@@ -5,33 +5,13 @@ as they are: table points stay ``Fraction``s, so sorting compares exact values a
 only the cell text is formatted.
 """
 
-from fractions import Fraction
-
 import django_tables2 as tables
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django_tables2.data import TableListData
 from django_tables2.utils import Accessor, OrderBy
 
-
-def format_table_points(value: Fraction | int) -> str:
-    """Table points as exact text, never rounded.
-
-    Whole numbers print as integers ("7"); values that are exact with at most two
-    decimals print as decimals without trailing zeros ("1.75", "0.5"); the rest
-    (thirds, sixths, twelfths after tied places) print as an improper fraction
-    ("7/3", "29/12"). An improper fraction rather than "2⅓" because Unicode has no
-    single glyph for twelfths, and the same text is used in the spreadsheet export.
-    """
-    value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    hundredths = value * 100
-    if hundredths.denominator == 1:
-        sign = "-" if value < 0 else ""
-        whole, cents = divmod(abs(hundredths.numerator), 100)
-        return f"{sign}{whole}.{cents:02d}".rstrip("0")
-    return f"{value.numerator}/{value.denominator}"
+from tournament.formatting import format_table_points
 
 
 def _is_empty(values: tuple) -> bool:

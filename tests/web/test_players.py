@@ -4,6 +4,7 @@ import io
 from types import SimpleNamespace
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -11,7 +12,8 @@ from openpyxl import Workbook
 
 from tests.conftest import login, make_tournament, make_user
 from tournament import services
-from tournament.forms.players import import_preview, sign_preview
+from tournament.forms.players import sign_preview
+from tournament.player_import import apply_preview, import_preview
 
 SLUG = "spring-open"
 CSV_TWO_PLAYERS = (
@@ -502,3 +504,107 @@ def test_confirm_without_payload_is_refused(cast):
     assert response.redirect_chain == [(reverse("player_import", args=[SLUG]), 302)]
     assert messages_of(response)
     assert players(cast.tournament) == before
+
+
+# ---------------------------------------------------------------- stale previews
+
+STALE = "The players changed since this preview; upload the file again."
+
+
+def edit(cast, number, **fields):
+    """Save player ``number`` through the edit page, as the organiser would by hand."""
+    player = cast.tournament.players.get(number=number)
+    data = {
+        "number": player.number,
+        "name": player.name,
+        "name_zh": player.name_zh,
+        "team": player.team,
+        "country": player.country,
+    }
+    if player.is_substitute:
+        data["is_substitute"] = "on"
+    data.update(fields)
+    response = cast.organiser.post(reverse("player_edit", args=[SLUG, number]), data)
+    assert response.status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_hand_edit_after_an_unchanged_preview_row_refuses_the_confirm(cast):
+    response = upload(cast, csv_file("number,name,team\n1,Alice,Lyon\n2,Bo,\n"))
+    assert [row.action for row in response.context["preview"].rows] == ["unchanged", "new"]
+    edit(cast, 1, team="Paris")
+    after_edit = players(cast.tournament)
+
+    response = confirm(cast, response.context["confirm_form"].initial["payload"])
+
+    assert response.redirect_chain == [(reverse("player_import", args=[SLUG]), 302)]
+    assert messages_of(response)[-1] == STALE  # after the edit page's "saved"
+    assert players(cast.tournament) == after_edit  # the edit stands, player 2 was not added
+    assert after_edit[0][3] == "Paris"
+
+
+@pytest.mark.django_db
+def test_a_hand_edit_after_an_update_preview_row_refuses_the_confirm(cast):
+    response = upload(cast, csv_file("number,name,team\n1,Alice,Marseille\n"))
+    assert [c.old for c in response.context["preview"].rows[0].changes] == ["Lyon"]
+    services.player_save(
+        tournament=cast.tournament, player=cast.tournament.players.get(number=1), name="Alicia"
+    )
+    after_edit = players(cast.tournament)
+
+    response = confirm(cast, response.context["confirm_form"].initial["payload"])
+
+    assert messages_of(response) == [STALE]
+    assert players(cast.tournament) == after_edit
+
+
+@pytest.mark.django_db
+def test_a_number_registered_after_the_preview_refuses_the_confirm(cast):
+    response = upload(cast, csv_file("number,name\n2,Bo\n"))
+    assert [row.action for row in response.context["preview"].rows] == ["new"]
+    services.player_save(tournament=cast.tournament, number=2, name="Bob by hand")
+    after_edit = players(cast.tournament)
+
+    response = confirm(cast, response.context["confirm_form"].initial["payload"])
+
+    assert messages_of(response) == [STALE]
+    assert players(cast.tournament) == after_edit
+
+
+@pytest.mark.django_db
+def test_confirm_applies_when_the_previewed_players_are_unchanged(cast):
+    response = upload(cast, csv_file("number,name,team\n1,Alice,Marseille\n2,Bo,\n"))
+    payload = response.context["confirm_form"].initial["payload"]
+    # Changes the import does not look at: a field not in the file, a player not in
+    # the file, a withdrawal.
+    edit(cast, 1, country="FR")
+    services.player_save(tournament=cast.tournament, number=9, name="Zoe")
+    services.player_withdraw(player=cast.tournament.players.get(number=1))
+
+    response = confirm(cast, payload)
+
+    assert response.redirect_chain == [(reverse("player_list", args=[SLUG]), 302)]
+    assert "Import done: created 1, updated 1, unchanged 0." in messages_of(response)
+    stored = players(cast.tournament)
+    assert [row[:6] for row in stored] == [
+        (1, "Alice", "", "Marseille", "FR", False),
+        (2, "Bo", "", "", "", False),
+        (9, "Zoe", "", "", "", False),
+    ]
+    assert stored[0][6] is not None  # still withdrawn
+
+
+@pytest.mark.django_db
+def test_apply_preview_with_another_fingerprint_writes_nothing(cast):
+    before = players(cast.tournament)
+    preview = import_preview(
+        cast.tournament, filename="players.csv", content=b"number,name\n2,Bo\n"
+    )
+    with pytest.raises(ValidationError) as caught:
+        apply_preview(cast.tournament, rows=preview.rows_to_import, fingerprint="0" * 64)
+    assert caught.value.code == "preview_stale"
+    assert players(cast.tournament) == before
+    outcome = apply_preview(
+        cast.tournament, rows=preview.rows_to_import, fingerprint=preview.fingerprint
+    )
+    assert outcome.created == 1

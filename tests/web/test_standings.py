@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from tests.test_exports import EXPECTED_STANDINGS, make_scenario_tournament
 from tournament import services
+from tournament.formatting import format_table_points
 from tournament.models import Table
-from tournament.tables import format_table_points
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

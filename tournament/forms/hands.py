@@ -8,7 +8,7 @@ from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.services import PenaltyEntry
 
-WINS = {Outcome.SELF_DRAWN.value, Outcome.DISCARD.value}
+WINS = Hand.WINS
 
 # Common penalties of the rules digest; a tap fills kind, points and reason.
 PENALTY_PRESETS = [

@@ -2,16 +2,15 @@
 
 from django import forms
 from django.core import signing
-from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from tournament import imports
 from tournament.models import Player, Tournament
+from tournament.player_import import PlayerImportPreview
 from tournament.services import PLAYER_FIELDS
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
-# A preview is meant to be confirmed right away; an old one may no longer match
-# what is stored, so it must be uploaded again.
+# A preview is meant to be confirmed right away. A change to the players it
+# touches is caught by its fingerprint; past this age it is refused anyway.
 PREVIEW_MAX_AGE_SECONDS = 2 * 60 * 60
 
 
@@ -45,6 +44,8 @@ class PlayerForm(forms.ModelForm):
 
 
 class PlayerImportForm(forms.Form):
+    """The uploaded player list; the view reads it into a preview (``player_import``)."""
+
     file = forms.FileField(
         label=_("Player list"),
         help_text=_(
@@ -54,11 +55,6 @@ class PlayerImportForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}),
     )
 
-    def __init__(self, *args, tournament: Tournament, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.tournament = tournament
-        self.preview: imports.ImportPreview | None = None
-
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
@@ -67,17 +63,15 @@ class PlayerImportForm(forms.Form):
                 code="file_too_large",
                 params={"size": MAX_UPLOAD_BYTES // (1024 * 1024)},
             )
-        try:
-            self.preview = import_preview(
-                self.tournament, filename=upload.name, content=upload.read()
-            )
-        except imports.ImportFileError as error:
-            raise forms.ValidationError(error.message, code=error.code) from error
         return upload
 
 
 class PlayerImportConfirmForm(forms.Form):
-    """The previewed rows, signed when the preview was shown, coming back to be applied."""
+    """The previewed rows, signed when the preview was shown, coming back to be applied.
+
+    The cleaned payload is ``{"rows": [...], "fingerprint": "..."}``; whether the
+    stored players still match the fingerprint is checked when it is applied.
+    """
 
     payload = forms.CharField(widget=forms.HiddenInput)
 
@@ -85,7 +79,7 @@ class PlayerImportConfirmForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
 
-    def clean_payload(self) -> list[dict]:
+    def clean_payload(self) -> dict:
         try:
             data = signing.loads(
                 self.cleaned_data["payload"],
@@ -111,38 +105,26 @@ class PlayerImportConfirmForm(forms.Form):
                 _("The preview has errors: correct the file and upload it again."),
                 code="preview_has_errors",
             )
-        return data["rows"]
+        return {"rows": data["rows"], "fingerprint": data.get("fingerprint", "")}
 
 
 def _preview_salt(tournament: Tournament) -> str:
     return f"tournament.players.import:{tournament.pk}"
 
 
-def sign_preview(tournament: Tournament, preview: imports.ImportPreview) -> str:
-    """The rows to import, signed for this tournament so they can travel in a hidden field."""
+def sign_preview(tournament: Tournament, preview: PlayerImportPreview) -> str:
+    """The rows to import and the stored players' fingerprint, signed for this tournament.
+
+    Signed so they can travel in a hidden field and come back unchanged.
+    """
     error_count = len(preview.error_rows) + len(preview.header_problems)
     return signing.dumps(
-        {"tournament": tournament.pk, "rows": preview.rows_to_import, "errors": error_count},
+        {
+            "tournament": tournament.pk,
+            "rows": preview.rows_to_import,
+            "fingerprint": preview.fingerprint,
+            "errors": error_count,
+        },
         salt=_preview_salt(tournament),
         compress=True,
     )
-
-
-def player_limits() -> imports.FieldLimits:
-    """The lengths and the largest number the Player model accepts, for the import checks."""
-    max_lengths = {name: Player._meta.get_field(name).max_length for name in imports.TEXT_FIELDS}
-    maxima = [
-        validator.limit_value
-        for validator in Player._meta.get_field("number").validators
-        if isinstance(validator, MaxValueValidator)
-    ]
-    if maxima:
-        return imports.FieldLimits(max_lengths=max_lengths, max_number=min(maxima))
-    return imports.FieldLimits(max_lengths=max_lengths)
-
-
-def import_preview(tournament: Tournament, *, filename: str, content: bytes):
-    """Read a player file and compare it with the tournament's players; raises ImportFileError."""
-    table = imports.read_table(filename, content)
-    existing = {values["number"]: values for values in tournament.players.values(*PLAYER_FIELDS)}
-    return imports.parse_players(table, existing=existing, limits=player_limits())

@@ -8,6 +8,7 @@ from tournament.seating.draw import (
     new_seed,
 )
 from tournament.seating.rotation import (
+    HANDS_PER_SESSION,
     ROUND_SEATING,
     WINDS,
     HandSlot,
@@ -15,6 +16,7 @@ from tournament.seating.rotation import (
 )
 
 __all__ = [
+    "HANDS_PER_SESSION",
     "ROUND_SEATING",
     "WINDS",
     "DrawError",

@@ -3,14 +3,11 @@
 from fractions import Fraction
 
 from django import template
-from django.utils.translation import gettext as _
 
+from tournament.formatting import WIND_NAMES, format_table_points
 from tournament.models import SEAT_LABELS
-from tournament.tables import format_table_points
 
 register = template.Library()
-
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 @register.filter
@@ -33,7 +30,7 @@ def seat_label(seat):
 
 @register.filter
 def wind_name(wind):
-    return _(WIND_NAMES.get(wind, wind))
+    return WIND_NAMES.get(wind, wind)
 
 
 @register.filter

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import services
+from tournament import imports, selectors, services
 from tournament.forms.players import (
     PlayerForm,
     PlayerImportConfirmForm,
@@ -15,6 +15,7 @@ from tournament.forms.players import (
     sign_preview,
 )
 from tournament.models import Player
+from tournament.player_import import apply_preview, import_preview
 from tournament.services import PLAYER_FIELDS
 from tournament.views.common import add_service_errors, get_tournament, roles
 
@@ -36,9 +37,9 @@ def player_list(request, slug):
     players = list(tournament.players.order_by("number"))
     active = [p for p in players if p.is_active]
     try:
-        drawn = services.players_for_draw(tournament)
-    except ValidationError as error:
-        draw_ready, draw_problem, table_count = False, " ".join(error.messages), 0
+        drawn = selectors.players_for_draw(tournament)
+    except selectors.DrawRefused as refusal:
+        draw_ready, draw_problem, table_count = False, refusal.message, 0
     else:
         draw_ready, draw_problem, table_count = True, "", len(drawn) // 4
     return render(
@@ -134,13 +135,18 @@ def player_reinstate(request, slug, number):
 def player_import(request, slug):
     """Upload a file and see what importing it would do; nothing is saved here."""
     tournament = get_tournament(request, slug, role="organiser")
-    form = PlayerImportForm(request.POST or None, request.FILES or None, tournament=tournament)
+    form = PlayerImportForm(request.POST or None, request.FILES or None)
     preview = confirm_form = None
     if request.method == "POST" and form.is_valid():
-        preview = form.preview
-        confirm_form = PlayerImportConfirmForm(
-            initial={"payload": sign_preview(tournament, preview)}, tournament=tournament
-        )
+        upload = form.cleaned_data["file"]
+        try:
+            preview = import_preview(tournament, filename=upload.name, content=upload.read())
+        except imports.ImportFileError as error:
+            form.add_error("file", ValidationError(error.message, code=error.code))
+        else:
+            confirm_form = PlayerImportConfirmForm(
+                initial={"payload": sign_preview(tournament, preview)}, tournament=tournament
+            )
     return render(
         request,
         "players/import.html",
@@ -151,7 +157,10 @@ def player_import(request, slug):
 @login_required
 @require_POST
 def player_import_confirm(request, slug):
-    """Apply the rows of a preview; the signature proves they are the rows that were shown."""
+    """Apply the rows of a preview; the signature proves they are the rows that were shown.
+
+    Refused when the players the rows touch changed since the preview was made.
+    """
     tournament = get_tournament(request, slug, role="organiser")
     form = PlayerImportConfirmForm(request.POST, tournament=tournament)
     if not form.is_valid():
@@ -160,7 +169,10 @@ def player_import_confirm(request, slug):
                 messages.error(request, error)
         return redirect("player_import", tournament.slug)
     try:
-        outcome = services.players_import(tournament=tournament, rows=form.cleaned_data["payload"])
+        payload = form.cleaned_data["payload"]
+        outcome = apply_preview(
+            tournament, rows=payload["rows"], fingerprint=payload["fingerprint"]
+        )
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)

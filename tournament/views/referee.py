@@ -53,15 +53,19 @@ def _sheet_context(request, tournament, table, *, form, penalties, editing=None)
     return context
 
 
-def _save_hand(request, table, form, penalties, *, number, version):
-    """Run the form and its penalty rows through the service; True when saved."""
+def _save_hand(request, table, form, penalties, *, editing: bool):
+    """Run the form and its penalty rows through the service; the saved hand, or None."""
     if not (form.is_valid() and penalties.is_valid()):
-        return False
+        return None
     data = form.cleaned_data
+    version = None
+    if editing:
+        # A correction without the version it started from can never match: refuse, don't guess.
+        version = data["version"] if data["version"] is not None else -1
     try:
-        services.hand_record(
+        return services.hand_record(
             table=table,
-            number=number,
+            number=data["number"],
             outcome=data["outcome"],
             winner=data["winner"],
             discarder=data["discarder"],
@@ -74,8 +78,7 @@ def _save_hand(request, table, form, penalties, *, number, version):
         )
     except ValidationError as error:
         service_errors_to_form(form, penalties, error)
-        return False
-    return True
+        return None
 
 
 def _slot(number):
@@ -94,13 +97,9 @@ def table_sheet(request, slug, number, table):
     if request.method == "POST":
         form = HandForm(request.POST, players=players, slot=_slot(next_number))
         penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
-        hand_number = form.data.get("number")
-        try:
-            hand_number = int(hand_number)
-        except (TypeError, ValueError):
-            hand_number = None
-        if _save_hand(request, table, form, penalties, number=hand_number, version=None):
-            messages.success(request, _("Hand %(n)s saved.") % {"n": hand_number})
+        hand = _save_hand(request, table, form, penalties, editing=False)
+        if hand is not None:
+            messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
     else:
         form = HandForm(
@@ -127,12 +126,7 @@ def hand_edit(request, slug, number, table, hand):
             request.POST, players=players, slot=slot, editing=True, initial={"number": hand.number}
         )
         penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
-        version = form.data.get("version")
-        try:
-            version = int(version)
-        except (TypeError, ValueError):
-            version = -1  # a form without its version can never match: refuse rather than guess
-        if _save_hand(request, table, form, penalties, number=hand.number, version=version):
+        if _save_hand(request, table, form, penalties, editing=True):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
     else:

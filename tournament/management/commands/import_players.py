@@ -7,9 +7,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import imports, services
-from tournament.forms.players import import_preview
+from tournament import imports
 from tournament.models import Tournament
+from tournament.player_import import apply_preview, import_preview
 
 
 class Command(BaseCommand):
@@ -56,7 +56,9 @@ class Command(BaseCommand):
             raise CommandError(_("The file has errors: nothing was imported."))
 
         try:
-            outcome = services.players_import(tournament=tournament, rows=preview.rows_to_import)
+            outcome = apply_preview(
+                tournament, rows=preview.rows_to_import, fingerprint=preview.fingerprint
+            )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         self.stdout.write(

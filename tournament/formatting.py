@@ -1,0 +1,32 @@
+"""How figures and labels are written on pages and in the workbook, in one place."""
+
+from fractions import Fraction
+
+from django.utils.translation import gettext_lazy
+
+WIND_NAMES = {
+    "E": gettext_lazy("East"),
+    "S": gettext_lazy("South"),
+    "W": gettext_lazy("West"),
+    "N": gettext_lazy("North"),
+}
+
+
+def format_table_points(value: Fraction | int) -> str:
+    """Table points as exact text, never rounded.
+
+    Whole numbers print as integers ("7"); values that are exact with at most two
+    decimals print as decimals without trailing zeros ("1.75", "0.5"); the rest
+    (thirds, sixths, twelfths after tied places) print as an improper fraction
+    ("7/3", "29/12"). An improper fraction rather than "2⅓" because Unicode has no
+    single glyph for twelfths, and the same text is used in the spreadsheet export.
+    """
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    hundredths = value * 100
+    if hundredths.denominator == 1:
+        sign = "-" if value < 0 else ""
+        whole, cents = divmod(abs(hundredths.numerator), 100)
+        return f"{sign}{whole}.{cents:02d}".rstrip("0")
+    return f"{value.numerator}/{value.denominator}"

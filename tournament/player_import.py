@@ -1,0 +1,107 @@
+"""Importing a player list into a tournament: the side of the import that knows the database.
+
+``tournament.imports`` parses a file without touching the database; this
+module reads the tournament's stored players, builds the preview against
+them, and applies a confirmed preview through ``services.players_import``.
+
+A preview is shown and confirmed later. It carries a fingerprint of the
+stored players it was compared with, and is applied only if they still have
+the same values: a hand edit made in between is never silently overwritten.
+"""
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament import imports, services
+from tournament.models import Player, Tournament
+from tournament.services import PLAYER_FIELDS
+
+# What a player number not registered yet stands for in the fingerprint.
+ABSENT = "absent"
+
+
+@dataclass
+class PlayerImportPreview(imports.ImportPreview):
+    """A preview, with the fingerprint of the stored players it was compared with."""
+
+    fingerprint: str = ""
+
+
+def player_limits() -> imports.FieldLimits:
+    """The lengths and the largest number the Player model accepts, for the import checks."""
+    max_lengths = {name: Player._meta.get_field(name).max_length for name in imports.TEXT_FIELDS}
+    maxima = [
+        validator.limit_value
+        for validator in Player._meta.get_field("number").validators
+        if isinstance(validator, MaxValueValidator)
+    ]
+    if maxima:
+        return imports.FieldLimits(max_lengths=max_lengths, max_number=min(maxima))
+    return imports.FieldLimits(max_lengths=max_lengths)
+
+
+def stored_players(tournament: Tournament, *, for_update: bool = False) -> dict[int, dict]:
+    """The tournament's players as plain data: number → the fields an import can set."""
+    players = tournament.players.all()
+    if for_update:
+        players = players.select_for_update()
+    return {values["number"]: values for values in players.values(*PLAYER_FIELDS)}
+
+
+def state_fingerprint(
+    stored: Mapping[int, Mapping[str, object]], rows: Iterable[Mapping[str, object]]
+) -> str:
+    """A digest of what is stored for the players ``rows`` would import.
+
+    For each row's number: the stored value of every field the row sets (the
+    fields the import compares), or ``ABSENT`` when no player has that number.
+    Any change to one of these values changes the digest.
+    """
+    state = {}
+    for row in rows:
+        number = row["number"]
+        player = stored.get(number)
+        state[str(number)] = (
+            ABSENT if player is None else {name: player.get(name) for name in sorted(row)}
+        )
+    canonical = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def import_preview(tournament: Tournament, *, filename: str, content: bytes) -> PlayerImportPreview:
+    """Read a player file and compare it with the tournament's players; raises ImportFileError."""
+    table = imports.read_table(filename, content)
+    stored = stored_players(tournament)
+    parsed = imports.parse_players(table, existing=stored, limits=player_limits())
+    return PlayerImportPreview(
+        columns=parsed.columns,
+        header_line=parsed.header_line,
+        header_problems=parsed.header_problems,
+        rows=parsed.rows,
+        # From the same read as the comparison, so the preview shown is what is fingerprinted.
+        fingerprint=state_fingerprint(stored, parsed.rows_to_import),
+    )
+
+
+@transaction.atomic
+def apply_preview(
+    tournament: Tournament, *, rows: list[dict], fingerprint: str
+) -> services.ImportOutcome:
+    """Import ``rows`` if the players they touch are still as when the preview was made.
+
+    Raises a ValidationError, and writes nothing, when they changed since.
+    """
+    stored = stored_players(tournament, for_update=True)
+    if state_fingerprint(stored, rows) != fingerprint:
+        raise ValidationError(
+            _("The players changed since this preview; upload the file again."),
+            code="preview_stale",
+        )
+    return services.players_import(tournament=tournament, rows=rows)
