@@ -2,6 +2,7 @@ from django.contrib import admin
 
 from tournament.models import (
     Hand,
+    HandRevision,
     Penalty,
     Player,
     Seat,
@@ -12,38 +13,8 @@ from tournament.models import (
 )
 
 
-@admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "session_count"]
-    prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["organisers", "referees"]
-
-
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "number", "name", "name_zh", "team", "is_substitute"]
-    list_filter = ["tournament"]
-    search_fields = ["name", "name_zh", "team"]
-
-
-class SeatInline(admin.TabularInline):
-    model = Seat
-    extra = 0
-
-
-@admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "number", "seed", "opened_at", "closed_at"]
-
-
-@admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
-    list_display = ["session", "number", "confirmed_at"]
-    inlines = [SeatInline]
-
-
 class ReadOnlyMixin:
-    """Hands are settled by the scoring core through the referee pages: here they are only read."""
+    """Tournament data is written by the pages' services, which check and settle it: read here."""
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -53,6 +24,36 @@ class ReadOnlyMixin:
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "session_count"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["organisers", "referees"]
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["tournament", "number", "name", "name_zh", "team", "is_substitute"]
+    list_filter = ["tournament"]
+    search_fields = ["name", "name_zh", "team"]
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+@admin.register(Session)
+class SessionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["tournament", "number", "seed", "opened_at", "closed_at"]
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["session", "number", "confirmed_at"]
+    inlines = [SeatInline]
 
 
 class PenaltyInline(ReadOnlyMixin, admin.TabularInline):
@@ -66,4 +67,6 @@ class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
     inlines = [PenaltyInline]
 
 
-admin.site.register(TableReopening)
+@admin.register(TableReopening, HandRevision)
+class RecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    pass

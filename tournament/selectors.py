@@ -299,3 +299,13 @@ def players_for_draw(tournament) -> list[Player]:
     if not regular and not needed:
         raise DrawRefused(_("There are no active players to draw."), code="no_players")
     return regular + substitutes[:needed]
+
+
+def seats_waiting_for_play(player: Player):
+    """The player's seats at tables where no hand has been entered yet."""
+    return (
+        Seat.objects.filter(player=player, table__hands__isnull=True)
+        .select_related("table", "session")
+        .order_by("session__number")
+        .distinct()
+    )

@@ -13,11 +13,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from tournament import scoring, seating, selectors
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
+    HandRevision,
     Penalty,
     Player,
     Seat,
@@ -220,6 +222,51 @@ def session_draw(*, tournament: Tournament, number: int, seed: int | None = None
 
 
 @transaction.atomic
+def session_cancel_draw(*, session: Session) -> None:
+    """Undo a draw before play starts (a withdrawal, a late registration); it can be redrawn."""
+    if Hand.objects.filter(table__session=session).exists():
+        raise ValidationError(
+            _("Hands are already entered in session %(n)s: its draw can no longer be cancelled.")
+            % {"n": session.number},
+            code="session_has_hands",
+        )
+    session.delete()
+
+
+@transaction.atomic
+def seat_replace(*, seat: Seat, player: Player) -> Seat:
+    """Put ``player`` (say a substitute) in a drawn seat before its table starts playing.
+
+    The seat remembers whom the lot gave it, so the published draw stays checkable.
+    """
+    seat = Seat.objects.select_related("table", "session", "player").get(pk=seat.pk)
+    if seat.table.hands.exists():
+        raise ValidationError(
+            _("Table %(t)s has started: its players can no longer change.")
+            % {"t": seat.table.number},
+            code="table_has_hands",
+        )
+    if player.tournament_id != seat.session.tournament_id or not player.is_active:
+        raise ValidationError(
+            {"player": ValidationError(_("Choose an active player."), code="player_not_active")}
+        )
+    if Seat.objects.filter(session=seat.session, player=player).exists():
+        raise ValidationError(
+            {
+                "player": ValidationError(
+                    _("%(name)s already has a seat in this session.") % {"name": player.name},
+                    code="player_already_seated",
+                )
+            }
+        )
+    drawn = seat.replaces or seat.player
+    seat.replaces = None if player == drawn else drawn
+    seat.player = player
+    seat.save(update_fields=["player", "replaces"])
+    return seat
+
+
+@transaction.atomic
 def session_open(*, session: Session) -> Session:
     if session.closed_at:
         raise ValidationError(_("The session is closed."), code="session_closed")
@@ -256,15 +303,6 @@ def session_reopen(*, session: Session) -> Session:
 
 # ---------------------------------------------------------------- hands
 
-HAND_FIELD_FOR_CORE = {
-    "outcome": "outcome",
-    "winner": "winner",
-    "discarder": "discarder",
-    "fan": "fan",
-    "flowers": "flowers",
-    "penalties": "penalties",
-}
-
 
 def _table_open_for_entry(table: Table) -> None:
     if table.confirmed_at is not None:
@@ -291,6 +329,33 @@ class PenaltyEntry:
     points: int
     reason: str
     beneficiary: int | None = None
+
+
+# The scoring core speaks English with codes; referees read these, translatable.
+CORE_MESSAGES = {
+    "winner_required": _lazy("Choose the winner."),
+    "discarder_required": _lazy("Choose who discarded the winning tile."),
+    "discarder_is_winner": _lazy("The winner cannot be the discarder: choose who discarded."),
+    "fan_required": _lazy("Enter the winner's fan, without flowers."),
+    "fan_below_minimum": _lazy("A win needs at least 8 fan, flowers not counted."),
+    "flowers_out_of_range": _lazy("Flowers are 0 to 8."),
+    "penalised_player_cannot_win": _lazy(
+        "A player penalised for a false win in this hand cannot win it."
+    ),
+    "penalty_beneficiary_required": _lazy("Penalty %(n)s: choose the player who is paid."),
+    "penalty_beneficiary_is_offender": _lazy(
+        "Penalty %(n)s: a player cannot pay a penalty to themselves."
+    ),
+    "penalty_points_invalid": _lazy("Penalty %(n)s: the points must be a positive whole number."),
+}
+
+
+def _core_message(error: scoring.SettlementError) -> str:
+    message = CORE_MESSAGES.get(error.code)
+    if message is None:
+        return str(error)
+    # Penalties are numbered from 1 on the form, as the referee sees them.
+    return str(message) % {"n": (error.index or 0) + 1}
 
 
 def settle(
@@ -324,10 +389,46 @@ def settle(
         return scoring.settle_hand(result)
     except scoring.SettlementError as error:
         raise ValidationError(
-            {HAND_FIELD_FOR_CORE.get(error.field): ValidationError(str(error), code=error.code)}
+            {error.field: ValidationError(_core_message(error), code=error.code)}
         ) from error
     except ValueError as error:  # an unknown outcome or penalty kind
         raise ValidationError(str(error), code="invalid") from error
+
+
+def _already_entered(number: int) -> ValidationError:
+    return ValidationError(
+        {
+            "number": ValidationError(
+                _("Hand %(number)s is already entered; open it to correct it.")
+                % {"number": number},
+                code="hand_already_entered",
+            )
+        }
+    )
+
+
+def _hand_snapshot(hand: Hand) -> dict:
+    """The hand as it stands, kept in a HandRevision before a correction replaces it."""
+    return {
+        "outcome": hand.outcome,
+        "winner": hand.winner,
+        "discarder": hand.discarder,
+        "fan": hand.fan,
+        "flowers": hand.flowers,
+        "fan_names": hand.fan_names,
+        "points": list(hand.points),
+        "penalties": [
+            {
+                "offender": p.offender,
+                "kind": p.kind,
+                "points": p.points,
+                "beneficiary": p.beneficiary,
+                "reason": p.reason,
+            }
+            for p in hand.penalties.all()
+        ],
+        "entered_by": hand.entered_by.get_username() if hand.entered_by else None,
+    }
 
 
 @transaction.atomic
@@ -366,15 +467,7 @@ def hand_record(
     )
     hand = Hand.objects.filter(table=table, number=number).first()
     if version is None and hand is not None:
-        raise ValidationError(
-            {
-                "number": ValidationError(
-                    _("Hand %(number)s is already entered; open it to correct it.")
-                    % {"number": number},
-                    code="hand_already_entered",
-                )
-            }
-        )
+        raise _already_entered(number)
     if version is not None and (hand is None or hand.version != version):
         raise ValidationError(
             _(
@@ -387,6 +480,9 @@ def hand_record(
     if hand is None:
         hand = Hand(table=table, number=number, version=1)
     else:
+        HandRevision.objects.create(
+            hand=hand, version=hand.version, previous=_hand_snapshot(hand), revised_by=user
+        )
         hand.version += 1
         hand.penalties.all().delete()
     hand.outcome = outcome
@@ -404,15 +500,7 @@ def hand_record(
             hand.save()
     except IntegrityError as error:
         # Two tablets creating the same hand at once: the second one is told.
-        raise ValidationError(
-            {
-                "number": ValidationError(
-                    _("Hand %(number)s is already entered; open it to correct it.")
-                    % {"number": number},
-                    code="hand_already_entered",
-                )
-            }
-        ) from error
+        raise _already_entered(number) from error
     Penalty.objects.bulk_create(
         Penalty(
             hand=hand,
@@ -434,6 +522,18 @@ def table_confirm(*, table: Table, user, record_missing_as_not_played: bool = Fa
     _table_open_for_entry(table)
     entered = set(table.hands.values_list("number", flat=True))
     missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in entered]
+    gaps = [n for n in missing if entered and n < max(entered)]
+    if gaps:
+        # Time can only cut the end of a session: a hole in the middle is a forgotten entry.
+        raise ValidationError(
+            {
+                "record_missing_as_not_played": ValidationError(
+                    _("Hands %(hands)s are missing between entered hands: enter them first.")
+                    % {"hands": ", ".join(str(n) for n in gaps)},
+                    code="hands_missing_in_between",
+                )
+            }
+        )
     if missing and not record_missing_as_not_played:
         raise ValidationError(
             {

@@ -17,6 +17,12 @@ urlpatterns = [
     path(
         "t/<slug:slug>/sessions/<int:number>/close/", organiser.session_close, name="session_close"
     ),
+    path("t/<slug:slug>/sessions/<int:number>/seats/", organiser.seat_change, name="seat_change"),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/cancel-draw/",
+        organiser.session_cancel_draw,
+        name="session_cancel_draw",
+    ),
     path(
         "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/reopen/",
         organiser.table_reopen,

@@ -207,6 +207,12 @@ def test_a_tournament_from_registration_to_the_excel_workbook():
         for row in book["Standings"].iter_rows(min_row=2, values_only=True)
     }
     assert workbook == page
+    # The numeric column is the exact value rounded for Excel, stored as a number.
+    points_col = header.index("Table points")
+    for row in book["Standings"].iter_rows(min_row=2, values_only=True):
+        exact = Fraction(row[exact_col])
+        assert isinstance(row[points_col], int | float)
+        assert abs(Fraction(row[points_col]) - exact) < Fraction(1, 10**4)
     # Table points are shared out exactly: 7 per table per session, 56 in all.
     assert sum(Fraction(points) for points, _ in page.values()) == 2 * 4 * 7
     # Scores are zero-sum but for the 20 points deducted at each session's table 3.

@@ -198,3 +198,33 @@ def test_database_refuses_a_second_hand_with_the_same_number(table):
 def test_database_refuses_a_win_below_eight_fan(table):
     with pytest.raises(IntegrityError), transaction.atomic():
         Hand.objects.create(table=table, number=1, outcome="self_drawn", winner=0, fan=7)
+
+
+def test_time_called_cannot_hide_a_hand_forgotten_in_the_middle(table, referee):
+    for number in (1, 2, 4):
+        services.hand_record(table=table, number=number, outcome="draw")
+    with pytest.raises(ValidationError) as raised:
+        services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    assert "hands_missing_in_between" in codes(raised.value)
+    assert "Hands 3 are missing" in str(raised.value)
+    table.refresh_from_db()
+    assert not table.is_confirmed
+    assert table.hands.count() == 3
+
+
+def test_a_correction_keeps_what_the_hand_was(table, referee):
+    hand = services.hand_record(
+        table=table,
+        number=1,
+        outcome="draw",
+        penalties=[PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")],
+        user=referee,
+    )
+    services.hand_record(
+        table=table, number=1, outcome="self_drawn", winner=0, fan=8, version=hand.version
+    )
+    revision = hand.revisions.get()
+    assert revision.version == 1
+    assert revision.previous["points"] == [0, -10, 0, 0]
+    assert revision.previous["penalties"][0]["reason"] == "Lateness"
+    assert revision.previous["entered_by"] == "referee"

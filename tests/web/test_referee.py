@@ -206,3 +206,45 @@ def test_table_cards_show_the_sixteen_hand_schedule(personas, urls, session_in_p
     assert page.count('class="table-card"') == 4
     # Hand 5 starts the South round with P2 dealing from the East seat.
     assert "<tr><td>5</td><td>South</td><td>P2</td>" in " ".join(page.split()).replace("> <", "><")
+
+
+def test_errors_on_fields_a_draw_does_not_use_do_not_block_it(personas, urls):
+    response = post_hand(
+        personas["referee"], urls["sheet"], outcome="draw", winner="9", fan="abc", flowers="12"
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=2, table__number=1)
+    assert (hand.outcome, hand.winner, hand.fan, hand.flowers) == ("draw", None, None, 0)
+
+
+def test_a_hand_number_typed_as_decimal_is_read_as_that_hand(personas, urls):
+    response = post_hand(personas["referee"], urls["sheet"], number="4.0", outcome="draw")
+    assert response.status_code == 302
+    assert Hand.objects.filter(number=4, table__number=1).exists()
+
+
+def test_each_correction_keeps_the_previous_entry(personas, urls, referee):
+    client = personas["referee"]
+    post_hand(
+        client, urls["hand"], number="1", outcome="self_drawn", winner="2", fan="9", version="1"
+    )
+    post_hand(
+        client,
+        urls["hand"],
+        number="1",
+        outcome="discard",
+        winner="2",
+        discarder="0",
+        fan="10",
+        version="2",
+    )
+    hand = Hand.objects.get(number=1, table__number=1)
+    revisions = list(hand.revisions.order_by("version"))
+    assert [r.version for r in revisions] == [1, 2]
+    assert revisions[0].previous["outcome"] == "draw"
+    assert revisions[1].previous["outcome"] == "self_drawn"
+    assert revisions[1].previous["points"] == [-17, -17, 51, -17]
+    assert revisions[1].revised_by == referee
+    page = " ".join(client.get(urls["sheet"]).content.decode().split())
+    assert "Hand 1 corrected by referee" in page
+    assert "Before: Win by self-draw P3 9 (P1 −17, P2 −17, P3 +51, P4 −17)" in page

@@ -92,11 +92,14 @@ class HandForm(forms.Form):
         cleaned = super().clean()
         outcome = cleaned.get("outcome")
         if outcome and outcome not in WINS:
-            # A draw or an unplayed hand has no winner: what was ticked before
-            # switching the result does not apply.
+            # A draw or an unplayed hand has no winner: what was ticked or typed
+            # before switching the result does not apply, nor do its errors, which
+            # would sit on fields the page now hides.
+            self._ignore("winner", "discarder", "fan", "flowers")
             cleaned["winner"] = cleaned["discarder"] = cleaned["fan"] = None
             cleaned["flowers"] = 0
         elif outcome == Outcome.SELF_DRAWN.value:
+            self._ignore("discarder")
             cleaned["discarder"] = None
         if outcome in WINS:
             if cleaned.get("winner") is None and "winner" not in self.errors:
@@ -107,6 +110,10 @@ class HandForm(forms.Form):
         if outcome == Outcome.DISCARD.value and discarder_missing:
             self.add_error("discarder", _("Choose who discarded the winning tile."))
         return cleaned
+
+    def _ignore(self, *names):
+        for name in names:
+            self._errors.pop(name, None)
 
 
 class PenaltyForm(forms.Form):

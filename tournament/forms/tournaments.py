@@ -88,3 +88,27 @@ class ReopenForm(forms.Form):
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+
+
+class SeatReplaceForm(forms.Form):
+    """Before a table starts: give a drawn seat to another player (a substitute)."""
+
+    seat = forms.ModelChoiceField(label=_("Seat"), queryset=None)
+    player = forms.ModelChoiceField(label=_("Give it to"), queryset=None)
+
+    def __init__(self, *args, session, **kwargs):
+        super().__init__(*args, **kwargs)
+        seats = session.seats.select_related("table", "player").filter(table__hands__isnull=True)
+        self.fields["seat"].queryset = seats.order_by("table__number", "seat").distinct()
+        self.fields["seat"].label_from_instance = lambda s: (
+            f"{_('Table')} {s.table.number} P{s.seat + 1}: {s.player.number} {s.player.name}"
+        )
+        seated = session.seats.values_list("player", flat=True)
+        self.fields["player"].queryset = (
+            session.tournament.players.filter(withdrawn_at__isnull=True)
+            .exclude(pk__in=seated)
+            .order_by("-is_substitute", "number")
+        )
+        self.fields["player"].label_from_instance = lambda p: (
+            f"{p.number} {p.name}" + (f" ({_('substitute')})" if p.is_substitute else "")
+        )

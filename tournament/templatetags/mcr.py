@@ -5,7 +5,7 @@ from fractions import Fraction
 from django import template
 
 from tournament.formatting import WIND_NAMES, format_table_points
-from tournament.models import SEAT_LABELS
+from tournament.models import SEAT_LABELS, Hand
 
 register = template.Library()
 
@@ -26,6 +26,11 @@ def signed(value):
 @register.filter
 def seat_label(seat):
     return "" if seat is None else SEAT_LABELS[int(seat)]
+
+
+@register.filter
+def outcome_label(outcome):
+    return dict(Hand.OUTCOME_CHOICES).get(outcome, outcome)
 
 
 @register.filter

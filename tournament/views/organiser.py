@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import services
-from tournament.forms.tournaments import DrawForm, ReopenForm, TournamentForm
+from tournament.forms.tournaments import DrawForm, ReopenForm, SeatReplaceForm, TournamentForm
 from tournament.permissions import can_create_tournament
 from tournament.views.common import (
     add_service_errors,
@@ -153,3 +153,39 @@ def table_reopen(request, slug, number, table):
     context = roles(request, tournament)
     context.update(tournament=tournament, table=table, form=form)
     return render(request, "referee/reopen.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def seat_change(request, slug, number):
+    """Replace a seated player before their table starts, or cancel the whole draw."""
+    tournament = get_tournament(request, slug, role="organiser")
+    session = get_session(tournament, number)
+    form = SeatReplaceForm(request.POST or None, session=session)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.seat_replace(
+                seat=form.cleaned_data["seat"], player=form.cleaned_data["player"]
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Seat changed."))
+            return redirect("seating", tournament.slug, session.number)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, session=session, form=form)
+    return render(request, "seating/change.html", context)
+
+
+@login_required
+@require_POST
+def session_cancel_draw(request, slug, number):
+    tournament = get_tournament(request, slug, role="organiser")
+    session = get_session(tournament, number)
+    try:
+        services.session_cancel_draw(session=session)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("seat_change", tournament.slug, number)
+    messages.success(request, _("The draw of session %(n)s is cancelled.") % {"n": number})
+    return redirect(tournament)

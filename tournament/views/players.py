@@ -115,6 +115,15 @@ def player_withdraw(request, slug, number):
         _("%(player)s is withdrawn: they will not be drawn in the sessions still to come.")
         % {"player": player},
     )
+    for seat in selectors.seats_waiting_for_play(player):
+        messages.warning(
+            request,
+            _(
+                "%(player)s still has a seat at table %(table)s of session %(session)s: "
+                "give it to a substitute on that session's seating page (Change seats)."
+            )
+            % {"player": player, "table": seat.table.number, "session": seat.session.number},
+        )
     return redirect("player_list", tournament.slug)
 
 

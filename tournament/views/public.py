@@ -46,7 +46,9 @@ def seating_page(request, slug, number):
     tournament = get_tournament(request, slug)
     session = get_session(tournament, number)
     tables = []
-    for table in session.tables.prefetch_related("seats__player").order_by("number"):
+    for table in session.tables.prefetch_related("seats__player", "seats__replaces").order_by(
+        "number"
+    ):
         seats = sorted(table.seats.all(), key=lambda s: s.seat)
         tables.append({"table": table, "seats": [(SEAT_LABELS[s.seat], s) for s in seats]})
     example = tables[0]["seats"][0][1] if tables else None

@@ -18,7 +18,7 @@ from tournament.forms.hands import (
     penalty_initial,
     service_errors_to_form,
 )
-from tournament.models import Hand
+from tournament.models import Hand, HandRevision
 from tournament.views.common import get_session, get_table, get_tournament, roles
 
 
@@ -49,6 +49,9 @@ def _sheet_context(request, tournament, table, *, form, penalties, editing=None)
         can_enter=table.session.is_in_play and not table.is_confirmed,
         confirm_form=ConfirmForm(),
         missing=[row.number for row in sheet.rows if row.hand is None],
+        revisions=HandRevision.objects.filter(hand__table=table)
+        .select_related("hand", "revised_by")
+        .order_by("-revised_at", "-id"),
     )
     return context
 
