@@ -21,16 +21,7 @@ def read_plan(path: Path) -> dict:
 @transaction.atomic
 def load_demo(plan: dict) -> Tournament:
     """Create the planned tournament, its players, draws and hands; return it."""
-    info = plan["tournament"]
-    tournament = Tournament(
-        name=info["name"],
-        slug=info["slug"],
-        session_count=info["session_count"],
-        session_minutes=info["session_minutes"],
-        tiebreak_order=info["tiebreak_order"],
-    )
-    tournament.full_clean()
-    tournament.save()
+    tournament = services.tournament_create(**plan["tournament"])
     for player in plan["players"]:
         services.player_save(tournament=tournament, **player)
     for planned in plan["sessions"]:
