@@ -1,0 +1,67 @@
+"""The winning hand as plain data: tiles, melds and win conditions.
+
+Tiles are short strings: ``1m``–``9m`` characters, ``1p``–``9p`` dots, ``1s``–``9s``
+bamboo, ``E S W N`` winds, ``C`` red dragon (中), ``F`` green dragon (发), ``P`` white
+dragon (白). This module only describes a hand; ``notation`` reads one from text or
+JSON and checks it is legal, ``calculator`` scores it.
+"""
+
+from dataclasses import dataclass
+from typing import Literal
+
+SUITS = ("m", "p", "s")
+WIND_TILES = ("E", "S", "W", "N")
+DRAGON_TILES = ("C", "F", "P")
+SUITED_TILES = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10))
+HONOR_TILES = WIND_TILES + DRAGON_TILES
+ALL_TILES = SUITED_TILES + HONOR_TILES  # the 34 kinds, in a fixed order
+
+MeldKind = Literal["chow", "pung", "kong"]
+
+
+class HandError(ValueError):
+    """An illegal or unreadable hand: a stable ``code`` and a message saying where and why."""
+
+    def __init__(self, code: str, message: str, *, position: int | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.position = position
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared set: exposed chow, pung or kong, or a concealed kong.
+
+    ``tiles`` lists the tiles of the set (3, or 4 for a kong). ``concealed`` is only
+    true for a concealed kong. ``claimed_from`` (1, 2 or 3: the player on the left,
+    opposite, on the right) records whom an exposed set was claimed from; it does
+    not change the fans.
+    """
+
+    kind: MeldKind
+    tiles: tuple[str, ...]
+    concealed: bool = False
+    claimed_from: int | None = None
+
+
+@dataclass(frozen=True)
+class WinningHand:
+    """Everything needed to score a win.
+
+    ``concealed`` holds the concealed tiles without the winning tile; ``melds`` the
+    declared sets. ``kong`` means out with replacement tile when self-drawn and
+    robbing the kong otherwise; ``last_tile`` means last tile draw or last tile
+    claim; ``fourth_tile`` means the winning tile is the last of its four copies.
+    """
+
+    concealed: tuple[str, ...]
+    win_tile: str
+    melds: tuple[Meld, ...] = ()
+    self_drawn: bool = False
+    fourth_tile: bool = False
+    kong: bool = False
+    last_tile: bool = False
+    seat_wind: str = "E"
+    prevalent_wind: str = "E"
+    flowers: int = 0
