@@ -35,3 +35,12 @@ format: $(STAMP)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm
+
+# Fan calculator checks outside `make test`: the differential test against the pymahjonggb
+# oracle at full size, and the benchmark of our calculator against the oracle.
+.PHONY: differential bench
+differential: $(STAMP)
+	MCR_DIFF_HANDS=10000 $(VENV)/bin/pytest tests/scoring/test_differential.py -q
+
+bench: $(STAMP)
+	$(PY) bench/fan_benchmark.py

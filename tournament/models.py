@@ -223,6 +223,12 @@ class Hand(models.Model):
     fan = models.PositiveSmallIntegerField(_("fan (without flowers)"), null=True, blank=True)
     flowers = models.PositiveSmallIntegerField(_("flowers"), default=0)
     fan_names = models.CharField(_("fans claimed"), max_length=500, blank=True)
+    # The winning hand in the referee notation, when entered, and the fan the
+    # calculator found for it: kept beside the referee's own figure, which decides.
+    winning_hand = models.CharField(_("winning hand"), max_length=200, blank=True)
+    computed_fan = models.PositiveSmallIntegerField(
+        _("computed fan (without flowers)"), null=True, blank=True
+    )
     # Settled points including penalties, stored so sheets and exports read the
     # exact figures the referee saw; the scoring core recomputes them on every save.
     points_p1 = models.IntegerField(default=0)

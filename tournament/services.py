@@ -6,6 +6,8 @@ transaction, so a failure leaves nothing half-saved. Errors are Django
 form can show them beside that field.
 """
 
+import dataclasses
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -28,6 +30,8 @@ from tournament.models import (
     TableReopening,
     Tournament,
 )
+from tournament.scoring import notation
+from tournament.scoring.hand import HandError
 
 # ---------------------------------------------------------------- tournaments
 
@@ -395,6 +399,49 @@ def settle(
         raise ValidationError(str(error), code="invalid") from error
 
 
+_CONDITION_WORD = {
+    "prevalent_wind": re.compile(r"\bwind\s*=", re.IGNORECASE),
+    "seat_wind": re.compile(r"\bseat\s*=", re.IGNORECASE),
+}
+
+
+def score_winning_hand(*, text: str, number: int | None, winner: int | None, outcome: str):
+    """The calculator's result for the winning hand the referee typed, or None when empty.
+
+    What the sheet already knows need not be typed: the prevalent wind and the
+    winner's seat wind come from the 16-hand schedule, self-drawn from the result.
+    A contradiction with the result is an error beside the winning hand.
+    """
+    text = (text or "").strip()
+    if not text:
+        return None
+
+    def refuse(message, code):
+        return ValidationError({"winning_hand": ValidationError(message, code=code)})
+
+    if outcome not in Hand.WINS:
+        raise refuse(_("A winning hand only goes with a win."), "winning_hand_without_win")
+    try:
+        hand = notation.parse_hand(text)
+        conditions = text.split("|", 1)[1] if "|" in text else ""
+        known = {}
+        if number is not None and 1 <= number <= HANDS_PER_SESSION:
+            slot = seating.session_schedule()[number - 1]
+            if not _CONDITION_WORD["prevalent_wind"].search(conditions):
+                known["prevalent_wind"] = slot.prevalent_wind
+            if winner is not None and not _CONDITION_WORD["seat_wind"].search(conditions):
+                known["seat_wind"] = slot.seat_winds[winner]
+        if hand.self_drawn and outcome != scoring.Outcome.SELF_DRAWN:
+            raise refuse(
+                _("The winning hand says self-drawn, but the result is a win on a discard."),
+                "winning_hand_contradicts_result",
+            )
+        known["self_drawn"] = outcome == scoring.Outcome.SELF_DRAWN
+        return notation.score_hand(dataclasses.replace(hand, **known))
+    except HandError as error:
+        raise refuse(error.message, error.code) from error
+
+
 def _already_entered(number: int) -> ValidationError:
     return ValidationError(
         {
@@ -416,6 +463,8 @@ def _hand_snapshot(hand: Hand) -> dict:
         "fan": hand.fan,
         "flowers": hand.flowers,
         "fan_names": hand.fan_names,
+        "winning_hand": hand.winning_hand,
+        "computed_fan": hand.computed_fan,
         "points": list(hand.points),
         "penalties": [
             {
@@ -442,6 +491,7 @@ def hand_record(
     fan: int | None = None,
     flowers: int = 0,
     fan_names: str = "",
+    winning_hand: str = "",
     penalties: Sequence[PenaltyEntry] = (),
     user=None,
     version: int | None = None,
@@ -465,6 +515,7 @@ def hand_record(
         flowers=flowers,
         penalties=penalties,
     )
+    computed = score_winning_hand(text=winning_hand, number=number, winner=winner, outcome=outcome)
     hand = Hand.objects.filter(table=table, number=number).first()
     if version is None and hand is not None:
         raise _already_entered(number)
@@ -491,6 +542,8 @@ def hand_record(
     hand.fan = fan
     hand.flowers = flowers
     hand.fan_names = fan_names
+    hand.winning_hand = (winning_hand or "").strip()
+    hand.computed_fan = computed.total_without_flowers if computed else None
     (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
     hand.deducted = settlement.deducted
     hand.entered_by = user

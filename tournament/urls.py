@@ -2,13 +2,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tournament.views import organiser, players, public, referee, standings
+from tournament.views import calculator, organiser, players, public, referee, standings
 
 urlpatterns = [
     path("", public.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("calculator/", calculator.calculator, name="calculator"),
     # Organisers
     path("new/", organiser.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),

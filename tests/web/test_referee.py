@@ -248,3 +248,99 @@ def test_each_correction_keeps_the_previous_entry(personas, urls, referee):
     page = " ".join(client.get(urls["sheet"]).content.decode().split())
     assert "Hand 1 corrected by referee" in page
     assert "Before: Win by self-draw P3 9 (P1 −17, P2 −17, P3 +51, P4 −17)" in page
+
+
+# 123m 456p 789s (Mixed Straight), a pung of South, waiting on East for the pair.
+SOUTH_PUNG_HAND = "123m456p789sSSSE +E"
+
+
+def test_winds_of_the_winning_hand_come_from_the_schedule(session_in_play):
+    table = session_in_play.tables.get(number=2)
+    # Hand 5 is the first of the South round; P2 deals, so P2's seat wind is East.
+    scored = services.score_winning_hand(
+        text=SOUTH_PUNG_HAND, number=5, winner=1, outcome="discard"
+    )
+    names = {f.name_en for f in scored.fans}
+    assert "Prevalent Wind" in names and "Seat Wind" not in names
+    hand = services.hand_record(
+        table=table,
+        number=5,
+        outcome="discard",
+        winner=1,
+        discarder=0,
+        fan=scored.total_without_flowers,
+        winning_hand=SOUTH_PUNG_HAND,
+    )
+    assert (hand.computed_fan, hand.winning_hand) == (scored.total_without_flowers, SOUTH_PUNG_HAND)
+    # In hand 1 (East round) the same tiles score no Prevalent Wind.
+    east = services.score_winning_hand(text=SOUTH_PUNG_HAND, number=1, winner=1, outcome="discard")
+    assert "Prevalent Wind" not in {f.name_en for f in east.fans}
+
+
+def test_compute_fills_the_fan_from_the_hand_and_saves_nothing(personas, urls):
+    response = post_hand(
+        personas["referee"],
+        urls["sheet"],
+        outcome="discard",
+        winner="1",
+        discarder="0",
+        winning_hand=SOUTH_PUNG_HAND,
+        compute="1",
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Mixed Straight" in page and "花龙" in page
+    assert not Hand.objects.filter(number=2, table__number=1).exists()
+    scored = services.score_winning_hand(
+        text=SOUTH_PUNG_HAND, number=2, winner=1, outcome="discard"
+    )
+    assert f'name="fan" value="{scored.total_without_flowers}"' in page
+
+
+def test_a_typed_fan_that_disagrees_is_shown_before_saving(personas, urls):
+    client = personas["referee"]
+    fields = {
+        "outcome": "discard",
+        "winner": "1",
+        "discarder": "0",
+        "fan": "30",
+        "winning_hand": SOUTH_PUNG_HAND,
+    }
+    response = post_hand(client, urls["sheet"], **fields)
+    assert response.status_code == 200
+    assert "The winning hand scores" in response.content.decode()
+    assert not Hand.objects.filter(number=2, table__number=1).exists()
+    # The referee decides: keeping the typed figure stores both.
+    response = post_hand(client, urls["sheet"], keep_my_figure="on", **fields)
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=2, table__number=1)
+    assert hand.fan == 30
+    assert hand.computed_fan is not None and hand.computed_fan != 30
+
+
+def test_a_winning_hand_that_contradicts_the_result_is_refused(personas, urls):
+    response = post_hand(
+        personas["referee"],
+        urls["sheet"],
+        outcome="discard",
+        winner="1",
+        discarder="0",
+        fan="13",
+        winning_hand=SOUTH_PUNG_HAND + " | self",
+    )
+    assert "says self-drawn" in response.content.decode()
+    assert not Hand.objects.filter(number=2, table__number=1).exists()
+
+
+def test_an_illegal_winning_hand_is_explained_beside_it(personas, urls):
+    response = post_hand(
+        personas["referee"],
+        urls["sheet"],
+        outcome="self_drawn",
+        winner="1",
+        fan="8",
+        winning_hand="123m +4m",
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "has-error" in page
+    assert not Hand.objects.filter(number=2, table__number=1).exists()

@@ -77,6 +77,20 @@ class HandForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     fan_names = forms.CharField(label=_("Fans claimed (optional)"), required=False, max_length=500)
+    winning_hand = forms.CharField(
+        label=_("Winning hand (optional)"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "Concealed tiles, exposed sets in [ ], concealed kongs in { }, + the winning tile; "
+            "e.g. 123m456p78sEE [555p] +9s. Winds and self-draw come from the sheet. "
+            "“Compute” fills the fan from it."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    keep_my_figure = forms.BooleanField(
+        label=_("Keep my fan figure although the calculator disagrees"), required=False
+    )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, players, slot=None, editing=False, **kwargs):
@@ -95,9 +109,10 @@ class HandForm(forms.Form):
             # A draw or an unplayed hand has no winner: what was ticked or typed
             # before switching the result does not apply, nor do its errors, which
             # would sit on fields the page now hides.
-            self._ignore("winner", "discarder", "fan", "flowers")
+            self._ignore("winner", "discarder", "fan", "flowers", "winning_hand")
             cleaned["winner"] = cleaned["discarder"] = cleaned["fan"] = None
             cleaned["flowers"] = 0
+            cleaned["winning_hand"] = ""
         elif outcome == Outcome.SELF_DRAWN.value:
             self._ignore("discarder")
             cleaned["discarder"] = None
@@ -223,6 +238,7 @@ def hand_initial(hand) -> dict:
         "fan": hand.fan,
         "flowers": hand.flowers,
         "fan_names": hand.fan_names,
+        "winning_hand": hand.winning_hand,
         "version": hand.version,
     }
 

@@ -19,7 +19,13 @@ from tournament.forms.hands import (
     service_errors_to_form,
 )
 from tournament.models import Hand, HandRevision
-from tournament.views.common import get_session, get_table, get_tournament, roles
+from tournament.views.common import (
+    add_service_errors,
+    get_session,
+    get_table,
+    get_tournament,
+    roles,
+)
 
 
 @login_required
@@ -56,11 +62,72 @@ def _sheet_context(request, tournament, table, *, form, penalties, editing=None)
     return context
 
 
+def _score_typed_hand(form):
+    """Score the winning hand typed in the form; None (with a form error) when it cannot be."""
+    data = form.cleaned_data
+    try:
+        return services.score_winning_hand(
+            text=data.get("winning_hand", ""),
+            number=data.get("number"),
+            winner=data.get("winner"),
+            outcome=data.get("outcome"),
+        )
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return None
+
+
+def _fan_list(scored) -> str:
+    return ", ".join(
+        f.name_en if f.count == 1 else f"{f.name_en} ×{f.count}"
+        for f in scored.fans
+        if f.key != "flower_tiles"
+    )
+
+
+def _compute(request, tournament, table, form, penalties, form_kwargs, editing=None):
+    """ "Compute": score the typed winning hand and show the entry again, filled, unsaved."""
+    form.is_valid()
+    if not form.cleaned_data.get("winning_hand"):
+        form.add_error("winning_hand", _("Type the winning hand to compute its fans."))
+    else:
+        scored = _score_typed_hand(form)
+        if scored is not None:
+            data = request.POST.dict()
+            data["fan"] = scored.total_without_flowers
+            data["fan_names"] = _fan_list(scored)
+            form = HandForm(initial=data, **form_kwargs)
+            form.scored = scored
+    context = _sheet_context(
+        request, tournament, table, form=form, penalties=penalties, editing=editing
+    )
+    return render(request, "referee/sheet.html", context)
+
+
 def _save_hand(request, table, form, penalties, *, editing: bool):
     """Run the form and its penalty rows through the service; the saved hand, or None."""
     if not (form.is_valid() and penalties.is_valid()):
         return None
     data = form.cleaned_data
+    scored = _score_typed_hand(form) if data["winning_hand"] else None
+    if form.errors:
+        return None
+    form.scored = scored
+    if scored and scored.total_without_flowers != data["fan"] and not data["keep_my_figure"]:
+        # The referee decides, but only after seeing the difference.
+        form.add_error(
+            "fan",
+            _(
+                "The winning hand scores %(computed)s fan (%(fans)s); you entered %(typed)s. "
+                "Correct the fan, or tick the box to keep your figure."
+            )
+            % {
+                "computed": scored.total_without_flowers,
+                "fans": _fan_list(scored),
+                "typed": data["fan"],
+            },
+        )
+        return None
     version = None
     if editing:
         # A correction without the version it started from can never match: refuse, don't guess.
@@ -75,6 +142,7 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
             fan=data["fan"],
             flowers=data["flowers"],
             fan_names=data["fan_names"].strip(),
+            winning_hand=data["winning_hand"],
             penalties=penalties.entries(),
             user=request.user,
             version=version,
@@ -100,6 +168,9 @@ def table_sheet(request, slug, number, table):
     if request.method == "POST":
         form = HandForm(request.POST, players=players, slot=_slot(next_number))
         penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
+        if "compute" in request.POST:
+            kwargs = {"players": players, "slot": _slot(next_number)}
+            return _compute(request, tournament, table, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
         if hand is not None:
             messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
@@ -129,6 +200,9 @@ def hand_edit(request, slug, number, table, hand):
             request.POST, players=players, slot=slot, editing=True, initial={"number": hand.number}
         )
         penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
+        if "compute" in request.POST:
+            kwargs = {"players": players, "slot": slot, "editing": True}
+            return _compute(request, tournament, table, form, penalties, kwargs, editing=hand)
         if _save_hand(request, table, form, penalties, editing=True):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")

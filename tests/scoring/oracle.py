@@ -1,0 +1,1383 @@
+"""Random legal winning hands and the adapter to the test oracle (``pymahjonggb``).
+
+The oracle is a C++ MCR calculator with a Python binding, used only by the tests and the
+benchmark. This module:
+
+- generates seeded, legal winning hands (``WinningHand``) of every shape and under every
+  win condition, plus biased generators aimed at the rare fans;
+- calls the oracle on a ``WinningHand`` and translates its answer into our fan names
+  (``oracle_fans``), converting the documented deviations explicitly;
+- compares the oracle with our calculator's result and explains the difference
+  (``compare``).
+
+No Django here: the benchmark imports this module outside the test run.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from MahjongGB import MahjongFanCalculator
+
+from tournament.scoring.hand import (
+    ALL_TILES,
+    DRAGON_TILES,
+    HONOR_TILES,
+    WIND_TILES,
+    Meld,
+    WinningHand,
+)
+
+DEFAULT_SEED = 20240501
+
+# ---------------------------------------------------------------------------------------
+# The 81 fans: our English name, the Chinese name and the points, in the order of
+# ../shared/docs/mcr-competition-rules.md section 7 (the seed table's order).
+# ---------------------------------------------------------------------------------------
+
+FAN_TABLE: tuple[tuple[str, str, int], ...] = (
+    ("Big Four Winds", "大四喜", 88),
+    ("Big Three Dragons", "大三元", 88),
+    ("All Green", "绿一色", 88),
+    ("Nine Gates", "九莲宝灯", 88),
+    ("Four Kongs", "四杠", 88),
+    ("Seven Shifted Pairs", "连七对", 88),
+    ("Thirteen Orphans", "十三幺", 88),
+    ("All Terminals", "清幺九", 64),
+    ("Little Four Winds", "小四喜", 64),
+    ("Little Three Dragons", "小三元", 64),
+    ("All Honors", "字一色", 64),
+    ("Four Concealed Pungs", "四暗刻", 64),
+    ("Pure Terminal Chows", "一色双龙会", 64),
+    ("Quadruple Chow", "一色四同顺", 48),
+    ("Four Pure Shifted Pungs", "一色四节高", 48),
+    ("Four Pure Shifted Chows", "一色四步高", 32),
+    ("Three Kongs", "三杠", 32),
+    ("All Terminals and Honors", "混幺九", 32),
+    ("Seven Pairs", "七对", 24),
+    ("Greater Honors and Knitted Tiles", "七星不靠", 24),
+    ("All Even Pungs", "全双刻", 24),
+    ("Full Flush", "清一色", 24),
+    ("Pure Triple Chow", "一色三同顺", 24),
+    ("Pure Shifted Pungs", "一色三节高", 24),
+    ("Upper Tiles", "全大", 24),
+    ("Middle Tiles", "全中", 24),
+    ("Lower Tiles", "全小", 24),
+    ("Pure Straight", "清龙", 16),
+    ("Three-Suited Terminal Chows", "三色双龙会", 16),
+    ("Pure Shifted Chows", "一色三步高", 16),
+    ("All Fives", "全带五", 16),
+    ("Triple Pung", "三同刻", 16),
+    ("Three Concealed Pungs", "三暗刻", 16),
+    ("Lesser Honors and Knitted Tiles", "全不靠", 12),
+    ("Knitted Straight", "组合龙", 12),
+    ("Upper Four", "大于五", 12),
+    ("Lower Four", "小于五", 12),
+    ("Big Three Winds", "三风刻", 12),
+    ("Mixed Straight", "花龙", 8),
+    ("Reversible Tiles", "推不倒", 8),
+    ("Mixed Triple Chow", "三色三同顺", 8),
+    ("Mixed Shifted Pungs", "三色三节高", 8),
+    ("Chicken Hand", "无番和", 8),
+    ("Last Tile Draw", "妙手回春", 8),
+    ("Last Tile Claim", "海底捞月", 8),
+    ("Out with Replacement Tile", "杠上开花", 8),
+    ("Robbing the Kong", "抢杠和", 8),
+    ("All Pungs", "碰碰和", 6),
+    ("Half Flush", "混一色", 6),
+    ("Mixed Shifted Chows", "三色三步高", 6),
+    ("All Types", "五门齐", 6),
+    ("Melded Hand", "全求人", 6),
+    ("Two Concealed Kongs", "双暗杠", 6),
+    ("Two Dragon Pungs", "双箭刻", 6),
+    ("Outside Hand", "全带幺", 4),
+    ("Fully Concealed Hand", "不求人", 4),
+    ("Two Melded Kongs", "双明杠", 4),
+    ("Last Tile", "和绝张", 4),
+    ("Dragon Pung", "箭刻", 2),
+    ("Prevalent Wind", "圈风刻", 2),
+    ("Seat Wind", "门风刻", 2),
+    ("Concealed Hand", "门前清", 2),
+    ("All Chows", "平和", 2),
+    ("Tile Hog", "四归一", 2),
+    ("Double Pung", "双同刻", 2),
+    ("Two Concealed Pungs", "双暗刻", 2),
+    ("Concealed Kong", "暗杠", 2),
+    ("All Simples", "断幺", 2),
+    ("Pure Double Chow", "一般高", 1),
+    ("Mixed Double Chow", "喜相逢", 1),
+    ("Short Straight", "连六", 1),
+    ("Two Terminal Chows", "老少副", 1),
+    ("Pung of Terminals or Honors", "幺九刻", 1),
+    ("Melded Kong", "明杠", 1),
+    ("One Voided Suit", "缺一门", 1),
+    ("No Honors", "无字", 1),
+    ("Edge Wait", "边张", 1),
+    ("Closed Wait", "坎张", 1),
+    ("Single Wait", "单钓将", 1),
+    ("Self-Drawn", "自摸", 1),
+    ("Flower Tiles", "花牌", 1),
+)
+FAN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in FAN_TABLE)
+FAN_POINTS: dict[str, int] = {name: points for name, _, points in FAN_TABLE}
+
+# The oracle's Chinese fan names -> our English names. Written out on purpose (not derived
+# from FAN_TABLE): the oracle spells the three waits differently ("独听・…", and 单钓 for
+# 单钓将), and anything not listed here must stop the comparison.
+ORACLE_NAME_TO_OURS: dict[str, str] = {
+    "大四喜": "Big Four Winds",
+    "大三元": "Big Three Dragons",
+    "绿一色": "All Green",
+    "九莲宝灯": "Nine Gates",
+    "四杠": "Four Kongs",
+    "连七对": "Seven Shifted Pairs",
+    "十三幺": "Thirteen Orphans",
+    "清幺九": "All Terminals",
+    "小四喜": "Little Four Winds",
+    "小三元": "Little Three Dragons",
+    "字一色": "All Honors",
+    "四暗刻": "Four Concealed Pungs",
+    "一色双龙会": "Pure Terminal Chows",
+    "一色四同顺": "Quadruple Chow",
+    "一色四节高": "Four Pure Shifted Pungs",
+    "一色四步高": "Four Pure Shifted Chows",
+    "三杠": "Three Kongs",
+    "混幺九": "All Terminals and Honors",
+    "七对": "Seven Pairs",
+    "七星不靠": "Greater Honors and Knitted Tiles",
+    "全双刻": "All Even Pungs",
+    "清一色": "Full Flush",
+    "一色三同顺": "Pure Triple Chow",
+    "一色三节高": "Pure Shifted Pungs",
+    "全大": "Upper Tiles",
+    "全中": "Middle Tiles",
+    "全小": "Lower Tiles",
+    "清龙": "Pure Straight",
+    "三色双龙会": "Three-Suited Terminal Chows",
+    "一色三步高": "Pure Shifted Chows",
+    "全带五": "All Fives",
+    "三同刻": "Triple Pung",
+    "三暗刻": "Three Concealed Pungs",
+    "全不靠": "Lesser Honors and Knitted Tiles",
+    "组合龙": "Knitted Straight",
+    "大于五": "Upper Four",
+    "小于五": "Lower Four",
+    "三风刻": "Big Three Winds",
+    "花龙": "Mixed Straight",
+    "推不倒": "Reversible Tiles",
+    "三色三同顺": "Mixed Triple Chow",
+    "三色三节高": "Mixed Shifted Pungs",
+    "无番和": "Chicken Hand",
+    "妙手回春": "Last Tile Draw",
+    "海底捞月": "Last Tile Claim",
+    "杠上开花": "Out with Replacement Tile",
+    "抢杠和": "Robbing the Kong",
+    "碰碰和": "All Pungs",
+    "混一色": "Half Flush",
+    "三色三步高": "Mixed Shifted Chows",
+    "五门齐": "All Types",
+    "全求人": "Melded Hand",
+    "双暗杠": "Two Concealed Kongs",
+    "双箭刻": "Two Dragon Pungs",
+    "全带幺": "Outside Hand",
+    "不求人": "Fully Concealed Hand",
+    "双明杠": "Two Melded Kongs",
+    "和绝张": "Last Tile",
+    "箭刻": "Dragon Pung",
+    "圈风刻": "Prevalent Wind",
+    "门风刻": "Seat Wind",
+    "门前清": "Concealed Hand",
+    "平和": "All Chows",
+    "四归一": "Tile Hog",
+    "双同刻": "Double Pung",
+    "双暗刻": "Two Concealed Pungs",
+    "暗杠": "Concealed Kong",
+    "断幺": "All Simples",
+    "一般高": "Pure Double Chow",
+    "喜相逢": "Mixed Double Chow",
+    "连六": "Short Straight",
+    "老少副": "Two Terminal Chows",
+    "幺九刻": "Pung of Terminals or Honors",
+    "明杠": "Melded Kong",
+    "缺一门": "One Voided Suit",
+    "无字": "No Honors",
+    "独听・边张": "Edge Wait",
+    "独听・嵌张": "Closed Wait",
+    "独听・单钓": "Single Wait",
+    "自摸": "Self-Drawn",
+    "花牌": "Flower Tiles",
+}
+
+# Deviation (1): the oracle's extra 5-point fan for one melded kong plus one concealed kong.
+# The 81-fan table has no such fan; we score Melded Kong (1) + Concealed Kong (2).
+ORACLE_MIXED_KONGS = "明暗杠"
+
+_ORACLE_TILE: dict[str, str] = {
+    **{f"{rank}m": f"W{rank}" for rank in range(1, 10)},
+    **{f"{rank}p": f"B{rank}" for rank in range(1, 10)},
+    **{f"{rank}s": f"T{rank}" for rank in range(1, 10)},
+    "E": "F1",
+    "S": "F2",
+    "W": "F3",
+    "N": "F4",
+    "C": "J1",
+    "F": "J2",
+    "P": "J3",
+}
+_WIND_INDEX = {"E": 0, "S": 1, "W": 2, "N": 3}
+
+
+class OracleNotWin(ValueError):
+    """The oracle says the tiles are not a winning hand (or refuses them)."""
+
+
+class UnknownOracleFan(KeyError):
+    """The oracle named a fan this adapter does not know: the mapping must be extended."""
+
+
+# ---------------------------------------------------------------------------------------
+# Calling the oracle
+# ---------------------------------------------------------------------------------------
+
+
+def oracle_arguments(hand: WinningHand) -> dict:
+    """The keyword arguments for ``MahjongFanCalculator`` describing ``hand``."""
+    pack = []
+    for meld in hand.melds:
+        if meld.kind == "chow":
+            middle = sorted(meld.tiles, key=_tile_order)[1]
+            # For a chow the oracle's "offer" is which of the three tiles was claimed; it
+            # does not change the fans.
+            pack.append(("CHI", _ORACLE_TILE[middle], 2))
+        elif meld.kind == "pung":
+            pack.append(("PENG", _ORACLE_TILE[meld.tiles[0]], meld.claimed_from or 1))
+        else:
+            offer = 0 if meld.concealed else (meld.claimed_from or 1)
+            pack.append(("GANG", _ORACLE_TILE[meld.tiles[0]], offer))
+    return {
+        "pack": tuple(pack),
+        "hand": tuple(_ORACLE_TILE[tile] for tile in hand.concealed),
+        "winTile": _ORACLE_TILE[hand.win_tile],
+        "flowerCount": hand.flowers,
+        "isSelfDrawn": hand.self_drawn,
+        "is4thTile": hand.fourth_tile,
+        "isAboutKong": hand.kong,
+        "isWallLast": hand.last_tile,
+        "seatWind": _WIND_INDEX[hand.seat_wind],
+        "prevalentWind": _WIND_INDEX[hand.prevalent_wind],
+        "verbose": True,
+    }
+
+
+def oracle_raw(hand: WinningHand) -> tuple[tuple[int, int, str, str], ...]:
+    """The oracle's own answer: ``((points, count, name_zh, name_en), ...)``."""
+    try:
+        return MahjongFanCalculator(**oracle_arguments(hand))
+    except TypeError as error:  # the binding reports every refusal as TypeError
+        raise OracleNotWin(str(error)) from error
+
+
+def oracle_fans(hand: WinningHand) -> dict[str, tuple[int, int]]:
+    """The oracle's fans in our names: ``{name_en: (points, count)}``.
+
+    Deviation (1) is converted here: 明暗杠 (5) becomes Melded Kong (1) + Concealed
+    Kong (2). The oracle scores 明暗杠 only for exactly two kongs, one melded and one
+    concealed, and then lists neither 明杠 nor 暗杠 (checked in test_differential.py); the
+    conversion checks the hand has exactly that combination and fails loudly otherwise.
+    """
+    fans: dict[str, tuple[int, int]] = {}
+    mixed_kongs = False
+    for points, count, name_zh, name_en in oracle_raw(hand):
+        if name_zh == ORACLE_MIXED_KONGS:
+            mixed_kongs = True
+            continue
+        try:
+            ours = ORACLE_NAME_TO_OURS[name_zh]
+        except KeyError:
+            raise UnknownOracleFan(
+                f"the oracle scored an unknown fan {name_zh!r} ({name_en!r}, {points} points);"
+                " add it to ORACLE_NAME_TO_OURS"
+            ) from None
+        if points != FAN_POINTS[ours]:
+            raise UnknownOracleFan(
+                f"the oracle gives {name_zh} ({ours}) {points} points, our table {FAN_POINTS[ours]}"
+            )
+        if ours in fans:
+            raise UnknownOracleFan(f"the oracle listed {ours} twice")
+        fans[ours] = (points, count)
+    if mixed_kongs:
+        kongs = [meld for meld in hand.melds if meld.kind == "kong"]
+        concealed = sum(meld.concealed for meld in kongs)
+        if len(kongs) != 2 or concealed != 1:
+            raise UnknownOracleFan(
+                f"the oracle scored {ORACLE_MIXED_KONGS} for {len(kongs)} kongs"
+                f" ({concealed} concealed): expected exactly one melded and one concealed"
+            )
+        if "Melded Kong" in fans or "Concealed Kong" in fans:
+            raise UnknownOracleFan(
+                f"the oracle scored {ORACLE_MIXED_KONGS} together with a single-kong fan"
+            )
+        fans["Melded Kong"] = (FAN_POINTS["Melded Kong"], 1)
+        fans["Concealed Kong"] = (FAN_POINTS["Concealed Kong"], 1)
+    return fans
+
+
+def is_oracle_win(hand: WinningHand) -> bool:
+    try:
+        oracle_raw(hand)
+    except OracleNotWin:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------
+# Comparing with our calculator
+# ---------------------------------------------------------------------------------------
+
+
+def our_fans(scored) -> dict[str, tuple[int, int]]:
+    """Our ``Scored`` result as ``{name_en: (points, count)}`` (points of one occurrence)."""
+    fans: dict[str, tuple[int, int]] = {}
+    for fan in scored.fans:
+        if fan.name_en in fans:
+            raise AssertionError(f"our calculator listed {fan.name_en} twice")
+        fans[fan.name_en] = (fan.points, fan.count)
+    return fans
+
+
+def fans_total(fans: Mapping[str, tuple[int, int]]) -> int:
+    return sum(points * count for points, count in fans.values())
+
+
+def format_fans(fans: Mapping[str, tuple[int, int]]) -> str:
+    """``Seven Pairs 24, Tile Hog 2, Flower Tiles 1×2 = 28`` in the table's order."""
+    order = {name: position for position, name in enumerate(FAN_NAMES)}
+    parts = []
+    for name in sorted(fans, key=lambda name: order.get(name, len(order))):
+        points, count = fans[name]
+        parts.append(f"{name} {points}" + (f"×{count}" if count != 1 else ""))
+    return (", ".join(parts) or "(none)") + f" = {fans_total(fans)}"
+
+
+def diff_fans(
+    expected: Mapping[str, tuple[int, int]], actual: Mapping[str, tuple[int, int]]
+) -> list[str]:
+    """One line per fan that differs; empty when both agree."""
+    lines = []
+    order = {name: position for position, name in enumerate(FAN_NAMES)}
+    for name in sorted(set(expected) | set(actual), key=lambda n: order.get(n, len(order))):
+        want, got = expected.get(name), actual.get(name)
+        if want == got:
+            continue
+        if got is None:
+            lines.append(f"  missing  {name} {want[0]}×{want[1]}")
+        elif want is None:
+            lines.append(f"  extra    {name} {got[0]}×{got[1]}")
+        else:
+            lines.append(f"  differs  {name}: oracle {want[0]}×{want[1]}, ours {got[0]}×{got[1]}")
+    return lines
+
+
+# Fans that do not depend on how the tiles are arranged into sets and a pair (they follow
+# from the tiles, the melds and the win conditions alone), and that no arrangement-dependent
+# fan excludes. Two arrangements of the same hand always agree on these.
+ARRANGEMENT_FREE_FANS = frozenset(
+    {
+        "Full Flush",
+        "Last Tile Draw",
+        "Last Tile Claim",
+        "Out with Replacement Tile",
+        "Robbing the Kong",
+        "Half Flush",
+        "Two Concealed Kongs",
+        "Two Melded Kongs",
+        "Three Kongs",
+        "Four Kongs",
+        "Last Tile",
+        "Dragon Pung",
+        "Prevalent Wind",
+        "Seat Wind",
+        "Tile Hog",
+        "Concealed Kong",
+        "Melded Kong",
+        "Self-Drawn",
+        "Flower Tiles",
+    }
+)
+WAIT_FANS = frozenset({"Edge Wait", "Closed Wait", "Single Wait"})
+
+# The disagreements with the oracle that our rules decide (see docs/testing.md). Deviation
+# (1), 明暗杠, is converted in oracle_fans and never reaches the comparison.
+DEVIATIONS = {
+    "equal_value_arrangement": (
+        "the tiles can be arranged in two ways worth the same total; the rules give no"
+        " tie-break, and the oracle and we list a different one"
+    ),
+    "wait_on_a_tile_held_four_times": (
+        "the oracle counts as a second wait a tile whose four copies are all in the hand;"
+        " that tile cannot complete the hand, so the winning tile is the only one that does"
+        " and the wait fan counts"
+    ),
+}
+
+
+def held_tiles(hand: WinningHand) -> Counter:
+    """The tiles of the hand before the win: concealed tiles and melds."""
+    held = Counter(hand.concealed)
+    for meld in hand.melds:
+        held.update(meld.tiles)
+    return held
+
+
+def completing_tiles(hand: WinningHand, *, fifth_copies: bool = False) -> set[str]:
+    """The tiles that would complete the hand (the oracle decides what is a win).
+
+    With ``fifth_copies`` a tile whose four copies are already held counts as well, as it
+    does for the oracle's own wait analysis.
+    """
+    held = held_tiles(hand)
+    found = set()
+    for tile in ALL_TILES:
+        if held[tile] >= 4 and not fifth_copies:
+            continue
+        if is_oracle_win(WinningHand(concealed=hand.concealed, win_tile=tile, melds=hand.melds)):
+            found.add(tile)
+    return found
+
+
+def documented_deviation(
+    hand: WinningHand,
+    expected: Mapping[str, tuple[int, int]],
+    actual: Mapping[str, tuple[int, int]],
+) -> str | None:
+    """Which documented deviation (a key of ``DEVIATIONS``) explains the difference."""
+    differing = {
+        name for name in set(expected) | set(actual) if expected.get(name) != actual.get(name)
+    }
+    if not differing:
+        return None
+    if not differing & ARRANGEMENT_FREE_FANS and fans_total(expected) == fans_total(actual):
+        return "equal_value_arrangement"
+    # Our wait fan where the oracle has none: the oracle saw a second wait on a tile whose
+    # four copies are held. Without that fan our arrangement must be worth no more than the
+    # oracle's (which took the best one under its reading of the waits).
+    extra_waits = (set(actual) - set(expected)) & WAIT_FANS
+    if len(extra_waits) == 1 and not set(expected) & WAIT_FANS:
+        points, count = actual[next(iter(extra_waits))]
+        ours = fans_total(actual)
+        if (
+            not differing & ARRANGEMENT_FREE_FANS
+            and ours - points * count <= fans_total(expected) <= ours
+        ):
+            real = completing_tiles(hand)
+            phantom = completing_tiles(hand, fifth_copies=True) - real
+            if real == {hand.win_tile} and phantom:
+                return "wait_on_a_tile_held_four_times"
+    return None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Our result against the oracle's for one hand."""
+
+    hand: WinningHand
+    expected: dict[str, tuple[int, int]]  # the oracle's fans, in our names
+    actual: dict[str, tuple[int, int]]  # ours
+    differences: tuple[str, ...]  # one line per fan (or total) that differs
+    deviation: str | None  # the documented deviation explaining the differences, if any
+
+    @property
+    def agrees(self) -> bool:
+        return not self.differences
+
+    @property
+    def accepted(self) -> bool:
+        return self.agrees or self.deviation is not None
+
+    def report(self) -> str:
+        lines = [
+            render_hand(self.hand),
+            f"  oracle:  {format_fans(self.expected)}",
+            f"  ours:    {format_fans(self.actual)}",
+            *self.differences,
+        ]
+        if self.deviation:
+            lines.append(f"  documented deviation: {self.deviation}")
+        return "\n".join(lines)
+
+
+def compare(hand: WinningHand, scored) -> Comparison:
+    """Compare our ``Scored`` result for ``hand`` with the oracle's fans."""
+    expected = oracle_fans(hand)
+    actual = our_fans(scored)
+    fan_lines = diff_fans(expected, actual)
+    total_lines = []
+    if scored.total != fans_total(actual):
+        total_lines.append(
+            f"  total    ours {scored.total}, the sum of our fans {fans_total(actual)}"
+        )
+    flowers = actual.get("Flower Tiles", (1, 0))[1]
+    if scored.total_without_flowers != scored.total - flowers:
+        total_lines.append(
+            f"  total    ours without flowers {scored.total_without_flowers},"
+            f" with {scored.total}, flowers {flowers}"
+        )
+    deviation = None
+    if fan_lines and not total_lines:
+        deviation = documented_deviation(hand, expected, actual)
+    return Comparison(hand, expected, actual, tuple(fan_lines + total_lines), deviation)
+
+
+def hand_to_json(hand: WinningHand) -> dict:
+    """The hand in the ``--jsonl`` contract's input format."""
+    return {
+        "concealed": list(hand.concealed),
+        "melds": [
+            {
+                "kind": meld.kind,
+                "tiles": list(meld.tiles),
+                "concealed": meld.concealed,
+                "claimed_from": meld.claimed_from,
+            }
+            for meld in hand.melds
+        ],
+        "win_tile": hand.win_tile,
+        "self_drawn": hand.self_drawn,
+        "fourth_tile": hand.fourth_tile,
+        "kong": hand.kong,
+        "last_tile": hand.last_tile,
+        "seat_wind": hand.seat_wind,
+        "prevalent_wind": hand.prevalent_wind,
+        "flowers": hand.flowers,
+    }
+
+
+def render_hand(hand: WinningHand) -> str:
+    """The referee notation when ``notation.format_hand`` exists, else the JSON form."""
+    try:
+        from tournament.scoring.notation import format_hand
+    except ImportError:
+        return json.dumps(hand_to_json(hand), ensure_ascii=False)
+    return format_hand(hand)
+
+
+# ---------------------------------------------------------------------------------------
+# Generating legal winning hands
+# ---------------------------------------------------------------------------------------
+
+SHAPES = (
+    "four_sets_and_a_pair",
+    "seven_pairs",
+    "thirteen_orphans",
+    "lesser_honors_and_knitted",
+    "greater_honors_and_knitted",
+    "knitted_straight",
+)
+CONDITIONS = (
+    "self_drawn",
+    "discard",
+    "fourth_tile",
+    "last_tile_draw",
+    "last_tile_claim",
+    "replacement_tile",
+    "robbing_the_kong",
+)
+
+SUITS = ("m", "p", "s")
+TERMINALS = tuple(f"{rank}{suit}" for suit in SUITS for rank in (1, 9))
+ORPHANS = TERMINALS + HONOR_TILES
+GREEN_TILES = ("2s", "3s", "4s", "6s", "8s", "F")
+REVERSIBLE_TILES = (
+    *("1p", "2p", "3p", "4p", "5p", "8p", "9p"),
+    *("2s", "4s", "5s", "6s", "8s", "9s"),
+    "P",
+)
+KNITTED_GROUPS = ((1, 4, 7), (2, 5, 8), (3, 6, 9))
+_ORDER = {tile: position for position, tile in enumerate(ALL_TILES)}
+
+
+def _tile_order(tile: str) -> int:
+    return _ORDER[tile]
+
+
+def _rank(tile: str) -> int | None:
+    return int(tile[0]) if len(tile) == 2 else None
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated hand, the generator that made it and its shape (as the oracle scored it)."""
+
+    hand: WinningHand
+    generator: str
+    shape: str
+    index: int = -1
+
+    @property
+    def conditions(self) -> tuple[str, ...]:
+        return conditions_of(self.hand)
+
+
+def conditions_of(hand: WinningHand) -> tuple[str, ...]:
+    found = ["self_drawn" if hand.self_drawn else "discard"]
+    if hand.fourth_tile:
+        found.append("fourth_tile")
+    if hand.last_tile:
+        found.append("last_tile_draw" if hand.self_drawn else "last_tile_claim")
+    if hand.kong:
+        found.append("replacement_tile" if hand.self_drawn else "robbing_the_kong")
+    return tuple(found)
+
+
+def tile_counts(hand: WinningHand) -> Counter:
+    counts = Counter(hand.concealed)
+    counts[hand.win_tile] += 1
+    for meld in hand.melds:
+        counts.update(meld.tiles)
+    return counts
+
+
+def is_legal_shape(hand: WinningHand) -> bool:
+    """14 tiles (a kong counting 3), at most 4 copies of a tile, real melds."""
+    size = len(hand.concealed) + 1 + 3 * len(hand.melds)
+    if size != 14 or max(tile_counts(hand).values()) > 4:
+        return False
+    for meld in hand.melds:
+        tiles = sorted(meld.tiles, key=_tile_order)
+        if meld.kind == "chow":
+            ranks = [_rank(tile) for tile in tiles]
+            if None in ranks or len({t[1] for t in tiles}) != 1:
+                return False
+            if ranks != list(range(ranks[0], ranks[0] + 3)):
+                return False
+        elif len(set(tiles)) != 1 or len(tiles) != (4 if meld.kind == "kong" else 3):
+            return False
+        if meld.concealed and meld.kind != "kong":
+            return False
+    return True
+
+
+class _Retry(Exception):
+    """The random choice broke a rule (for example a fifth copy): draw again."""
+
+
+def _tile(rank: int, suit: str) -> str:
+    return f"{rank}{suit}"
+
+
+def _chow(rank: int, suit: str) -> tuple[str, str, str]:
+    return (_tile(rank, suit), _tile(rank + 1, suit), _tile(rank + 2, suit))
+
+
+def _pung(tile: str) -> tuple[str, str, str]:
+    return (tile, tile, tile)
+
+
+def _is_pung(tiles: tuple[str, ...]) -> bool:
+    return tiles[0] == tiles[1]
+
+
+# ----- win conditions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Odds:
+    """How often each condition is tried (each only where it is legal)."""
+
+    self_drawn: float = 0.45
+    replacement: float = 0.35
+    robbing: float = 0.25
+    fourth: float = 0.2
+    last: float = 0.12
+
+
+def _flowers(rng: random.Random) -> int:
+    return rng.choices(range(9), weights=(40, 15, 12, 9, 7, 6, 5, 3, 3))[0]
+
+
+def _finish(
+    rng: random.Random,
+    concealed: list[str],
+    win_tile: str,
+    melds: Iterable[Meld],
+    odds: _Odds = _Odds(),
+) -> WinningHand:
+    """Add legal win conditions, winds and flowers to a winning set of tiles.
+
+    ``concealed`` excludes ``win_tile``. Out with replacement tile needs a kong; robbing
+    the kong is a discard win and needs the winning tile to be the only copy in the hand
+    and melds, and is never combined with the last tile (no kong is declared once the wall
+    is empty). The fourth tile needs no other copy in the concealed hand. It is always set
+    when the three other copies are in the hand's exposed melds (all in sight, so the
+    winning tile is the fourth; the oracle counts Last Tile then even without the flag).
+    It may be set with robbing the kong: the robbed kong holds the other three.
+    """
+    melds = tuple(melds)
+    self_drawn = rng.random() < odds.self_drawn
+    in_concealed = concealed.count(win_tile)
+    in_melds = sum(meld.tiles.count(win_tile) for meld in melds)
+    kong = False
+    if self_drawn:
+        if any(meld.kind == "kong" for meld in melds) and rng.random() < odds.replacement:
+            kong = True
+    elif in_concealed == 0 and in_melds == 0 and rng.random() < odds.robbing:
+        kong = True
+    robbed = kong and not self_drawn
+    fourth = in_melds == 3 or (in_concealed == 0 and rng.random() < odds.fourth)
+    last = not robbed and rng.random() < odds.last
+    return WinningHand(
+        concealed=tuple(sorted(concealed, key=_tile_order)),
+        win_tile=win_tile,
+        melds=melds,
+        self_drawn=self_drawn,
+        fourth_tile=fourth,
+        kong=kong,
+        last_tile=last,
+        seat_wind=rng.choice(WIND_TILES),
+        prevalent_wind=rng.choice(WIND_TILES),
+        flowers=_flowers(rng),
+    )
+
+
+# ----- four sets and a pair ---------------------------------------------------------------
+
+
+def _check_copies(tiles: Iterable[str]) -> Counter:
+    counts = Counter(tiles)
+    if counts and max(counts.values()) > 4:
+        raise _Retry
+    return counts
+
+
+def _build_sets(
+    rng: random.Random,
+    sets: list[tuple[str, ...]],
+    pair: str | None,
+    *,
+    extra: tuple[str, ...] = (),
+    exposure: float | None = None,
+    kong_rate: float | None = None,
+    kongs: int = 0,
+    concealed_only: bool = False,
+    odds: _Odds = _Odds(),
+) -> WinningHand:
+    """Turn sets (3 tiles each), a pair and extra concealed tiles into a winning hand.
+
+    Each set is left concealed, exposed (claimed), or for a pung turned into a kong
+    (exposed or concealed) when the fourth copy is free. ``kongs`` forces that many of
+    the pungs to be kongs; ``concealed_only`` allows concealed kongs only.
+    """
+    sets = list(sets)
+    rng.shuffle(sets)
+    counts = _check_copies(
+        [tile for tiles in sets for tile in tiles] + ([pair, pair] if pair else []) + list(extra)
+    )
+    if exposure is None:
+        exposure = rng.choice((0.0, 0.0, 0.2, 0.4, 0.6, 0.9, 1.0))
+    if kong_rate is None:
+        kong_rate = rng.choice((0.0, 0.0, 0.1, 0.25, 0.6))
+    free_pungs = [i for i, tiles in enumerate(sets) if _is_pung(tiles) and counts[tiles[0]] == 3]
+    if len(free_pungs) < kongs:
+        raise _Retry
+    forced = set(rng.sample(free_pungs, kongs))
+    melds: list[Meld] = []
+    concealed: list[str] = list(extra) + ([pair, pair] if pair else [])
+    for i, tiles in enumerate(sets):
+        if i in forced or (i in free_pungs and rng.random() < kong_rate):
+            hidden = concealed_only or rng.random() < 0.5
+            claimed = None if hidden else rng.randint(1, 3)
+            melds.append(Meld("kong", (tiles[0],) * 4, concealed=hidden, claimed_from=claimed))
+        elif not concealed_only and rng.random() < exposure:
+            if _is_pung(tiles):
+                melds.append(Meld("pung", tiles, claimed_from=rng.randint(1, 3)))
+            else:
+                melds.append(Meld("chow", tiles, claimed_from=1))
+        else:
+            concealed.extend(tiles)
+    win_tile = rng.choice(concealed)
+    concealed.remove(win_tile)
+    return _finish(rng, concealed, win_tile, melds, odds)
+
+
+def _random_set(rng: random.Random, suits: str, honors: bool, chow_rate: float):
+    if suits and rng.random() < chow_rate:
+        return _chow(rng.randint(1, 7), rng.choice(suits))
+    pool = [_tile(rank, suit) for suit in suits for rank in range(1, 10)]
+    if honors:
+        pool += list(HONOR_TILES)
+    return _pung(rng.choice(pool))
+
+
+def _random_pair(rng: random.Random, suits: str, honors: bool) -> str:
+    pool = [_tile(rank, suit) for suit in suits for rank in range(1, 10)]
+    if honors:
+        pool += list(HONOR_TILES)
+    return rng.choice(pool)
+
+
+def _random_flavour(rng: random.Random) -> tuple[str, bool, float]:
+    """Which suits, whether honors, and the share of chows, for a plain random hand."""
+    suits, honors = rng.choice(
+        (
+            ("mps", True),
+            ("mps", True),
+            ("mps", False),
+            ("mp", True),
+            ("ps", False),
+            ("s", True),
+            ("m", False),
+        )
+    )
+    return suits, honors, rng.choice((0.0, 0.3, 0.6, 0.8, 1.0))
+
+
+def _random_sets(rng: random.Random, count: int, suits="mps", honors=True, chow_rate=0.6):
+    return [_random_set(rng, suits, honors, chow_rate) for _ in range(count)]
+
+
+def gen_random_regular(rng: random.Random) -> WinningHand:
+    suits, honors, chow_rate = _random_flavour(rng)
+    sets = _random_sets(rng, 4, suits, honors, chow_rate)
+    return _build_sets(rng, sets, _random_pair(rng, suits, honors))
+
+
+def gen_perturbed(rng: random.Random) -> WinningHand:
+    """A random hand with one concealed tile swapped, kept only if it still wins.
+
+    The swaps give hands whose tiles can be arranged in several ways, and winning tiles
+    with several possible waits, which the constructed generators rarely produce.
+    """
+    base = gen_random_regular(rng)
+    tiles = list(base.concealed)
+    for _ in range(40):
+        position = rng.randrange(len(tiles))
+        old = tiles[position]
+        rank = _rank(old)
+        if rank is not None and rng.random() < 0.8:
+            new_rank = min(9, max(1, rank + rng.choice((-2, -1, 1, 2))))
+            new = _tile(new_rank, old[1])
+        else:
+            new = rng.choice(ALL_TILES)
+        trial = [*tiles[:position], new, *tiles[position + 1 :]]
+        candidate = _finish(rng, trial, base.win_tile, base.melds)
+        if is_legal_shape(candidate) and is_oracle_win(candidate):
+            return candidate
+    return base
+
+
+# ----- special shapes -------------------------------------------------------------------
+
+
+def _from_tiles(rng: random.Random, tiles: list[str], odds: _Odds = _Odds()) -> WinningHand:
+    """All 14 tiles concealed: pick the winning tile among them."""
+    _check_copies(tiles)
+    tiles = list(tiles)
+    win_tile = rng.choice(tiles)
+    tiles.remove(win_tile)
+    return _finish(rng, tiles, win_tile, (), odds)
+
+
+def _seven_pairs(rng: random.Random, pairs: list[str]) -> WinningHand:
+    return _from_tiles(rng, [tile for tile in pairs for _ in range(2)])
+
+
+def gen_seven_pairs(rng: random.Random) -> WinningHand:
+    suits, honors, _ = _random_flavour(rng)
+    pool = [_tile(rank, suit) for suit in suits for rank in range(1, 10)]
+    if honors:
+        pool += list(HONOR_TILES)
+    pairs = rng.sample(pool, 7)
+    if rng.random() < 0.2:  # four of a kind as two pairs (Tile Hog)
+        pairs[0] = pairs[1]
+    return _seven_pairs(rng, pairs)
+
+
+def gen_thirteen_orphans(rng: random.Random) -> WinningHand:
+    return _from_tiles(rng, [*ORPHANS, rng.choice(ORPHANS)])
+
+
+def _knitted_tiles(rng: random.Random) -> list[str]:
+    suits = rng.sample(SUITS, 3)
+    return [
+        _tile(rank, suit)
+        for group, suit in zip(KNITTED_GROUPS, suits, strict=True)
+        for rank in group
+    ]
+
+
+def gen_lesser_honors_and_knitted(rng: random.Random) -> WinningHand:
+    honors = rng.choice((5, 6))
+    tiles = rng.sample(_knitted_tiles(rng), 14 - honors) + rng.sample(HONOR_TILES, honors)
+    return _from_tiles(rng, tiles)
+
+
+def gen_greater_honors_and_knitted(rng: random.Random) -> WinningHand:
+    return _from_tiles(rng, rng.sample(_knitted_tiles(rng), 7) + list(HONOR_TILES))
+
+
+def gen_knitted_straight(rng: random.Random) -> WinningHand:
+    _, honors, chow_rate = _random_flavour(rng)
+    sets = [_random_set(rng, "mps", rng.random() < 0.5, chow_rate)]
+    return _build_sets(
+        rng, sets, _random_pair(rng, "mps", honors or rng.random() < 0.3), extra=_knitted_tiles(rng)
+    )
+
+
+# ----- biased generators for the rare fans ------------------------------------------------
+
+
+def gen_big_four_winds(rng):
+    return _build_sets(rng, [_pung(w) for w in WIND_TILES], _random_pair(rng, "mps", True))
+
+
+def gen_big_three_dragons(rng):
+    sets = [_pung(d) for d in DRAGON_TILES] + _random_sets(rng, 1)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def gen_all_green(rng):
+    options = [("2s", "3s", "4s")] + [_pung(tile) for tile in GREEN_TILES]
+    sets = [rng.choice(options) for _ in range(4)]
+    return _build_sets(rng, sets, rng.choice(GREEN_TILES))
+
+
+def gen_nine_gates(rng):
+    suit = rng.choice(SUITS)
+    base = [_tile(rank, suit) for rank in (1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9)]
+    if rng.random() < 0.85:
+        return _finish(rng, base, _tile(rng.randint(1, 9), suit), ())
+    # the extra tile already in the hand: a Full Flush that is not Nine Gates, or is,
+    # depending on the winning tile
+    return _from_tiles(rng, [*base, _tile(rng.randint(1, 9), suit)])
+
+
+def gen_four_kongs(rng):
+    sets = _random_sets(rng, 4, chow_rate=0.0)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True), kongs=4)
+
+
+def gen_seven_shifted_pairs(rng):
+    suit, start = rng.choice(SUITS), rng.randint(1, 3)
+    return _seven_pairs(rng, [_tile(rank, suit) for rank in range(start, start + 7)])
+
+
+def gen_all_terminals(rng):
+    sets = [_pung(tile) for tile in rng.sample(TERMINALS, 4)]
+    return _build_sets(rng, sets, rng.choice(TERMINALS))
+
+
+def gen_little_four_winds(rng):
+    winds = rng.sample(WIND_TILES, 4)
+    sets = [_pung(w) for w in winds[:3]] + _random_sets(rng, 1)
+    return _build_sets(rng, sets, winds[3])
+
+
+def gen_little_three_dragons(rng):
+    dragons = rng.sample(DRAGON_TILES, 3)
+    sets = [_pung(d) for d in dragons[:2]] + _random_sets(rng, 2)
+    return _build_sets(rng, sets, dragons[2])
+
+
+def gen_all_honors(rng):
+    if rng.random() < 0.25:
+        return _seven_pairs(rng, list(HONOR_TILES))
+    tiles = rng.sample(HONOR_TILES, 5)
+    return _build_sets(rng, [_pung(tile) for tile in tiles[:4]], tiles[4])
+
+
+def gen_four_concealed_pungs(rng):
+    sets = _random_sets(rng, 4, chow_rate=0.0)
+    return _build_sets(
+        rng, sets, _random_pair(rng, "mps", True), concealed_only=True, kong_rate=0.15
+    )
+
+
+def gen_pure_terminal_chows(rng):
+    suit = rng.choice(SUITS)
+    sets = [_chow(1, suit), _chow(1, suit), _chow(7, suit), _chow(7, suit)]
+    return _build_sets(rng, sets, _tile(5, suit))
+
+
+def gen_quadruple_chow(rng):
+    chow = _chow(rng.randint(1, 7), rng.choice(SUITS))
+    return _build_sets(rng, [chow] * 4, _random_pair(rng, "mps", True))
+
+
+def gen_four_pure_shifted_pungs(rng):
+    suit, start = rng.choice(SUITS), rng.randint(1, 6)
+    sets = [_pung(_tile(rank, suit)) for rank in range(start, start + 4)]
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def _shifted_chows(rng, count: int) -> list[tuple[str, str, str]]:
+    step = rng.choice((1, 2))
+    suit = rng.choice(SUITS)
+    start = rng.randint(1, 7 - step * (count - 1))
+    return [_chow(start + step * i, suit) for i in range(count)]
+
+
+def gen_four_pure_shifted_chows(rng):
+    return _build_sets(rng, _shifted_chows(rng, 4), _random_pair(rng, "mps", True))
+
+
+def gen_three_kongs(rng):
+    sets = _random_sets(rng, 3, chow_rate=0.0) + _random_sets(rng, 1)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True), kongs=3)
+
+
+def gen_all_terminals_and_honors(rng):
+    if rng.random() < 0.25:
+        return _seven_pairs(rng, rng.sample(ORPHANS, 7))
+    tiles = rng.sample(ORPHANS, 5)
+    return _build_sets(rng, [_pung(tile) for tile in tiles[:4]], tiles[4])
+
+
+def gen_all_even_pungs(rng):
+    evens = [_tile(rank, suit) for suit in SUITS for rank in (2, 4, 6, 8)]
+    tiles = rng.sample(evens, 5)
+    return _build_sets(rng, [_pung(tile) for tile in tiles[:4]], tiles[4])
+
+
+def gen_full_flush(rng):
+    suit = rng.choice(SUITS)
+    if rng.random() < 0.2:
+        return _seven_pairs(rng, rng.sample([_tile(r, suit) for r in range(1, 10)], 7))
+    sets = _random_sets(rng, 4, suit, False, rng.choice((0.4, 0.7, 1.0)))
+    return _build_sets(rng, sets, _random_pair(rng, suit, False))
+
+
+def gen_pure_triple_chow(rng):
+    chow = _chow(rng.randint(1, 7), rng.choice(SUITS))
+    return _build_sets(rng, [chow] * 3 + _random_sets(rng, 1), _random_pair(rng, "mps", True))
+
+
+def gen_pure_shifted_pungs(rng):
+    suit, start = rng.choice(SUITS), rng.randint(1, 7)
+    sets = [_pung(_tile(rank, suit)) for rank in range(start, start + 3)] + _random_sets(rng, 1)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def _ranged(rng, low: int, high: int, pairs_too: bool = True):
+    """A hand whose suited tiles all have ranks low..high (no honors)."""
+    tiles = [_tile(rank, suit) for suit in SUITS for rank in range(low, high + 1)]
+    if pairs_too and rng.random() < 0.15:
+        return _seven_pairs(rng, rng.sample(tiles, 7))
+    sets = []
+    for _ in range(4):
+        if high - low >= 2 and rng.random() < 0.6:
+            sets.append(_chow(rng.randint(low, high - 2), rng.choice(SUITS)))
+        else:
+            sets.append(_pung(rng.choice(tiles)))
+    return _build_sets(rng, sets, rng.choice(tiles))
+
+
+def gen_upper_tiles(rng):
+    return _ranged(rng, 7, 9)
+
+
+def gen_middle_tiles(rng):
+    return _ranged(rng, 4, 6)
+
+
+def gen_lower_tiles(rng):
+    return _ranged(rng, 1, 3)
+
+
+def gen_upper_four(rng):
+    return _ranged(rng, 6, 9)
+
+
+def gen_lower_four(rng):
+    return _ranged(rng, 1, 4)
+
+
+def gen_pure_straight(rng):
+    suit = rng.choice(SUITS)
+    sets = [_chow(1, suit), _chow(4, suit), _chow(7, suit), *_random_sets(rng, 1)]
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def gen_three_suited_terminal_chows(rng):
+    a, b, c = rng.sample(SUITS, 3)
+    sets = [_chow(1, a), _chow(7, a), _chow(1, b), _chow(7, b)]
+    return _build_sets(rng, sets, _tile(5, c))
+
+
+def gen_pure_shifted_chows(rng):
+    sets = _shifted_chows(rng, 3) + _random_sets(rng, 1)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def gen_all_fives(rng):
+    sets = []
+    for _ in range(4):
+        suit = rng.choice(SUITS)
+        if rng.random() < 0.7:
+            sets.append(_chow(rng.randint(3, 5), suit))
+        else:
+            sets.append(_pung(_tile(5, suit)))
+    return _build_sets(rng, sets, _tile(5, rng.choice(SUITS)))
+
+
+def gen_triple_pung(rng):
+    rank = rng.randint(1, 9)
+    sets = [_pung(_tile(rank, suit)) for suit in SUITS] + _random_sets(rng, 1)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def gen_three_concealed_pungs(rng):
+    sets = _random_sets(rng, 3, chow_rate=0.0)
+    exposed = _random_sets(rng, 1)
+    hand = _build_sets(
+        rng, sets, _random_pair(rng, "mps", True), concealed_only=True, kong_rate=0.15
+    )
+    # expose the fourth set: put it in the melds
+    tiles = exposed[0]
+    kind = "pung" if _is_pung(tiles) else "chow"
+    meld = Meld(kind, tiles, claimed_from=1 if kind == "chow" else rng.randint(1, 3))
+    _check_copies(list(tile_counts(hand).elements()) + list(tiles))
+    return _finish(rng, list(hand.concealed), hand.win_tile, (*hand.melds, meld))
+
+
+def gen_big_three_winds(rng):
+    winds = rng.sample(WIND_TILES, 4)
+    sets = [_pung(w) for w in winds[:3]] + _random_sets(rng, 1, honors=False)
+    pair = _random_pair(rng, "mps", False) if rng.random() < 0.7 else rng.choice(DRAGON_TILES)
+    return _build_sets(rng, sets, pair)
+
+
+def gen_mixed_straight(rng):
+    suits = rng.sample(SUITS, 3)
+    sets = [
+        _chow(start, suit) for start, suit in zip((1, 4, 7), suits, strict=True)
+    ] + _random_sets(rng, 1)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def gen_reversible_tiles(rng):
+    chows = [_chow(1, "p"), _chow(2, "p"), _chow(3, "p"), _chow(4, "s")]
+    sets = [
+        rng.choice(chows) if rng.random() < 0.5 else _pung(rng.choice(REVERSIBLE_TILES))
+        for _ in range(4)
+    ]
+    if rng.random() < 0.15:
+        return _seven_pairs(rng, rng.sample(REVERSIBLE_TILES, 7))
+    return _build_sets(rng, sets, rng.choice(REVERSIBLE_TILES))
+
+
+def gen_mixed_triple_chow(rng):
+    start = rng.randint(1, 7)
+    sets = [_chow(start, suit) for suit in SUITS] + _random_sets(rng, 1)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def gen_mixed_shifted_pungs(rng):
+    start = rng.randint(1, 7)
+    suits = rng.sample(SUITS, 3)
+    sets = [_pung(_tile(start + i, suit)) for i, suit in enumerate(suits)]
+    return _build_sets(rng, [*sets, *_random_sets(rng, 1)], _random_pair(rng, "mps", True))
+
+
+def gen_mixed_shifted_chows(rng):
+    start = rng.randint(1, 5)
+    suits = rng.sample(SUITS, 3)
+    sets = [_chow(start + i, suit) for i, suit in enumerate(suits)]
+    return _build_sets(rng, [*sets, *_random_sets(rng, 1)], _random_pair(rng, "mps", True))
+
+
+def gen_chicken_hand(rng):
+    """Mostly exposed simples in three suits with an honor pair: often no fan at all."""
+    suits = list(SUITS)
+    rng.shuffle(suits)
+    sets = []
+    for suit in [*suits, rng.choice(SUITS)]:
+        if rng.random() < 0.6:
+            sets.append(_chow(rng.randint(2, 6), suit))
+        else:
+            sets.append(_pung(_tile(rng.randint(2, 8), suit)))
+    odds = _Odds(self_drawn=0.1, robbing=0.05, fourth=0.05, last=0.03)
+    pair = rng.choice(HONOR_TILES)
+    return _build_sets(rng, sets, pair, exposure=rng.choice((0.5, 0.75)), kong_rate=0, odds=odds)
+
+
+def gen_two_dragon_pungs(rng):
+    dragons = rng.sample(DRAGON_TILES, 2)
+    sets = [_pung(d) for d in dragons] + _random_sets(rng, 2, honors=False)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", rng.random() < 0.5))
+
+
+def gen_kongs(rng):
+    """Two kongs, one or both concealed, or both melded."""
+    sets = _random_sets(rng, 2, chow_rate=0.0) + _random_sets(rng, 2)
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True), kongs=2, kong_rate=0.0)
+
+
+def gen_melded_hand(rng):
+    sets = _random_sets(rng, 4, chow_rate=rng.choice((0.3, 0.7)))
+    odds = _Odds(self_drawn=0.15)
+    return _build_sets(
+        rng, sets, _random_pair(rng, "mps", True), exposure=1.0, kong_rate=0.0, odds=odds
+    )
+
+
+def gen_all_types(rng):
+    suits = rng.sample(SUITS, 3)
+    sets = [
+        rng.choice((_chow(rng.randint(1, 7), suit), _pung(_tile(rng.randint(1, 9), suit))))
+        for suit in suits
+    ]
+    sets.append(_pung(rng.choice(WIND_TILES if rng.random() < 0.5 else DRAGON_TILES)))
+    pair = rng.choice(DRAGON_TILES) if sets[-1][0] in WIND_TILES else rng.choice(WIND_TILES)
+    return _build_sets(rng, sets, pair)
+
+
+def gen_tile_hog(rng):
+    suit, rank = rng.choice(SUITS), rng.randint(3, 7)
+    tile = _tile(rank, suit)
+    sets = [_pung(tile), _chow(rank - rng.randint(0, 2), suit), *_random_sets(rng, 2)]
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True), kong_rate=0.0)
+
+
+def gen_double_pung(rng):
+    rank = rng.randint(1, 9)
+    a, b = rng.sample(SUITS, 2)
+    sets = [_pung(_tile(rank, a)), _pung(_tile(rank, b)), *_random_sets(rng, 2)]
+    return _build_sets(rng, sets, _random_pair(rng, "mps", True))
+
+
+def gen_outside_hand(rng):
+    sets = []
+    for _ in range(4):
+        suit = rng.choice(SUITS)
+        sets.append(rng.choice((_chow(1, suit), _chow(7, suit), _pung(rng.choice(ORPHANS)))))
+    return _build_sets(rng, sets, rng.choice(ORPHANS))
+
+
+GENERATORS: dict[str, Callable[[random.Random], WinningHand]] = {
+    "random": gen_random_regular,
+    "perturbed": gen_perturbed,
+    "seven_pairs": gen_seven_pairs,
+    "thirteen_orphans": gen_thirteen_orphans,
+    "lesser_honors_and_knitted": gen_lesser_honors_and_knitted,
+    "greater_honors_and_knitted": gen_greater_honors_and_knitted,
+    "knitted_straight": gen_knitted_straight,
+    "big_four_winds": gen_big_four_winds,
+    "big_three_dragons": gen_big_three_dragons,
+    "all_green": gen_all_green,
+    "nine_gates": gen_nine_gates,
+    "four_kongs": gen_four_kongs,
+    "seven_shifted_pairs": gen_seven_shifted_pairs,
+    "all_terminals": gen_all_terminals,
+    "little_four_winds": gen_little_four_winds,
+    "little_three_dragons": gen_little_three_dragons,
+    "all_honors": gen_all_honors,
+    "four_concealed_pungs": gen_four_concealed_pungs,
+    "pure_terminal_chows": gen_pure_terminal_chows,
+    "quadruple_chow": gen_quadruple_chow,
+    "four_pure_shifted_pungs": gen_four_pure_shifted_pungs,
+    "four_pure_shifted_chows": gen_four_pure_shifted_chows,
+    "three_kongs": gen_three_kongs,
+    "all_terminals_and_honors": gen_all_terminals_and_honors,
+    "all_even_pungs": gen_all_even_pungs,
+    "full_flush": gen_full_flush,
+    "pure_triple_chow": gen_pure_triple_chow,
+    "pure_shifted_pungs": gen_pure_shifted_pungs,
+    "upper_tiles": gen_upper_tiles,
+    "middle_tiles": gen_middle_tiles,
+    "lower_tiles": gen_lower_tiles,
+    "pure_straight": gen_pure_straight,
+    "three_suited_terminal_chows": gen_three_suited_terminal_chows,
+    "pure_shifted_chows": gen_pure_shifted_chows,
+    "all_fives": gen_all_fives,
+    "triple_pung": gen_triple_pung,
+    "three_concealed_pungs": gen_three_concealed_pungs,
+    "upper_four": gen_upper_four,
+    "lower_four": gen_lower_four,
+    "big_three_winds": gen_big_three_winds,
+    "mixed_straight": gen_mixed_straight,
+    "reversible_tiles": gen_reversible_tiles,
+    "mixed_triple_chow": gen_mixed_triple_chow,
+    "mixed_shifted_pungs": gen_mixed_shifted_pungs,
+    "mixed_shifted_chows": gen_mixed_shifted_chows,
+    "chicken_hand": gen_chicken_hand,
+    "two_dragon_pungs": gen_two_dragon_pungs,
+    "kongs": gen_kongs,
+    "melded_hand": gen_melded_hand,
+    "all_types": gen_all_types,
+    "tile_hog": gen_tile_hog,
+    "double_pung": gen_double_pung,
+    "outside_hand": gen_outside_hand,
+}
+
+# How many hands in each cycle of the schedule each generator gets: every generator has a
+# fixed minimum share, the plain random ones the most.
+WEIGHTS: dict[str, int] = {name: 1 for name in GENERATORS}
+WEIGHTS.update(
+    random=30,
+    perturbed=8,
+    seven_pairs=5,
+    thirteen_orphans=2,
+    lesser_honors_and_knitted=2,
+    greater_honors_and_knitted=2,
+    knitted_straight=4,
+    kongs=2,
+    chicken_hand=2,
+)
+
+
+def _schedule() -> tuple[str, ...]:
+    """One cycle of generator names, the heavy ones spread out across the cycle."""
+    slots: list[tuple[float, str]] = []
+    for name, weight in WEIGHTS.items():
+        slots.extend(((i + 0.5) / weight, name) for i in range(weight))
+    return tuple(name for _, name in sorted(slots, key=lambda slot: slot[0]))
+
+
+SCHEDULE = _schedule()
+
+
+def shape_from_fans(fans: Mapping[str, tuple[int, int]]) -> str:
+    """The hand shape the oracle chose, read from its fans (a hand that is both seven
+    pairs and four sets and a pair counts as the one the oracle scored)."""
+    if "Thirteen Orphans" in fans:
+        return "thirteen_orphans"
+    if "Greater Honors and Knitted Tiles" in fans:
+        return "greater_honors_and_knitted"
+    if "Lesser Honors and Knitted Tiles" in fans:
+        return "lesser_honors_and_knitted"
+    if "Knitted Straight" in fans:
+        return "knitted_straight"
+    if "Seven Pairs" in fans or "Seven Shifted Pairs" in fans:
+        return "seven_pairs"
+    return "four_sets_and_a_pair"
+
+
+def generate(name: str, rng: random.Random, index: int = -1) -> Generated:
+    """One legal winning hand from the named generator (the oracle confirms the win)."""
+    for _ in range(500):
+        try:
+            hand = GENERATORS[name](rng)
+        except _Retry:
+            continue
+        if not is_legal_shape(hand):
+            raise AssertionError(f"generator {name} built an illegal hand: {hand}")
+        try:
+            fans = oracle_fans(hand)
+        except OracleNotWin:
+            continue
+        return Generated(hand=hand, generator=name, shape=shape_from_fans(fans), index=index)
+    raise AssertionError(f"generator {name} found no winning hand in 500 tries")
+
+
+def hand_at(index: int, seed: int = DEFAULT_SEED) -> Generated:
+    """The hand number ``index`` of the seeded sample: the same whatever the sample size."""
+    name = SCHEDULE[index % len(SCHEDULE)]
+    return generate(name, random.Random(f"{seed}:{index}"), index)
+
+
+def sample(count: int, seed: int = DEFAULT_SEED) -> list[Generated]:
+    return [hand_at(index, seed) for index in range(count)]

@@ -1,0 +1,188 @@
+"""Differential test: our fan calculator against the pymahjonggb oracle.
+
+The sample is ``MCR_DIFF_HANDS`` seeded random legal winning hands (default 1500, the
+size ``make test`` runs; ``make differential`` runs 10,000). Hand number i is the same
+whatever the sample size, so a failure seen at full size can be replayed alone with
+``oracle.hand_at(i)``. The known deviations from the oracle are converted in
+``oracle.oracle_fans``; every other difference fails the test.
+"""
+
+import os
+from collections import Counter
+
+import pytest
+
+from tests.scoring import oracle
+from tournament.scoring.hand import HandError, Meld, WinningHand
+
+HANDS = int(os.environ.get("MCR_DIFF_HANDS", "1500"))
+# From this size on, the sample must also reach every one of the 81 fans.
+FAN_COVERAGE_FROM = 1500
+SHOWN = 20
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[oracle.Generated]:
+    return oracle.sample(HANDS)
+
+
+# --- the adapter ---------------------------------------------------------------------------
+
+
+def test_fan_table_has_the_81_fans_and_the_oracle_map_reaches_each():
+    assert len(oracle.FAN_TABLE) == 81
+    assert len(set(oracle.FAN_NAMES)) == 81
+    assert set(oracle.ORACLE_NAME_TO_OURS.values()) == set(oracle.FAN_NAMES)
+    our_zh = {name: zh for name, zh, _ in oracle.FAN_TABLE}
+    renamed = {zh: name for zh, name in oracle.ORACLE_NAME_TO_OURS.items() if our_zh[name] != zh}
+    # Only the three waits are spelled differently by the oracle.
+    assert renamed == {
+        "独听・边张": "Edge Wait",
+        "独听・嵌张": "Closed Wait",
+        "独听・单钓": "Single Wait",
+    }
+
+
+def test_an_unknown_oracle_fan_stops_the_comparison(monkeypatch):
+    monkeypatch.setattr(oracle, "oracle_raw", lambda hand: ((3, 1, "天和", "Heavenly Hand"),))
+    with pytest.raises(oracle.UnknownOracleFan, match="天和"):
+        oracle.oracle_fans(oracle.hand_at(0).hand)
+
+
+# 1m kong melded, 2p kong concealed, 456m 789s, a pair of red dragons; win on the pair.
+MIXED_KONGS = WinningHand(
+    concealed=("4m", "5m", "6m", "7s", "8s", "9s", "C"),
+    win_tile="C",
+    melds=(
+        Meld("kong", ("1m",) * 4, claimed_from=2),
+        Meld("kong", ("2p",) * 4, concealed=True),
+    ),
+)
+
+
+def test_oracle_mixed_kongs_is_the_only_kong_fan_and_converts_to_two_fans():
+    raw = {name_zh: (points, count) for points, count, name_zh, _ in oracle.oracle_raw(MIXED_KONGS)}
+    assert raw["明暗杠"] == (5, 1)
+    assert "明杠" not in raw and "暗杠" not in raw
+    fans = oracle.oracle_fans(MIXED_KONGS)
+    assert fans["Melded Kong"] == (1, 1)
+    assert fans["Concealed Kong"] == (2, 1)
+    # Nothing else moves: the same hand with the melded kong as a melded pung scores the
+    # same fans except Melded Kong.
+    as_pung = WinningHand(
+        concealed=MIXED_KONGS.concealed,
+        win_tile="C",
+        melds=(Meld("pung", ("1m",) * 3, claimed_from=2), MIXED_KONGS.melds[1]),
+    )
+    without = dict(fans)
+    del without["Melded Kong"]
+    assert oracle.oracle_fans(as_pung) == without
+
+
+def test_oracle_mixed_kongs_is_converted_only_for_that_combination(monkeypatch):
+    fake = ((5, 1, "明暗杠", "Concealed Kong and Melded Kong"),)
+    monkeypatch.setattr(oracle, "oracle_raw", lambda hand: fake)
+    two_melded = WinningHand(
+        concealed=MIXED_KONGS.concealed,
+        win_tile="C",
+        melds=(MIXED_KONGS.melds[0], Meld("kong", ("2p",) * 4, claimed_from=1)),
+    )
+    with pytest.raises(oracle.UnknownOracleFan, match="明暗杠"):
+        oracle.oracle_fans(two_melded)
+
+
+# --- the generators ------------------------------------------------------------------------
+
+
+def test_generated_hands_are_legal_winning_hands(generated):
+    notation = pytest.importorskip("tournament.scoring.notation")
+    for item in generated:
+        assert oracle.is_legal_shape(item.hand), item
+        assert oracle.is_oracle_win(item.hand), item
+        notation.validate(item.hand)  # raises HandError on an illegal hand
+
+
+def test_generation_is_deterministic():
+    first = [oracle.hand_at(i) for i in range(0, 400, 7)]
+    again = [oracle.hand_at(i) for i in range(0, 400, 7)]
+    assert first == again
+    assert oracle.hand_at(5, seed=1) != oracle.hand_at(5, seed=2)
+
+
+def test_sample_covers_every_shape_condition_generator_and_fan(generated):
+    shapes = Counter(item.shape for item in generated)
+    conditions = Counter(condition for item in generated for condition in item.conditions)
+    generators = Counter(item.generator for item in generated)
+    assert set(shapes) == set(oracle.SHAPES), shapes
+    assert set(conditions) == set(oracle.CONDITIONS), conditions
+    cycles = HANDS // len(oracle.SCHEDULE)
+    for name, weight in oracle.WEIGHTS.items():
+        assert generators[name] >= cycles * weight, (name, generators[name])
+    if HANDS >= FAN_COVERAGE_FROM:
+        fans = Counter(name for item in generated for name in oracle.oracle_fans(item.hand))
+        missing = [name for name in oracle.FAN_NAMES if not fans[name]]
+        assert not missing, f"no generated hand scores {missing}"
+
+
+# --- the comparison ------------------------------------------------------------------------
+
+
+def _compare(item: oracle.Generated, score) -> oracle.Comparison | str:
+    """The comparison, or a report when our calculator refuses the hand or fails."""
+    try:
+        scored = score(item.hand)
+    except Exception as error:  # reported with the hand, like any other difference
+        if isinstance(error, HandError):
+            what = f"HandError {error.code}: {error.message}"
+        else:
+            what = f"raised {type(error).__name__}: {error}"
+        return (
+            f"{oracle.render_hand(item.hand)}\n"
+            f"  oracle:  {oracle.format_fans(oracle.oracle_fans(item.hand))}\n"
+            f"  ours:    {what}"
+        )
+    return oracle.compare(item.hand, scored)
+
+
+def _kinds(report: str) -> list[str]:
+    """What one disagreement is about, without the counts, for the summary by kind."""
+    kinds = []
+    for line in report.splitlines():
+        text = line.strip()
+        if text.startswith(("missing ", "extra ")):
+            kinds.append(" ".join(text.rsplit(" ", 1)[0].split()))  # drop "points×count"
+        elif text.startswith("differs "):
+            kinds.append(" ".join(text.split(":")[0].split()))
+        elif text.startswith("total "):
+            kinds.append("total differs")
+        elif text.startswith("ours:") and ("HandError" in text or "raised" in text):
+            kinds.append(text.split(":")[1].strip())
+    return kinds
+
+
+def test_calculator_agrees_with_the_oracle(generated):
+    """Every hand agrees, or differs only by a documented deviation (oracle.DEVIATIONS)."""
+    calculator = pytest.importorskip("tournament.scoring.calculator")
+    failures = []
+    deviations: Counter = Counter()
+    for item in generated:
+        result = _compare(item, calculator.score)
+        if isinstance(result, str):
+            failures.append(f"hand #{item.index} ({item.generator}): {result}")
+        elif not result.accepted:
+            failures.append(f"hand #{item.index} ({item.generator}): {result.report()}")
+        elif result.deviation:
+            deviations[result.deviation] += 1
+    print(f"{len(generated)} hands compared; documented deviations: {dict(deviations)}")
+    if failures:
+        summary = Counter(kind for report in failures for kind in _kinds(report))
+        lines = [f"{count:5d}  {kind}" for kind, count in summary.most_common()]
+        pytest.fail(
+            f"{len(failures)} of {len(generated)} hands disagree with the oracle"
+            f" (documented deviations accepted: {dict(deviations)}).\n"
+            "By kind:\n"
+            + "\n".join(lines)
+            + f"\nThe first {min(SHOWN, len(failures))}:\n"
+            + "\n".join(failures[:SHOWN]),
+            pytrace=False,
+        )

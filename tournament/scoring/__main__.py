@@ -1,0 +1,119 @@
+"""Score hands from the command line, one per input line (see docs/notation.md).
+
+    python -m tournament.scoring --jsonl      JSON objects in, JSON lines out
+    python -m tournament.scoring --notation   referee notation in, JSON lines out
+
+Every input line gets exactly one output line, in order, flushed at once, so a tool can
+pair answers with questions by position; a bad line (blank lines included) gets an
+error object and never stops the run. The exit status is 0 once the input is read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TextIO
+
+from tournament.scoring.hand import HandError
+from tournament.scoring.notation import ERROR_CODES, hand_from_json, parse_hand, score_hand
+
+USAGE = """\
+usage: python -m tournament.scoring --jsonl | --notation
+
+Score winning hands read from standard input, one per line; write one JSON line per
+input line to standard output, in order.
+
+  --jsonl     each line is a JSON object: {"id", "concealed", "melds", "win_tile",
+              "self_drawn", "fourth_tile", "kong", "last_tile", "seat_wind",
+              "prevalent_wind", "flowers"}
+  --notation  each line is a hand in referee notation, e.g.
+              123m78sEE [555p:3] {CCCC} +9s | self kong seat=E wind=S flowers=2
+              (the output id is the line number, from 1)
+
+The notation, the JSON fields and the error codes are described in docs/notation.md.
+"""
+
+
+def _error(code: str, message: str) -> dict:
+    ERROR_CODES[code]  # an unlisted code is a bug, caught by the tests
+    return {"code": code, "message": message}
+
+
+def _scored(hand) -> dict:
+    scored = score_hand(hand)
+    return {
+        "fans": [
+            {
+                "name_en": fan.name_en,
+                "name_zh": fan.name_zh,
+                "points": fan.points,
+                "count": fan.count,
+            }
+            for fan in scored.fans
+        ],
+        "total": scored.total,
+        "total_without_flowers": scored.total_without_flowers,
+        "valid": scored.valid,
+    }
+
+
+def answer_json_line(line: str) -> dict:
+    """The output object for one --jsonl input line."""
+    if not line.strip():
+        return {"id": None, "error": _error("empty_line", "blank line: no hand to score")}
+    try:
+        obj = json.loads(line)
+    except ValueError as exc:
+        return {"id": None, "error": _error("invalid_json", f"not a JSON value: {exc}")}
+    ident = obj.get("id") if isinstance(obj, dict) else None
+    return {"id": ident, **_answer(lambda: hand_from_json(obj))}
+
+
+def answer_notation_line(line: str, number: int) -> dict:
+    """The output object for one --notation input line (``number`` counts from 1)."""
+    text = line.rstrip("\r\n")
+    if not text.strip():
+        return {"id": number, "error": _error("empty_line", "blank line: no hand to score")}
+    return {"id": number, **_answer(lambda: parse_hand(text), notation=True)}
+
+
+def _answer(read, *, notation: bool = False) -> dict:
+    try:
+        return _scored(read())
+    except HandError as exc:
+        error = {"code": exc.code, "message": exc.message}
+        if notation and exc.position is not None:
+            error["position"] = exc.position
+        return {"error": error}
+    except Exception as exc:  # one broken line must not stop the run
+        return {"error": _error("internal_error", f"{type(exc).__name__}: {exc}")}
+
+
+def main(
+    argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args in (["-h"], ["--help"]):
+        print(USAGE, end="")
+        return 0
+    if args not in (["--jsonl"], ["--notation"]):
+        print(USAGE, end="", file=sys.stderr)
+        return 2
+    if stdin is None:
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+        stdin = sys.stdin
+    if stdout is None:
+        sys.stdout.reconfigure(encoding="utf-8")
+        stdout = sys.stdout
+    for number, line in enumerate(stdin, 1):
+        if args == ["--jsonl"]:
+            result = answer_json_line(line)
+        else:
+            result = answer_notation_line(line, number)
+        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,963 @@
+"""Score a winning hand: every MCR fan it earns, with the counting principles applied.
+
+``score(hand)`` tries every shape the tiles allow (four sets and a pair, seven pairs,
+thirteen orphans, honours and knitted tiles, knitted straight with a set and a pair) and
+every arrangement of the concealed tiles into sets, and keeps the arrangement worth most.
+For each arrangement the fans are found in three layers, each memoised because the same
+patterns recur from hand to hand:
+
+* the tiles alone (flushes, Upper Tiles, All Simples, …), from two bit masks;
+* the chows (Pure Straight, Mixed Triple Chow, and the one-point pairs of chows combined
+  under the fifth principle), the suited pungs, the honour pungs;
+* the hand itself: concealed pungs, the waits, the kongs and the win conditions.
+
+Then the exclusions (不计) are applied: fans are taken in table order, highest first, and a
+fan is not counted when a fan already counted excludes it.
+
+Choices the table leaves open, decided here (docs/scoring.md lists them with the rules):
+
+* Of two arrangements worth the same, the one whose pair is the later tile in table
+  order is kept, then the one with more chows; seven pairs only when worth more.
+* Edge, closed and single wait count only when the winning tile is the only tile that
+  completes the hand; a tile of which the hand holds all four copies cannot, so it is no
+  second wait. Where one arrangement reads the winning tile as edge or closed and as
+  the pair, the edge or closed wait is kept (the seed: 4556 waiting on 5 is 坎张).
+* One melded kong and one concealed kong score Melded Kong and Concealed Kong.
+"""
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from tournament.scoring import _decompose as shapes
+from tournament.scoring.fans import FANS
+from tournament.scoring.hand import WIND_TILES, HandError, WinningHand
+
+__all__ = ["ExcludedFan", "FanCount", "Scored", "score"]
+
+
+@dataclass(frozen=True)
+class FanCount:
+    """A counted fan: ``points`` each, ``count`` times."""
+
+    key: str
+    name_en: str
+    name_zh: str
+    points: int
+    count: int
+
+
+@dataclass(frozen=True)
+class ExcludedFan:
+    """A fan the hand shows but does not count, because the fan ``by_*`` excludes it."""
+
+    key: str
+    name_en: str
+    name_zh: str
+    by_key: str
+    by_en: str
+    by_zh: str
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The fans of a winning hand, its totals and whether it reaches the 8-point minimum."""
+
+    fans: tuple[FanCount, ...]
+    total: int
+    total_without_flowers: int
+    valid: bool
+    excluded: tuple[ExcludedFan, ...]
+    shape: str
+
+
+MIN_POINTS = 8
+
+_I = {fan.key: index for index, fan in enumerate(FANS)}
+POINTS = tuple(fan.points for fan in FANS)
+EXCLUDES = tuple(sum(1 << _I[key] for key in fan.excludes) for fan in FANS)
+EXCLUDED_KEYS = tuple(tuple(sorted(_I[key] for key in fan.excludes)) for fan in FANS)
+
+BIG_FOUR_WINDS = _I["big_four_winds"]
+BIG_THREE_DRAGONS = _I["big_three_dragons"]
+ALL_GREEN = _I["all_green"]
+NINE_GATES = _I["nine_gates"]
+FOUR_KONGS = _I["four_kongs"]
+SEVEN_SHIFTED_PAIRS = _I["seven_shifted_pairs"]
+THIRTEEN_ORPHANS = _I["thirteen_orphans"]
+ALL_TERMINALS = _I["all_terminals"]
+LITTLE_FOUR_WINDS = _I["little_four_winds"]
+LITTLE_THREE_DRAGONS = _I["little_three_dragons"]
+ALL_HONORS = _I["all_honors"]
+FOUR_CONCEALED_PUNGS = _I["four_concealed_pungs"]
+PURE_TERMINAL_CHOWS = _I["pure_terminal_chows"]
+QUADRUPLE_CHOW = _I["quadruple_chow"]
+FOUR_PURE_SHIFTED_PUNGS = _I["four_pure_shifted_pungs"]
+FOUR_PURE_SHIFTED_CHOWS = _I["four_pure_shifted_chows"]
+THREE_KONGS = _I["three_kongs"]
+ALL_TERMINALS_AND_HONORS = _I["all_terminals_and_honors"]
+SEVEN_PAIRS = _I["seven_pairs"]
+GREATER_HONORS_AND_KNITTED = _I["greater_honors_and_knitted_tiles"]
+ALL_EVEN_PUNGS = _I["all_even_pungs"]
+FULL_FLUSH = _I["full_flush"]
+PURE_TRIPLE_CHOW = _I["pure_triple_chow"]
+PURE_SHIFTED_PUNGS = _I["pure_shifted_pungs"]
+UPPER_TILES = _I["upper_tiles"]
+MIDDLE_TILES = _I["middle_tiles"]
+LOWER_TILES = _I["lower_tiles"]
+PURE_STRAIGHT = _I["pure_straight"]
+THREE_SUITED_TERMINAL_CHOWS = _I["three_suited_terminal_chows"]
+PURE_SHIFTED_CHOWS = _I["pure_shifted_chows"]
+ALL_FIVES = _I["all_fives"]
+TRIPLE_PUNG = _I["triple_pung"]
+THREE_CONCEALED_PUNGS = _I["three_concealed_pungs"]
+LESSER_HONORS_AND_KNITTED = _I["lesser_honors_and_knitted_tiles"]
+KNITTED_STRAIGHT = _I["knitted_straight"]
+UPPER_FOUR = _I["upper_four"]
+LOWER_FOUR = _I["lower_four"]
+BIG_THREE_WINDS = _I["big_three_winds"]
+MIXED_STRAIGHT = _I["mixed_straight"]
+REVERSIBLE_TILES = _I["reversible_tiles"]
+MIXED_TRIPLE_CHOW = _I["mixed_triple_chow"]
+MIXED_SHIFTED_PUNGS = _I["mixed_shifted_pungs"]
+CHICKEN_HAND = _I["chicken_hand"]
+LAST_TILE_DRAW = _I["last_tile_draw"]
+LAST_TILE_CLAIM = _I["last_tile_claim"]
+OUT_WITH_REPLACEMENT_TILE = _I["out_with_replacement_tile"]
+ROBBING_THE_KONG = _I["robbing_the_kong"]
+ALL_PUNGS = _I["all_pungs"]
+HALF_FLUSH = _I["half_flush"]
+MIXED_SHIFTED_CHOWS = _I["mixed_shifted_chows"]
+ALL_TYPES = _I["all_types"]
+MELDED_HAND = _I["melded_hand"]
+TWO_CONCEALED_KONGS = _I["two_concealed_kongs"]
+TWO_DRAGON_PUNGS = _I["two_dragon_pungs"]
+OUTSIDE_HAND = _I["outside_hand"]
+FULLY_CONCEALED_HAND = _I["fully_concealed_hand"]
+TWO_MELDED_KONGS = _I["two_melded_kongs"]
+LAST_TILE = _I["last_tile"]
+DRAGON_PUNG = _I["dragon_pung"]
+PREVALENT_WIND = _I["prevalent_wind"]
+SEAT_WIND = _I["seat_wind"]
+CONCEALED_HAND = _I["concealed_hand"]
+ALL_CHOWS = _I["all_chows"]
+TILE_HOG = _I["tile_hog"]
+DOUBLE_PUNG = _I["double_pung"]
+TWO_CONCEALED_PUNGS = _I["two_concealed_pungs"]
+CONCEALED_KONG = _I["concealed_kong"]
+ALL_SIMPLES = _I["all_simples"]
+PURE_DOUBLE_CHOW = _I["pure_double_chow"]
+MIXED_DOUBLE_CHOW = _I["mixed_double_chow"]
+SHORT_STRAIGHT = _I["short_straight"]
+TWO_TERMINAL_CHOWS = _I["two_terminal_chows"]
+PUNG_OF_TERMINALS_OR_HONORS = _I["pung_of_terminals_or_honors"]
+MELDED_KONG = _I["melded_kong"]
+ONE_VOIDED_SUIT = _I["one_voided_suit"]
+NO_HONORS = _I["no_honors"]
+EDGE_WAIT = _I["edge_wait"]
+CLOSED_WAIT = _I["closed_wait"]
+SINGLE_WAIT = _I["single_wait"]
+SELF_DRAWN = _I["self_drawn"]
+FLOWER_TILES = _I["flower_tiles"]
+
+
+def _remember(memo: dict, key, value):
+    """Store a memoised value; a memo that grows past its limit starts again empty."""
+    if len(memo) >= shapes.MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+# --- Layer 1: fans of the tiles alone -------------------------------------------------
+
+_SUIT_BITS = (1, 2, 4)
+_WIND_BIT, _DRAGON_BIT, _HONOR_BIT = 8, 16, 32
+_TERMINAL_BIT, _TERM_OR_HONOR_BIT, _SIMPLE_BIT = 64, 128, 256
+_R789, _R456, _R123, _R6789, _R1234 = 512, 1024, 2048, 4096, 8192
+_REVERSIBLE_BIT, _GREEN_BIT, _EVEN_BIT = 16384, 32768, 65536
+_ANY_SUIT = 7
+
+
+def _tile_properties(tile: int) -> int:
+    if tile >= 27:
+        bits = _HONOR_BIT | _TERM_OR_HONOR_BIT | (_WIND_BIT if tile < 31 else _DRAGON_BIT)
+        if tile == 33:  # white dragon: reversible
+            bits |= _REVERSIBLE_BIT
+        if tile == 32:  # green dragon
+            bits |= _GREEN_BIT
+        return bits
+    suit, rank = divmod(tile, 9)
+    number = rank + 1
+    bits = _SUIT_BITS[suit]
+    bits |= (_TERMINAL_BIT | _TERM_OR_HONOR_BIT) if number in (1, 9) else _SIMPLE_BIT
+    bits |= _R789 if number >= 7 else _R456 if number >= 4 else _R123
+    bits |= _R6789 if number >= 6 else 0
+    bits |= _R1234 if number <= 4 else 0
+    if (suit == 1 and number in (1, 2, 3, 4, 5, 8, 9)) or (
+        suit == 2 and number in (2, 4, 5, 6, 8, 9)
+    ):
+        bits |= _REVERSIBLE_BIT
+    if suit == 2 and number in (2, 3, 4, 6, 8):
+        bits |= _GREEN_BIT
+    if number in (2, 4, 6, 8):
+        bits |= _EVEN_BIT
+    return bits
+
+
+PROPS = tuple(_tile_properties(t) for t in range(34))
+_IS_TOH = tuple(bool(p & _TERM_OR_HONOR_BIT) for p in PROPS)
+_IS_FIVE = tuple(t < 27 and t % 9 == 4 for t in range(34))
+# By a chow's first tile: the chow holds a one or a nine; the chow holds a five.
+_OUTSIDE_CHOW = tuple(t < 27 and t % 9 in (0, 6) for t in range(34))
+_FIVES_CHOW = tuple(t < 27 and t % 9 in (2, 3, 4) for t in range(34))
+
+_tile_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _tile_fans(all_bits: int, any_bits: int) -> tuple[tuple[int, int], ...]:
+    """Fans decided by which tiles appear: ``all_bits`` every tile has, ``any_bits`` some has."""
+    key = (all_bits, any_bits)
+    found = _tile_memo.get(key)
+    if found is not None:
+        return found
+    fans = []
+    suits = bin(any_bits & _ANY_SUIT).count("1")
+    honors = any_bits & _HONOR_BIT
+    if all_bits & _GREEN_BIT:
+        fans.append(ALL_GREEN)
+    if all_bits & _TERMINAL_BIT:
+        fans.append(ALL_TERMINALS)
+    if all_bits & _HONOR_BIT:
+        fans.append(ALL_HONORS)
+    if all_bits & _TERM_OR_HONOR_BIT:
+        fans.append(ALL_TERMINALS_AND_HONORS)
+    if suits == 1:
+        fans.append(HALF_FLUSH if honors else FULL_FLUSH)
+    if all_bits & _R789:
+        fans.append(UPPER_TILES)
+    if all_bits & _R456:
+        fans.append(MIDDLE_TILES)
+    if all_bits & _R123:
+        fans.append(LOWER_TILES)
+    if all_bits & _R6789:
+        fans.append(UPPER_FOUR)
+    if all_bits & _R1234:
+        fans.append(LOWER_FOUR)
+    if all_bits & _REVERSIBLE_BIT:
+        fans.append(REVERSIBLE_TILES)
+    if suits == 3 and any_bits & _WIND_BIT and any_bits & _DRAGON_BIT:
+        fans.append(ALL_TYPES)
+    if suits == 2:
+        fans.append(ONE_VOIDED_SUIT)
+    if not honors:
+        fans.append(NO_HONORS)
+    if all_bits & _SIMPLE_BIT:
+        fans.append(ALL_SIMPLES)
+    found = tuple((fan, 1) for fan in fans)
+    _remember(_tile_memo, key, found)
+    return found
+
+
+# --- Layer 2: fans of the chows, of the suited pungs, of the honour pungs ---------------
+
+
+def _pair_fan(a: int, b: int) -> int:
+    """The one-point fan two chows (start tiles a <= b) make together, or -1."""
+    if a == b:
+        return PURE_DOUBLE_CHOW
+    if a % 9 == b % 9:
+        return MIXED_DOUBLE_CHOW
+    if a // 9 == b // 9:
+        if b - a == 3:
+            return SHORT_STRAIGHT
+        if b - a == 6:
+            return TWO_TERMINAL_CHOWS
+    return -1
+
+
+def _triple_fan(a: int, b: int, c: int) -> int:
+    """The fan three chows (start tiles a <= b <= c) make together, or -1."""
+    suits = (a // 9, b // 9, c // 9)
+    ranks = (a % 9, b % 9, c % 9)
+    if suits[0] == suits[1] == suits[2]:
+        if a == b == c:
+            return PURE_TRIPLE_CHOW
+        if ranks == (0, 3, 6):
+            return PURE_STRAIGHT
+        if b - a == c - b and b - a in (1, 2):
+            return PURE_SHIFTED_CHOWS
+        return -1
+    if len(set(suits)) == 3:
+        ordered = sorted(ranks)
+        if ordered == [0, 3, 6]:
+            return MIXED_STRAIGHT
+        if ordered[0] == ordered[2]:
+            return MIXED_TRIPLE_CHOW
+        if ordered[1] == ordered[0] + 1 and ordered[2] == ordered[1] + 1:
+            return MIXED_SHIFTED_CHOWS
+    return -1
+
+
+_PAIR_FAN = {(a, b): _pair_fan(a, b) for a in range(27) for b in range(a, 27)}
+_TRIPLE_FAN = {
+    (a, b, c): _triple_fan(a, b, c)
+    for a in range(27)
+    for b in range(a, 27)
+    for c in range(b, 27)
+    if a % 9 < 7 and b % 9 < 7 and c % 9 < 7
+}
+
+# Fans that come with a bigger one and are shown as excluded by it (for the explanation).
+_IMPLIED = {
+    QUADRUPLE_CHOW: (PURE_TRIPLE_CHOW, PURE_DOUBLE_CHOW),
+    FOUR_PURE_SHIFTED_CHOWS: (PURE_SHIFTED_CHOWS,),
+    PURE_TERMINAL_CHOWS: (PURE_DOUBLE_CHOW, TWO_TERMINAL_CHOWS),
+    THREE_SUITED_TERMINAL_CHOWS: (MIXED_DOUBLE_CHOW, TWO_TERMINAL_CHOWS),
+    PURE_TRIPLE_CHOW: (PURE_DOUBLE_CHOW,),
+    PURE_STRAIGHT: (SHORT_STRAIGHT,),
+    MIXED_TRIPLE_CHOW: (MIXED_DOUBLE_CHOW,),
+    FOUR_PURE_SHIFTED_PUNGS: (PURE_SHIFTED_PUNGS,),
+    TRIPLE_PUNG: (DOUBLE_PUNG,),
+}
+
+
+def _with_implied(fans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    extra = [(i, 1) for fan, _ in fans for i in _IMPLIED.get(fan, ())]
+    merged: dict[int, int] = {}
+    for fan, count in fans + extra:
+        merged[fan] = max(merged.get(fan, 0), count)
+    return tuple(merged.items())
+
+
+def _pairs_of_chows(chows: tuple[int, ...], used: tuple[int, ...]) -> list[tuple[int, int]]:
+    """One-point fans among chows, each chow joining the combinations at most once (套算一次).
+
+    ``used`` are chows already combined into a bigger fan: they are not combined with each
+    other again, but a free chow may combine once with one of them. The pairs taken form a
+    forest (no chow joins a group it already belongs to); higher-ranked fans are taken first.
+    """
+    group = list(range(len(chows)))
+
+    def find(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i in used[1:]:
+        group[find(i)] = find(used[0])
+    edges = sorted(
+        (fan, i, j)
+        for i, j in combinations(range(len(chows)), 2)
+        if (fan := _PAIR_FAN[(chows[i], chows[j])]) >= 0
+    )
+    counts: dict[int, int] = {}
+    for fan, i, j in edges:
+        ri, rj = find(i), find(j)
+        if ri != rj:
+            group[ri] = rj
+            counts[fan] = counts.get(fan, 0) + 1
+    return list(counts.items())
+
+
+_chow_memo: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
+
+
+def _chow_fans(chows: tuple[int, ...], pair: int) -> tuple[tuple[int, int], ...]:
+    """Fans of the chows (start tiles, sorted) of an arrangement, with its pair."""
+    # The pair matters only to the two terminal-chow fans, and only when it is a five.
+    key = (chows, pair if _IS_FIVE[pair] else -1)
+    found = _chow_memo.get(key)
+    if found is not None:
+        return found
+    fans: list[tuple[int, int]] = []
+    n = len(chows)
+    if n == 4:
+        fans = _four_chow_fans(chows, pair)
+    if not fans and n >= 3:
+        best = -1
+        for trio in combinations(range(n), 3):
+            fan = _TRIPLE_FAN[tuple(chows[i] for i in trio)]
+            if fan < 0:
+                continue
+            rest = _pairs_of_chows(chows, trio)
+            value = POINTS[fan] + sum(POINTS[f] * c for f, c in rest)
+            if value > best:
+                best = value
+                fans = [(fan, 1), *rest]
+    if not fans and n >= 2:
+        fans = _pairs_of_chows(chows, ())
+    found = _with_implied(fans)
+    _remember(_chow_memo, key, found)
+    return found
+
+
+def _four_chow_fans(chows: tuple[int, ...], pair: int) -> list[tuple[int, int]]:
+    a, b, c, d = chows
+    if a // 9 == d // 9:
+        if a == d:
+            return [(QUADRUPLE_CHOW, 1)]
+        step = b - a
+        if step in (1, 2) and c - b == step and d - c == step:
+            return [(FOUR_PURE_SHIFTED_CHOWS, 1)]
+        if a == b and c == d and a % 9 == 0 and c % 9 == 6 and pair == a + 4:
+            return [(PURE_TERMINAL_CHOWS, 1)]
+        return []
+    if pair < 27 and pair % 9 == 4:
+        # Three-Suited Terminal Chows: 123 and 789 in two suits, a pair of fives in the third.
+        suits = sorted({a // 9, b // 9, c // 9, d // 9})
+        if len(suits) == 2 and pair // 9 not in suits:
+            wanted = sorted(9 * s + r for s in suits for r in (0, 6))
+            if list(chows) == wanted:
+                return [(THREE_SUITED_TERMINAL_CHOWS, 1)]
+    return []
+
+
+_pung_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+
+
+def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Fans of the suited pungs and kongs (tiles, sorted) of an arrangement."""
+    found = _pung_memo.get(pungs)
+    if found is not None:
+        return found
+    fans: list[tuple[int, int]] = []
+    n = len(pungs)
+    if n == 4 and pungs[0] // 9 == pungs[3] // 9 and pungs[3] - pungs[0] == 3:
+        fans = [(FOUR_PURE_SHIFTED_PUNGS, 1)]
+    if not fans and n >= 3:
+        best = -1
+        for trio in combinations(range(n), 3):
+            a, b, c = (pungs[i] for i in trio)
+            fan = _pung_trio_fan(a, b, c)
+            if fan < 0:
+                continue
+            value = POINTS[fan]
+            rest = []
+            others = [pungs[i] for i in range(n) if i not in trio]
+            if others and any(o % 9 == t % 9 for o in others for t in (a, b, c)):
+                rest = [(DOUBLE_PUNG, 1)]
+                value += POINTS[DOUBLE_PUNG]
+            if value > best:
+                best = value
+                fans = [(fan, 1), *rest]
+    if not fans and n >= 2:
+        by_rank: dict[int, int] = {}
+        for t in pungs:
+            by_rank[t % 9] = by_rank.get(t % 9, 0) + 1
+        doubles = sum(1 for k in by_rank.values() if k >= 2)
+        if doubles:
+            fans = [(DOUBLE_PUNG, doubles)]
+    found = _with_implied(fans)
+    _remember(_pung_memo, pungs, found)
+    return found
+
+
+def _pung_trio_fan(a: int, b: int, c: int) -> int:
+    if a // 9 == b // 9 == c // 9:
+        return PURE_SHIFTED_PUNGS if b - a == 1 and c - b == 1 else -1
+    if len({a // 9, b // 9, c // 9}) == 3:
+        ranks = sorted((a % 9, b % 9, c % 9))
+        if ranks[0] == ranks[2]:
+            return TRIPLE_PUNG
+        if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
+            return MIXED_SHIFTED_PUNGS
+    return -1
+
+
+# Honour pungs: (fans, pungs of terminals or honours still counted, per-pung exclusions).
+HonorResult = tuple[tuple[tuple[int, int], ...], int, tuple[int, ...]]
+_honor_memo: dict[tuple, HonorResult] = {}
+
+
+def _honor_fans(honors: tuple[int, ...], pair: int, seat: int, prevalent: int) -> HonorResult:
+    """Wind and dragon fans of the honour pungs (tiles, sorted); ``seat``/``prevalent`` tiles."""
+    key = (honors, pair, seat, prevalent)
+    found = _honor_memo.get(key)
+    if found is not None:
+        return found
+    winds = [t for t in honors if t < 31]
+    dragons = [t for t in honors if t >= 31]
+    fans: list[tuple[int, int]] = []
+    poth = 0
+    poth_excluded: list[int] = []
+    wind_fan = -1
+    if len(winds) == 4:
+        wind_fan = BIG_FOUR_WINDS
+        fans += [(BIG_FOUR_WINDS, 1), (BIG_THREE_WINDS, 1)]
+    elif len(winds) == 3:
+        wind_fan = LITTLE_FOUR_WINDS if 27 <= pair < 31 else BIG_THREE_WINDS
+        fans.append((wind_fan, 1))
+        if wind_fan == LITTLE_FOUR_WINDS:
+            fans.append((BIG_THREE_WINDS, 1))
+    dragon_fan = -1
+    if len(dragons) == 3:
+        dragon_fan = BIG_THREE_DRAGONS
+        fans += [(BIG_THREE_DRAGONS, 1), (TWO_DRAGON_PUNGS, 1)]
+    elif len(dragons) == 2:
+        dragon_fan = LITTLE_THREE_DRAGONS if pair >= 31 else TWO_DRAGON_PUNGS
+        fans.append((dragon_fan, 1))
+        if dragon_fan == LITTLE_THREE_DRAGONS:
+            fans.append((TWO_DRAGON_PUNGS, 1))
+        fans.append((DRAGON_PUNG, 1))
+    elif len(dragons) == 1:
+        dragon_fan = DRAGON_PUNG
+        fans.append((DRAGON_PUNG, 1))
+    if seat in winds:
+        fans.append((SEAT_WIND, 1))
+    if prevalent in winds:
+        fans.append((PREVALENT_WIND, 1))
+    for t in winds:
+        if wind_fan >= 0:
+            poth_excluded.append(wind_fan)
+        elif t == seat:
+            poth_excluded.append(SEAT_WIND)
+        elif t == prevalent:
+            poth_excluded.append(PREVALENT_WIND)
+        else:
+            poth += 1
+    poth_excluded += [dragon_fan] * len(dragons)
+    found = (tuple(fans), poth, tuple(poth_excluded))
+    _remember(_honor_memo, key, found)
+    return found
+
+
+# --- Layer 3: the hand ------------------------------------------------------------------
+
+
+def _resolve(fans: list[tuple[int, int]]) -> int:
+    """Total of the fans counted once the exclusions are applied."""
+    excluded = 0
+    total = 0
+    for fan, count in sorted(fans):
+        if not excluded >> fan & 1:
+            excluded |= EXCLUDES[fan]
+            total += POINTS[fan] * count
+    return total
+
+
+class _Hand:
+    """What is known of a hand before its concealed tiles are arranged."""
+
+    __slots__ = (
+        "all_bits",
+        "any_bits",
+        "concealed_13",
+        "concealed_kongs",
+        "counts",
+        "every",
+        "fixed_pungs",
+        "kong_tiles",
+        "mask",
+        "meld_chows",
+        "melds",
+        "prevalent",
+        "seat",
+        "self_drawn",
+        "static",
+        "unique_wait",
+        "win",
+    )
+
+
+_WIND_TILE = {wind: 27 + i for i, wind in enumerate(WIND_TILES)}
+_static_memo: dict[tuple, tuple[tuple[int, int], ...]] = {}
+
+
+def _prepare(hand: WinningHand) -> _Hand:
+    index = shapes.TILE_INDEX
+    h = _Hand()
+    counts = [0] * 34
+    tiles = [index[tile] for tile in hand.concealed]
+    for t in tiles:
+        counts[t] += 1
+    h.concealed_13 = counts[:]
+    win = index[hand.win_tile]
+    counts[win] += 1
+    present = set(tiles)
+    present.add(win)
+    mask = 0
+    for t in present:
+        mask |= 1 << t
+    h.mask = mask
+    meld_chows: list[int] = []
+    meld_pungs: list[int] = []
+    kong_tiles: list[int] = []
+    concealed_kongs = 0
+    exposed = 0
+    every = counts  # every tile of the hand, a kong counted as three
+    if hand.melds:
+        every = counts[:]
+        for meld in hand.melds:
+            first = min(index[t] for t in meld.tiles)
+            present.add(first)
+            kind = meld.kind
+            if kind == "chow":
+                meld_chows.append(first)
+                every[first] += 1
+                every[first + 1] += 1
+                every[first + 2] += 1
+                present.add(first + 1)
+                present.add(first + 2)
+                exposed += 1
+            else:
+                every[first] += 3
+                if kind == "pung":
+                    meld_pungs.append(first)
+                    exposed += 1
+                else:
+                    kong_tiles.append(first)
+                    if meld.concealed:
+                        concealed_kongs += 1
+                    else:
+                        exposed += 1
+    all_bits = -1
+    any_bits = 0
+    hogs = 0
+    for t in present:
+        bits = PROPS[t]
+        all_bits &= bits
+        any_bits |= bits
+        if every[t] == 4:
+            hogs += 1
+    h.all_bits, h.any_bits = all_bits, any_bits
+    h.counts = counts
+    h.every = every
+    h.melds = len(hand.melds)
+    h.meld_chows = meld_chows
+    h.kong_tiles = kong_tiles
+    h.fixed_pungs = tuple(sorted(meld_pungs + kong_tiles))
+    h.concealed_kongs = concealed_kongs
+    h.win = win
+    h.self_drawn = self_drawn = hand.self_drawn
+    h.seat = _WIND_TILE[hand.seat_wind]
+    h.prevalent = _WIND_TILE[hand.prevalent_wind]
+    h.unique_wait = None
+    # Last Tile: declared, or certain because the other three copies are in the winner's
+    # own exposed sets (they are on the table, so the winning tile is the fourth).
+    fourth = hand.fourth_tile or every[win] - counts[win] == 3
+    key = (self_drawn, exposed, hand.last_tile, hand.kong, fourth, len(kong_tiles), concealed_kongs)
+    conditions = _static_memo.get(key)
+    if conditions is None:
+        conditions = _remember(_static_memo, key, _condition_fans(*key))
+    static = _tile_fans(all_bits, any_bits) + conditions
+    if hogs:
+        static += ((TILE_HOG, hogs),)
+    h.static = static
+    return h
+
+
+def _condition_fans(
+    self_drawn: bool,
+    exposed: int,
+    last_tile: bool,
+    kong: bool,
+    fourth: bool,
+    kongs: int,
+    concealed_kongs: int,
+) -> tuple[tuple[int, int], ...]:
+    """Fans of the win conditions, of concealment and of the kongs."""
+    fans = []
+    if self_drawn:
+        fans.append((SELF_DRAWN, 1))
+    if not exposed:
+        fans.append((FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, 1))
+    elif exposed == 4 and not self_drawn:
+        fans.append((MELDED_HAND, 1))
+    if last_tile:
+        fans.append((LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM, 1))
+    if kong:
+        fans.append((OUT_WITH_REPLACEMENT_TILE if self_drawn else ROBBING_THE_KONG, 1))
+    if fourth:
+        fans.append((LAST_TILE, 1))
+    melded_kongs = kongs - concealed_kongs
+    if kongs == 4:
+        fans += [(FOUR_KONGS, 1), (THREE_KONGS, 1)]
+    elif kongs == 3:
+        fans.append((THREE_KONGS, 1))
+    elif kongs == 2:
+        if concealed_kongs == 2:
+            fans += [(TWO_CONCEALED_KONGS, 1), (CONCEALED_KONG, 1)]
+        elif melded_kongs == 2:
+            fans += [(TWO_MELDED_KONGS, 1), (MELDED_KONG, 1)]
+        else:
+            # One of each: the table has no fan for the pair, each kong counts alone.
+            fans += [(MELDED_KONG, 1), (CONCEALED_KONG, 1)]
+    elif kongs == 1:
+        fans.append((CONCEALED_KONG if concealed_kongs else MELDED_KONG, 1))
+    return tuple(fans)
+
+
+def _unique_wait(h: _Hand) -> bool:
+    """Whether the winning tile is the only tile that completes the hand.
+
+    A tile of which the hand already holds all four copies (concealed or in its own sets)
+    cannot complete it, so it does not count as a second wait.
+    """
+    if h.unique_wait is None:
+        win = h.win
+        mask = h.mask if h.concealed_13[win] else h.mask & ~(1 << win)
+        waits = shapes.all_waits(h.concealed_13, h.melds, mask)
+        waits.discard(win)
+        every, kongs = h.every, h.kong_tiles
+        # Every copy of a tile held (concealed, in a set, or a kong's fourth) but the winner.
+        h.unique_wait = all(every[t] + (t in kongs) >= 4 for t in waits)
+    return h.unique_wait
+
+
+def _is_nine_gates(h: _Hand) -> bool:
+    if h.melds:
+        return False
+    c = h.concealed_13
+    return any(c[base : base + 9] == _NINE_GATES for base in (0, 9, 18))
+
+
+_NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+
+
+def _arrangement_fans(
+    h: _Hand,
+    chows: tuple[int, ...],
+    concealed_chows: tuple[int, ...],
+    concealed_pungs: tuple[int, ...],
+    pair: int,
+    knitted: tuple[int, ...] = (),
+    nine_gates: bool = False,
+) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+    """Every fan an arrangement shows (before exclusions), the win tile placed at best.
+
+    Also returns, for each pung of terminals or honours not counted because a bigger fan
+    counts that pung (a Dragon Pung, a wind fan, Nine Gates), the fan that takes it.
+    """
+    fans = list(h.static)
+    if len(chows) >= 2:
+        fans += _chow_fans(chows, pair)
+    pungs = h.fixed_pungs
+    if concealed_pungs:
+        pungs = tuple(sorted(pungs + concealed_pungs)) if pungs else concealed_pungs
+    poth = 0
+    per_set: tuple[int, ...] = ()
+    if pungs:
+        if pungs[-1] >= 27:
+            honors = tuple(t for t in pungs if t >= 27)
+            suited = pungs[: len(pungs) - len(honors)]
+            honor_fans, poth, per_set = _honor_fans(honors, pair, h.seat, h.prevalent)
+            fans += honor_fans
+        else:
+            suited = pungs
+        if len(suited) >= 2:
+            fans += _pung_fans(suited)
+        for t in suited:
+            if _IS_TOH[t]:
+                poth += 1
+    if nine_gates:
+        # Nine Gates always holds a pung of ones or nines: that one pung is part of it.
+        fans.append((NINE_GATES, 1))
+        poth -= 1
+        per_set = (*per_set, NINE_GATES)
+    if poth:
+        fans.append((PUNG_OF_TERMINALS_OR_HONORS, poth))
+
+    win = h.win
+    # Where the winning tile can sit: a chow or the pair keeps a concealed pung concealed
+    # even when the tile was discarded; the wait fans need the tile to be the only wait.
+    wait = -1
+    in_other = pair == win or (win in knitted)
+    for start in concealed_chows:
+        if start <= win <= start + 2 and start // 9 == win // 9:
+            in_other = True
+            if wait != EDGE_WAIT:
+                if win - start == 1:
+                    wait = CLOSED_WAIT
+                elif (win - start == 2 and start % 9 == 0) or (win == start and start % 9 == 6):
+                    wait = EDGE_WAIT
+    if wait < 0 and pair == win:
+        wait = SINGLE_WAIT
+    concealed = len(concealed_pungs) + h.concealed_kongs
+    if not h.self_drawn and not in_other and win in concealed_pungs:
+        concealed -= 1
+    if concealed >= 2:
+        fans.append(
+            (
+                FOUR_CONCEALED_PUNGS
+                if concealed == 4
+                else THREE_CONCEALED_PUNGS
+                if concealed == 3
+                else TWO_CONCEALED_PUNGS,
+                1,
+            )
+        )
+    if wait >= 0 and _unique_wait(h):
+        fans.append((wait, 1))
+
+    if knitted:
+        fans.append((KNITTED_STRAIGHT, 1))
+        if chows and pair < 27:
+            fans.append((ALL_CHOWS, 1))
+        return fans, per_set
+    if not chows:
+        fans.append((ALL_PUNGS, 1))
+        if h.all_bits & _EVEN_BIT:
+            fans.append((ALL_EVEN_PUNGS, 1))
+    elif len(chows) == 4 and pair < 27:
+        fans.append((ALL_CHOWS, 1))
+    if _IS_TOH[pair] and all(_OUTSIDE_CHOW[c] for c in chows) and all(_IS_TOH[t] for t in pungs):
+        fans.append((OUTSIDE_HAND, 1))
+    elif _IS_FIVE[pair] and all(_FIVES_CHOW[c] for c in chows) and all(_IS_FIVE[t] for t in pungs):
+        fans.append((ALL_FIVES, 1))
+    return fans, per_set
+
+
+# (shape, fans shown, per-pung exclusions, preference among arrangements worth the same)
+Candidate = tuple[str, list[tuple[int, int]], tuple[int, ...], tuple[int, ...]]
+
+
+def _candidates(h: _Hand) -> list[Candidate]:
+    """Every arrangement of the hand in every shape it allows, with the fans it shows."""
+    out: list[Candidate] = []
+    counts = h.counts
+    if not h.melds:
+        if shapes.is_thirteen_orphans(counts, h.mask):
+            return [("thirteen_orphans", [*h.static, (THIRTEEN_ORPHANS, 1)], (), ())]
+        if shapes.is_honors_and_knitted(counts, h.mask):
+            greater = all(counts[t] for t in range(27, 34))
+            fans = [
+                *h.static,
+                (GREATER_HONORS_AND_KNITTED if greater else LESSER_HONORS_AND_KNITTED, 1),
+            ]
+            if greater:
+                fans.append((LESSER_HONORS_AND_KNITTED, 1))
+            if sum(counts[:27]) == 9:
+                fans.append((KNITTED_STRAIGHT, 1))
+            return [("honors_and_knitted", fans, (), ())]
+        if shapes.is_seven_pairs(counts):
+            fans = [*h.static, (SEVEN_PAIRS, 1)]
+            pairs = [t for t in range(34) if counts[t]]
+            if (
+                len(pairs) == 7
+                and pairs[6] - pairs[0] == 6
+                and pairs[0] // 9 == pairs[6] // 9
+                and pairs[6] < 27
+            ):
+                fans.append((SEVEN_SHIFTED_PAIRS, 1))
+            out.append(("seven_pairs", fans, (), (-1, 0)))
+    meld_chows = tuple(h.meld_chows)
+    if h.melds <= 1 and sum(counts) == 14 - 3 * h.melds:
+        for pattern, rest in shapes.knitted_straight_rests(counts, h.mask):
+            for c_chows, c_pungs, pair in shapes.standard_arrangements(rest):
+                chows = tuple(sorted(meld_chows + c_chows))
+                fans, per_set = _arrangement_fans(h, chows, c_chows, c_pungs, pair, pattern)
+                out.append(("knitted_straight", fans, per_set, (pair, len(chows))))
+    nine_gates = _is_nine_gates(h)
+    for c_chows, c_pungs, pair in shapes.standard_arrangements(counts):
+        chows = tuple(sorted(meld_chows + c_chows))
+        fans, per_set = _arrangement_fans(h, chows, c_chows, c_pungs, pair, (), nine_gates)
+        out.append(("standard", fans, per_set, (pair, len(chows))))
+    return out
+
+
+def score(hand: WinningHand) -> Scored:
+    """Score a winning hand: its fans, totals, exclusions and shape.
+
+    The hand is assumed structurally valid (see ``notation``). Raises ``HandError`` with
+    code ``not_a_winning_hand`` when the tiles form no winning shape, ``invalid_tile``
+    for an unknown tile or wind. Of several arrangements the one worth most is kept.
+    """
+    try:
+        h = _prepare(hand)
+    except KeyError as error:
+        raise HandError("invalid_tile", f"unknown tile or wind {error}") from None
+    best = None
+    best_key: tuple = ()
+    for shape, fans, per_set, preference in _candidates(h):
+        key = (_resolve(fans), preference)
+        if best is None or key > best_key:
+            best, best_key = (shape, fans, per_set), key
+    if best is None:
+        raise HandError(
+            "not_a_winning_hand",
+            "the tiles do not form four sets and a pair, seven pairs, thirteen orphans, "
+            "honors and knitted tiles or a knitted straight",
+        )
+    shape, fans, per_set = best
+    return _result(shape, fans, per_set, hand.flowers)
+
+
+_result_memo: dict[tuple, Scored] = {}
+_core_memo: dict[tuple, tuple] = {}
+
+
+def _result(
+    shape: str, fans: list[tuple[int, int]], per_set: tuple[int, ...], flowers: int
+) -> Scored:
+    """The Scored of the arrangement kept (memoised: results are immutable)."""
+    key = (shape, tuple(sorted(fans)), per_set)
+    found = _result_memo.get((key, flowers))
+    if found is None:
+        core = _core_memo.get(key)
+        if core is None:
+            core = _remember(_core_memo, key, _build_result(*key))
+        counted, total, excluded = core
+        if flowers:
+            counted = (*counted, _fan_count(FLOWER_TILES, flowers))
+        found = Scored(
+            fans=counted,
+            total=total + flowers,
+            total_without_flowers=total,
+            valid=total >= MIN_POINTS,
+            excluded=excluded,
+            shape=shape,
+        )
+        _remember(_result_memo, (key, flowers), found)
+    return found
+
+
+def _build_result(
+    shape: str, fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...]
+) -> tuple[tuple[FanCount, ...], int, tuple[ExcludedFan, ...]]:
+    """Counted fans (highest first), their total and the fans excluded, with by whom."""
+    del shape
+    counted: list[tuple[int, int]] = []
+    excluded: list[tuple[int, int]] = []
+    excluded_by: dict[int, int] = {}
+    # The table is in order of points, highest first, so fan order is the counting order.
+    for fan, count in sorted(dict(fans).items()):
+        by = excluded_by.get(fan)
+        if by is None:
+            counted.append((fan, count))
+            for other in EXCLUDED_KEYS[fan]:
+                excluded_by.setdefault(other, fan)
+        else:
+            excluded.append((fan, by))
+    # Pungs of terminals or honours that a wind, dragon or Nine Gates fan already counts.
+    if per_set and PUNG_OF_TERMINALS_OR_HONORS not in excluded_by:
+        for by in dict.fromkeys(per_set):
+            excluded.append((PUNG_OF_TERMINALS_OR_HONORS, excluded_by.get(by, by)))
+    if not counted:
+        counted.append((CHICKEN_HAND, 1))
+    return (
+        tuple(_fan_count(f, c) for f, c in counted),
+        sum(POINTS[f] * c for f, c in counted),
+        tuple(_excluded_fan(f, by) for f, by in excluded),
+    )
+
+
+_fan_counts: dict[tuple[int, int], FanCount] = {}
+_excluded_fans: dict[tuple[int, int], ExcludedFan] = {}
+
+
+def _fan_count(fan: int, count: int) -> FanCount:
+    found = _fan_counts.get((fan, count))
+    if found is None:
+        f = FANS[fan]
+        found = _fan_counts[fan, count] = FanCount(f.key, f.name_en, f.name_zh, f.points, count)
+    return found
+
+
+def _excluded_fan(fan: int, by: int) -> ExcludedFan:
+    found = _excluded_fans.get((fan, by))
+    if found is None:
+        f, b = FANS[fan], FANS[by]
+        found = _excluded_fans[fan, by] = ExcludedFan(
+            f.key, f.name_en, f.name_zh, b.key, b.name_en, b.name_zh
+        )
+    return found
