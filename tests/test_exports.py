@@ -243,6 +243,8 @@ def test_hand_rows_list_every_entered_hand_with_points_by_seat(standings_scenari
         10,
         1,
         "Mixed Triple Chow",
+        "",  # no winning hand typed
+        None,
         -8,
         35,
         -19,
@@ -250,7 +252,7 @@ def test_hand_rows_list_every_entered_hand_with_points_by_seat(standings_scenari
     )
     # Hand 6 was not played (time called): no winner, no fan, no points.
     (row,) = [r for r in rows if r[:3] == (1, 1, 6)]
-    assert row[6:] == ("Not played", None, None, None, None, None, None, "", 0, 0, 0, 0)
+    assert row[6:] == ("Not played", None, None, None, None, None, None, "", "", None, 0, 0, 0, 0)
 
 
 @pytest.mark.django_db

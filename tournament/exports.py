@@ -130,6 +130,8 @@ def hand_rows(sessions: Iterable[tuple[int, list[selectors.TableSheet]]]) -> Ite
         _("Fan"),
         _("Flowers"),
         _("Fans claimed"),
+        _("Winning hand"),
+        _("Computed fan"),
         _("Points P1"),
         _("Points P2"),
         _("Points P3"),
@@ -159,6 +161,8 @@ def hand_rows(sessions: Iterable[tuple[int, list[selectors.TableSheet]]]) -> Ite
                     hand.fan,
                     hand.flowers if hand.is_win else None,
                     hand.fan_names,
+                    hand.winning_hand,
+                    hand.computed_fan,
                     *hand.points,
                 )
 

@@ -316,6 +316,8 @@ def test_a_typed_fan_that_disagrees_is_shown_before_saving(personas, urls):
     hand = Hand.objects.get(number=2, table__number=1)
     assert hand.fan == 30
     assert hand.computed_fan is not None and hand.computed_fan != 30
+    page = client.get(urls["sheet"]).content.decode()
+    assert f"calculator: {hand.computed_fan} fan" in page
 
 
 def test_a_winning_hand_that_contradicts_the_result_is_refused(personas, urls):
