@@ -7,7 +7,6 @@ form can show them beside that field.
 """
 
 import dataclasses
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -399,18 +398,23 @@ def settle(
         raise ValidationError(str(error), code="invalid") from error
 
 
-_CONDITION_WORD = {
-    "prevalent_wind": re.compile(r"\bwind\s*=", re.IGNORECASE),
-    "seat_wind": re.compile(r"\bseat\s*=", re.IGNORECASE),
-}
-
-
-def score_winning_hand(*, text: str, number: int | None, winner: int | None, outcome: str):
+def score_winning_hand(
+    *,
+    text: str,
+    number: int | None,
+    winner: int | None,
+    outcome: str,
+    flowers: int | None = None,
+    hand_flowers_win: bool = False,
+):
     """The calculator's result for the winning hand the referee typed, or None when empty.
 
     What the sheet already knows need not be typed: the prevalent wind and the
-    winner's seat wind come from the 16-hand schedule, self-drawn from the result.
-    A contradiction with the result is an error beside the winning hand.
+    winner's seat wind come from the 16-hand schedule, self-drawn from the result,
+    flowers from the flowers field. What is typed anyway must agree with the sheet:
+    a contradiction is an error beside the winning hand, never silently resolved.
+    ``hand_flowers_win`` (for "Compute", which fills the form from the hand) lets
+    flowers written in the hand replace the form's.
     """
     text = (text or "").strip()
     if not text:
@@ -421,23 +425,45 @@ def score_winning_hand(*, text: str, number: int | None, winner: int | None, out
 
     if outcome not in Hand.WINS:
         raise refuse(_("A winning hand only goes with a win."), "winning_hand_without_win")
+    if number is None or not 1 <= number <= HANDS_PER_SESSION or winner is None:
+        raise refuse(
+            _("Choose the hand number and the winner first: the winds come from the sheet."),
+            "winning_hand_needs_winner",
+        )
     try:
-        hand = notation.parse_hand(text)
-        conditions = text.split("|", 1)[1] if "|" in text else ""
-        known = {}
-        if number is not None and 1 <= number <= HANDS_PER_SESSION:
-            slot = seating.session_schedule()[number - 1]
-            if not _CONDITION_WORD["prevalent_wind"].search(conditions):
-                known["prevalent_wind"] = slot.prevalent_wind
-            if winner is not None and not _CONDITION_WORD["seat_wind"].search(conditions):
-                known["seat_wind"] = slot.seat_winds[winner]
-        if hand.self_drawn and outcome != scoring.Outcome.SELF_DRAWN:
+        hand, written = notation.parse_hand_with_conditions(text)
+    except HandError as error:
+        raise refuse(error.message, error.code) from error
+    slot = seating.session_schedule()[number - 1]
+    sheet = {
+        "prevalent_wind": slot.prevalent_wind,
+        "seat_wind": slot.seat_winds[winner],
+        "self_drawn": outcome == scoring.Outcome.SELF_DRAWN,
+    }
+    if flowers is not None and not (hand_flowers_win and "flowers" in written):
+        sheet["flowers"] = flowers
+    if hand.self_drawn and not sheet["self_drawn"]:
+        raise refuse(
+            _("The winning hand says self-drawn, but the result is a win on a discard."),
+            "winning_hand_contradicts_result",
+        )
+    labels = {
+        "prevalent_wind": ("wind", _("prevalent wind")),
+        "seat_wind": ("seat", _("the winner's seat wind")),
+        "flowers": ("flowers", _("flowers")),
+    }
+    for field, (word, label) in labels.items():
+        if field in sheet and word in written and getattr(hand, field) != sheet[field]:
             raise refuse(
-                _("The winning hand says self-drawn, but the result is a win on a discard."),
-                "winning_hand_contradicts_result",
+                _(
+                    "The winning hand gives %(label)s %(typed)s, but the sheet says %(sheet)s. "
+                    "Leave it out of the hand, or correct the sheet."
+                )
+                % {"label": label, "typed": getattr(hand, field), "sheet": sheet[field]},
+                "winning_hand_contradicts_sheet",
             )
-        known["self_drawn"] = outcome == scoring.Outcome.SELF_DRAWN
-        return notation.score_hand(dataclasses.replace(hand, **known))
+    try:
+        return notation.score_hand(dataclasses.replace(hand, **sheet))
     except HandError as error:
         raise refuse(error.message, error.code) from error
 
@@ -515,7 +541,9 @@ def hand_record(
         flowers=flowers,
         penalties=penalties,
     )
-    computed = score_winning_hand(text=winning_hand, number=number, winner=winner, outcome=outcome)
+    computed = score_winning_hand(
+        text=winning_hand, number=number, winner=winner, outcome=outcome, flowers=flowers
+    )
     hand = Hand.objects.filter(table=table, number=number).first()
     if version is None and hand is not None:
         raise _already_entered(number)

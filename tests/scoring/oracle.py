@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 from MahjongGB import MahjongFanCalculator
 
+from tournament.scoring.calculator import score_arrangements
+from tournament.scoring.fans import FANS
 from tournament.scoring.hand import (
     ALL_TILES,
     DRAGON_TILES,
@@ -35,182 +37,28 @@ from tournament.scoring.hand import (
 DEFAULT_SEED = 20240501
 
 # ---------------------------------------------------------------------------------------
-# The 81 fans: our English name, the Chinese name and the points, in the order of
-# ../shared/docs/mcr-competition-rules.md section 7 (the seed table's order).
+# The 81 fans, from our table (tournament.scoring.fans), and the oracle's names for them
 # ---------------------------------------------------------------------------------------
 
-FAN_TABLE: tuple[tuple[str, str, int], ...] = (
-    ("Big Four Winds", "大四喜", 88),
-    ("Big Three Dragons", "大三元", 88),
-    ("All Green", "绿一色", 88),
-    ("Nine Gates", "九莲宝灯", 88),
-    ("Four Kongs", "四杠", 88),
-    ("Seven Shifted Pairs", "连七对", 88),
-    ("Thirteen Orphans", "十三幺", 88),
-    ("All Terminals", "清幺九", 64),
-    ("Little Four Winds", "小四喜", 64),
-    ("Little Three Dragons", "小三元", 64),
-    ("All Honors", "字一色", 64),
-    ("Four Concealed Pungs", "四暗刻", 64),
-    ("Pure Terminal Chows", "一色双龙会", 64),
-    ("Quadruple Chow", "一色四同顺", 48),
-    ("Four Pure Shifted Pungs", "一色四节高", 48),
-    ("Four Pure Shifted Chows", "一色四步高", 32),
-    ("Three Kongs", "三杠", 32),
-    ("All Terminals and Honors", "混幺九", 32),
-    ("Seven Pairs", "七对", 24),
-    ("Greater Honors and Knitted Tiles", "七星不靠", 24),
-    ("All Even Pungs", "全双刻", 24),
-    ("Full Flush", "清一色", 24),
-    ("Pure Triple Chow", "一色三同顺", 24),
-    ("Pure Shifted Pungs", "一色三节高", 24),
-    ("Upper Tiles", "全大", 24),
-    ("Middle Tiles", "全中", 24),
-    ("Lower Tiles", "全小", 24),
-    ("Pure Straight", "清龙", 16),
-    ("Three-Suited Terminal Chows", "三色双龙会", 16),
-    ("Pure Shifted Chows", "一色三步高", 16),
-    ("All Fives", "全带五", 16),
-    ("Triple Pung", "三同刻", 16),
-    ("Three Concealed Pungs", "三暗刻", 16),
-    ("Lesser Honors and Knitted Tiles", "全不靠", 12),
-    ("Knitted Straight", "组合龙", 12),
-    ("Upper Four", "大于五", 12),
-    ("Lower Four", "小于五", 12),
-    ("Big Three Winds", "三风刻", 12),
-    ("Mixed Straight", "花龙", 8),
-    ("Reversible Tiles", "推不倒", 8),
-    ("Mixed Triple Chow", "三色三同顺", 8),
-    ("Mixed Shifted Pungs", "三色三节高", 8),
-    ("Chicken Hand", "无番和", 8),
-    ("Last Tile Draw", "妙手回春", 8),
-    ("Last Tile Claim", "海底捞月", 8),
-    ("Out with Replacement Tile", "杠上开花", 8),
-    ("Robbing the Kong", "抢杠和", 8),
-    ("All Pungs", "碰碰和", 6),
-    ("Half Flush", "混一色", 6),
-    ("Mixed Shifted Chows", "三色三步高", 6),
-    ("All Types", "五门齐", 6),
-    ("Melded Hand", "全求人", 6),
-    ("Two Concealed Kongs", "双暗杠", 6),
-    ("Two Dragon Pungs", "双箭刻", 6),
-    ("Outside Hand", "全带幺", 4),
-    ("Fully Concealed Hand", "不求人", 4),
-    ("Two Melded Kongs", "双明杠", 4),
-    ("Last Tile", "和绝张", 4),
-    ("Dragon Pung", "箭刻", 2),
-    ("Prevalent Wind", "圈风刻", 2),
-    ("Seat Wind", "门风刻", 2),
-    ("Concealed Hand", "门前清", 2),
-    ("All Chows", "平和", 2),
-    ("Tile Hog", "四归一", 2),
-    ("Double Pung", "双同刻", 2),
-    ("Two Concealed Pungs", "双暗刻", 2),
-    ("Concealed Kong", "暗杠", 2),
-    ("All Simples", "断幺", 2),
-    ("Pure Double Chow", "一般高", 1),
-    ("Mixed Double Chow", "喜相逢", 1),
-    ("Short Straight", "连六", 1),
-    ("Two Terminal Chows", "老少副", 1),
-    ("Pung of Terminals or Honors", "幺九刻", 1),
-    ("Melded Kong", "明杠", 1),
-    ("One Voided Suit", "缺一门", 1),
-    ("No Honors", "无字", 1),
-    ("Edge Wait", "边张", 1),
-    ("Closed Wait", "坎张", 1),
-    ("Single Wait", "单钓将", 1),
-    ("Self-Drawn", "自摸", 1),
-    ("Flower Tiles", "花牌", 1),
-)
-FAN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in FAN_TABLE)
-FAN_POINTS: dict[str, int] = {name: points for name, _, points in FAN_TABLE}
+FAN_NAMES: tuple[str, ...] = tuple(fan.name_en for fan in FANS)
+FAN_POINTS: dict[str, int] = {fan.name_en: fan.points for fan in FANS}
 
-# The oracle's Chinese fan names -> our English names. Written out on purpose (not derived
-# from FAN_TABLE): the oracle spells the three waits differently ("独听・…", and 单钓 for
-# 单钓将), and anything not listed here must stop the comparison.
-ORACLE_NAME_TO_OURS: dict[str, str] = {
-    "大四喜": "Big Four Winds",
-    "大三元": "Big Three Dragons",
-    "绿一色": "All Green",
-    "九莲宝灯": "Nine Gates",
-    "四杠": "Four Kongs",
-    "连七对": "Seven Shifted Pairs",
-    "十三幺": "Thirteen Orphans",
-    "清幺九": "All Terminals",
-    "小四喜": "Little Four Winds",
-    "小三元": "Little Three Dragons",
-    "字一色": "All Honors",
-    "四暗刻": "Four Concealed Pungs",
-    "一色双龙会": "Pure Terminal Chows",
-    "一色四同顺": "Quadruple Chow",
-    "一色四节高": "Four Pure Shifted Pungs",
-    "一色四步高": "Four Pure Shifted Chows",
-    "三杠": "Three Kongs",
-    "混幺九": "All Terminals and Honors",
-    "七对": "Seven Pairs",
-    "七星不靠": "Greater Honors and Knitted Tiles",
-    "全双刻": "All Even Pungs",
-    "清一色": "Full Flush",
-    "一色三同顺": "Pure Triple Chow",
-    "一色三节高": "Pure Shifted Pungs",
-    "全大": "Upper Tiles",
-    "全中": "Middle Tiles",
-    "全小": "Lower Tiles",
-    "清龙": "Pure Straight",
-    "三色双龙会": "Three-Suited Terminal Chows",
-    "一色三步高": "Pure Shifted Chows",
-    "全带五": "All Fives",
-    "三同刻": "Triple Pung",
-    "三暗刻": "Three Concealed Pungs",
-    "全不靠": "Lesser Honors and Knitted Tiles",
-    "组合龙": "Knitted Straight",
-    "大于五": "Upper Four",
-    "小于五": "Lower Four",
-    "三风刻": "Big Three Winds",
-    "花龙": "Mixed Straight",
-    "推不倒": "Reversible Tiles",
-    "三色三同顺": "Mixed Triple Chow",
-    "三色三节高": "Mixed Shifted Pungs",
-    "无番和": "Chicken Hand",
-    "妙手回春": "Last Tile Draw",
-    "海底捞月": "Last Tile Claim",
-    "杠上开花": "Out with Replacement Tile",
-    "抢杠和": "Robbing the Kong",
-    "碰碰和": "All Pungs",
-    "混一色": "Half Flush",
-    "三色三步高": "Mixed Shifted Chows",
-    "五门齐": "All Types",
-    "全求人": "Melded Hand",
-    "双暗杠": "Two Concealed Kongs",
-    "双箭刻": "Two Dragon Pungs",
-    "全带幺": "Outside Hand",
-    "不求人": "Fully Concealed Hand",
-    "双明杠": "Two Melded Kongs",
-    "和绝张": "Last Tile",
-    "箭刻": "Dragon Pung",
-    "圈风刻": "Prevalent Wind",
-    "门风刻": "Seat Wind",
-    "门前清": "Concealed Hand",
-    "平和": "All Chows",
-    "四归一": "Tile Hog",
-    "双同刻": "Double Pung",
-    "双暗刻": "Two Concealed Pungs",
-    "暗杠": "Concealed Kong",
-    "断幺": "All Simples",
-    "一般高": "Pure Double Chow",
-    "喜相逢": "Mixed Double Chow",
-    "连六": "Short Straight",
-    "老少副": "Two Terminal Chows",
-    "幺九刻": "Pung of Terminals or Honors",
-    "明杠": "Melded Kong",
-    "缺一门": "One Voided Suit",
-    "无字": "No Honors",
+# The oracle writes the three waits its own way ("独听・…", and 单钓 for 单钓将); every other
+# fan carries the Chinese name of our table.
+ORACLE_WAIT_NAMES: dict[str, str] = {
     "独听・边张": "Edge Wait",
     "独听・嵌张": "Closed Wait",
     "独听・单钓": "Single Wait",
-    "自摸": "Self-Drawn",
-    "花牌": "Flower Tiles",
 }
+# The oracle's Chinese fan names -> our English names. A name not in here stops the
+# comparison (UnknownOracleFan).
+ORACLE_NAME_TO_OURS: dict[str, str] = {
+    **{fan.name_zh: fan.name_en for fan in FANS if fan.name_en not in ORACLE_WAIT_NAMES.values()},
+    **ORACLE_WAIT_NAMES,
+}
+# Every oracle name maps to one of our fans, and every one of our 81 fans has one name.
+if sorted(ORACLE_NAME_TO_OURS.values()) != sorted(FAN_NAMES) or len(FAN_NAMES) != 81:
+    raise AssertionError("ORACLE_NAME_TO_OURS must map one oracle name to each of the 81 fans")
 
 # Deviation (1): the oracle's extra 5-point fan for one melded kong plus one concealed kong.
 # The 81-fan table has no such fan; we score Melded Kong (1) + Concealed Kong (2).
@@ -415,7 +263,8 @@ WAIT_FANS = frozenset({"Edge Wait", "Closed Wait", "Single Wait"})
 DEVIATIONS = {
     "equal_value_arrangement": (
         "the tiles can be arranged in two ways worth the same total; the rules give no"
-        " tie-break, and the oracle and we list a different one"
+        " tie-break, and the oracle kept another of the arrangements our calculator weighed"
+        " (its fans are exactly those of one of ours)"
     ),
     "wait_on_a_tile_held_four_times": (
         "the oracle counts as a second wait a tile whose four copies are all in the hand;"
@@ -449,6 +298,12 @@ def completing_tiles(hand: WinningHand, *, fifth_copies: bool = False) -> set[st
     return found
 
 
+def arrangement_fans(hand: WinningHand) -> list[dict[str, tuple[int, int]]]:
+    """The fans of every arrangement our calculator weighs for ``hand``, flowers included
+    (``calculator.score_arrangements``)."""
+    return [our_fans(scored) for scored in score_arrangements(hand)]
+
+
 def documented_deviation(
     hand: WinningHand,
     expected: Mapping[str, tuple[int, int]],
@@ -460,8 +315,13 @@ def documented_deviation(
     }
     if not differing:
         return None
-    if not differing & ARRANGEMENT_FREE_FANS and fans_total(expected) == fans_total(actual):
-        return "equal_value_arrangement"
+    # Equal value: the oracle's fans are exactly those of another arrangement we weighed
+    # (and ours those of the one we kept), worth the same. A same-total difference that
+    # no arrangement of ours reads (a wrongly chosen wait, say) is not excused.
+    if fans_total(expected) == fans_total(actual):
+        arrangements = arrangement_fans(hand)
+        if expected in arrangements and actual in arrangements:
+            return "equal_value_arrangement"
     # Our wait fan where the oracle has none: the oracle saw a second wait on a tile whose
     # four copies are held. Without that fan our arrangement must be worth no more than the
     # oracle's (which took the best one under its reading of the waits).

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tournament.scoring import __main__ as cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,3 +214,80 @@ def test_scoring_from_the_command_line_does_not_import_django():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=60, check=False
     )
     assert completed.returncode == 0, completed.stderr.decode()
+
+
+# --- one bad line never stops the run ------------------------------------------------------
+
+
+def test_a_line_nested_too_deeply_is_invalid_json_and_the_run_goes_on():
+    deep = '{"id":' + "[" * 100_000 + "]" * 100_000 + "}"
+    lines = [deep, json.dumps({**GOOD, "id": "after"})]
+    out = answers(run("--jsonl", stdin="\n".join(lines) + "\n"))
+    assert len(out) == 2
+    assert out[0]["id"] is None
+    assert out[0]["error"]["code"] == "invalid_json"
+    assert "nested too deeply" in out[0]["error"]["message"]
+    assert out[1]["id"] == "after" and fans(out[1]) == GOOD_FANS
+
+
+def test_a_lone_surrogate_is_written_escaped_and_the_run_goes_on():
+    # The JSON escape \ud800 reads as a lone surrogate, which UTF-8 cannot encode.
+    lines = [
+        '{"id": "\\ud800", "concealed": []}',
+        json.dumps({**GOOD, "id": "第二"}, ensure_ascii=False),
+        '{"id": 3, "concealed": ["\\udfff"], "win_tile": "1m"}',
+    ]
+    completed = run("--jsonl", stdin="\n".join(lines) + "\n")
+    out = answers(completed)
+    assert len(out) == 3
+    assert out[0] == {
+        "id": "\ud800",
+        "error": {"code": "missing_field", "message": "the field 'win_tile' is required"},
+    }
+    raw = completed.stdout.decode("utf-8").splitlines()
+    assert "\\ud800" in raw[0]
+    # Other lines keep Chinese readable.
+    assert out[1]["id"] == "第二" and fans(out[1]) == GOOD_FANS
+    assert '"第二"' in raw[1] and "杠上开花" in raw[1]
+    assert out[2]["id"] == 3 and out[2]["error"]["code"] == "unknown_tile"
+
+
+@pytest.mark.parametrize(
+    "value", ["NaN", "Infinity", "-Infinity", "1e400", "-1e400", "[1, NaN]", "1" * 5000]
+)
+def test_non_standard_numbers_are_invalid_json(value):
+    answer = cli.answer_json_line(f'{{"id": {value}, "concealed": [], "win_tile": "1m"}}')
+    assert answer["id"] is None
+    assert answer["error"]["code"] == "invalid_json"
+
+
+def test_output_is_standard_json_even_when_an_answer_is_not(monkeypatch):
+    monkeypatch.setattr(cli, "answer_json_line", lambda line: {"id": float(line), "x": 1})
+    stdout = io.StringIO()
+    status = cli.main(["--jsonl"], io.StringIO("nan\n2\n"), stdout)
+    first, second = stdout.getvalue().splitlines()
+    assert status == 0
+    assert "NaN" not in first
+    assert json.loads(first)["error"]["code"] == "internal_error"
+    assert json.loads(second) == {"id": 2.0, "x": 1}
+
+
+def test_every_line_of_a_mixed_batch_is_answered_in_order():
+    lines = [
+        "NaN",
+        "[" * 5000,
+        '{"id": "\\udc80"}',
+        "{" * 3,
+        '{"id": 1e999}',
+        json.dumps({**GOOD, "id": "last"}),
+    ]
+    out = answers(run("--jsonl", stdin="\n".join(lines) + "\n"))
+    assert [answer.get("error", {}).get("code") for answer in out] == [
+        "invalid_json",
+        "invalid_json",
+        "missing_field",
+        "invalid_json",
+        "invalid_json",
+        None,
+    ]
+    assert out[-1]["id"] == "last"

@@ -13,7 +13,10 @@ from collections import Counter
 import pytest
 
 from tests.scoring import oracle
+from tournament.scoring import calculator
+from tournament.scoring.fans import FANS
 from tournament.scoring.hand import HandError, Meld, WinningHand
+from tournament.scoring.notation import parse_hand
 
 HANDS = int(os.environ.get("MCR_DIFF_HANDS", "1500"))
 # From this size on, the sample must also reach every one of the 81 fans.
@@ -29,11 +32,12 @@ def generated() -> list[oracle.Generated]:
 # --- the adapter ---------------------------------------------------------------------------
 
 
-def test_fan_table_has_the_81_fans_and_the_oracle_map_reaches_each():
-    assert len(oracle.FAN_TABLE) == 81
+def test_the_oracle_map_is_built_from_our_fan_table_and_reaches_each_fan():
+    assert tuple(fan.name_en for fan in FANS) == oracle.FAN_NAMES
     assert len(set(oracle.FAN_NAMES)) == 81
+    assert len(oracle.ORACLE_NAME_TO_OURS) == 81
     assert set(oracle.ORACLE_NAME_TO_OURS.values()) == set(oracle.FAN_NAMES)
-    our_zh = {name: zh for name, zh, _ in oracle.FAN_TABLE}
+    our_zh = {fan.name_en: fan.name_zh for fan in FANS}
     renamed = {zh: name for zh, name in oracle.ORACLE_NAME_TO_OURS.items() if our_zh[name] != zh}
     # Only the three waits are spelled differently by the oracle.
     assert renamed == {
@@ -41,6 +45,12 @@ def test_fan_table_has_the_81_fans_and_the_oracle_map_reaches_each():
         "独听・嵌张": "Closed Wait",
         "独听・单钓": "Single Wait",
     }
+
+
+def test_every_fan_name_the_oracle_gives_on_the_sample_maps(generated):
+    seen = {name_zh for item in generated for _, _, name_zh, _ in oracle.oracle_raw(item.hand)}
+    unmapped = seen - set(oracle.ORACLE_NAME_TO_OURS) - {oracle.ORACLE_MIXED_KONGS}
+    assert not unmapped
 
 
 def test_an_unknown_oracle_fan_stops_the_comparison(monkeypatch):
@@ -89,6 +99,36 @@ def test_oracle_mixed_kongs_is_converted_only_for_that_combination(monkeypatch):
     )
     with pytest.raises(oracle.UnknownOracleFan, match="明暗杠"):
         oracle.oracle_fans(two_melded)
+
+
+# The doc's example of deviation 4: the 3m closes 234m (pair 11, Closed Wait) or ends 123m
+# (pair 44, Edge Wait); 68 either way, and we keep the pair 44.
+EQUAL_VALUE = parse_hand("1122344m [234m:1] [123m:1] +3m | self")
+
+
+def test_equal_value_is_accepted_only_for_the_fans_of_one_of_our_arrangements():
+    ours = oracle.our_fans(calculator.score(EQUAL_VALUE))
+    arrangements = oracle.arrangement_fans(EQUAL_VALUE)
+    assert ours in arrangements and "Edge Wait" in ours
+    (other,) = [fans for fans in arrangements if fans != ours]
+    assert "Closed Wait" in other
+    assert oracle.documented_deviation(EQUAL_VALUE, other, ours) == "equal_value_arrangement"
+    # Same total, but no arrangement of ours reads a single wait: a wrongly chosen wait fan
+    # is not excused, on either side.
+    wrong = {name: value for name, value in other.items() if name != "Closed Wait"}
+    wrong["Single Wait"] = (1, 1)
+    assert oracle.fans_total(wrong) == oracle.fans_total(ours)
+    assert oracle.documented_deviation(EQUAL_VALUE, wrong, ours) is None
+    assert oracle.documented_deviation(EQUAL_VALUE, other, wrong) is None
+
+
+def test_the_known_equal_value_hands_are_other_arrangements_of_ours():
+    # From a 110,000-hand run (docs/testing.md): the oracle keeps another arrangement.
+    for index in (56861, 61305, 67717):
+        hand = oracle.hand_at(index).hand
+        comparison = oracle.compare(hand, calculator.score(hand))
+        assert not comparison.agrees
+        assert comparison.deviation == "equal_value_arrangement", comparison.report()
 
 
 # --- the generators ------------------------------------------------------------------------

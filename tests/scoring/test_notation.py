@@ -143,9 +143,9 @@ def test_doc_error_code_table_lists_exactly_the_codes_in_the_code():
 
 
 def test_every_code_raised_in_the_source_is_listed():
-    for module in ("notation.py", "__main__.py"):
+    for module in ("notation.py", "__main__.py", "calculator.py"):
         source = (ROOT / "tournament" / "scoring" / module).read_text(encoding="utf-8")
-        raised = set(re.findall(r'_(?:error|located)\(\s*"(\w+)"', source))
+        raised = set(re.findall(r'(?:_error|_located|HandError)\(\s*"(\w+)"', source))
         raised |= set(re.findall(r'"(invalid_\w+_wind)"', source))
         assert raised, module
         assert raised <= set(ERROR_CODES), raised - set(ERROR_CODES)
@@ -191,6 +191,56 @@ def test_defaults_are_a_discard_win_in_the_east_without_flowers():
     assert not (hand.self_drawn or hand.kong or hand.fourth_tile or hand.last_tile)
     assert (hand.seat_wind, hand.prevalent_wind, hand.flowers, hand.melds) == ("E", "E", 0, ())
     assert parse_hand("123m456p789s11sEE +E |") == hand
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("123m456p789s11sEE +E", set()),
+        ("123m456p789s11sEE +E |", set()),
+        ("123m456p789s11sEE +E | seat=E", {"seat"}),
+        ("123m456p789s11sEE +E | wind=e", {"wind"}),
+        ("123m456p789s11sEE +E | FLOWERS=0", {"flowers"}),
+        (
+            "123m456p789s11sEE +E | SELF Kong Fourth LAST Seat=n WIND=w flowers=3",
+            {"self", "kong", "fourth", "last", "seat", "wind", "flowers"},
+        ),
+        ("123m456p789s11sEE +E|last,seat=S", {"last", "seat"}),
+    ],
+)
+def test_parse_hand_with_conditions_says_which_conditions_were_written(text, written):
+    hand, found = notation.parse_hand_with_conditions(text)
+    assert found == written
+    assert isinstance(found, frozenset)
+    assert found <= notation.CONDITION_WORDS
+    assert hand == parse_hand(text)
+
+
+def test_a_condition_written_with_its_default_value_is_still_written():
+    # seat=E is the default: only the set of words tells it was typed.
+    typed, written = notation.parse_hand_with_conditions("123m456p789s11sEE +E | seat=E")
+    left_out, nothing = notation.parse_hand_with_conditions("123m456p789s11sEE +E")
+    assert typed == left_out
+    assert (written, nothing) == ({"seat"}, set())
+
+
+def test_parse_hand_with_conditions_raises_the_same_errors_as_parse_hand():
+    for text in ("123m +4m | seat=X", "123m +4m | self SELF", "123m * +4m"):
+        with pytest.raises(HandError) as ours:
+            notation.parse_hand_with_conditions(text)
+        with pytest.raises(HandError) as plain:
+            parse_hand(text)
+        assert (ours.value.code, ours.value.position) == (plain.value.code, plain.value.position)
+
+
+def test_the_flower_limit_is_settlements():
+    from tournament.scoring import settlement
+
+    assert notation.MAX_FLOWERS == settlement.MAX_FLOWERS
+    source = (ROOT / "tournament" / "scoring" / "notation.py").read_text(encoding="utf-8")
+    # Imported from settlement, not defined a second time.
+    assert not re.search(r"^MAX_FLOWERS\b.*=", source, re.MULTILINE)
+    assert "from tournament.scoring.settlement import MAX_FLOWERS" in source
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 """The referee's tablet pages, with every persona, and bad input shown beside its field."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tournament import services
@@ -346,3 +347,60 @@ def test_an_illegal_winning_hand_is_explained_beside_it(personas, urls):
     page = response.content.decode()
     assert response.status_code == 200 and "has-error" in page
     assert not Hand.objects.filter(number=2, table__number=1).exists()
+
+
+def test_a_typed_seat_wind_that_contradicts_the_sheet_is_refused(session_in_play):
+    # Hand 1: P1 deals, so P1 is East; the referee typed seat=S.
+    with pytest.raises(ValidationError) as raised:
+        services.score_winning_hand(
+            text=SOUTH_PUNG_HAND + " | seat=S", number=1, winner=0, outcome="discard"
+        )
+    assert "winning_hand_contradicts_sheet" in str(raised.value.error_dict["winning_hand"][0].code)
+    # Typing what the sheet says is fine.
+    services.score_winning_hand(
+        text=SOUTH_PUNG_HAND + " | seat=E wind=E", number=1, winner=0, outcome="discard"
+    )
+
+
+def test_flowers_in_the_hand_must_agree_with_the_flowers_field(session_in_play):
+    with pytest.raises(ValidationError):
+        services.score_winning_hand(
+            text=SOUTH_PUNG_HAND + " | flowers=2",
+            number=1,
+            winner=0,
+            outcome="discard",
+            flowers=0,
+        )
+
+
+def test_compute_takes_the_flowers_written_in_the_hand(personas, urls):
+    response = post_hand(
+        personas["referee"],
+        urls["sheet"],
+        outcome="discard",
+        winner="1",
+        discarder="0",
+        winning_hand=SOUTH_PUNG_HAND + " | flowers=3",
+        compute="1",
+    )
+    assert 'name="flowers" value="3"' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"outcome": "discard", "discarder": "0"}, "Choose the hand number and the winner first"),
+        ({"outcome": "draw"}, "Choose a win"),
+        (
+            {"outcome": "discard", "winner": "1", "discarder": "0", "number": "99"},
+            "Choose the hand number and the winner first",
+        ),
+    ],
+)
+def test_compute_needs_a_win_a_winner_and_a_hand_number(personas, urls, fields, message):
+    response = post_hand(
+        personas["referee"], urls["sheet"], winning_hand=SOUTH_PUNG_HAND, compute="1", **fields
+    )
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert "Mixed Straight" not in response.content.decode()

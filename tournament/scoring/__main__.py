@@ -6,11 +6,18 @@
 Every input line gets exactly one output line, in order, flushed at once, so a tool can
 pair answers with questions by position; a bad line (blank lines included) gets an
 error object and never stops the run. The exit status is 0 once the input is read.
+
+Only standard JSON is read and written: NaN, Infinity and numbers too large for a float
+are refused on input (``invalid_json``), and an answer is always valid UTF-8 JSON, with
+non-ASCII text (Chinese fan names) written as is unless the line holds a string UTF-8
+cannot encode (a lone surrogate from a ``\\ud800`` escape): that line is written with
+``\\u`` escapes instead.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import TextIO
 
@@ -57,14 +64,44 @@ def _scored(hand) -> dict:
     }
 
 
+class _NotStandardJSON(ValueError):
+    pass
+
+
+def _refuse_constant(name: str):
+    raise _NotStandardJSON(f"{name} is not a standard JSON value")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotStandardJSON(f"{text} is too large for a number")
+    return value
+
+
+def read_json(line: str) -> object:
+    """The JSON value of ``line``; standard JSON only (no NaN, Infinity or overflowing numbers).
+
+    Raises ``HandError("invalid_json")`` for anything that is not, whatever the failure:
+    a syntax error, nesting too deep for the parser, a number too long to convert.
+    """
+    try:
+        return json.loads(line, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except RecursionError:
+        why = "nested too deeply"
+    except Exception as exc:  # any failure of the parser is a bad line
+        why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+    raise HandError("invalid_json", f"not a JSON value: {why}")
+
+
 def answer_json_line(line: str) -> dict:
     """The output object for one --jsonl input line."""
     if not line.strip():
         return {"id": None, "error": _error("empty_line", "blank line: no hand to score")}
     try:
-        obj = json.loads(line)
-    except ValueError as exc:
-        return {"id": None, "error": _error("invalid_json", f"not a JSON value: {exc}")}
+        obj = read_json(line)
+    except HandError as exc:
+        return {"id": None, "error": _error(exc.code, exc.message)}
     ident = obj.get("id") if isinstance(obj, dict) else None
     return {"id": ident, **_answer(lambda: hand_from_json(obj))}
 
@@ -89,6 +126,27 @@ def _answer(read, *, notation: bool = False) -> dict:
         return {"error": _error("internal_error", f"{type(exc).__name__}: {exc}")}
 
 
+def render(result: dict) -> str:
+    """``result`` as one line of standard JSON that UTF-8 can encode; never raises.
+
+    Non-ASCII text stays readable (ensure_ascii=False) unless the line holds a lone
+    surrogate, which UTF-8 cannot encode: that line is written with ASCII escapes. If the
+    answer cannot be written at all (NaN, nesting too deep), an internal_error line takes
+    its place, without the id, so the run and the line count go on.
+    """
+    try:
+        text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                text = json.dumps(result, allow_nan=False)
+        return text
+    except Exception as exc:  # one unwritable answer must not stop the run
+        message = f"the answer could not be written as JSON: {type(exc).__name__}: {exc}"
+        return json.dumps({"id": None, "error": _error("internal_error", message)})
+
+
 def main(
     argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
 ) -> int:
@@ -110,7 +168,7 @@ def main(
             result = answer_json_line(line)
         else:
             result = answer_notation_line(line, number)
-        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        stdout.write(render(result) + "\n")
         stdout.flush()
     return 0
 

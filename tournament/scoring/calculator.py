@@ -31,8 +31,9 @@ from itertools import combinations
 from tournament.scoring import _decompose as shapes
 from tournament.scoring.fans import FANS
 from tournament.scoring.hand import WIND_TILES, HandError, WinningHand
+from tournament.scoring.settlement import MIN_FAN
 
-__all__ = ["ExcludedFan", "FanCount", "Scored", "score"]
+__all__ = ["ExcludedFan", "FanCount", "Scored", "clear_caches", "score", "score_arrangements"]
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,6 @@ class Scored:
     excluded: tuple[ExcludedFan, ...]
     shape: str
 
-
-MIN_POINTS = 8
 
 _I = {fan.key: index for index, fan in enumerate(FANS)}
 POINTS = tuple(fan.points for fan in FANS)
@@ -855,17 +854,39 @@ def _candidates(h: _Hand) -> list[Candidate]:
     return out
 
 
+def _prepared(hand: WinningHand) -> _Hand:
+    try:
+        return _prepare(hand)
+    except KeyError:
+        raise _unreadable(hand) from None
+
+
+def _unreadable(hand: WinningHand) -> HandError:
+    """The error for a hand ``_prepare`` cannot read: an unknown wind or tile.
+
+    The codes are notation's (``validate`` reports the same problems first).
+    """
+    if hand.seat_wind not in _WIND_TILE:
+        return HandError("invalid_seat_wind", f"seat wind {hand.seat_wind!r} is not E, S, W or N")
+    if hand.prevalent_wind not in _WIND_TILE:
+        return HandError(
+            "invalid_prevalent_wind", f"prevalent wind {hand.prevalent_wind!r} is not E, S, W or N"
+        )
+    tiles = [*hand.concealed, hand.win_tile, *(t for meld in hand.melds for t in meld.tiles)]
+    unknown = next((t for t in tiles if t not in shapes.TILE_INDEX), None)
+    return HandError("unknown_tile", f"{unknown!r} is not a tile")
+
+
 def score(hand: WinningHand) -> Scored:
     """Score a winning hand: its fans, totals, exclusions and shape.
 
     The hand is assumed structurally valid (see ``notation``). Raises ``HandError`` with
-    code ``not_a_winning_hand`` when the tiles form no winning shape, ``invalid_tile``
-    for an unknown tile or wind. Of several arrangements the one worth most is kept.
+    code ``not_a_winning_hand`` when the tiles form no winning shape, and with
+    ``unknown_tile``, ``invalid_seat_wind`` or ``invalid_prevalent_wind`` (codes of
+    ``notation.ERROR_CODES``) for a tile or wind it cannot read. Of several arrangements
+    the one worth most is kept.
     """
-    try:
-        h = _prepare(hand)
-    except KeyError as error:
-        raise HandError("invalid_tile", f"unknown tile or wind {error}") from None
+    h = _prepared(hand)
     best = None
     best_key: tuple = ()
     for shape, fans, per_set, preference in _candidates(h):
@@ -880,6 +901,33 @@ def score(hand: WinningHand) -> Scored:
         )
     shape, fans, per_set = best
     return _result(shape, fans, per_set, hand.flowers)
+
+
+def score_arrangements(hand: WinningHand) -> list[Scored]:
+    """Every arrangement ``score`` weighs for ``hand``, each scored as if it were kept.
+
+    For tests: ``score(hand)`` is one of these, one worth most. The list is empty when the
+    tiles form no winning shape; errors are those of ``score``. Not memoised beyond what
+    ``score`` memoises, and not meant for the hot path.
+    """
+    return [
+        _result(shape, fans, per_set, hand.flowers)
+        for shape, fans, per_set, _ in _candidates(_prepared(hand))
+    ]
+
+
+def clear_caches() -> None:
+    """Empty every memo of the calculator and of the shape search (``_decompose``).
+
+    Scoring is the same with or without them; tests clear them to check that a result does
+    not depend on what was scored before.
+    """
+    for namespace in (globals(), vars(shapes)):
+        for name, value in list(namespace.items()):
+            if name.endswith("_memo") and isinstance(value, dict):
+                value.clear()
+    _fan_counts.clear()
+    _excluded_fans.clear()
 
 
 _result_memo: dict[tuple, Scored] = {}
@@ -903,7 +951,7 @@ def _result(
             fans=counted,
             total=total + flowers,
             total_without_flowers=total,
-            valid=total >= MIN_POINTS,
+            valid=total >= MIN_FAN,
             excluded=excluded,
             shape=shape,
         )

@@ -4,7 +4,8 @@ The notation (described with worked examples in docs/notation.md)::
 
     123m78sEE [555p:3] {CCCC} +9s | self kong seat=E wind=S flowers=2
 
-``parse_hand`` and ``hand_from_json`` build a `WinningHand`; ``validate`` checks that it
+``parse_hand`` and ``hand_from_json`` build a `WinningHand` (``parse_hand_with_conditions``
+also says which win conditions were written); ``validate`` checks that it
 is a legal hand (right tile count, real melds, consistent win conditions);
 ``score_hand`` validates then scores, and is the one entry point the web app and the
 command line use. Every problem is a `HandError` with a stable code from `ERROR_CODES`.
@@ -28,6 +29,7 @@ from tournament.scoring.hand import (
     Meld,
     WinningHand,
 )
+from tournament.scoring.settlement import MAX_FLOWERS
 
 if TYPE_CHECKING:
     from tournament.scoring.calculator import Scored
@@ -76,7 +78,6 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
 )
 """Every code a HandError from reading, checking or scoring a hand can carry."""
 
-MAX_FLOWERS: Final = 8
 TILES_IN_HAND: Final = 14
 COPIES_PER_TILE: Final = 4
 
@@ -84,6 +85,8 @@ _TILE_ORDER: Final = {tile: index for index, tile in enumerate(ALL_TILES)}
 _DIGITS: Final = "0123456789"
 _FLAGS: Final = ("self", "kong", "fourth", "last")
 _SETTINGS: Final = ("seat", "wind", "flowers")
+CONDITION_WORDS: Final = frozenset(_FLAGS + _SETTINGS)
+"""The words that may follow ``|``, as ``parse_hand_with_conditions`` reports them."""
 _CHINESE_HONORS: Final = dict(zip("东東南西北中发發白", "EESWNCFFP", strict=True))
 _HONOR_NAMES: Final = {"P": "the white dragon", "S": "the South wind"}
 _CONTEXT: Final = 12
@@ -212,9 +215,10 @@ def validate(hand: WinningHand) -> None:
             "invalid_prevalent_wind", f"prevalent wind {hand.prevalent_wind!r} is not E, S, W or N"
         )
     flowers = hand.flowers
-    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
+    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= MAX_FLOWERS:
         raise _error(
-            "invalid_flowers", f"flowers is {flowers!r}; it must be a whole number from 0 to 8"
+            "invalid_flowers",
+            f"flowers is {flowers!r}; it must be a whole number from 0 to {MAX_FLOWERS}",
         )
     if not isinstance(hand.concealed, tuple | list):
         raise _error("wrong_type", "the concealed tiles must be a list of tiles")
@@ -448,8 +452,11 @@ def _read_meld(text: str, start: int, number: int) -> tuple[Meld, int]:
     return meld, i
 
 
-def _read_conditions(text: str, start: int) -> dict:
-    """Read the words after ``|`` (from ``text[start]``) into WinningHand keyword arguments."""
+def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
+    """Read the words after ``|`` (from ``text[start]``) into WinningHand keyword arguments.
+
+    Also returns the condition words written (lowercase, as in CONDITION_WORDS).
+    """
     found: dict = {}
     seen: dict[str, int] = {}
     i = start
@@ -505,7 +512,7 @@ def _read_conditions(text: str, start: int) -> dict:
                     text,
                     value_at,
                     max(j, value_at + 1),
-                    f"flowers= takes a whole number from 0 to 8, not {raw_value!r}",
+                    f"flowers= takes a whole number from 0 to {MAX_FLOWERS}, not {raw_value!r}",
                 )
             found["flowers"] = int(raw_value)
         else:
@@ -523,11 +530,24 @@ def _read_conditions(text: str, start: int) -> dict:
                 f"seat=E|S|W|N, wind=E|S|W|N, flowers=0..8{hint}",
             )
         i = j
-    return found
+    return found, frozenset(seen)
 
 
 def parse_hand(text: str) -> WinningHand:
     """Read a hand written in referee notation (see docs/notation.md).
+
+    The hand of `parse_hand_with_conditions`, without the set of conditions written.
+    """
+    return parse_hand_with_conditions(text)[0]
+
+
+def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
+    """Read a hand written in referee notation, and say which win conditions were written.
+
+    Returns the hand and the set of condition words that appear after ``|`` (a subset of
+    CONDITION_WORDS: ``self kong fourth last seat wind flowers``, lowercase whatever case
+    was typed), so a caller can tell a default (``seat=E`` left out) from a value typed,
+    and fill what was left out from elsewhere (the tournament schedule).
 
     Raises HandError with ``position`` (0-based index into ``text``) for anything wrong
     with the text or local to one tile, meld or condition. Checks that concern the whole
@@ -606,8 +626,9 @@ def parse_hand(text: str) -> WinningHand:
             i + 1 if i < n else n,
             "no winning tile: write it after +, as in +9s, before any |",
         )
-    conditions = _read_conditions(text, i + 1) if i < n else {}
-    return WinningHand(concealed=_sorted(concealed), win_tile=win, melds=tuple(melds), **conditions)
+    conditions, written = _read_conditions(text, i + 1) if i < n else ({}, frozenset())
+    hand = WinningHand(concealed=_sorted(concealed), win_tile=win, melds=tuple(melds), **conditions)
+    return hand, written
 
 
 def format_hand(hand: WinningHand) -> str:

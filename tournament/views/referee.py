@@ -62,8 +62,12 @@ def _sheet_context(request, tournament, table, *, form, penalties, editing=None)
     return context
 
 
-def _score_typed_hand(form):
-    """Score the winning hand typed in the form; None (with a form error) when it cannot be."""
+def _score_typed_hand(form, *, computing: bool):
+    """Score the winning hand typed in the form; None (with a form error) when it cannot be.
+
+    On "Compute" the hand may bring its own flowers (they fill the form); on saving
+    the form's flowers field decides and the hand must agree with it.
+    """
     data = form.cleaned_data
     try:
         return services.score_winning_hand(
@@ -71,6 +75,8 @@ def _score_typed_hand(form):
             number=data.get("number"),
             winner=data.get("winner"),
             outcome=data.get("outcome"),
+            flowers=data.get("flowers"),
+            hand_flowers_win=computing,
         )
     except ValidationError as error:
         add_service_errors(form, error)
@@ -88,13 +94,16 @@ def _fan_list(scored) -> str:
 def _compute(request, tournament, table, form, penalties, form_kwargs, editing=None):
     """ "Compute": score the typed winning hand and show the entry again, filled, unsaved."""
     form.is_valid()
-    if not form.cleaned_data.get("winning_hand"):
+    if form.cleaned_data.get("outcome") not in Hand.WINS:
+        form.add_error("outcome", _("Choose a win, self-drawn or on a discard, to compute fans."))
+    elif not form.cleaned_data.get("winning_hand"):
         form.add_error("winning_hand", _("Type the winning hand to compute its fans."))
     else:
-        scored = _score_typed_hand(form)
+        scored = _score_typed_hand(form, computing=True)
         if scored is not None:
             data = request.POST.dict()
             data["fan"] = scored.total_without_flowers
+            data["flowers"] = scored.total - scored.total_without_flowers
             data["fan_names"] = _fan_list(scored)
             form = HandForm(initial=data, **form_kwargs)
             form.scored = scored
@@ -109,7 +118,7 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
     if not (form.is_valid() and penalties.is_valid()):
         return None
     data = form.cleaned_data
-    scored = _score_typed_hand(form) if data["winning_hand"] else None
+    scored = _score_typed_hand(form, computing=False) if data["winning_hand"] else None
     if form.errors:
         return None
     form.scored = scored
