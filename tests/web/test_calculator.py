@@ -51,3 +51,138 @@ def test_incompatible_fans_are_named(client, db):
 def test_an_unknown_fan_name_is_an_error_beside_its_field(client, db):
     page = client.get(URL, {"hand": STRAIGHT, "claimed_fans": "Lucky Seven"}).content.decode()
     assert "Unknown fan name" in page
+
+
+# --- Points after fan names -----------------------------------------------------------------
+
+
+def test_points_written_after_fan_names_are_not_read_as_counts(client, db):
+    # The straight scores Pure Straight, Concealed Hand, One Voided Suit and Single Wait: 20.
+    page = client.get(
+        URL,
+        {
+            "hand": STRAIGHT,
+            "claimed_total": "20",
+            "claimed_fans": "Pure Straight 16, Concealed Hand 2, 缺一门 1, Single Wait (1)",
+        },
+    ).content.decode()
+    assert "The claim agrees with the hand." in page
+    assert "has-error" not in page
+
+
+def test_points_that_are_not_the_fans_are_an_error_beside_its_field(client, db):
+    page = client.get(URL, {"hand": STRAIGHT, "claimed_fans": "Pure Straight 8"}).content.decode()
+    assert "has-error" in page
+    assert "Pure Straight scores 16 points, not 8." in page
+    assert "The claim" not in page
+
+
+# --- Without the tiles -------------------------------------------------------------------------
+
+
+def names_only(client, **claim):
+    response = client.get(URL, claim)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "has-error" not in page
+    assert "The claim, without the tiles" in page
+    assert "<h2>Result</h2>" not in page
+    return page
+
+
+def test_fans_named_without_a_hand_are_checked_for_impossible_pairs(client, db):
+    page = names_only(client, claimed_fans="Chicken Hand, Nine Gates")
+    assert "Nine Gates and Chicken Hand cannot both occur in one hand:" in page
+    assert "Chicken Hand is a hand with no other fan (flowers apart)." in page
+
+
+def test_fans_named_without_a_hand_are_checked_for_exclusions(client, db):
+    page = names_only(client, claimed_fans="Four Concealed Pungs, All Pungs")
+    assert "Four Concealed Pungs and All Pungs cannot be counted together" in page
+
+
+def test_a_count_no_hand_reaches_is_reported_without_a_hand(client, db):
+    page = names_only(client, claimed_fans="Pure Straight ×2")
+    assert "Pure Straight (清龙) is claimed 2 times; a hand counts it at most once." in page
+    page = names_only(client, claimed_fans="Tile Hog ×4")
+    assert "Tile Hog (四归一) is claimed 4 times; a hand counts it at most 3 times." in page
+
+
+def test_a_total_that_differs_from_the_fans_named_is_reported_without_a_hand(client, db):
+    page = names_only(client, claimed_total="30", claimed_fans="Pure Straight, Concealed Hand")
+    assert "The total entered, 30, differs from the fans named: they add up to 18." in page
+    assert "Below the 8-fan minimum" not in page
+
+
+def test_fans_named_below_the_minimum_are_reported_without_a_hand(client, db):
+    page = names_only(client, claimed_fans="All Simples, Self-Drawn")
+    assert "Below the 8-fan minimum: 3 without flowers." in page
+
+
+def test_fans_that_can_occur_together_pass_without_a_hand(client, db):
+    page = names_only(client, claimed_fans="Seven Pairs, Tile Hog, Self-Drawn")
+    assert "The fans named can be counted together and reach the 8-fan minimum." in page
+    assert "claim-problems" not in page
+
+
+def test_a_total_alone_is_checked_against_the_minimum(client, db):
+    page = names_only(client, claimed_total="8")
+    assert "The total reaches the 8-fan minimum." in page
+    page = names_only(client, claimed_total="6")
+    assert "Below the 8-fan minimum: 6 without flowers." in page
+
+
+def test_flowers_alone_are_nothing_to_check(client, db):
+    page = names_only(client, claimed_fans="Flower Tiles ×3")
+    assert "Nothing to check: no fan other than flowers and no total was entered." in page
+    assert "badge ok" not in page
+
+
+def test_with_neither_hand_nor_claim_the_hand_is_required(client, db):
+    for query in ({"hand": ""}, {"hand": "", "claimed_total": "", "claimed_fans": " "}):
+        page = client.get(URL, query).content.decode()
+        assert "has-error" in page
+        assert "Enter a winning hand, or the fans or total claimed to check them." in page
+        assert "The claim" not in page
+
+
+def test_the_page_without_a_hand_only_reads(client, db, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get(URL, {"claimed_fans": "Chicken Hand, Nine Gates"})
+    assert response.status_code == 200
+    assert client.post(URL, {"claimed_fans": "Chicken Hand"}).status_code == 405
+
+
+def test_the_claim_template_can_be_included_with_any_check(db):
+    from django.template.loader import render_to_string
+
+    from tournament.scoring.claims import check_claim, parse_claimed_fans
+
+    html = render_to_string(
+        "scoring/claim.html",
+        {"check": check_claim(claimed_fans=parse_claimed_fans("Melded Hand, Self-Drawn"))},
+    )
+    assert "Melded Hand and Self-Drawn cannot both occur in one hand:" in html
+    assert "one needs a self-drawn win, the other a win on a discard." in html
+
+
+def test_the_claim_template_gives_every_reason_its_sentence(db):
+    from django.template.loader import render_to_string
+
+    from tournament.scoring.claims import REASONS, ClaimCheck, ImpossiblePair
+    from tournament.scoring.fans import fan_by_name
+
+    pair = (fan_by_name("Seven Pairs"), fan_by_name("All Pungs"))
+    for code, sentence in REASONS.items():
+        check = ClaimCheck(
+            claimed_total=30,
+            computed_total=None,
+            missing=(),
+            extra=(),
+            incompatible=(),
+            named_total=30,
+            problems=("impossible_together",),
+            impossible=(ImpossiblePair(*pair, code),),
+        )
+        html = " ".join(render_to_string("scoring/claim.html", {"check": check}).split())
+        assert f"Seven Pairs and All Pungs cannot both occur in one hand: {sentence}." in html

@@ -1,4 +1,8 @@
-"""The public fan calculator's form: a hand in the referee notation, and optionally a claim."""
+"""The public fan calculator's form: a hand in the referee notation, and optionally a claim.
+
+The hand may be left empty when fans or a total are claimed: the claim is then checked on
+its own. With neither, the hand is required.
+"""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -11,11 +15,16 @@ from tournament.scoring.hand import HandError
 class CalculatorForm(forms.Form):
     hand = forms.CharField(
         label=_("Winning hand"),
+        required=False,
         max_length=200,
         help_text=_(
             "Concealed tiles, exposed sets in [ ], concealed kongs in { }, the winning tile "
-            "after +, then the conditions, e.g. 123m456p78sEE [555p] +9s | self seat=E wind=S"
+            "after +, then the conditions, e.g. 123m456p78sEE [555p] +9s | self seat=E wind=S. "
+            "Leave it empty to check the fans or the total claimed on their own."
         ),
+        error_messages={
+            "required": _("Enter a winning hand, or the fans or total claimed to check them.")
+        },
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     claimed_total = forms.IntegerField(
@@ -26,11 +35,14 @@ class CalculatorForm(forms.Form):
         required=False,
         max_length=500,
         help_text=_(
-            "Names in English or Chinese, separated by commas; “×2” for a fan counted twice."
+            "Names in English or Chinese, separated by commas; “×2” for a fan counted twice. "
+            "Points after a name are checked: “Pure Straight 16” or “清龙 (16)”."
         ),
     )
 
     claimed: tuple = ()
+    parsed = None
+    scored = None
 
     def clean_claimed_fans(self):
         text = self.cleaned_data["claimed_fans"]
@@ -42,9 +54,29 @@ class CalculatorForm(forms.Form):
 
     def clean_hand(self):
         text = self.cleaned_data["hand"]
+        if not text:
+            return text
         try:
             self.parsed = notation.parse_hand(text)
             self.scored = notation.score_hand(self.parsed)
         except HandError as error:
             raise forms.ValidationError(error.message, code=error.code) from error
         return text
+
+    @property
+    def has_claim(self) -> bool:
+        """Whether a total or fan names were typed (even ones that turned out wrong)."""
+        return any(
+            str(self.data.get(name, "")).strip() for name in ("claimed_total", "claimed_fans")
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("hand") and "hand" not in self.errors and not self.has_claim:
+            self.add_error(
+                "hand",
+                forms.ValidationError(
+                    self.fields["hand"].error_messages["required"], code="required"
+                ),
+            )
+        return cleaned
