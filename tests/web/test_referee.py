@@ -90,13 +90,13 @@ def test_referee_enters_a_discard_win_and_sees_the_running_totals(personas, urls
         discarder="2",
         fan="12",
         flowers="1",
-        fan_names="Pure Straight",
+        fan_names="Mixed Straight, Dragon Pung, Concealed Hand",
     )
     assert response.status_code == 302
     hand = Hand.objects.get(number=2, table__number=1)
     assert hand.points == (37, -8, -21, -8)
     page = personas["referee"].get(urls["sheet"]).content.decode()
-    assert "+37" in page and "−21" in page and "Pure Straight" in page
+    assert "+37" in page and "−21" in page and "Mixed Straight, Dragon Pung" in page
 
 
 @pytest.mark.parametrize(
@@ -404,3 +404,51 @@ def test_compute_needs_a_win_a_winner_and_a_hand_number(personas, urls, fields, 
     assert response.status_code == 200
     assert message in response.content.decode()
     assert "Mixed Straight" not in response.content.decode()
+
+
+def test_fan_names_that_cannot_hold_are_shown_before_saving(personas, urls):
+    client = personas["referee"]
+    fields = {
+        "outcome": "self_drawn",
+        "winner": "1",
+        "fan": "24",
+        "fan_names": "Chicken Hand, Full Flush",
+    }
+    response = post_hand(client, urls["sheet"], **fields)
+    page = response.content.decode()
+    assert "The fans claimed do not hold" in page
+    assert "Full Flush and Chicken Hand cannot both occur in one hand" in page
+    assert not Hand.objects.filter(number=2, table__number=1).exists()
+    assert post_hand(client, urls["sheet"], keep_my_figure="on", **fields).status_code == 302
+    assert Hand.objects.get(number=2, table__number=1).fan_names == fields["fan_names"]
+
+
+def test_an_unknown_fan_name_is_refused_beside_the_names(personas, urls):
+    response = post_hand(
+        personas["referee"],
+        urls["sheet"],
+        outcome="self_drawn",
+        winner="1",
+        fan="8",
+        fan_names="Lucky Seven",
+    )
+    assert "Unknown fan name" in response.content.decode()
+    assert not Hand.objects.filter(number=2, table__number=1).exists()
+
+
+def test_fan_names_matching_the_winning_hand_are_saved(personas, urls):
+    scored = services.score_winning_hand(
+        text=SOUTH_PUNG_HAND, number=2, winner=1, outcome="discard"
+    )
+    names = ", ".join(f.name_en for f in scored.fans)
+    response = post_hand(
+        personas["referee"],
+        urls["sheet"],
+        outcome="discard",
+        winner="1",
+        discarder="0",
+        fan=str(scored.total_without_flowers),
+        fan_names=names,
+        winning_hand=SOUTH_PUNG_HAND,
+    )
+    assert response.status_code == 302

@@ -19,6 +19,8 @@ from tournament.forms.hands import (
     service_errors_to_form,
 )
 from tournament.models import Hand, HandRevision
+from tournament.scoring.claims import check_claim, parse_claimed_fans
+from tournament.scoring.hand import HandError
 from tournament.views.common import (
     add_service_errors,
     get_session,
@@ -113,6 +115,29 @@ def _compute(request, tournament, table, form, penalties, form_kwargs, editing=N
     return render(request, "referee/sheet.html", context)
 
 
+def _claim_holds(form, scored) -> bool:
+    """Check the fan names claimed against each other and, when typed, the winning hand.
+
+    An unknown name is an error; a claim that does not hold is shown and saved only
+    when the referee ticks "keep my figure", like a total the calculator disputes.
+    """
+    data = form.cleaned_data
+    try:
+        claimed = parse_claimed_fans(data["fan_names"])
+    except HandError as error:
+        form.add_error("fan_names", error.message)
+        return False
+    check = check_claim(claimed_total=data["fan"], claimed_fans=claimed, scored=scored)
+    if check.agrees or data["keep_my_figure"]:
+        return True
+    form.claim_check = check
+    form.add_error(
+        "fan_names",
+        _("The fans claimed do not hold (see below). Correct them, or tick the box to keep them."),
+    )
+    return False
+
+
 def _save_hand(request, table, form, penalties, *, editing: bool):
     """Run the form and its penalty rows through the service; the saved hand, or None."""
     if not (form.is_valid() and penalties.is_valid()):
@@ -136,6 +161,8 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
                 "typed": data["fan"],
             },
         )
+        return None
+    if data["fan_names"].strip() and not _claim_holds(form, scored):
         return None
     version = None
     if editing:
