@@ -1,6 +1,6 @@
-"""The worked examples of docs/fans.md, checked against our calculator and the oracle.
+"""The worked examples of docs/scoring.md, checked against our calculator and the oracle.
 
-docs/fans.md gives, for every one of the 81 fans and for every exclusion (不计) of the seed
+docs/scoring.md gives, for every one of the 81 fans and for every exclusion (不计) of the seed
 table, a winning hand in the referee notation with the complete list of fans it scores and
 its total without flowers. This module reads those tables back and asserts:
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "fans.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "scoring.md"
 
 # The 81 fans, in the seed table's order, with the names of
 # ../shared/docs/mcr-competition-rules.md section 7.
@@ -123,7 +123,7 @@ FAN_NAMES = (
     "Flower Tiles",
 )
 
-# Exclusions the seed table states (不计 ...) that docs/fans.md shows with a hand. Two stated
+# Exclusions the seed table states (不计 ...) that docs/scoring.md shows with a hand. Two stated
 # exclusions cannot be shown (see the doc): Single Wait under either Honors and Knitted
 # Tiles hand, whose wait is never a single tile.
 STATED_EXCLUSIONS = 56

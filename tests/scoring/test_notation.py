@@ -18,7 +18,7 @@ from tournament.scoring.notation import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "notation.md"
+DOC = ROOT / "docs" / "scoring.md"
 
 # Codes only the command line or the calculator produce; tests/scoring/test_cli.py covers them.
 CLI_AND_CALCULATOR_CODES = {"invalid_json", "empty_line", "internal_error", "not_a_winning_hand"}
@@ -32,7 +32,7 @@ def _cell(text: str) -> str:
 
 
 def doc_table(header: str) -> list[list[str]]:
-    """The rows of the table in docs/notation.md whose header line is ``header``."""
+    """The rows of the table in docs/scoring.md whose header line is ``header``."""
     lines = DOC.read_text(encoding="utf-8").splitlines()
     start = lines.index(header)
     rows = []
@@ -99,7 +99,7 @@ def code_of(call, *args) -> HandError:
     return info.value
 
 
-# --- the worked examples of docs/notation.md ---------------------------------------------
+# --- the worked examples of docs/scoring.md ---------------------------------------------
 
 
 @pytest.mark.parametrize(("text", "concealed", "melds", "win", "conditions"), EXAMPLES)

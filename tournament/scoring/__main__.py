@@ -1,4 +1,4 @@
-"""Score hands from the command line, one per input line (see docs/notation.md).
+"""Score hands from the command line, one per input line (see docs/scoring.md).
 
     python -m tournament.scoring --jsonl      JSON objects in, JSON lines out
     python -m tournament.scoring --notation   referee notation in, JSON lines out
@@ -37,7 +37,7 @@ input line to standard output, in order.
               123m78sEE [555p:3] {CCCC} +9s | self kong seat=E wind=S flowers=2
               (the output id is the line number, from 1)
 
-The notation, the JSON fields and the error codes are described in docs/notation.md.
+The notation, the JSON fields and the error codes are described in docs/scoring.md.
 """
 
 

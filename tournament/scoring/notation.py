@@ -1,6 +1,6 @@
 """Read a winning hand from referee notation or JSON, write it back, and check it is legal.
 
-The notation (described with worked examples in docs/notation.md)::
+The notation (described with worked examples in docs/scoring.md)::
 
     123m78sEE [555p:3] {CCCC} +9s | self kong seat=E wind=S flowers=2
 
@@ -534,7 +534,7 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
 
 
 def parse_hand(text: str) -> WinningHand:
-    """Read a hand written in referee notation (see docs/notation.md).
+    """Read a hand written in referee notation (see docs/scoring.md).
 
     The hand of `parse_hand_with_conditions`, without the set of conditions written.
     """
@@ -693,7 +693,7 @@ def _tile_list(obj: dict, name: str, path: str = "") -> tuple[str, ...]:
 
 
 def hand_from_json(obj: object) -> WinningHand:
-    """Build a WinningHand from the command line's JSON object (see docs/notation.md).
+    """Build a WinningHand from the command line's JSON object (see docs/scoring.md).
 
     ``concealed`` and ``win_tile`` are required; the other fields default as in the
     notation (not self-drawn, seat and prevalent wind E, no flowers); null is the same as
