@@ -44,3 +44,8 @@ differential: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/fan_benchmark.py
+
+# Seating engine benchmark against issue 4's Targets table (not part of `make test`).
+.PHONY: bench-seating
+bench-seating: $(STAMP)
+	$(PY) bench/seating_benchmark.py

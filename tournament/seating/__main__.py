@@ -1,0 +1,128 @@
+"""Plan a whole tournament from the command line (issue 4's command-line contract).
+
+    python -m tournament.seating --players N --sessions R [--seed S] [--groups FILE.json]
+
+prints one JSON object::
+
+    {"seed": S, "players": N, "sessions": [[[e, s, w, n], ...], ...],
+     "stats": {"extra_meetings": ..., "max_meetings": ..., "group_conflicts": ...,
+               "seat_spread": ..., "lower_bound": ..., "consecutive_repeats": ...}}
+
+Players are numbered 1..N; each table lists its players East, South, West, North. Without
+``--seed`` a fresh seed is drawn and printed in the output, so the draw can be re-run.
+``--groups`` is a JSON object mapping player numbers (as strings) to group names. Bad
+arguments give a message on stderr and exit status 2. Same arguments and seed give
+byte-identical output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from tournament.seating.draw import new_seed
+
+USAGE_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m tournament.seating",
+        description="Plan every session of an MCR tournament at once and print it as JSON.",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        required=True,
+        metavar="N",
+        help="number of players, a multiple of 4 (players 1..N)",
+    )
+    parser.add_argument(
+        "--sessions", type=int, required=True, metavar="R", help="number of sessions, 1 or more"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="the seed, a whole number of 0 or more (default: a fresh one)",
+    )
+    parser.add_argument(
+        "--groups", metavar="FILE.json", help='JSON object {"player number": "group name", ...}'
+    )
+    return parser
+
+
+def _read_groups(path: str, players: int) -> dict[int, str]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        raise ValueError(f"cannot read the groups file {path!r}: {error.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"the groups file {path!r} is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(
+            f"the groups file {path!r} must hold a JSON object mapping player numbers "
+            'to group names, like {"1": "Club A", "2": "Club B"}'
+        )
+    groups: dict[int, str] = {}
+    for key, name in data.items():
+        text = key.strip()
+        if not (text.isascii() and text.isdigit()):
+            raise ValueError(f"the groups file names {key!r}, which is not a player number")
+        player = int(text)
+        if not 1 <= player <= players:
+            raise ValueError(
+                f"the groups file names player {player}, but the players are 1..{players}"
+            )
+        if player in groups:
+            raise ValueError(f"the groups file names player {player} twice")
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(
+                f"the groups file gives player {player} the group {name!r}; "
+                "group names must be non-empty strings"
+            )
+        groups[player] = name
+    return groups
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.players < 4 or args.players % 4:
+        parser.error(f"--players must be a multiple of 4, at least 4 (not {args.players})")
+    if args.sessions < 1:
+        parser.error(f"--sessions must be at least 1 (not {args.sessions})")
+    if args.seed is not None and args.seed < 0:
+        parser.error(f"--seed must be zero or more (not {args.seed})")
+    groups = None
+    if args.groups is not None:
+        try:
+            groups = _read_groups(args.groups, args.players)
+        except ValueError as error:
+            parser.error(str(error))
+    seed = new_seed() if args.seed is None else args.seed
+
+    from tournament.seating.schedule import plan_schedule
+
+    schedule = plan_schedule(args.players, args.sessions, seed=seed, groups=groups)
+    output = {
+        "seed": schedule.seed,
+        "players": args.players,
+        "sessions": [[list(table) for table in tables] for tables in schedule.sessions],
+        "stats": schedule.stats.as_dict(),
+    }
+    sys.stdout.write(json.dumps(output) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
