@@ -1,14 +1,5 @@
-"""Whole-tournament schedules: plan_schedule's properties and a recount of its figures.
+"""Whole-tournament schedules: plan_schedule's properties and a recount of its figures."""
 
-The table planner (``tournament.seating.tables.plan_tables``) is written separately; while
-it is missing these tests use a stand-in that draws random tables, so that the seat and
-statistics layers are tested either way.
-"""
-
-import importlib
-import random
-import sys
-import types
 from collections import Counter
 from itertools import combinations, pairwise
 
@@ -21,27 +12,6 @@ from tournament.seating.schedule import (
     plan_schedule,
     schedule_stats,
 )
-
-
-def _stand_in_plan_tables(players, sessions, *, seed, groups=None, fixed=(), **_options):
-    rng = random.Random(seed)
-    players = list(players)
-    out = [list(session) for session in fixed]
-    while len(out) < sessions:
-        order = players[:]
-        rng.shuffle(order)
-        out.append([tuple(order[i : i + 4]) for i in range(0, len(order), 4)])
-    return out
-
-
-@pytest.fixture(autouse=True)
-def table_planner(monkeypatch):
-    try:
-        importlib.import_module("tournament.seating.tables")
-    except ImportError:
-        module = types.ModuleType("tournament.seating.tables")
-        module.plan_tables = _stand_in_plan_tables
-        monkeypatch.setitem(sys.modules, "tournament.seating.tables", module)
 
 
 def recount(sessions, groups=None):
