@@ -44,6 +44,13 @@ def test_draw_session_prints_the_seed_and_seating_it_stores(cup):
     assert len(expected) == 8
 
 
+def test_draw_session_seats_from_a_planned_schedule(cup):
+    run("draw_session", "city-cup", "1", "--seed", "5", "--method", "planned")
+    lines = run("draw_session", "city-cup", "2", "--method", "planned")
+    assert lines[0] == "Session 2 drawn with seed 5"
+    assert {s.method for s in cup.sessions.all()} == {"planned"}
+
+
 def test_draw_session_follows_the_worked_example_of_the_docs(cup):
     """docs/seating.md: players 1..8, seed 20261130 -> 1 2 4 3 at table 1, 5 6 8 7 at table 2."""
     lines = run("draw_session", "city-cup", "1", "--seed", "20261130")

@@ -27,6 +27,24 @@ TIEBREAK_CHOICES = [
 ]
 DEFAULT_TIEBREAK_ORDER = "table_points,score,first_places,best_session"
 
+# How a session's seats are chosen. "planned" seats every session from one schedule planned
+# for the whole tournament (no pair meets twice where possible); the session modes seat one
+# session at a time; "lot" is the first draw by lot (sha256 of "seed:number"), kept so that
+# tournaments drawn with it stay checkable.
+SEATING_METHOD_CHOICES = [
+    ("planned", _("Planned for the whole tournament (no repeated meetings)")),
+    ("random", _("Session by session, at random, avoiding repeated meetings")),
+    ("standings", _("By standings (ranks 1–4 at table 1, 5–8 at table 2, …)")),
+    ("serpentine", _("Serpentine (one player of each quarter of the ranking per table)")),
+    ("top_tables", _("Top tables by standings, the others at random (final session)")),
+    ("lot", _("Draw by lot, checkable with SHA-256 (no repeat avoidance)")),
+]
+SEPARATE_BY_CHOICES = [
+    ("", _("Nothing")),
+    ("team", _("Team or club")),
+    ("country", _("Country")),
+]
+
 
 def validate_tiebreak_order(value: str) -> None:
     keys = [key for key in value.split(",") if key]
@@ -57,6 +75,16 @@ class Tournament(models.Model):
         max_length=200,
         default=DEFAULT_TIEBREAK_ORDER,
         validators=[validate_tiebreak_order],
+    )
+    seating_method = models.CharField(
+        _("seating method"), max_length=12, choices=SEATING_METHOD_CHOICES, default="lot"
+    )
+    separate_by = models.CharField(
+        _("keep apart players of the same"),
+        max_length=8,
+        choices=SEPARATE_BY_CHOICES,
+        default="",
+        blank=True,
     )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True
@@ -122,6 +150,9 @@ class Session(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveSmallIntegerField(_("session"))
     seed = models.BigIntegerField(_("draw seed"))
+    method = models.CharField(
+        _("seating method"), max_length=12, choices=SEATING_METHOD_CHOICES, default="lot"
+    )
     drawn_at = models.DateTimeField(auto_now_add=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -148,6 +179,43 @@ class Session(models.Model):
     @property
     def is_in_play(self) -> bool:
         return self.opened_at is not None and self.closed_at is None
+
+
+class SeatingPlan(models.Model):
+    """The published whole-tournament schedule of the "planned" method.
+
+    ``sessions[s][t]`` lists table t+1 of session s+1 by registration number, East first.
+    The schedule was planned for players 1..N of the command line, player i being
+    ``players[i-1]``; after a re-plan (players changed) it no longer comes from the command.
+    """
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="seating_plan"
+    )
+    seed = models.BigIntegerField(_("seed"))
+    players = models.JSONField()
+    groups = models.JSONField(default=dict, blank=True)
+    sessions = models.JSONField()
+    stats = models.JSONField()
+    # Sessions already drawn (by another method) when the plan was made: kept as drawn.
+    fixed_sessions = models.PositiveSmallIntegerField(default=0)
+    replans = models.PositiveSmallIntegerField(default=0)
+    moved_seats = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(seed__gte=0), name="plan_seed_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} · {_('seating plan')}"
+
+    @property
+    def reproducible(self) -> bool:
+        """True when the command line gives exactly this schedule."""
+        return self.fixed_sessions == 0 and self.replans == 0
 
 
 class Table(models.Model):

@@ -4,6 +4,7 @@ Everything is computed from the stored hands, so a corrected hand changes the
 standings at once; table points stay exact ``Fraction``s.
 """
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -18,9 +19,11 @@ from tournament.models import (
     Penalty,
     Player,
     Seat,
+    SeatingPlan,
     Session,
     Table,
 )
+from tournament.seating.schedule import schedule_stats
 
 
 @dataclass
@@ -299,6 +302,115 @@ def players_for_draw(tournament) -> list[Player]:
     if not regular and not needed:
         raise DrawRefused(_("There are no active players to draw."), code="no_players")
     return regular + substitutes[:needed]
+
+
+def drawn_tables(tournament) -> dict[int, list[tuple[int, ...]]]:
+    """Session number -> its tables in table order, each the players' numbers East..North."""
+    sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    for session, table, seat, player in Seat.objects.filter(
+        session__tournament=tournament
+    ).values_list("session__number", "table__number", "seat", "player__number"):
+        sessions.setdefault(session, {}).setdefault(table, []).append((seat, player))
+    return {
+        session: [tuple(p for _seat, p in sorted(tables[t])) for t in sorted(tables)]
+        for session, tables in sessions.items()
+    }
+
+
+def seating_groups(tournament, players) -> dict[int, str]:
+    """Player number -> group (team or country, as the tournament separates), when given."""
+    field = tournament.separate_by
+    if not field:
+        return {}
+    return {p.number: getattr(p, field) for p in players if getattr(p, field).strip()}
+
+
+@dataclass
+class SeatingFigures:
+    """What the seating page shows about how the seats were chosen, and how well."""
+
+    plan: SeatingPlan | None
+    plan_stats: dict[str, int] | None
+    drawn_stats: dict[str, int]
+    drawn_sessions: int
+    command: str
+    groups_json: str
+    plan_players: list[tuple[int, Player | None]]  # command-line number i -> registered player
+
+
+def seating_figures(tournament) -> SeatingFigures:
+    """The plan (if any) with its figures and reproducing command, and the figures of the
+    sessions drawn so far, recounted from the stored seats."""
+    plan = SeatingPlan.objects.filter(tournament=tournament).first()
+    drawn = drawn_tables(tournament)
+    players = {p.number: p for p in tournament.players.all()}
+    groups = seating_groups(tournament, players.values())
+    drawn_stats = schedule_stats([drawn[n] for n in sorted(drawn)], groups).as_dict()
+    command = groups_json = ""
+    plan_players = []
+    if plan is not None:
+        command = (
+            f"python -m tournament.seating --players {len(plan.players)}"
+            f" --sessions {len(plan.sessions)} --seed {plan.seed}"
+        )
+        if plan.groups:
+            command += " --groups groups.json"
+            groups_json = json.dumps(plan.groups, ensure_ascii=False, sort_keys=False)
+        plan_players = [(i, players.get(n)) for i, n in enumerate(plan.players, start=1)]
+    return SeatingFigures(
+        plan=plan,
+        plan_stats=plan.stats if plan else None,
+        drawn_stats=drawn_stats,
+        drawn_sessions=len(drawn),
+        command=command,
+        groups_json=groups_json,
+        plan_players=plan_players,
+    )
+
+
+@dataclass
+class PlayerSeat:
+    """Where a player starts one session, and against whom (by starting seat)."""
+
+    session: Session
+    table: Table
+    seat: int
+    opponents: list[tuple[str, Player]]
+
+    @property
+    def seat_label(self) -> str:
+        return SEAT_LABELS[self.seat]
+
+
+def session_seats_by_name(session: Session) -> list[Seat]:
+    """The session's seats, players in alphabetical order (for players finding their table)."""
+    seats = session.seats.select_related("player", "table")
+    return sorted(seats, key=lambda s: (s.player.name.casefold(), s.player.number))
+
+
+def player_schedule(player: Player) -> list[PlayerSeat]:
+    """Every drawn session of the player: table, starting seat and the three opponents."""
+    own = list(
+        Seat.objects.filter(player=player)
+        .select_related("session", "table")
+        .order_by("session__number")
+    )
+    others: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table__in=[s.table for s in own]).select_related("player"):
+        others.setdefault(seat.table_id, []).append(seat)
+    return [
+        PlayerSeat(
+            session=seat.session,
+            table=seat.table,
+            seat=seat.seat,
+            opponents=[
+                (SEAT_LABELS[o.seat], o.player)
+                for o in sorted(others[seat.table_id], key=lambda o: o.seat)
+                if o.player_id != player.pk
+            ],
+        )
+        for seat in own
+    ]
 
 
 def seats_waiting_for_play(player: Player):

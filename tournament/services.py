@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from tournament import scoring, seating, selectors
+from tournament import models, scoring, seating, selectors
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
@@ -24,6 +24,7 @@ from tournament.models import (
     Penalty,
     Player,
     Seat,
+    SeatingPlan,
     Session,
     Table,
     TableReopening,
@@ -31,6 +32,10 @@ from tournament.models import (
 )
 from tournament.scoring import notation
 from tournament.scoring.hand import HandError
+from tournament.seating import modes
+from tournament.seating.draw import SeatAssignment
+from tournament.seating.replan import replan
+from tournament.seating.schedule import plan_schedule, schedule_stats
 
 # ---------------------------------------------------------------- tournaments
 
@@ -43,6 +48,8 @@ def tournament_create(
     session_count: int,
     session_minutes: int,
     tiebreak_order: str,
+    seating_method: str = "lot",
+    separate_by: str = "",
     creator=None,
     referees=(),
 ) -> Tournament:
@@ -52,6 +59,8 @@ def tournament_create(
         session_count=session_count,
         session_minutes=session_minutes,
         tiebreak_order=tiebreak_order,
+        seating_method=seating_method,
+        separate_by=separate_by,
     )
     tournament.full_clean()
     tournament.save()
@@ -162,9 +171,35 @@ def players_import(*, tournament: Tournament, rows: Iterable[dict]) -> ImportOut
 # ---------------------------------------------------------------- draw and sessions
 
 
+SESSION_MODES = ("random", "standings", "serpentine", "top_tables")
+
+
+def _session_refused(number: int, message: str, code: str) -> ValidationError:
+    return ValidationError({"number": ValidationError(message % {"number": number}, code=code)})
+
+
 @transaction.atomic
-def session_draw(*, tournament: Tournament, number: int, seed: int | None = None) -> Session:
-    """Draw seats by lot for session ``number``; the seed makes it reproducible."""
+def session_draw(
+    *,
+    tournament: Tournament,
+    number: int,
+    seed: int | None = None,
+    method: str | None = None,
+    top: int = 1,
+) -> Session:
+    """Seat session ``number`` by ``method`` (default: the tournament's); the seed makes it
+    reproducible.
+
+    "planned" seats it from the tournament's whole schedule (planned on first use, re-planned
+    when the active players or the drawn sessions no longer match it); the session modes
+    (random, standings, serpentine, top_tables) seat this session from the drawn ones and the
+    standings; "lot" is the draw by lot checkable with sha256.
+    """
+    method = method or tournament.seating_method
+    if method not in {key for key, _label in models.SEATING_METHOD_CHOICES}:
+        raise ValidationError(
+            {"method": ValidationError(_("Unknown seating method."), code="unknown_method")}
+        )
     if not 1 <= number <= tournament.session_count:
         raise ValidationError(
             {
@@ -176,52 +211,190 @@ def session_draw(*, tournament: Tournament, number: int, seed: int | None = None
             }
         )
     if tournament.sessions.filter(number=number).exists():
-        raise ValidationError(
-            {
-                "number": ValidationError(
-                    _("Session %(number)s is already drawn.") % {"number": number},
-                    code="session_already_drawn",
-                )
-            }
+        raise _session_refused(
+            number, _("Session %(number)s is already drawn."), "session_already_drawn"
         )
     try:
         players = {p.number: p for p in selectors.players_for_draw(tournament)}
     except selectors.DrawRefused as refusal:
         raise ValidationError(refusal.message, code=refusal.code) from refusal
-    if seed is None:
-        seed = seating.new_seed()
-    try:
-        assignments = seating.draw_by_lot(sorted(players), seed)
-    except seating.DrawError as error:
-        field = "seed" if error.code == "bad_seed" else None
-        raise ValidationError({field: ValidationError(str(error), code=error.code)}) from error
+    if method == "planned":
+        seed, tables = _tables_from_plan(
+            tournament=tournament, number=number, players=sorted(players), seed=seed
+        )
+    else:
+        if seed is None:
+            seed = seating.new_seed()
+        if method == "lot":
+            tables = _tables_by_lot(sorted(players), seed)
+        else:
+            tables = _tables_by_mode(
+                tournament=tournament, method=method, players=players, seed=seed, top=top
+            )
     try:
         # A savepoint so a concurrent draw of the same session fails cleanly.
         with transaction.atomic():
-            session = Session.objects.create(tournament=tournament, number=number, seed=seed)
+            session = Session.objects.create(
+                tournament=tournament, number=number, seed=seed, method=method
+            )
     except IntegrityError as error:
+        raise _session_refused(
+            number, _("Session %(number)s is already drawn."), "session_already_drawn"
+        ) from error
+    for table_number, (table_players, lots) in enumerate(tables, start=1):
+        table = Table.objects.create(session=session, number=table_number)
+        for seat, (player, lot) in enumerate(zip(table_players, lots, strict=True)):
+            Seat.objects.create(
+                session=session, table=table, player=players[player], seat=seat, lot=lot
+            )
+    return session
+
+
+def _seat_order_lots(tables: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], list[int]]]:
+    """Methods other than the lot number seats in order: (table − 1)·4 + seat + 1."""
+    return [
+        (tuple(table), [index * 4 + seat + 1 for seat in range(4)])
+        for index, table in enumerate(tables)
+    ]
+
+
+def _tables_by_lot(players: list[int], seed: int):
+    try:
+        assignments = seating.draw_by_lot(players, seed)
+    except seating.DrawError as error:
+        field = "seed" if error.code == "bad_seed" else None
+        raise ValidationError({field: ValidationError(str(error), code=error.code)}) from error
+    tables: dict[int, list[SeatAssignment]] = {}
+    for assignment in assignments:
+        tables.setdefault(assignment.table, []).append(assignment)
+    return [
+        (
+            tuple(a.player for a in sorted(seats, key=lambda a: a.seat)),
+            [a.lot for a in sorted(seats, key=lambda a: a.seat)],
+        )
+        for _table, seats in sorted(tables.items())
+    ]
+
+
+def _tables_by_mode(*, tournament, method, players, seed, top):
+    drawn = selectors.drawn_tables(tournament)
+    history = [drawn[n] for n in sorted(drawn)]
+    numbers = set(players)
+    # Ranked players first, then the others by number (standings already list them so).
+    ranking = [
+        row.player.number for row in selectors.standings(tournament) if row.player.number in numbers
+    ]
+    table_count = len(players) // 4
+    if method == "top_tables" and not 1 <= top <= table_count:
         raise ValidationError(
             {
-                "number": ValidationError(
-                    _("Session %(number)s is already drawn.") % {"number": number},
-                    code="session_already_drawn",
+                "top": ValidationError(
+                    _("Choose from 1 to %(count)s top tables.") % {"count": table_count},
+                    code="bad_top",
                 )
             }
-        ) from error
-    tables = {}
-    for assignment in assignments:
-        if assignment.table not in tables:
-            tables[assignment.table] = Table.objects.create(
-                session=session, number=assignment.table
-            )
-        Seat.objects.create(
-            session=session,
-            table=tables[assignment.table],
-            player=players[assignment.player],
-            seat=assignment.seat,
-            lot=assignment.lot,
         )
-    return session
+    tables = modes.seat_session(
+        method,
+        players=sorted(players),
+        seed=seed,
+        history=history,
+        ranking=ranking,
+        groups=selectors.seating_groups(tournament, players.values()),
+        top=top,
+    )
+    return _seat_order_lots(tables)
+
+
+def _tables_from_plan(*, tournament, number, players, seed):
+    """Session ``number`` from the tournament's plan, planned or re-planned first if needed."""
+    plan = SeatingPlan.objects.select_for_update().filter(tournament=tournament).first()
+    if plan is not None and seed is not None and seed != plan.seed:
+        raise ValidationError(
+            {
+                "seed": ValidationError(
+                    _(
+                        "The schedule is published with seed %(seed)s: leave the seed empty "
+                        "or give the same one."
+                    )
+                    % {"seed": plan.seed},
+                    code="plan_seed_fixed",
+                )
+            }
+        )
+    drawn = selectors.drawn_tables(tournament)
+    in_order = sorted(drawn) == list(range(1, len(drawn) + 1))
+    player_objects = {p.number: p for p in tournament.players.filter(number__in=players)}
+    groups = selectors.seating_groups(tournament, player_objects.values())
+    if plan is None:
+        if not in_order:
+            raise _session_refused(
+                number,
+                _("A planned schedule needs the sessions already drawn to be 1, 2, 3, …"),
+                "plan_needs_sessions_in_order",
+            )
+        fixed = [drawn[n] for n in sorted(drawn)]
+        if any(p not in set(players) for tables in fixed for table in tables for p in table):
+            raise _session_refused(
+                number,
+                _(
+                    "The sessions already drawn seat players who are no longer active: "
+                    "draw session %(number)s with a session-by-session method."
+                ),
+                "plan_roster_changed",
+            )
+        seed = seating.new_seed() if seed is None else seed
+        # Planned for players 1..N, as the command line does, so the command reproduces it.
+        index = {number: i for i, number in enumerate(players, start=1)}
+        schedule = plan_schedule(
+            len(players),
+            tournament.session_count,
+            seed=seed,
+            groups={index[p]: group for p, group in groups.items()},
+            fixed=[[[index[p] for p in table] for table in tables] for tables in fixed],
+        )
+        sessions = [
+            [[players[i - 1] for i in table] for table in tables] for tables in schedule.sessions
+        ]
+        plan = SeatingPlan(
+            tournament=tournament,
+            seed=seed,
+            players=players,
+            groups={str(index[p]): group for p, group in sorted(groups.items())},
+            sessions=sessions,
+            stats=schedule.stats.as_dict(),
+            fixed_sessions=len(fixed),
+        )
+        plan.full_clean()
+        plan.save()
+    else:
+        published_drawn = {
+            n: [tuple(t) for t in plan.sessions[n - 1]] for n in drawn if n <= len(plan.sessions)
+        }
+        if sorted(plan.players) != players or published_drawn != drawn:
+            if not in_order:
+                raise _session_refused(
+                    number,
+                    _("A re-planned schedule needs the sessions already drawn to be 1, 2, 3, …"),
+                    "plan_needs_sessions_in_order",
+                )
+            published = [drawn[n] for n in sorted(drawn)] + [
+                [tuple(t) for t in tables] for tables in plan.sessions[len(drawn) :]
+            ]
+            result = replan(
+                published, played=len(drawn), players=players, seed=plan.seed, groups=groups
+            )
+            plan.sessions = [[list(t) for t in tables] for tables in result.sessions]
+            plan.players = players
+            plan.stats = schedule_stats(result.sessions, groups).as_dict()
+            plan.replans += 1
+            plan.moved_seats += result.moved_seats
+            plan.save()
+    if number > len(plan.sessions):
+        raise _session_refused(
+            number, _("The schedule has no session %(number)s."), "session_not_planned"
+        )
+    return plan.seed, _seat_order_lots(plan.sessions[number - 1])
 
 
 @transaction.atomic

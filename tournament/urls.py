@@ -74,6 +74,12 @@ urlpatterns = [
     # Public
     path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
     path("t/<slug:slug>/seating/<int:number>/", public.seating_page, name="seating"),
+    path(
+        "t/<slug:slug>/seating/<int:number>/players/",
+        public.seating_by_name,
+        name="seating_by_name",
+    ),
+    path("t/<slug:slug>/players/<int:number>/", public.player_schedule, name="player_schedule"),
     path("t/<slug:slug>/standings/", standings.standings_page, name="standings"),
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
 ]

@@ -137,6 +137,8 @@ def test_a_tournament_from_registration_to_the_excel_workbook():
             "criterion_2": "score",
             "criterion_3": "first_places",
             "criterion_4": "best_session",
+            # Each session by lot with its own published seed (planned schedules have one seed).
+            "seating_method": "lot",
             "referees": [referee.pk],
         },
     )

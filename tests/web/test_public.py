@@ -153,7 +153,7 @@ def test_draw_form_only_for_the_organiser(personas, tournament, persona):
     html = personas[persona].get(reverse("tournament", args=[tournament.slug])).content.decode()
     draw_action = f'action="{reverse("session_draw", args=[tournament.slug])}"'
     assert (draw_action in html) == (persona == "organiser")
-    assert ("Draw seats by lot" in html) == (persona == "organiser")
+    assert ("Seat a session" in html) == (persona == "organiser")
 
 
 @pytest.mark.parametrize("persona", PERSONAS)

@@ -4,7 +4,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import TIEBREAK_CHOICES, Tournament
+from tournament.models import SEATING_METHOD_CHOICES, TIEBREAK_CHOICES, Tournament
+
+# New tournaments are planned as a whole: no repeated meetings where mathematics allows.
+DEFAULT_SEATING_METHOD = "planned"
 
 NO_CRITERION = [("", _("(none)"))]
 
@@ -33,10 +36,21 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "slug", "session_count", "session_minutes"]
+        fields = [
+            "name",
+            "slug",
+            "session_count",
+            "session_minutes",
+            "seating_method",
+            "separate_by",
+        ]
         help_texts = {
             "slug": _("Letters, digits and hyphens; used in the public addresses."),
             "session_count": _("Each session is 16 hands at every table."),
+            "seating_method": _(
+                "How sessions are seated by default; it can be changed before each draw."
+            ),
+            "separate_by": _("Players of the same group are kept apart where possible."),
         }
 
     def __init__(self, *args, **kwargs):
@@ -47,6 +61,16 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].initial = key
         if self.instance.pk:
             self.fields["referees"].initial = list(self.instance.referees.all())
+        else:
+            self.fields["seating_method"].initial = DEFAULT_SEATING_METHOD
+        # Left out of a post (an older form, a script): the stored or the default method.
+        self.fields["seating_method"].required = False
+
+    def clean_seating_method(self):
+        chosen = self.cleaned_data.get("seating_method")
+        if chosen:
+            return chosen
+        return self.instance.seating_method if self.instance.pk else DEFAULT_SEATING_METHOD
 
     def clean(self):
         cleaned = super().clean()
@@ -71,15 +95,33 @@ class DrawForm(forms.Form):
         max_value=10**15,
         help_text=_("Leave empty for a fresh random seed. The same seed gives the same seating."),
     )
+    method = forms.ChoiceField(
+        label=_("Seating method"), choices=SEATING_METHOD_CHOICES, required=False
+    )
+    top = forms.IntegerField(
+        label=_("Top tables"),
+        required=False,
+        min_value=1,
+        initial=1,
+        help_text=_("For “top tables”: how many tables are seated by standings."),
+    )
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.fields["method"].initial = tournament.seating_method
         drawn = set(tournament.sessions.values_list("number", flat=True))
         self.fields["number"].choices = [
             (n, _("Session %(n)s") % {"n": n})
             for n in range(1, tournament.session_count + 1)
             if n not in drawn
         ]
+
+    def clean_method(self):
+        return self.cleaned_data.get("method") or self.tournament.seating_method
+
+    def clean_top(self):
+        return self.cleaned_data.get("top") or 1
 
 
 class ReopenForm(forms.Form):

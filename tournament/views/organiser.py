@@ -36,6 +36,8 @@ def tournament_create(request):
                 session_count=data["session_count"],
                 session_minutes=data["session_minutes"],
                 tiebreak_order=data["tiebreak_order"],
+                seating_method=data["seating_method"],
+                separate_by=data["separate_by"],
                 creator=request.user,
                 referees=data["referees"],
             )
@@ -65,6 +67,8 @@ def tournament_edit(request, slug):
                 session_count=data["session_count"],
                 session_minutes=data["session_minutes"],
                 tiebreak_order=data["tiebreak_order"],
+                seating_method=data["seating_method"],
+                separate_by=data["separate_by"],
                 referees=data["referees"],
             )
         except ValidationError as error:
@@ -88,6 +92,8 @@ def session_draw(request, slug):
                 tournament=tournament,
                 number=form.cleaned_data["number"],
                 seed=form.cleaned_data["seed"],
+                method=form.cleaned_data["method"],
+                top=form.cleaned_data["top"],
             )
         except ValidationError as error:
             add_service_errors(form, error)

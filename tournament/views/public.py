@@ -1,11 +1,11 @@
 """Pages anyone may read: the tournament list, an overview, the seating of a session."""
 
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from tournament import seating
+from tournament import seating, selectors
 from tournament.forms.tournaments import DrawForm
-from tournament.models import SEAT_LABELS, Tournament
+from tournament.models import SEAT_LABELS, Player, Tournament
 from tournament.permissions import can_create_tournament
 from tournament.views.common import get_session, get_tournament, roles
 
@@ -59,5 +59,30 @@ def seating_page(request, slug, number):
         tables=tables,
         example=example,
         example_key=seating.lot_key(session.seed, example.player.number) if example else "",
+        figures=selectors.seating_figures(tournament),
     )
     return render(request, "seating/seating.html", context)
+
+
+@require_safe
+def seating_by_name(request, slug, number):
+    """The session's seating in alphabetical order of players, for finding one's table."""
+    tournament = get_tournament(request, slug)
+    session = get_session(tournament, number)
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        session=session,
+        seats=[(SEAT_LABELS[s.seat], s) for s in selectors.session_seats_by_name(session)],
+    )
+    return render(request, "seating/by_name.html", context)
+
+
+@require_safe
+def player_schedule(request, slug, number):
+    """One player's drawn sessions: table, starting seat and opponents."""
+    tournament = get_tournament(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, number=number)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, player=player, schedule=selectors.player_schedule(player))
+    return render(request, "seating/player.html", context)

@@ -2,24 +2,35 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament import services
-from tournament.models import SEAT_LABELS, Tournament
+from tournament.models import SEAT_LABELS, SEATING_METHOD_CHOICES, Tournament
 
 
 class Command(BaseCommand):
-    help = "Draw seats by lot for one session. The same seed always gives the same seating."
+    help = "Seat one session. The same method, players and seed always give the same seating."
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("session", type=int)
         parser.add_argument("--seed", type=int, default=None, help="reuse a published seed")
+        parser.add_argument(
+            "--method",
+            choices=[key for key, _label in SEATING_METHOD_CHOICES],
+            default=None,
+            help="seating method (default: the tournament's)",
+        )
+        parser.add_argument(
+            "--top", type=int, default=1, help="top tables seated by standings (top_tables)"
+        )
 
-    def handle(self, *args, slug, session, seed, **options):
+    def handle(self, *args, slug, session, seed, method=None, top=1, **options):
         try:
             tournament = Tournament.objects.get(slug=slug)
         except Tournament.DoesNotExist as error:
             raise CommandError(f"No tournament with slug {slug!r}.") from error
         try:
-            drawn = services.session_draw(tournament=tournament, number=session, seed=seed)
+            drawn = services.session_draw(
+                tournament=tournament, number=session, seed=seed, method=method, top=top
+            )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         self.stdout.write(f"Session {drawn.number} drawn with seed {drawn.seed}")

@@ -1,0 +1,321 @@
+"""Every seating method drawn from the web pages, the figures shown, and the seating pages.
+
+The organiser posts to the draw view as the form does; each method is checked for what it
+promises (issue 4, item 5).
+"""
+
+from itertools import combinations
+
+import pytest
+from django.urls import reverse
+
+from tests.conftest import login, make_players
+from tournament import selectors, services
+from tournament.models import SeatingPlan, Session
+from tournament.seating.schedule import plan_schedule
+
+PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
+
+
+def draw(client, tournament, number, **fields):
+    data = {"number": str(number), **{k: str(v) for k, v in fields.items()}}
+    return client.post(reverse("session_draw", args=[tournament.slug]), data)
+
+
+def tables_of(tournament, number):
+    return selectors.drawn_tables(tournament)[number]
+
+
+def pairs(tables):
+    return {frozenset(pair) for table in tables for pair in combinations(table, 2)}
+
+
+@pytest.fixture
+def sixteen(tournament):
+    """16 players numbered 101..116 (so command-line player i is registration 100 + i)."""
+    make_players(tournament, 16, start=101)
+    return tournament
+
+
+@pytest.fixture
+def with_hands(session_in_play, tournament, referee):
+    """Session 1 drawn by lot with one hand per table: a standings to seat from."""
+    for table in session_in_play.tables.order_by("number"):
+        services.hand_record(
+            table=table,
+            number=1,
+            outcome="self_drawn",
+            winner=(table.number - 1) % 4,
+            fan=8 + table.number,
+            user=referee,
+        )
+    return tournament
+
+
+def ranking(tournament):
+    return [row.player.number for row in selectors.standings(tournament)]
+
+
+# ---------------------------------------------------------------- choosing the method
+
+
+def test_a_new_tournament_is_planned_as_a_whole_by_default(organiser):
+    html = login(organiser).get(reverse("tournament_create")).content.decode()
+    assert '<option value="planned" selected>' in html
+    assert 'name="separate_by"' in html
+
+
+def test_the_method_and_the_groups_are_saved_with_the_tournament(organiser):
+    response = login(organiser).post(
+        reverse("tournament_create"),
+        {
+            "name": "Club Cup",
+            "slug": "club-cup",
+            "session_count": "5",
+            "session_minutes": "150",
+            "criterion_1": "table_points",
+            "seating_method": "serpentine",
+            "separate_by": "team",
+        },
+    )
+    assert response.status_code == 302
+    cup = organiser.organised_tournaments.get(slug="club-cup")
+    assert (cup.seating_method, cup.separate_by) == ("serpentine", "team")
+
+
+def test_the_draw_form_starts_with_the_tournament_method(tournament, organiser):
+    services.tournament_update(tournament=tournament, seating_method="standings")
+    html = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
+    assert '<option value="standings" selected>' in html
+    assert 'name="top"' in html
+
+
+def test_a_draw_without_a_method_uses_the_tournament_method(sixteen, organiser):
+    services.tournament_update(tournament=sixteen, seating_method="planned")
+    assert draw(login(organiser), sixteen, 1, seed=5).status_code == 302
+    assert Session.objects.get(tournament=sixteen, number=1).method == "planned"
+
+
+# ---------------------------------------------------------------- planned
+
+
+def test_planned_sessions_never_seat_a_pair_twice(sixteen, organiser):
+    client = login(organiser)
+    for number in (1, 2):
+        assert draw(client, sixteen, number, method="planned", seed=777).status_code == 302
+    first, second = tables_of(sixteen, 1), tables_of(sixteen, 2)
+    assert pairs(first).isdisjoint(pairs(second))
+    assert {s.seed for s in sixteen.sessions.all()} == {777}
+    assert SeatingPlan.objects.get(tournament=sixteen).stats["extra_meetings"] == 0
+
+
+def test_the_plan_is_what_the_published_command_prints(sixteen, organiser):
+    draw(login(organiser), sixteen, 1, method="planned", seed=777)
+    schedule = plan_schedule(16, 4, seed=777)
+    expected = [tuple(100 + p for p in table) for table in schedule.sessions[0]]
+    assert tables_of(sixteen, 1) == expected
+    plan = SeatingPlan.objects.get(tournament=sixteen)
+    assert plan.players == list(range(101, 117))
+    assert plan.reproducible
+
+
+def test_the_seating_page_shows_method_seed_command_and_figures(sixteen, organiser, personas):
+    draw(login(organiser), sixteen, 1, method="planned", seed=777)
+    html = personas["anonymous"].get(reverse("seating", args=[sixteen.slug, 1])).content.decode()
+    assert "Planned for the whole tournament" in html
+    assert "777" in html
+    assert "python -m tournament.seating --players 16 --sessions 4 --seed 777" in html
+    assert 'id="plan-figures"' in html and 'id="drawn-figures"' in html
+    for label in ("Extra meetings", "Lower bound", "Same-group pairs", "Seat spread"):
+        assert label in html
+    # The command's player 1 is the first active player by registration number.
+    assert '<td class="num">1</td><td>101 Player 101</td>' in html
+    assert "sha256sum" not in html
+
+
+def test_the_groups_file_is_shown_with_the_command(sixteen, organiser):
+    for player in sixteen.players.all():
+        services.player_save(tournament=sixteen, player=player, team=f"Club {player.number % 4}")
+    services.tournament_update(tournament=sixteen, separate_by="team")
+    draw(login(organiser), sixteen, 1, method="planned", seed=9)
+    html = login(organiser).get(reverse("seating", args=[sixteen.slug, 1])).content.decode()
+    assert "--seed 9 --groups groups.json" in html
+    assert SeatingPlan.objects.get(tournament=sixteen).stats["group_conflicts"] == 0
+
+
+def test_a_plan_keeps_its_seed(sixteen, organiser):
+    client = login(organiser)
+    draw(client, sixteen, 1, method="planned", seed=777)
+    response = draw(client, sixteen, 2, method="planned", seed=778)
+    assert response.status_code == 200
+    assert "published with seed 777" in response.content.decode()
+    assert not sixteen.sessions.filter(number=2).exists()
+
+
+def test_re_planning_after_a_withdrawal_and_a_substitute_keeps_drawn_sessions(sixteen, organiser):
+    client = login(organiser)
+    draw(client, sixteen, 1, method="planned", seed=31)
+    draw(client, sixteen, 2, method="planned", seed=31)
+    before = {n: tables_of(sixteen, n) for n in (1, 2)}
+    published = SeatingPlan.objects.get(tournament=sixteen).sessions
+    services.player_withdraw(player=sixteen.players.get(number=105))
+    services.player_save(tournament=sixteen, number=117, name="Sub", is_substitute=True)
+
+    assert draw(client, sixteen, 3, method="planned").status_code == 302
+
+    assert {n: tables_of(sixteen, n) for n in (1, 2)} == before
+    third = tables_of(sixteen, 3)
+    seated = {p for table in third for p in table}
+    assert 105 not in seated and 117 in seated
+    assert pairs(third).isdisjoint(pairs(before[1]) | pairs(before[2]))
+    plan = SeatingPlan.objects.get(tournament=sixteen)
+    assert plan.replans == 1
+    assert plan.sessions[:2] == published[:2]
+    html = client.get(reverse("seating", args=[sixteen.slug, 3])).content.decode()
+    assert "re-planned once" in html
+
+
+def test_a_plan_made_after_a_draw_by_lot_keeps_that_session(session_in_play, organiser):
+    tournament = session_in_play.tournament
+    first = tables_of(tournament, 1)
+    assert draw(login(organiser), tournament, 2, method="planned", seed=3).status_code == 302
+    assert tables_of(tournament, 1) == first
+    assert pairs(tables_of(tournament, 2)).isdisjoint(pairs(first))
+    assert SeatingPlan.objects.get(tournament=tournament).fixed_sessions == 1
+
+
+# ---------------------------------------------------------------- session by session
+
+
+def test_random_avoids_the_pairs_of_the_last_session(session_in_play, organiser):
+    tournament = session_in_play.tournament
+    assert draw(login(organiser), tournament, 2, method="random", seed=11).status_code == 302
+    assert pairs(tables_of(tournament, 2)).isdisjoint(pairs(tables_of(tournament, 1)))
+    assert Session.objects.get(tournament=tournament, number=2).method == "random"
+
+
+def test_standings_seats_ranks_one_to_four_at_table_one(with_hands, organiser):
+    order = ranking(with_hands)
+    assert draw(login(organiser), with_hands, 2, method="standings", seed=1).status_code == 302
+    tables = tables_of(with_hands, 2)
+    assert [set(t) for t in tables] == [set(order[i : i + 4]) for i in range(0, 16, 4)]
+
+
+def test_serpentine_puts_one_player_of_each_quarter_at_each_table(with_hands, organiser):
+    order = ranking(with_hands)
+    assert draw(login(organiser), with_hands, 2, method="serpentine", seed=1).status_code == 302
+    quarter = {player: index // 4 for index, player in enumerate(order)}
+    for table in tables_of(with_hands, 2):
+        assert sorted(quarter[p] for p in table) == [0, 1, 2, 3]
+
+
+def test_top_tables_seats_the_leaders_by_standings(with_hands, organiser):
+    order = ranking(with_hands)
+    response = draw(login(organiser), with_hands, 2, method="top_tables", top=2, seed=1)
+    assert response.status_code == 302
+    tables = tables_of(with_hands, 2)
+    assert set(tables[0]) == set(order[0:4])
+    assert set(tables[1]) == set(order[4:8])
+
+
+def test_too_many_top_tables_are_refused_beside_the_field(with_hands, organiser):
+    response = draw(login(organiser), with_hands, 2, method="top_tables", top=5)
+    assert response.status_code == 200
+    assert "Choose from 1 to 4 top tables." in response.content.decode()
+    assert not with_hands.sessions.filter(number=2).exists()
+
+
+@pytest.mark.parametrize("method", ["random", "standings", "serpentine", "top_tables"])
+def test_session_modes_number_seats_in_order(with_hands, organiser, method):
+    draw(login(organiser), with_hands, 2, method=method, seed=1)
+    session = with_hands.sessions.get(number=2)
+    assert sorted(session.seats.values_list("lot", flat=True)) == list(range(1, 17))
+    for seat in session.seats.select_related("table"):
+        assert seat.lot == (seat.table.number - 1) * 4 + seat.seat + 1
+
+
+@pytest.mark.parametrize("persona", ["referee", "other_referee", "anonymous"])
+def test_only_the_organiser_draws_with_a_method(sixteen, personas, persona):
+    draw(personas[persona], sixteen, 1, method="planned", seed=1)
+    assert not sixteen.sessions.exists()
+    assert not SeatingPlan.objects.exists()
+
+
+# ---------------------------------------------------------------- seating pages
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_the_alphabetical_page_is_public(session_in_play, personas, persona):
+    url = reverse("seating_by_name", args=[session_in_play.tournament.slug, 1])
+    assert personas[persona].get(url).status_code == 200
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_the_player_page_is_public(session_in_play, personas, persona):
+    url = reverse("player_schedule", args=[session_in_play.tournament.slug, 1])
+    assert personas[persona].get(url).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("seating_by_name", ["spring-open", 2]),
+        ("seating_by_name", ["no-such-cup", 1]),
+        ("player_schedule", ["spring-open", 99]),
+        ("player_schedule", ["no-such-cup", 1]),
+    ],
+)
+def test_unknown_session_player_or_tournament_is_404(session_in_play, organiser, name, args):
+    assert login(organiser).get(reverse(name, args=args)).status_code == 404
+
+
+@pytest.mark.parametrize("name", ["seating_by_name", "player_schedule"])
+def test_the_seating_pages_refuse_posts(session_in_play, organiser, name):
+    response = login(organiser).post(reverse(name, args=["spring-open", 1]))
+    assert response.status_code == 405
+
+
+def test_the_alphabetical_page_lists_players_by_name_with_table_and_seat(tournament, organiser):
+    for number, name in enumerate(["Zhou", "adams", "Li", "Brown"], start=1):
+        services.player_save(tournament=tournament, number=number, name=name)
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    response = login(None).get(reverse("seating_by_name", args=[tournament.slug, 1]))
+    seats = [seat for _label, seat in response.context["seats"]]
+    assert [s.player.name for s in seats] == ["adams", "Brown", "Li", "Zhou"]
+    html = response.content.decode()
+    for seat in seats:
+        assert f"P{seat.seat + 1} (" in html
+
+
+def test_the_player_page_lists_each_session_table_seat_and_opponents(sixteen, organiser):
+    client = login(organiser)
+    draw(client, sixteen, 1, method="planned", seed=777)
+    draw(client, sixteen, 2, method="planned", seed=777)
+    response = login(None).get(reverse("player_schedule", args=[sixteen.slug, 101]))
+    rows = response.context["schedule"]
+    assert [row.session.number for row in rows] == [1, 2]
+    for row in rows:
+        table = tables_of(sixteen, row.session.number)[row.table.number - 1]
+        assert table[row.seat] == 101
+        assert {o.number for _label, o in row.opponents} == set(table) - {101}
+    html = response.content.decode()
+    assert 'id="session-1"' in html and 'id="session-2"' in html
+
+
+def test_a_player_not_yet_seated_has_an_empty_schedule(tournament):
+    make_players(tournament, 4)
+    response = login(None).get(reverse("player_schedule", args=[tournament.slug, 1]))
+    assert "No session has been drawn for this player yet." in response.content.decode()
+
+
+def test_reading_the_pages_writes_nothing(sixteen, organiser):
+    draw(login(organiser), sixteen, 1, method="planned", seed=777)
+    plan = SeatingPlan.objects.get(tournament=sixteen)
+    client = login(None)
+    for url in (
+        reverse("seating", args=[sixteen.slug, 1]),
+        reverse("seating_by_name", args=[sixteen.slug, 1]),
+        reverse("player_schedule", args=[sixteen.slug, 101]),
+    ):
+        assert client.get(url).status_code == 200
+    assert SeatingPlan.objects.get(tournament=sixteen).updated_at == plan.updated_at
