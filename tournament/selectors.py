@@ -413,6 +413,55 @@ def player_schedule(player: Player) -> list[PlayerSeat]:
     ]
 
 
+@dataclass(frozen=True)
+class PlannedSeat:
+    """A seat of the published plan in a session not drawn yet."""
+
+    session: int
+    table: int
+    seat: int
+    opponents: list[tuple[str, Player | None]]
+
+    @property
+    def seat_label(self) -> str:
+        return SEAT_LABELS[self.seat]
+
+
+def player_planned_sessions(player: Player) -> list[PlannedSeat]:
+    """The player's seats in the sessions the published plan holds but that are not drawn yet.
+
+    Only for a tournament seated by the whole-tournament plan; the plan can still change
+    if players withdraw or join before those sessions.
+    """
+    tournament = player.tournament
+    if tournament.seating_method != "planned":
+        return []
+    plan = SeatingPlan.objects.filter(tournament=tournament).first()
+    if plan is None:
+        return []
+    drawn = set(tournament.sessions.values_list("number", flat=True))
+    by_number = {p.number: p for p in tournament.players.all()}
+    planned = []
+    for session, tables in enumerate(plan.sessions, start=1):
+        if session in drawn:
+            continue
+        for table, numbers in enumerate(tables, start=1):
+            if player.number in numbers:
+                planned.append(
+                    PlannedSeat(
+                        session=session,
+                        table=table,
+                        seat=numbers.index(player.number),
+                        opponents=[
+                            (SEAT_LABELS[i], by_number.get(n))
+                            for i, n in enumerate(numbers)
+                            if n != player.number
+                        ],
+                    )
+                )
+    return planned
+
+
 def seats_waiting_for_play(player: Player):
     """The player's seats at tables where no hand has been entered yet."""
     return (

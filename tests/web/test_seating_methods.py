@@ -319,3 +319,23 @@ def test_reading_the_pages_writes_nothing(sixteen, organiser):
     ):
         assert client.get(url).status_code == 200
     assert SeatingPlan.objects.get(tournament=sixteen).updated_at == plan.updated_at
+
+
+def test_the_player_page_shows_the_planned_sessions_still_to_come(sixteen, organiser):
+    sixteen.seating_method = "planned"
+    sixteen.save()
+    client = login(organiser)
+    assert draw(client, sixteen, 1, method="planned", seed=777).status_code == 302
+    plan = SeatingPlan.objects.get(tournament=sixteen)
+    page = login(None).get(reverse("player_schedule", args=[sixteen.slug, 101])).content.decode()
+    assert "Planned sessions" in page
+    for session in (2, 3, 4):
+        (table,) = [t for t, numbers in enumerate(plan.sessions[session - 1], 1) if 101 in numbers]
+        row = page.split(f'id="planned-{session}"', 1)[1].split("</tr>", 1)[0]
+        assert f"<strong>{table}</strong>" in row
+    assert 'id="planned-1"' not in page  # drawn already: listed with the drawn sessions
+
+
+def test_a_tournament_seated_session_by_session_shows_no_plan(session_in_play):
+    player = session_in_play.tournament.players.get(number=1)
+    assert selectors.player_planned_sessions(player) == []

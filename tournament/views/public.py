@@ -84,5 +84,10 @@ def player_schedule(request, slug, number):
     tournament = get_tournament(request, slug)
     player = get_object_or_404(Player, tournament=tournament, number=number)
     context = roles(request, tournament)
-    context.update(tournament=tournament, player=player, schedule=selectors.player_schedule(player))
+    context.update(
+        tournament=tournament,
+        player=player,
+        schedule=selectors.player_schedule(player),
+        planned=selectors.player_planned_sessions(player),
+    )
     return render(request, "seating/player.html", context)
