@@ -153,6 +153,9 @@ class Session(models.Model):
     method = models.CharField(
         _("seating method"), max_length=12, choices=SEATING_METHOD_CHOICES, default="lot"
     )
+    # For the session-by-session methods: exactly what the draw was computed from (players,
+    # earlier tables, ranking, groups), so `python -m tournament.seating session` re-runs it.
+    draw_input = models.JSONField(null=True, blank=True)
     drawn_at = models.DateTimeField(auto_now_add=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)

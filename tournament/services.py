@@ -218,6 +218,7 @@ def session_draw(
         players = {p.number: p for p in selectors.players_for_draw(tournament)}
     except selectors.DrawRefused as refusal:
         raise ValidationError(refusal.message, code=refusal.code) from refusal
+    draw_input = None
     if method == "planned":
         seed, tables = _tables_from_plan(
             tournament=tournament, number=number, players=sorted(players), seed=seed
@@ -228,14 +229,18 @@ def session_draw(
         if method == "lot":
             tables = _tables_by_lot(sorted(players), seed)
         else:
-            tables = _tables_by_mode(
+            tables, draw_input = _tables_by_mode(
                 tournament=tournament, method=method, players=players, seed=seed, top=top
             )
     try:
         # A savepoint so a concurrent draw of the same session fails cleanly.
         with transaction.atomic():
             session = Session.objects.create(
-                tournament=tournament, number=number, seed=seed, method=method
+                tournament=tournament,
+                number=number,
+                seed=seed,
+                method=method,
+                draw_input=draw_input,
             )
     except IntegrityError as error:
         raise _session_refused(
@@ -294,16 +299,26 @@ def _tables_by_mode(*, tournament, method, players, seed, top):
                 )
             }
         )
+    groups = selectors.seating_groups(tournament, players.values())
     tables = modes.seat_session(
         method,
         players=sorted(players),
         seed=seed,
         history=history,
         ranking=ranking,
-        groups=selectors.seating_groups(tournament, players.values()),
+        groups=groups,
         top=top,
     )
-    return _seat_order_lots(tables)
+    draw_input = {
+        "mode": method,
+        "seed": seed,
+        "players": sorted(players),
+        "history": [[list(table) for table in session] for session in history],
+        "ranking": ranking,
+        "groups": {str(number): name for number, name in sorted((groups or {}).items())},
+        "top": top,
+    }
+    return _seat_order_lots(tables), draw_input
 
 
 def _tables_from_plan(*, tournament, number, players, seed):

@@ -339,3 +339,49 @@ def test_the_player_page_shows_the_planned_sessions_still_to_come(sixteen, organ
 def test_a_tournament_seated_session_by_session_shows_no_plan(session_in_play):
     player = session_in_play.tournament.players.get(number=1)
     assert selectors.player_planned_sessions(player) == []
+
+
+@pytest.mark.parametrize("method", ["random", "standings", "serpentine", "top_tables"])
+def test_a_session_mode_draw_is_reproduced_by_the_published_command(
+    with_hands, organiser, method, tmp_path
+):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tournament = with_hands
+    assert draw(login(organiser), tournament, 2, method=method, seed=4242).status_code == 302
+    session = tournament.sessions.get(number=2)
+    page = login(None).get(reverse("seating", args=[tournament.slug, 2])).content.decode()
+    assert "python -m tournament.seating session --input session.json" in page
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(session.draw_input), encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-m", "tournament.seating", "session", "--input", str(path)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    printed = json.loads(out.stdout)["tables"]
+    assert [tuple(t) for t in printed] == [tuple(t) for t in tables_of(tournament, 2)]
+
+
+def test_the_session_command_refuses_a_bad_input(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "bad.json"
+    path.write_text('{"mode": "sideways", "seed": 1, "players": [1, 2, 3, 4]}', encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-m", "tournament.seating", "session", "--input", str(path)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2
+    assert "cannot seat this input" in out.stderr

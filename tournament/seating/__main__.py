@@ -94,7 +94,53 @@ def _read_groups(path: str, players: int) -> dict[int, str]:
     return groups
 
 
+def _session_main(argv: Sequence[str]) -> int:
+    """`session --input FILE.json`: re-run one session-by-session draw from its input."""
+    parser = _Parser(
+        prog="python -m tournament.seating session",
+        description="Seat one session by a session-by-session method and print it as JSON.",
+    )
+    parser.add_argument(
+        "--input",
+        required=True,
+        metavar="FILE.json",
+        help='{"mode", "seed", "players", "history", "ranking", "groups", "top"}, '
+        "as shown on the seating page",
+    )
+    args = parser.parse_args(argv)
+    try:
+        with open(args.input, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        parser.error(f"cannot read {args.input!r}: {error.strerror}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        parser.error(f"{args.input!r} is not valid JSON: {error}")
+    if not isinstance(data, dict) or not isinstance(data.get("mode"), str):
+        parser.error('the input must be a JSON object with at least "mode" and "seed"')
+    from tournament.seating.modes import seat_session
+
+    try:
+        groups = {int(k): v for k, v in (data.get("groups") or {}).items()}
+        tables = seat_session(
+            data["mode"],
+            players=data.get("players") or [],
+            seed=data["seed"],
+            history=data.get("history") or (),
+            ranking=data.get("ranking") or (),
+            groups=groups or None,
+            top=data.get("top", 1),
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        parser.error(f"cannot seat this input: {error}")
+    output = {"mode": data["mode"], "seed": data["seed"], "tables": [list(t) for t in tables]}
+    sys.stdout.write(json.dumps(output) + "\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["session"]:
+        return _session_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.players < 4 or args.players % 4:

@@ -1,5 +1,7 @@
 """Pages anyone may read: the tournament list, an overview, the seating of a session."""
 
+import json
+
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
@@ -60,6 +62,9 @@ def seating_page(request, slug, number):
         example=example,
         example_key=seating.lot_key(session.seed, example.player.number) if example else "",
         figures=selectors.seating_figures(tournament),
+        draw_input_json=json.dumps(session.draw_input, ensure_ascii=False)
+        if session.draw_input
+        else "",
     )
     return render(request, "seating/seating.html", context)
 
