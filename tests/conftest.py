@@ -11,7 +11,6 @@ from django.test import Client
 from tournament import services
 from tournament.models import Tournament
 
-DEFAULT_ORDER = "table_points,score,first_places,best_session"
 
 
 def make_user(username: str, *, can_create: bool = False) -> User:
@@ -21,13 +20,17 @@ def make_user(username: str, *, can_create: bool = False) -> User:
     return user
 
 
-def make_tournament(*, creator: User, slug: str = "spring-open", sessions: int = 4) -> Tournament:
+def make_tournament(
+    *, creator: User, slug: str = "spring-open", sessions: int = 4, seating_method: str = "lot"
+) -> Tournament:
+    """A tournament seated by lot unless told otherwise: the fixtures' seeded draws and the
+    seats the tests expect are those of the draw by lot."""
     return services.tournament_create(
         name=slug.replace("-", " ").title(),
         slug=slug,
         session_count=sessions,
         session_minutes=150,
-        tiebreak_order=DEFAULT_ORDER,
+        seating_method=seating_method,
         creator=creator,
     )
 

@@ -168,7 +168,7 @@ def make_scenario_tournament(*, slug="standings-cup", sessions=2):
         slug=slug,
         session_count=4,
         session_minutes=150,
-        tiebreak_order="table_points,score,first_places,best_session",
+        seating_method="lot",
         creator=user,
     )
     for number, name, name_zh, team, country, substitute in PLAYERS:

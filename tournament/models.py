@@ -39,6 +39,8 @@ SEATING_METHOD_CHOICES = [
     ("top_tables", _("Top tables by standings, the others at random (final session)")),
     ("lot", _("Draw by lot, checkable with SHA-256 (no repeat avoidance)")),
 ]
+# New tournaments are planned as a whole: no repeated meetings where mathematics allows.
+DEFAULT_SEATING_METHOD = "planned"
 SEPARATE_BY_CHOICES = [
     ("", _("Nothing")),
     ("team", _("Team or club")),
@@ -77,7 +79,10 @@ class Tournament(models.Model):
         validators=[validate_tiebreak_order],
     )
     seating_method = models.CharField(
-        _("seating method"), max_length=12, choices=SEATING_METHOD_CHOICES, default="lot"
+        _("seating method"),
+        max_length=12,
+        choices=SEATING_METHOD_CHOICES,
+        default=DEFAULT_SEATING_METHOD,
     )
     separate_by = models.CharField(
         _("keep apart players of the same"),
@@ -111,6 +116,10 @@ class Tournament(models.Model):
     @property
     def tiebreaks(self) -> list[str]:
         return [key for key in self.tiebreak_order.split(",") if key]
+
+
+# What an organiser sets on a player (the form, the import file, the service).
+PLAYER_FIELDS = ("number", "name", "name_zh", "team", "country", "is_substitute")
 
 
 class Player(models.Model):
@@ -249,13 +258,15 @@ class Seat(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # RESTRICT, not PROTECT: a seated player cannot be deleted on their own, but deleting the
+    # whole tournament (which deletes its sessions, hence the seats) is allowed.
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
     seat = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
     lot = models.PositiveIntegerField()
     # The player the lot gave this seat, when an organiser later put someone else
     # in it (a withdrawal before play): the published draw stays checkable.
     replaces = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
     )
 
     class Meta:
@@ -300,6 +311,9 @@ class Hand(models.Model):
     computed_fan = models.PositiveSmallIntegerField(
         _("computed fan (without flowers)"), null=True, blank=True
     )
+    # The referee kept their fan figure or their claimed fans although the calculator
+    # disputed them (the hand service refuses such a hand without this explicit choice).
+    referee_figure_kept = models.BooleanField(_("referee's figure kept"), default=False)
     # Settled points including penalties, stored so sheets and exports read the
     # exact figures the referee saw; the scoring core recomputes them on every save.
     points_p1 = models.IntegerField(default=0)

@@ -1,8 +1,8 @@
 """Importing a player list into a tournament: the side of the import that knows the database.
 
-``tournament.imports`` parses a file without touching the database; this
-module reads the tournament's stored players, builds the preview against
-them, and applies a confirmed preview through ``services.players_import``.
+``tournament.player_file`` parses a file without touching the database; this
+module reads the tournament's stored players and builds the preview against
+them. ``services.players_import`` applies a confirmed preview.
 
 A preview is shown and confirmed later. It carries a fingerprint of the
 stored players it was compared with, and is applied only if they still have
@@ -14,37 +14,35 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
-from django.db import transaction
-from django.utils.translation import gettext as _
 
-from tournament import imports, services
-from tournament.models import Player, Tournament
-from tournament.services import PLAYER_FIELDS
+from tournament import player_file
+from tournament.models import PLAYER_FIELDS, Player, Tournament
 
 # What a player number not registered yet stands for in the fingerprint.
 ABSENT = "absent"
 
 
 @dataclass
-class PlayerImportPreview(imports.ImportPreview):
+class PlayerImportPreview(player_file.ImportPreview):
     """A preview, with the fingerprint of the stored players it was compared with."""
 
     fingerprint: str = ""
 
 
-def player_limits() -> imports.FieldLimits:
+def player_limits() -> player_file.FieldLimits:
     """The lengths and the largest number the Player model accepts, for the import checks."""
-    max_lengths = {name: Player._meta.get_field(name).max_length for name in imports.TEXT_FIELDS}
+    max_lengths = {
+        name: Player._meta.get_field(name).max_length for name in player_file.TEXT_FIELDS
+    }
     maxima = [
         validator.limit_value
         for validator in Player._meta.get_field("number").validators
         if isinstance(validator, MaxValueValidator)
     ]
     if maxima:
-        return imports.FieldLimits(max_lengths=max_lengths, max_number=min(maxima))
-    return imports.FieldLimits(max_lengths=max_lengths)
+        return player_file.FieldLimits(max_lengths=max_lengths, max_number=min(maxima))
+    return player_file.FieldLimits(max_lengths=max_lengths)
 
 
 def stored_players(tournament: Tournament, *, for_update: bool = False) -> dict[int, dict]:
@@ -77,9 +75,9 @@ def state_fingerprint(
 
 def import_preview(tournament: Tournament, *, filename: str, content: bytes) -> PlayerImportPreview:
     """Read a player file and compare it with the tournament's players; raises ImportFileError."""
-    table = imports.read_table(filename, content)
+    table = player_file.read_table(filename, content)
     stored = stored_players(tournament)
-    parsed = imports.parse_players(table, existing=stored, limits=player_limits())
+    parsed = player_file.parse_players(table, existing=stored, limits=player_limits())
     return PlayerImportPreview(
         columns=parsed.columns,
         header_line=parsed.header_line,
@@ -88,20 +86,3 @@ def import_preview(tournament: Tournament, *, filename: str, content: bytes) -> 
         # From the same read as the comparison, so the preview shown is what is fingerprinted.
         fingerprint=state_fingerprint(stored, parsed.rows_to_import),
     )
-
-
-@transaction.atomic
-def apply_preview(
-    tournament: Tournament, *, rows: list[dict], fingerprint: str
-) -> services.ImportOutcome:
-    """Import ``rows`` if the players they touch are still as when the preview was made.
-
-    Raises a ValidationError, and writes nothing, when they changed since.
-    """
-    stored = stored_players(tournament, for_update=True)
-    if state_fingerprint(stored, rows) != fingerprint:
-        raise ValidationError(
-            _("The players changed since this preview; upload the file again."),
-            code="preview_stale",
-        )
-    return services.players_import(tournament=tournament, rows=rows)

@@ -13,7 +13,7 @@ from openpyxl import Workbook
 from tests.conftest import login, make_tournament, make_user
 from tournament import services
 from tournament.forms.players import sign_preview
-from tournament.player_import import apply_preview, import_preview
+from tournament.player_import import import_preview
 
 SLUG = "spring-open"
 CSV_TWO_PLAYERS = (
@@ -601,10 +601,12 @@ def test_apply_preview_with_another_fingerprint_writes_nothing(cast):
         cast.tournament, filename="players.csv", content=b"number,name\n2,Bo\n"
     )
     with pytest.raises(ValidationError) as caught:
-        apply_preview(cast.tournament, rows=preview.rows_to_import, fingerprint="0" * 64)
+        services.players_import(
+            tournament=cast.tournament, rows=preview.rows_to_import, fingerprint="0" * 64
+        )
     assert caught.value.code == "preview_stale"
     assert players(cast.tournament) == before
-    outcome = apply_preview(
-        cast.tournament, rows=preview.rows_to_import, fingerprint=preview.fingerprint
+    outcome = services.players_import(
+        tournament=cast.tournament, rows=preview.rows_to_import, fingerprint=preview.fingerprint
     )
     assert outcome.created == 1

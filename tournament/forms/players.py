@@ -4,9 +4,8 @@ from django import forms
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Player, Tournament
+from tournament.models import PLAYER_FIELDS, Player, Tournament
 from tournament.player_import import PlayerImportPreview
-from tournament.services import PLAYER_FIELDS
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 # A preview is meant to be confirmed right away. A change to the players it

@@ -4,10 +4,12 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import SEATING_METHOD_CHOICES, TIEBREAK_CHOICES, Tournament
-
-# New tournaments are planned as a whole: no repeated meetings where mathematics allows.
-DEFAULT_SEATING_METHOD = "planned"
+from tournament.models import (
+    DEFAULT_TIEBREAK_ORDER,
+    SEATING_METHOD_CHOICES,
+    TIEBREAK_CHOICES,
+    Tournament,
+)
 
 NO_CRITERION = [("", _("(none)"))]
 
@@ -56,21 +58,17 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         order = self.instance.tiebreaks if self.instance.pk else None
-        order = order or ["table_points", "score", "first_places", "best_session"]
+        order = order or DEFAULT_TIEBREAK_ORDER.split(",")
         for name, key in zip(self.CRITERIA, order, strict=False):
             self.fields[name].initial = key
         if self.instance.pk:
             self.fields["referees"].initial = list(self.instance.referees.all())
-        else:
-            self.fields["seating_method"].initial = DEFAULT_SEATING_METHOD
         # Left out of a post (an older form, a script): the stored or the default method.
         self.fields["seating_method"].required = False
 
     def clean_seating_method(self):
-        chosen = self.cleaned_data.get("seating_method")
-        if chosen:
-            return chosen
-        return self.instance.seating_method if self.instance.pk else DEFAULT_SEATING_METHOD
+        # A new instance holds the model's default method.
+        return self.cleaned_data.get("seating_method") or self.instance.seating_method
 
     def clean(self):
         cleaned = super().clean()

@@ -110,7 +110,7 @@ def plan_schedule(
     schedule, unchanged (seats included), and the seats of the other sessions are balanced
     against the starts made in them (see ``seats.balance_seats``).
     """
-    from tournament.seating.tables import plan_tables  # the table planner, imported late
+    from tournament.seating.pairings import plan_tables  # the table planner, imported late
 
     if isinstance(players, int):
         players = range(1, players + 1)

@@ -7,16 +7,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import imports, selectors, services
+from tournament import player_file, selectors, services
 from tournament.forms.players import (
     PlayerForm,
     PlayerImportConfirmForm,
     PlayerImportForm,
     sign_preview,
 )
-from tournament.models import Player
-from tournament.player_import import apply_preview, import_preview
-from tournament.services import PLAYER_FIELDS
+from tournament.models import PLAYER_FIELDS, Player
+from tournament.player_import import import_preview
 from tournament.views.common import add_service_errors, get_tournament, roles
 
 
@@ -150,7 +149,7 @@ def player_import(request, slug):
         upload = form.cleaned_data["file"]
         try:
             preview = import_preview(tournament, filename=upload.name, content=upload.read())
-        except imports.ImportFileError as error:
+        except player_file.ImportFileError as error:
             form.add_error("file", ValidationError(error.message, code=error.code))
         else:
             confirm_form = PlayerImportConfirmForm(
@@ -179,8 +178,8 @@ def player_import_confirm(request, slug):
         return redirect("player_import", tournament.slug)
     try:
         payload = form.cleaned_data["payload"]
-        outcome = apply_preview(
-            tournament, rows=payload["rows"], fingerprint=payload["fingerprint"]
+        outcome = services.players_import(
+            tournament=tournament, rows=payload["rows"], fingerprint=payload["fingerprint"]
         )
     except ValidationError as error:
         for message in error.messages:

@@ -7,7 +7,7 @@ from django_tables2 import RequestConfig
 
 from tournament import exports, selectors
 from tournament.models import Table
-from tournament.tables import StandingsTable, TeamStandingsTable
+from tournament.standings_tables import StandingsTable, TeamStandingsTable
 from tournament.views.common import get_tournament, roles
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

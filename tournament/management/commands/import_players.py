@@ -7,9 +7,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import imports
+from tournament import player_file, services
 from tournament.models import Tournament
-from tournament.player_import import apply_preview, import_preview
+from tournament.player_import import import_preview
 
 
 class Command(BaseCommand):
@@ -38,7 +38,7 @@ class Command(BaseCommand):
             ) from error
         try:
             preview = import_preview(tournament, filename=path.name, content=content)
-        except imports.ImportFileError as error:
+        except player_file.ImportFileError as error:
             raise CommandError(error.message) from error
 
         if preview.has_errors:
@@ -56,8 +56,8 @@ class Command(BaseCommand):
             raise CommandError(_("The file has errors: nothing was imported."))
 
         try:
-            outcome = apply_preview(
-                tournament, rows=preview.rows_to_import, fingerprint=preview.fingerprint
+            outcome = services.players_import(
+                tournament=tournament, rows=preview.rows_to_import, fingerprint=preview.fingerprint
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error

@@ -12,7 +12,7 @@ from django_tables2 import RequestConfig
 from tournament.formatting import format_table_points
 from tournament.models import Player
 from tournament.selectors import StandingRow, TeamRow
-from tournament.tables import StandingsTable, TeamStandingsTable
+from tournament.standings_tables import StandingsTable, TeamStandingsTable
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from tournament.seating.tables import (
+from tournament.seating.pairings import (
     consecutive_repeats,
     extra_meetings,
     group_conflicts,

@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from openpyxl import Workbook
 
-from tournament import imports
-from tournament.imports import (
+from tournament import player_file
+from tournament.player_file import (
     ERROR,
     NEW,
     UNCHANGED,
@@ -71,7 +71,7 @@ def test_csv_delimiter_is_sniffed_from_the_header(delimiter):
 
 
 def test_single_column_csv_is_read_with_commas():
-    assert imports.sniff_delimiter("name\nAlice\n") == ","
+    assert player_file.sniff_delimiter("name\nAlice\n") == ","
 
 
 def test_csv_that_is_not_utf8_is_refused():
@@ -122,7 +122,7 @@ def test_file_named_xlsx_that_is_not_a_workbook_is_refused():
 
 
 def test_a_file_with_too_many_rows_is_refused(monkeypatch):
-    monkeypatch.setattr(imports, "MAX_ROWS", 3)
+    monkeypatch.setattr(player_file, "MAX_ROWS", 3)
     content = "number,name\n" + "".join(f"{n},P{n}\n" for n in range(1, 5))
     with pytest.raises(ImportFileError) as raised:
         read_table("players.csv", content.encode())

@@ -1,0 +1,52 @@
+"""Every write to the tournament data, one module per area.
+
+Each service is keyword-only, validates with the pure cores, and runs in one
+transaction, so a failure leaves nothing half-saved. Errors are Django
+``ValidationError``s with codes, keyed by the form field they concern, so a
+form can show them beside that field.
+
+The services are listed here by area so that callers write ``services.hand_record``;
+each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
+``sessions``, ``hands``.
+"""
+
+from tournament.services.draws import seat_replace, session_cancel_draw, session_draw
+from tournament.services.hands import (
+    PenaltyEntry,
+    hand_record,
+    score_winning_hand,
+    settle,
+    table_confirm,
+    table_reopen,
+)
+from tournament.services.players import (
+    ImportOutcome,
+    player_reinstate,
+    player_save,
+    player_withdraw,
+    players_import,
+)
+from tournament.services.sessions import session_close, session_open, session_reopen
+from tournament.services.tournaments import tournament_create, tournament_update
+
+__all__ = [
+    "ImportOutcome",
+    "PenaltyEntry",
+    "hand_record",
+    "player_reinstate",
+    "player_save",
+    "player_withdraw",
+    "players_import",
+    "score_winning_hand",
+    "seat_replace",
+    "session_cancel_draw",
+    "session_close",
+    "session_draw",
+    "session_open",
+    "session_reopen",
+    "settle",
+    "table_confirm",
+    "table_reopen",
+    "tournament_create",
+    "tournament_update",
+]

@@ -1,0 +1,279 @@
+"""Seating a session (every seating method), changing a seat before play, cancelling a draw."""
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tournament import models, seating, selectors
+from tournament.models import Hand, Player, Seat, SeatingPlan, Session, Table, Tournament
+from tournament.seating import modes
+from tournament.seating.draw import SeatAssignment
+from tournament.seating.published import (
+    matches_drawn,
+    plan_registered,
+    replan_registered,
+    seat_order_lots,
+)
+
+
+def _session_refused(number: int, message: str, code: str) -> ValidationError:
+    return ValidationError({"number": ValidationError(message % {"number": number}, code=code)})
+
+
+@transaction.atomic
+def session_draw(
+    *,
+    tournament: Tournament,
+    number: int,
+    seed: int | None = None,
+    method: str | None = None,
+    top: int = 1,
+) -> Session:
+    """Seat session ``number`` by ``method`` (default: the tournament's); the seed makes it
+    reproducible.
+
+    "planned" seats it from the tournament's whole schedule (planned on first use, re-planned
+    when the active players or the drawn sessions no longer match it); the session modes
+    (random, standings, serpentine, top_tables) seat this session from the drawn ones and the
+    standings; "lot" is the draw by lot checkable with sha256.
+    """
+    method = method or tournament.seating_method
+    if method not in {key for key, _label in models.SEATING_METHOD_CHOICES}:
+        raise ValidationError(
+            {"method": ValidationError(_("Unknown seating method."), code="unknown_method")}
+        )
+    if not 1 <= number <= tournament.session_count:
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("The tournament has sessions 1 to %(count)s.")
+                    % {"count": tournament.session_count},
+                    code="session_out_of_range",
+                )
+            }
+        )
+    if tournament.sessions.filter(number=number).exists():
+        raise _session_refused(
+            number, _("Session %(number)s is already drawn."), "session_already_drawn"
+        )
+    try:
+        players = {p.number: p for p in selectors.players_for_draw(tournament)}
+    except selectors.DrawRefused as refusal:
+        raise ValidationError(refusal.message, code=refusal.code) from refusal
+    draw_input = None
+    if method == "planned":
+        seed, tables = _tables_from_plan(
+            tournament=tournament, number=number, players=sorted(players), seed=seed
+        )
+    else:
+        if seed is None:
+            seed = seating.new_seed()
+        if method == "lot":
+            tables = _tables_by_lot(sorted(players), seed)
+        else:
+            tables, draw_input = _tables_by_mode(
+                tournament=tournament, method=method, players=players, seed=seed, top=top
+            )
+    try:
+        # A savepoint so a concurrent draw of the same session fails cleanly.
+        with transaction.atomic():
+            session = Session.objects.create(
+                tournament=tournament,
+                number=number,
+                seed=seed,
+                method=method,
+                draw_input=draw_input,
+            )
+    except IntegrityError as error:
+        raise _session_refused(
+            number, _("Session %(number)s is already drawn."), "session_already_drawn"
+        ) from error
+    for table_number, (table_players, lots) in enumerate(tables, start=1):
+        table = Table.objects.create(session=session, number=table_number)
+        for seat, (player, lot) in enumerate(zip(table_players, lots, strict=True)):
+            Seat.objects.create(
+                session=session, table=table, player=players[player], seat=seat, lot=lot
+            )
+    return session
+
+
+def _tables_by_lot(players: list[int], seed: int):
+    try:
+        assignments = seating.draw_by_lot(players, seed)
+    except seating.DrawError as error:
+        field = "seed" if error.code == "bad_seed" else None
+        raise ValidationError({field: ValidationError(str(error), code=error.code)}) from error
+    tables: dict[int, list[SeatAssignment]] = {}
+    for assignment in assignments:
+        tables.setdefault(assignment.table, []).append(assignment)
+    return [
+        (
+            tuple(a.player for a in sorted(seats, key=lambda a: a.seat)),
+            [a.lot for a in sorted(seats, key=lambda a: a.seat)],
+        )
+        for _table, seats in sorted(tables.items())
+    ]
+
+
+def _tables_by_mode(*, tournament, method, players, seed, top):
+    drawn = selectors.drawn_tables(tournament)
+    history = [drawn[n] for n in sorted(drawn)]
+    numbers = set(players)
+    # Ranked players first, then the others by number (standings already list them so).
+    ranking = [
+        row.player.number for row in selectors.standings(tournament) if row.player.number in numbers
+    ]
+    table_count = len(players) // 4
+    if method == "top_tables" and not 1 <= top <= table_count:
+        raise ValidationError(
+            {
+                "top": ValidationError(
+                    _("Choose from 1 to %(count)s top tables.") % {"count": table_count},
+                    code="bad_top",
+                )
+            }
+        )
+    groups = selectors.seating_groups(tournament, players.values())
+    tables = modes.seat_session(
+        method,
+        players=sorted(players),
+        seed=seed,
+        history=history,
+        ranking=ranking,
+        groups=groups,
+        top=top,
+    )
+    draw_input = {
+        "mode": method,
+        "seed": seed,
+        "players": sorted(players),
+        "history": [[list(table) for table in session] for session in history],
+        "ranking": ranking,
+        "groups": {str(number): name for number, name in sorted((groups or {}).items())},
+        "top": top,
+    }
+    return seat_order_lots(tables), draw_input
+
+
+def _tables_from_plan(*, tournament, number, players, seed):
+    """Session ``number`` from the tournament's plan, planned or re-planned first if needed."""
+    plan = SeatingPlan.objects.select_for_update().filter(tournament=tournament).first()
+    if plan is not None and seed is not None and seed != plan.seed:
+        raise ValidationError(
+            {
+                "seed": ValidationError(
+                    _(
+                        "The schedule is published with seed %(seed)s: leave the seed empty "
+                        "or give the same one."
+                    )
+                    % {"seed": plan.seed},
+                    code="plan_seed_fixed",
+                )
+            }
+        )
+    drawn = selectors.drawn_tables(tournament)
+    in_order = sorted(drawn) == list(range(1, len(drawn) + 1))
+    player_objects = {p.number: p for p in tournament.players.filter(number__in=players)}
+    groups = selectors.seating_groups(tournament, player_objects.values())
+    if plan is None:
+        if not in_order:
+            raise _session_refused(
+                number,
+                _("A planned schedule needs the sessions already drawn to be 1, 2, 3, …"),
+                "plan_needs_sessions_in_order",
+            )
+        fixed = [drawn[n] for n in sorted(drawn)]
+        if any(p not in set(players) for tables in fixed for table in tables for p in table):
+            raise _session_refused(
+                number,
+                _(
+                    "The sessions already drawn seat players who are no longer active: "
+                    "draw session %(number)s with a session-by-session method."
+                ),
+                "plan_roster_changed",
+            )
+        seed = seating.new_seed() if seed is None else seed
+        schedule = plan_registered(
+            players, tournament.session_count, seed=seed, groups=groups, fixed=fixed
+        )
+        plan = SeatingPlan(
+            tournament=tournament,
+            seed=seed,
+            players=schedule.players,
+            groups=schedule.groups,
+            sessions=schedule.sessions,
+            stats=schedule.stats,
+            fixed_sessions=len(fixed),
+        )
+        plan.full_clean()
+        plan.save()
+    elif not matches_drawn(plan.players, plan.sessions, players=players, drawn=drawn):
+        if not in_order:
+            raise _session_refused(
+                number,
+                _("A re-planned schedule needs the sessions already drawn to be 1, 2, 3, …"),
+                "plan_needs_sessions_in_order",
+            )
+        schedule = replan_registered(
+            plan.sessions,
+            drawn=[drawn[n] for n in sorted(drawn)],
+            players=players,
+            seed=plan.seed,
+            groups=groups,
+        )
+        plan.sessions = schedule.sessions
+        plan.players = schedule.players
+        plan.stats = schedule.stats
+        plan.replans += 1
+        plan.moved_seats += schedule.moved_seats
+        plan.save()
+    if number > len(plan.sessions):
+        raise _session_refused(
+            number, _("The schedule has no session %(number)s."), "session_not_planned"
+        )
+    return plan.seed, seat_order_lots(plan.sessions[number - 1])
+
+
+@transaction.atomic
+def session_cancel_draw(*, session: Session) -> None:
+    """Undo a draw before play starts (a withdrawal, a late registration); it can be redrawn."""
+    if Hand.objects.filter(table__session=session).exists():
+        raise ValidationError(
+            _("Hands are already entered in session %(n)s: its draw can no longer be cancelled.")
+            % {"n": session.number},
+            code="session_has_hands",
+        )
+    session.delete()
+
+
+@transaction.atomic
+def seat_replace(*, seat: Seat, player: Player) -> Seat:
+    """Put ``player`` (say a substitute) in a drawn seat before its table starts playing.
+
+    The seat remembers whom the lot gave it, so the published draw stays checkable.
+    """
+    seat = Seat.objects.select_related("table", "session", "player").get(pk=seat.pk)
+    if seat.table.hands.exists():
+        raise ValidationError(
+            _("Table %(t)s has started: its players can no longer change.")
+            % {"t": seat.table.number},
+            code="table_has_hands",
+        )
+    if player.tournament_id != seat.session.tournament_id or not player.is_active:
+        raise ValidationError(
+            {"player": ValidationError(_("Choose an active player."), code="player_not_active")}
+        )
+    if Seat.objects.filter(session=seat.session, player=player).exists():
+        raise ValidationError(
+            {
+                "player": ValidationError(
+                    _("%(name)s already has a seat in this session.") % {"name": player.name},
+                    code="player_already_seated",
+                )
+            }
+        )
+    drawn = seat.replaces or seat.player
+    seat.replaces = None if player == drawn else drawn
+    seat.player = player
+    seat.save(update_fields=["player", "replaces"])
+    return seat

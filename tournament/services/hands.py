@@ -1,0 +1,375 @@
+"""The score sheet: a hand entered or corrected, a table confirmed or reopened."""
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from tournament import scoring, seating
+from tournament.models import (
+    HANDS_PER_SESSION,
+    Hand,
+    HandRevision,
+    Penalty,
+    Table,
+    TableReopening,
+)
+from tournament.scoring import notation
+from tournament.scoring.hand import HandError
+from tournament.services.sessions import session_reopen
+
+
+def _table_open_for_entry(table: Table) -> None:
+    if table.confirmed_at is not None:
+        raise ValidationError(
+            _("Table %(table)s is confirmed: only an organiser can reopen it.")
+            % {"table": table.number},
+            code="table_confirmed",
+        )
+    session = table.session
+    if session.closed_at is not None:
+        raise ValidationError(_("The session is closed."), code="session_closed")
+    if session.opened_at is None:
+        raise ValidationError(
+            _("The session has not been opened for play yet."), code="session_not_open"
+        )
+
+
+@dataclass(frozen=True)
+class PenaltyEntry:
+    """A penalty as entered: seats are 0..3 (P1..P4)."""
+
+    offender: int
+    kind: str
+    points: int
+    reason: str
+    beneficiary: int | None = None
+
+
+# The scoring core speaks English with codes; referees read these, translatable.
+CORE_MESSAGES = {
+    "winner_required": _lazy("Choose the winner."),
+    "discarder_required": _lazy("Choose who discarded the winning tile."),
+    "discarder_is_winner": _lazy("The winner cannot be the discarder: choose who discarded."),
+    "fan_required": _lazy("Enter the winner's fan, without flowers."),
+    "fan_below_minimum": _lazy("A win needs at least 8 fan, flowers not counted."),
+    "flowers_out_of_range": _lazy("Flowers are 0 to 8."),
+    "penalised_player_cannot_win": _lazy(
+        "A player penalised for a false win in this hand cannot win it."
+    ),
+    "penalty_beneficiary_required": _lazy("Penalty %(n)s: choose the player who is paid."),
+    "penalty_beneficiary_is_offender": _lazy(
+        "Penalty %(n)s: a player cannot pay a penalty to themselves."
+    ),
+    "penalty_points_invalid": _lazy("Penalty %(n)s: the points must be a positive whole number."),
+}
+
+
+def _core_message(error: scoring.SettlementError) -> str:
+    message = CORE_MESSAGES.get(error.code)
+    if message is None:
+        return str(error)
+    # Penalties are numbered from 1 on the form, as the referee sees them.
+    return str(message) % {"n": (error.index or 0) + 1}
+
+
+def settle(
+    *,
+    outcome: str,
+    winner: int | None,
+    discarder: int | None,
+    fan: int | None,
+    flowers: int,
+    penalties: Sequence[PenaltyEntry],
+) -> scoring.Settlement:
+    """Settle a hand with the scoring core, turning its errors into form errors."""
+    try:
+        result = scoring.HandResult(
+            outcome=scoring.Outcome(outcome),
+            winner=winner,
+            discarder=discarder,
+            fan=fan,
+            flowers=flowers,
+            penalties=tuple(
+                scoring.Penalty(
+                    offender=p.offender,
+                    kind=scoring.PenaltyKind(p.kind),
+                    points=p.points,
+                    beneficiary=p.beneficiary,
+                    reason=p.reason,
+                )
+                for p in penalties
+            ),
+        )
+        return scoring.settle_hand(result)
+    except scoring.SettlementError as error:
+        raise ValidationError(
+            {error.field: ValidationError(_core_message(error), code=error.code)}
+        ) from error
+    except ValueError as error:  # an unknown outcome or penalty kind
+        raise ValidationError(str(error), code="invalid") from error
+
+
+def score_winning_hand(
+    *,
+    text: str,
+    number: int | None,
+    winner: int | None,
+    outcome: str,
+    flowers: int | None = None,
+    hand_flowers_win: bool = False,
+):
+    """The calculator's result for the winning hand the referee typed, or None when empty.
+
+    What the sheet already knows need not be typed: the prevalent wind and the
+    winner's seat wind come from the 16-hand schedule, self-drawn from the result,
+    flowers from the flowers field. What is typed anyway must agree with the sheet:
+    a contradiction is an error beside the winning hand, never silently resolved.
+    ``hand_flowers_win`` (for "Compute", which fills the form from the hand) lets
+    flowers written in the hand replace the form's.
+    """
+    text = (text or "").strip()
+    if not text:
+        return None
+
+    def refuse(message, code):
+        return ValidationError({"winning_hand": ValidationError(message, code=code)})
+
+    if outcome not in Hand.WINS:
+        raise refuse(_("A winning hand only goes with a win."), "winning_hand_without_win")
+    if number is None or not 1 <= number <= HANDS_PER_SESSION or winner is None:
+        raise refuse(
+            _("Choose the hand number and the winner first: the winds come from the sheet."),
+            "winning_hand_needs_winner",
+        )
+    try:
+        hand, written = notation.parse_hand_with_conditions(text)
+    except HandError as error:
+        raise refuse(error.message, error.code) from error
+    slot = seating.session_schedule()[number - 1]
+    sheet = {
+        "prevalent_wind": slot.prevalent_wind,
+        "seat_wind": slot.seat_winds[winner],
+        "self_drawn": outcome == scoring.Outcome.SELF_DRAWN,
+    }
+    if flowers is not None and not (hand_flowers_win and "flowers" in written):
+        sheet["flowers"] = flowers
+    if hand.self_drawn and not sheet["self_drawn"]:
+        raise refuse(
+            _("The winning hand says self-drawn, but the result is a win on a discard."),
+            "winning_hand_contradicts_result",
+        )
+    labels = {
+        "prevalent_wind": ("wind", _("prevalent wind")),
+        "seat_wind": ("seat", _("the winner's seat wind")),
+        "flowers": ("flowers", _("flowers")),
+    }
+    for field, (word, label) in labels.items():
+        if field in sheet and word in written and getattr(hand, field) != sheet[field]:
+            raise refuse(
+                _(
+                    "The winning hand gives %(label)s %(typed)s, but the sheet says %(sheet)s. "
+                    "Leave it out of the hand, or correct the sheet."
+                )
+                % {"label": label, "typed": getattr(hand, field), "sheet": sheet[field]},
+                "winning_hand_contradicts_sheet",
+            )
+    try:
+        return notation.score_hand(dataclasses.replace(hand, **sheet))
+    except HandError as error:
+        raise refuse(error.message, error.code) from error
+
+
+def _already_entered(number: int) -> ValidationError:
+    return ValidationError(
+        {
+            "number": ValidationError(
+                _("Hand %(number)s is already entered; open it to correct it.")
+                % {"number": number},
+                code="hand_already_entered",
+            )
+        }
+    )
+
+
+def _hand_snapshot(hand: Hand) -> dict:
+    """The hand as it stands, kept in a HandRevision before a correction replaces it."""
+    return {
+        "outcome": hand.outcome,
+        "winner": hand.winner,
+        "discarder": hand.discarder,
+        "fan": hand.fan,
+        "flowers": hand.flowers,
+        "fan_names": hand.fan_names,
+        "winning_hand": hand.winning_hand,
+        "computed_fan": hand.computed_fan,
+        "points": list(hand.points),
+        "penalties": [
+            {
+                "offender": p.offender,
+                "kind": p.kind,
+                "points": p.points,
+                "beneficiary": p.beneficiary,
+                "reason": p.reason,
+            }
+            for p in hand.penalties.all()
+        ],
+        "entered_by": hand.entered_by.get_username() if hand.entered_by else None,
+    }
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    table: Table,
+    number: int,
+    outcome: str,
+    winner: int | None = None,
+    discarder: int | None = None,
+    fan: int | None = None,
+    flowers: int = 0,
+    fan_names: str = "",
+    winning_hand: str = "",
+    penalties: Sequence[PenaltyEntry] = (),
+    user=None,
+    version: int | None = None,
+) -> Hand:
+    """Create hand ``number`` at ``table``, or update it when ``version`` is given.
+
+    ``version`` is the version of the hand the referee was editing: if someone
+    saved it in between, the save is refused rather than overwriting their entry.
+    """
+    table = Table.objects.select_related("session").get(pk=table.pk)
+    _table_open_for_entry(table)
+    if not 1 <= number <= HANDS_PER_SESSION:
+        raise ValidationError(
+            {"number": ValidationError(_("A hand number is 1 to 16."), code="hand_out_of_range")}
+        )
+    settlement = settle(
+        outcome=outcome,
+        winner=winner,
+        discarder=discarder,
+        fan=fan,
+        flowers=flowers,
+        penalties=penalties,
+    )
+    computed = score_winning_hand(
+        text=winning_hand, number=number, winner=winner, outcome=outcome, flowers=flowers
+    )
+    hand = Hand.objects.filter(table=table, number=number).first()
+    if version is None and hand is not None:
+        raise _already_entered(number)
+    if version is not None and (hand is None or hand.version != version):
+        raise ValidationError(
+            _(
+                "Hand %(number)s was changed by someone else after you opened it. "
+                "Your entry was not saved: check the sheet and enter it again."
+            )
+            % {"number": number},
+            code="hand_changed_meanwhile",
+        )
+    if hand is None:
+        hand = Hand(table=table, number=number, version=1)
+    else:
+        HandRevision.objects.create(
+            hand=hand, version=hand.version, previous=_hand_snapshot(hand), revised_by=user
+        )
+        hand.version += 1
+        hand.penalties.all().delete()
+    hand.outcome = outcome
+    hand.winner = winner
+    hand.discarder = discarder
+    hand.fan = fan
+    hand.flowers = flowers
+    hand.fan_names = fan_names
+    hand.winning_hand = (winning_hand or "").strip()
+    hand.computed_fan = computed.total_without_flowers if computed else None
+    (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
+    hand.deducted = settlement.deducted
+    hand.entered_by = user
+    hand.full_clean(validate_unique=False, validate_constraints=False)
+    try:
+        with transaction.atomic():
+            hand.save()
+    except IntegrityError as error:
+        # Two tablets creating the same hand at once: the second one is told.
+        raise _already_entered(number) from error
+    Penalty.objects.bulk_create(
+        Penalty(
+            hand=hand,
+            offender=p.offender,
+            kind=p.kind,
+            points=p.points,
+            beneficiary=p.beneficiary,
+            reason=p.reason,
+        )
+        for p in penalties
+    )
+    return hand
+
+
+@transaction.atomic
+def table_confirm(*, table: Table, user, record_missing_as_not_played: bool = False) -> Table:
+    """Confirm a table's sheet; hands not entered must be declared not played (time called)."""
+    table = Table.objects.select_related("session").get(pk=table.pk)
+    _table_open_for_entry(table)
+    entered = set(table.hands.values_list("number", flat=True))
+    missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in entered]
+    gaps = [n for n in missing if entered and n < max(entered)]
+    if gaps:
+        # Time can only cut the end of a session: a hole in the middle is a forgotten entry.
+        raise ValidationError(
+            {
+                "record_missing_as_not_played": ValidationError(
+                    _("Hands %(hands)s are missing between entered hands: enter them first.")
+                    % {"hands": ", ".join(str(n) for n in gaps)},
+                    code="hands_missing_in_between",
+                )
+            }
+        )
+    if missing and not record_missing_as_not_played:
+        raise ValidationError(
+            {
+                "record_missing_as_not_played": ValidationError(
+                    _(
+                        "Hands %(hands)s are not entered. Enter them, or tick the box if time "
+                        "was called and they were not played."
+                    )
+                    % {"hands": ", ".join(str(n) for n in missing)},
+                    code="hands_missing",
+                )
+            }
+        )
+    Hand.objects.bulk_create(
+        Hand(table=table, number=n, outcome=scoring.Outcome.NOT_PLAYED.value, entered_by=user)
+        for n in missing
+    )
+    table.confirmed_at = timezone.now()
+    table.confirmed_by = user
+    table.save(update_fields=["confirmed_at", "confirmed_by"])
+    return table
+
+
+@transaction.atomic
+def table_reopen(*, table: Table, user, reason: str) -> Table:
+    """An organiser's correction after confirmation: the reason is kept."""
+    table = Table.objects.select_related("session").get(pk=table.pk)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError(
+            {"reason": ValidationError(_("Say why the table is reopened."), code="required")}
+        )
+    if table.confirmed_at is None:
+        raise ValidationError(_("The table is not confirmed."), code="table_not_confirmed")
+    if table.session.closed_at is not None:
+        session_reopen(session=table.session)
+    TableReopening.objects.create(table=table, reopened_by=user, reason=reason)
+    table.confirmed_at = None
+    table.confirmed_by = None
+    table.save(update_fields=["confirmed_at", "confirmed_by"])
+    return table

@@ -1,0 +1,90 @@
+"""Registration: a player added or edited, withdrawn or reinstated, a player list imported."""
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import PLAYER_FIELDS, Player, Tournament
+from tournament.player_import import state_fingerprint, stored_players
+
+
+@transaction.atomic
+def player_save(*, tournament: Tournament, player: Player | None = None, **fields) -> Player:
+    """Create a player, or update ``player`` with ``fields``."""
+    player = player or Player(tournament=tournament)
+    new_number = fields.get("number", player.number)
+    if player.pk and new_number != player.number and player.seats.exists():
+        # The published draw is sha256("seed:number"): renumbering would make it uncheckable.
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("%(name)s is already seated by a draw: the number can no longer change.")
+                    % {"name": player.name},
+                    code="number_fixed_after_draw",
+                )
+            }
+        )
+    for key, value in fields.items():
+        if key not in PLAYER_FIELDS:
+            raise TypeError(f"unknown player field {key}")
+        setattr(player, key, value)
+    player.full_clean()
+    player.save()
+    return player
+
+
+@transaction.atomic
+def player_withdraw(*, player: Player) -> Player:
+    """Withdraw a player from the sessions still to be drawn; played sessions stand."""
+    if player.withdrawn_at is None:
+        player.withdrawn_at = timezone.now()
+        player.save(update_fields=["withdrawn_at"])
+    return player
+
+
+@transaction.atomic
+def player_reinstate(*, player: Player) -> Player:
+    if player.withdrawn_at is not None:
+        player.withdrawn_at = None
+        player.save(update_fields=["withdrawn_at"])
+    return player
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    created: int
+    updated: int
+    unchanged: int
+
+
+@transaction.atomic
+def players_import(*, tournament: Tournament, rows: list[dict], fingerprint: str) -> ImportOutcome:
+    """Create or update players by number, as the preview of an import file showed.
+
+    ``fingerprint`` is the preview's digest of the stored players the rows touch
+    (``player_import.state_fingerprint``): if any of them changed since the preview, the
+    import is refused and writes nothing, so an edit made in between is never overwritten.
+    A row equal to the stored player changes nothing.
+    """
+    stored = stored_players(tournament, for_update=True)
+    if state_fingerprint(stored, rows) != fingerprint:
+        raise ValidationError(
+            _("The players changed since this preview; upload the file again."),
+            code="preview_stale",
+        )
+    existing = {p.number: p for p in tournament.players.all()}
+    created = updated = unchanged = 0
+    for row in rows:
+        player = existing.get(row["number"])
+        if player is None:
+            player_save(tournament=tournament, **row)
+            created += 1
+        elif any(getattr(player, key) != value for key, value in row.items()):
+            player_save(tournament=tournament, player=player, **row)
+            updated += 1
+        else:
+            unchanged += 1
+    return ImportOutcome(created=created, updated=updated, unchanged=unchanged)

@@ -1,0 +1,63 @@
+"""Creating a tournament and changing its settings."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.models import DEFAULT_SEATING_METHOD, DEFAULT_TIEBREAK_ORDER, Tournament
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    slug: str,
+    session_count: int,
+    session_minutes: int,
+    tiebreak_order: str = DEFAULT_TIEBREAK_ORDER,
+    seating_method: str = DEFAULT_SEATING_METHOD,
+    separate_by: str = "",
+    creator=None,
+    referees=(),
+) -> Tournament:
+    tournament = Tournament(
+        name=name,
+        slug=slug,
+        session_count=session_count,
+        session_minutes=session_minutes,
+        tiebreak_order=tiebreak_order,
+        seating_method=seating_method,
+        separate_by=separate_by,
+    )
+    tournament.full_clean()
+    tournament.save()
+    if creator is not None:
+        tournament.organisers.add(creator)
+    tournament.referees.set(referees)
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, referees=None, **fields) -> Tournament:
+    """Change the settings; ``referees``, when given, replaces the referee accounts."""
+    drawn = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
+    if drawn and fields.get("session_count", tournament.session_count) < drawn:
+        raise ValidationError(
+            {
+                "session_count": ValidationError(
+                    _(
+                        "Session %(n)s is already drawn: "
+                        "the tournament needs at least %(n)s sessions."
+                    )
+                    % {"n": drawn},
+                    code="sessions_already_drawn",
+                )
+            }
+        )
+    for key, value in fields.items():
+        setattr(tournament, key, value)
+    tournament.full_clean()
+    tournament.save()
+    if referees is not None:
+        tournament.referees.set(referees)
+    return tournament
