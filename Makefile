@@ -45,7 +45,7 @@ differential: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/fan_benchmark.py
 
-# Seating engine benchmark against issue 4's Targets table (not part of `make test`).
+# Seating engine benchmark: whole-tournament plans against their targets (not part of `make test`).
 .PHONY: bench-seating
 bench-seating: $(STAMP)
 	$(PY) bench/seating_benchmark.py

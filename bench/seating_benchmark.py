@@ -1,8 +1,8 @@
-"""The seating engine against issue 4's Targets table.
+"""The seating engine against its targets: the tournament sizes of ``CASES`` below.
 
     .venv/bin/python bench/seating_benchmark.py [--seed 20240401] [--only 48x8]
 
-(``make bench-seating``.) For every case of the table, plans the whole schedule with
+(``make bench-seating``.) For every case of ``CASES``, plans the whole schedule with
 ``plan_schedule`` (tables, then starting seats, then a recount of the figures) from a fixed
 seed, timed with ``time.perf_counter`` around the call, and prints one line: players N,
 sessions R, extra meetings, the counting lower bound, the extra meetings wanted, group

@@ -12,7 +12,6 @@ from tournament import services
 from tournament.models import Tournament
 
 
-
 def make_user(username: str, *, can_create: bool = False) -> User:
     user = User.objects.create_user(username=username, password="pw-" + username)
     if can_create:

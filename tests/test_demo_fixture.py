@@ -9,7 +9,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from tournament import scoring
+from tournament import scoring, services
 from tournament.models import HANDS_PER_SESSION, Hand, Penalty, Tournament
 
 DEMO_SLUG = "demo-open-2026"
@@ -64,31 +64,11 @@ def test_every_player_sits_once_per_drawn_session(demo):
         assert players == list(range(1, 17))
 
 
-def stored_result(hand: Hand) -> scoring.HandResult:
-    return scoring.HandResult(
-        outcome=scoring.Outcome(hand.outcome),
-        winner=hand.winner,
-        discarder=hand.discarder,
-        fan=hand.fan,
-        flowers=hand.flowers,
-        penalties=tuple(
-            scoring.Penalty(
-                offender=p.offender,
-                kind=scoring.PenaltyKind(p.kind),
-                points=p.points,
-                beneficiary=p.beneficiary,
-                reason=p.reason,
-            )
-            for p in hand.penalties.order_by("id")
-        ),
-    )
-
-
 def test_every_stored_hand_has_the_points_the_core_settles(demo):
     hands = list(Hand.objects.filter(table__session__tournament=demo).prefetch_related("penalties"))
     assert len(hands) > 64
     for hand in hands:
-        settlement = scoring.settle_hand(stored_result(hand))
+        settlement = scoring.settle_hand(services.stored_hand_result(hand))
         assert hand.points == settlement.points, f"{hand}"
         assert hand.deducted == settlement.deducted, f"{hand}"
 

@@ -104,7 +104,7 @@ def build_session_1(tournament, user):
         discarder=seat[8],
         fan=10,
         flowers=1,
-        fan_names="Mixed Triple Chow",
+        fan_names="Mixed Triple Chow, All Chows",
         user=user,
     )
     services.hand_record(
@@ -242,7 +242,7 @@ def test_hand_rows_list_every_entered_hand_with_points_by_seat(standings_scenari
         "Hui Zhang",
         10,
         1,
-        "Mixed Triple Chow",
+        "Mixed Triple Chow, All Chows",
         "",  # no winning hand typed
         None,
         -8,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_tournament, make_user
+from tests.markdown_tables import table_rows
 from tournament import selectors, services
 from tournament.formatting import format_table_points
 from tournament.models import Seat
@@ -32,14 +33,7 @@ SEATS = ("P1", "P2", "P3", "P4")
 
 def doc_table(header: str) -> list[list[str]]:
     """Rows (lists of cells) of the markdown table in docs/standings.md under `header`."""
-    lines = DOC.read_text(encoding="utf-8").splitlines()
-    start = lines.index(header)
-    rows = []
-    for line in lines[start + 2 :]:  # skip the header and the --- separator
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-    return rows
+    return table_rows(DOC, header)
 
 
 FORMAT_ROWS = doc_table(FORMAT_HEADER)

@@ -6,6 +6,7 @@ from tournament.models import (
     Penalty,
     Player,
     Seat,
+    SeatingPlan,
     Session,
     Table,
     TableReopening,
@@ -27,10 +28,11 @@ class ReadOnlyMixin:
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "session_count"]
-    prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["organisers", "referees"]
+class TournamentAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    # Settings change on the tournament's Settings page, whose service refuses what would
+    # break drawn sessions; deleting is the organiser's confirmation page.
+    list_display = ["name", "slug", "session_count", "seating_method", "created_at"]
+    search_fields = ["name", "slug"]
 
 
 @admin.register(Player)
@@ -43,6 +45,11 @@ class PlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
     extra = 0
+
+
+@admin.register(SeatingPlan)
+class SeatingPlanAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["tournament", "seed", "fixed_sessions", "replans", "moved_seats", "updated_at"]
 
 
 @admin.register(Session)

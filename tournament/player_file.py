@@ -4,7 +4,7 @@ Nothing here touches the database: the caller passes the stored players as
 plain data (number → field values) and the field limits, and gets back an
 ``ImportPreview`` whose rows are ``new``, ``update``, ``unchanged`` or
 ``error``. ``tournament.player_import`` is that caller: it reads the stored
-players and applies a preview without errors.
+players; ``services.players_import`` applies a preview without errors.
 """
 
 import csv

@@ -8,7 +8,8 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -16,12 +17,15 @@ from tournament import scoring, seating
 from tournament.models import (
     SEAT_LABELS,
     Hand,
+    HandRevision,
     Penalty,
     Player,
     Seat,
     SeatingPlan,
     Session,
     Table,
+    TableReopening,
+    Tournament,
 )
 from tournament.seating.schedule import schedule_stats
 
@@ -72,6 +76,10 @@ class TableSheet:
     def summary(self):
         return list(zip(self.players, self.scores, self.places, self.table_points, strict=True))
 
+    def hand(self, number: int) -> Hand | None:
+        """Hand ``number`` as entered, or None (not entered, or not a hand number)."""
+        return next((row.hand for row in self.rows if row.number == number), None)
+
 
 def _hands_prefetch():
     return Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number"))
@@ -102,6 +110,15 @@ def _build_sheet(table: Table, players: list[Player], hands: dict[int, Hand]) ->
     )
 
 
+def hand_revisions(table: Table):
+    """Every correction made at the table, newest first, with the hand and who made it."""
+    return (
+        HandRevision.objects.filter(hand__table=table)
+        .select_related("hand", "revised_by")
+        .order_by("-revised_at", "-id")
+    )
+
+
 def session_sheets(session: Session) -> list[TableSheet]:
     """Every table's sheet for a session, in three queries whatever the number of tables."""
     tables = session.tables.prefetch_related(
@@ -115,6 +132,14 @@ def session_sheets(session: Session) -> list[TableSheet]:
             {h.number: h for h in table.hands.all()},
         )
         for table in tables
+    ]
+
+
+def referee_sessions(tournament) -> list[dict]:
+    """Every drawn session, latest first, with its tables' sheets: the referee's home."""
+    return [
+        {"session": session, "sheets": session_sheets(session)}
+        for session in tournament.sessions.order_by("-number")
     ]
 
 
@@ -304,6 +329,81 @@ def players_for_draw(tournament) -> list[Player]:
     return regular + substitutes[:needed]
 
 
+# ---------------------------------------------------------------- the pages' figures
+
+# Players not withdrawn (Player.is_active), as a filter.
+ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
+
+
+def tournament_list():
+    """Every tournament, in the model's order (newest first), for the home page."""
+    return Tournament.objects.all()
+
+
+def tournament_players(tournament):
+    """The tournament's players by number, withdrawn ones included."""
+    return tournament.players.order_by("number")
+
+
+@dataclass(frozen=True)
+class TournamentOverview:
+    sessions: list[Session]  # by number, each annotated with table_count and confirmed_count
+    active_players: int
+
+
+def tournament_overview(tournament) -> TournamentOverview:
+    """The drawn sessions with their tables and confirmed tables counted, and the number
+    of active players: two queries whatever the number of sessions and tables."""
+    sessions = tournament.sessions.annotate(
+        table_count=Count("tables"),
+        confirmed_count=Count("tables", filter=Q(tables__confirmed_at__isnull=False)),
+    ).order_by("number")
+    return TournamentOverview(
+        sessions=list(sessions),
+        active_players=tournament.players.filter(ACTIVE_PLAYERS).count(),
+    )
+
+
+def unconfirmed_table_count(tournament) -> int:
+    """Drawn tables not confirmed yet: while there are any, the standings may still change."""
+    return Table.objects.filter(session__tournament=tournament, confirmed_at__isnull=True).count()
+
+
+@dataclass(frozen=True)
+class RegistrationSummary:
+    """The player list's figures: who is registered, and what the next draw would seat."""
+
+    active: int
+    substitutes: int  # active substitutes
+    withdrawn: int
+    draw_ready: bool
+    draw_problem: str  # why the draw would be refused, when it would
+    table_count: int  # tables of four the next draw fills; 0 when it would be refused
+
+    @property
+    def spare_substitutes(self) -> int:
+        """Active substitutes the next draw leaves out."""
+        return self.active - self.table_count * 4 if self.draw_ready else 0
+
+
+def registration_summary(tournament) -> RegistrationSummary:
+    """Players counted in one query, and the outcome of drawing them now."""
+    counts = tournament.players.aggregate(
+        active=Count("pk", filter=ACTIVE_PLAYERS),
+        substitutes=Count("pk", filter=ACTIVE_PLAYERS & Q(is_substitute=True)),
+        withdrawn=Count("pk", filter=~ACTIVE_PLAYERS),
+    )
+    try:
+        drawn = players_for_draw(tournament)
+    except DrawRefused as refusal:
+        return RegistrationSummary(
+            **counts, draw_ready=False, draw_problem=refusal.message, table_count=0
+        )
+    return RegistrationSummary(
+        **counts, draw_ready=True, draw_problem="", table_count=len(drawn) // 4
+    )
+
+
 def drawn_tables(tournament) -> dict[int, list[tuple[int, ...]]]:
     """Session number -> its tables in table order, each the players' numbers East..North."""
     sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
@@ -388,6 +488,19 @@ def session_seats_by_name(session: Session) -> list[Seat]:
     return sorted(seats, key=lambda s: (s.player.name.casefold(), s.player.number))
 
 
+@dataclass(frozen=True)
+class SeatedTable:
+    table: Table
+    seats: list[Seat]  # P1..P4 (East..North), each with its player and whom it replaces
+
+
+def session_tables(session: Session) -> list[SeatedTable]:
+    """The session's tables by number with their seats in seat order: two queries."""
+    seats = Seat.objects.select_related("player", "replaces").order_by("seat")
+    tables = session.tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number")
+    return [SeatedTable(table=table, seats=list(table.seats.all())) for table in tables]
+
+
 def player_schedule(player: Player) -> list[PlayerSeat]:
     """Every drawn session of the player: table, starting seat and the three opponents."""
     own = list(
@@ -469,4 +582,62 @@ def seats_waiting_for_play(player: Player):
         .select_related("table", "session")
         .order_by("session__number")
         .distinct()
+    )
+
+
+@dataclass(frozen=True)
+class DeletionSummary:
+    """What deleting a tournament takes with it, for the organiser to read before confirming."""
+
+    players: int
+    sessions: int
+    tables: int
+    hands: int
+    penalties: int
+    corrections: int  # hand revisions kept when a referee corrected a hand
+    reopenings: int  # confirmed tables reopened by an organiser
+    has_seating_plan: bool
+
+
+def tournament_deletion_summary(tournament: Tournament) -> DeletionSummary:
+    """Counts of what lies under the tournament, in one query whatever its size."""
+
+    def count(model, path: str):
+        # One scalar subquery per model, grouped by the tournament it leads to.
+        rows = model.objects.filter(**{path: OuterRef("pk")}).order_by().values(path)
+        return Coalesce(Subquery(rows.annotate(n=Count("pk")).values("n")), 0)
+
+    counts = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .annotate(
+            n_players=count(Player, "tournament"),
+            n_sessions=count(Session, "tournament"),
+            n_tables=count(Table, "session__tournament"),
+            n_hands=count(Hand, "table__session__tournament"),
+            n_penalties=count(Penalty, "hand__table__session__tournament"),
+            n_corrections=count(HandRevision, "hand__table__session__tournament"),
+            n_reopenings=count(TableReopening, "table__session__tournament"),
+            plan=Exists(SeatingPlan.objects.filter(tournament=OuterRef("pk"))),
+        )
+        .values(
+            "n_players",
+            "n_sessions",
+            "n_tables",
+            "n_hands",
+            "n_penalties",
+            "n_corrections",
+            "n_reopenings",
+            "plan",
+        )
+        .get()
+    )
+    return DeletionSummary(
+        players=counts["n_players"],
+        sessions=counts["n_sessions"],
+        tables=counts["n_tables"],
+        hands=counts["n_hands"],
+        penalties=counts["n_penalties"],
+        corrections=counts["n_corrections"],
+        reopenings=counts["n_reopenings"],
+        has_seating_plan=counts["plan"],
     )

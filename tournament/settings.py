@@ -53,6 +53,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "tournament.context_processors.rules",
             ],
         },
     },
@@ -81,7 +82,6 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
-LOCALE_PATHS = [BASE_DIR / "tournament" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -13,6 +13,7 @@ urlpatterns = [
     # Organisers
     path("new/", organiser.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),
+    path("t/<slug:slug>/delete/", organiser.tournament_delete, name="tournament_delete"),
     path("t/<slug:slug>/draw/", organiser.session_draw, name="session_draw"),
     path("t/<slug:slug>/sessions/<int:number>/open/", organiser.session_open, name="session_open"),
     path(

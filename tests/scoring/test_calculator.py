@@ -5,14 +5,15 @@ import dataclasses
 import random
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from tournament.scoring import calculator
+from reference import oracle
+from tournament.scoring import calculator, settlement
 from tournament.scoring.calculator import ExcludedFan, FanCount, Scored, score
 from tournament.scoring.fans import FANS
 from tournament.scoring.hand import ALL_TILES, HandError, Meld, WinningHand
+from tournament.scoring.settlement import HandResult, Outcome, SettlementError, settle_hand
 
 # --- Building hands ------------------------------------------------------------------------
 
@@ -546,7 +547,7 @@ def test_order_of_input_tiles_does_not_matter():
 
 # --- Quick differential check against MahjongGB ---------------------------------------------
 # A guard of its own hands (not the differential test's generators), compared through the one
-# oracle adapter, tests/scoring/oracle.py, with its documented deviations.
+# oracle adapter, reference/oracle.py, with its documented deviations.
 
 _TERMINALS_AND_HONORS = [0, 8, 9, 17, 18, 26, *range(27, 34)]
 
@@ -653,7 +654,6 @@ def _random_hand(rng: random.Random) -> WinningHand:
 
 
 def test_agrees_with_mahjong_gb_on_300_random_hands():
-    oracle = pytest.importorskip("tests.scoring.oracle")  # needs MahjongGB
     rng = random.Random(20240601)
     disagreements = []
     compared = 0
@@ -693,15 +693,33 @@ def test_a_tile_or_wind_the_calculator_cannot_read_has_a_listed_code(changes, co
     assert error.value.code in ERROR_CODES
 
 
+def _settles(scored: Scored) -> bool:
+    """Whether settlement accepts a self-drawn win with the fan and flowers of ``scored``."""
+    flowers = scored.total - scored.total_without_flowers
+    win = HandResult(
+        outcome=Outcome.SELF_DRAWN, winner=0, fan=scored.total_without_flowers, flowers=flowers
+    )
+    try:
+        settle_hand(win)
+    except SettlementError as error:
+        assert error.code == "fan_below_minimum"
+        return False
+    return True
+
+
 def test_the_eight_fan_minimum_is_settlements():
-    source = (Path(calculator.__file__)).read_text(encoding="utf-8")
-    assert not re.search(r"^MIN_\w+\s*[:=]", source, re.MULTILINE)
-    assert "from tournament.scoring.settlement import MIN_FAN" in source
+    # One minimum, settlement's: the calculator calls a hand valid exactly when settlement
+    # accepts its fan, just below and at the minimum, flowers never counting.
+    assert calculator.MIN_FAN is settlement.MIN_FAN
     assert not hasattr(calculator, "MIN_POINTS")
     seven = score(hand("234m 456p 678s 22s 23p", "4p"))  # 2 + 2 + 2 + 1
-    assert (seven.total_without_flowers, seven.valid) == (7, False)
+    assert (seven.total_without_flowers, seven.valid) == (settlement.MIN_FAN - 1, False)
     flowers = score(hand("234m 456p 678s 22s 23p", "4p", flowers=3))  # flowers do not count
     assert (flowers.total, flowers.total_without_flowers, flowers.valid) == (10, 7, False)
+    eight = score(hand("234m 456p 678s 22s 24p", "3p"))  # 2 + 2 + 2 + 1 + Closed Wait 1
+    assert (eight.total_without_flowers, eight.valid) == (settlement.MIN_FAN, True)
+    for scored in (seven, flowers, eight):
+        assert scored.valid == _settles(scored)
 
 
 def test_score_arrangements_lists_every_arrangement_and_score_keeps_one_worth_most():

@@ -2,6 +2,7 @@
 
 import pytest
 
+from reference import hand_generators
 from tournament.scoring.claims import (
     FAN_SHAPES,
     MAX_COUNT,
@@ -287,9 +288,7 @@ SAMPLE = 3000
 
 @pytest.fixture(scope="module")
 def generated():
-    from tests.scoring import oracle
-
-    return [score_hand(g.hand) for g in oracle.sample(SAMPLE)]
+    return [score_hand(g.hand) for g in hand_generators.sample(SAMPLE)]
 
 
 def test_no_generated_hand_has_fans_reported_impossible_or_counted_too_often(generated):

@@ -3,8 +3,8 @@
 The sample is ``MCR_DIFF_HANDS`` seeded random legal winning hands (default 1500, the
 size ``make test`` runs; ``make differential`` runs 10,000). Hand number i is the same
 whatever the sample size, so a failure seen at full size can be replayed alone with
-``oracle.hand_at(i)``. The known deviations from the oracle are converted in
-``oracle.oracle_fans``; every other difference fails the test.
+``reference.hand_generators.hand_at(i)``. The known deviations from the oracle are
+converted in ``reference.oracle.oracle_fans``; every other difference fails the test.
 """
 
 import os
@@ -12,11 +12,11 @@ from collections import Counter
 
 import pytest
 
-from tests.scoring import oracle
+from reference import hand_generators, oracle
 from tournament.scoring import calculator
 from tournament.scoring.fans import FANS
 from tournament.scoring.hand import HandError, Meld, WinningHand
-from tournament.scoring.notation import parse_hand
+from tournament.scoring.notation import parse_hand, validate
 
 HANDS = int(os.environ.get("MCR_DIFF_HANDS", "1500"))
 # From this size on, the sample must also reach every one of the 81 fans.
@@ -25,8 +25,8 @@ SHOWN = 20
 
 
 @pytest.fixture(scope="module")
-def generated() -> list[oracle.Generated]:
-    return oracle.sample(HANDS)
+def generated() -> list[hand_generators.Generated]:
+    return hand_generators.sample(HANDS)
 
 
 # --- the adapter ---------------------------------------------------------------------------
@@ -54,9 +54,10 @@ def test_every_fan_name_the_oracle_gives_on_the_sample_maps(generated):
 
 
 def test_an_unknown_oracle_fan_stops_the_comparison(monkeypatch):
-    monkeypatch.setattr(oracle, "oracle_raw", lambda hand: ((3, 1, "天和", "Heavenly Hand"),))
+    hand = hand_generators.hand_at(0).hand
+    monkeypatch.setattr(oracle, "oracle_raw", lambda _hand: ((3, 1, "天和", "Heavenly Hand"),))
     with pytest.raises(oracle.UnknownOracleFan, match="天和"):
-        oracle.oracle_fans(oracle.hand_at(0).hand)
+        oracle.oracle_fans(hand)
 
 
 # 1m kong melded, 2p kong concealed, 456m 789s, a pair of red dragons; win on the pair.
@@ -125,7 +126,7 @@ def test_equal_value_is_accepted_only_for_the_fans_of_one_of_our_arrangements():
 def test_the_known_equal_value_hands_are_other_arrangements_of_ours():
     # From a 110,000-hand run (docs/testing.md): the oracle keeps another arrangement.
     for index in (56861, 61305, 67717):
-        hand = oracle.hand_at(index).hand
+        hand = hand_generators.hand_at(index).hand
         comparison = oracle.compare(hand, calculator.score(hand))
         assert not comparison.agrees
         assert comparison.deviation == "equal_value_arrangement", comparison.report()
@@ -135,28 +136,27 @@ def test_the_known_equal_value_hands_are_other_arrangements_of_ours():
 
 
 def test_generated_hands_are_legal_winning_hands(generated):
-    notation = pytest.importorskip("tournament.scoring.notation")
     for item in generated:
-        assert oracle.is_legal_shape(item.hand), item
+        assert hand_generators.is_legal_shape(item.hand), item
         assert oracle.is_oracle_win(item.hand), item
-        notation.validate(item.hand)  # raises HandError on an illegal hand
+        validate(item.hand)  # raises HandError on an illegal hand
 
 
 def test_generation_is_deterministic():
-    first = [oracle.hand_at(i) for i in range(0, 400, 7)]
-    again = [oracle.hand_at(i) for i in range(0, 400, 7)]
+    first = [hand_generators.hand_at(i) for i in range(0, 400, 7)]
+    again = [hand_generators.hand_at(i) for i in range(0, 400, 7)]
     assert first == again
-    assert oracle.hand_at(5, seed=1) != oracle.hand_at(5, seed=2)
+    assert hand_generators.hand_at(5, seed=1) != hand_generators.hand_at(5, seed=2)
 
 
 def test_sample_covers_every_shape_condition_generator_and_fan(generated):
     shapes = Counter(item.shape for item in generated)
     conditions = Counter(condition for item in generated for condition in item.conditions)
     generators = Counter(item.generator for item in generated)
-    assert set(shapes) == set(oracle.SHAPES), shapes
-    assert set(conditions) == set(oracle.CONDITIONS), conditions
-    cycles = HANDS // len(oracle.SCHEDULE)
-    for name, weight in oracle.WEIGHTS.items():
+    assert set(shapes) == set(hand_generators.SHAPES), shapes
+    assert set(conditions) == set(hand_generators.CONDITIONS), conditions
+    cycles = HANDS // len(hand_generators.SCHEDULE)
+    for name, weight in hand_generators.WEIGHTS.items():
         assert generators[name] >= cycles * weight, (name, generators[name])
     if HANDS >= FAN_COVERAGE_FROM:
         fans = Counter(name for item in generated for name in oracle.oracle_fans(item.hand))
@@ -167,7 +167,7 @@ def test_sample_covers_every_shape_condition_generator_and_fan(generated):
 # --- the comparison ------------------------------------------------------------------------
 
 
-def _compare(item: oracle.Generated, score) -> oracle.Comparison | str:
+def _compare(item: hand_generators.Generated, score) -> oracle.Comparison | str:
     """The comparison, or a report when our calculator refuses the hand or fails."""
     try:
         scored = score(item.hand)
@@ -202,7 +202,6 @@ def _kinds(report: str) -> list[str]:
 
 def test_calculator_agrees_with_the_oracle(generated):
     """Every hand agrees, or differs only by a documented deviation (oracle.DEVIATIONS)."""
-    calculator = pytest.importorskip("tournament.scoring.calculator")
     failures = []
     deviations: Counter = Counter()
     for item in generated:

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.markdown_tables import read_tables
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scoring.md"
 
 # The 81 fans, in the seed table's order, with the names of
@@ -150,13 +152,6 @@ class Row:
         return f"{self.label} | {self.hand}"
 
 
-def _cells(line: str) -> list[str]:
-    """The cells of a markdown table row; ``\\|`` is a pipe inside a cell."""
-    inner = line.strip()
-    assert inner.startswith("|") and inner.endswith("|"), line
-    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", inner[1:-1])]
-
-
 def _fans(cell: str) -> dict[str, int]:
     fans: dict[str, int] = {}
     for item in cell.split("; "):
@@ -169,24 +164,17 @@ def _fans(cell: str) -> dict[str, int]:
 
 
 def read_rows(text: str) -> list[Row]:
+    """The rows of every fan and exclusion table of the doc, in order."""
+    kinds = {FAN_HEADER: "fan", EXCLUSION_HEADER: "exclusion"}
     rows: list[Row] = []
-    section = ""
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i].strip()
-        if line.startswith("#"):
-            section = line.lstrip("#").strip()
-        if line in (FAN_HEADER, EXCLUSION_HEADER):
-            kind = "fan" if line == FAN_HEADER else "exclusion"
-            i += 2  # the header and the --- line
-            while i < len(lines) and lines[i].strip().startswith("|"):
-                label, hand, fans, total = _cells(lines[i])
-                assert hand.startswith("`") and hand.endswith("`"), lines[i]
-                rows.append(Row(kind, label, section, hand.strip("`"), _fans(fans), int(total)))
-                i += 1
+    for table in read_tables(text):
+        if table.header not in kinds:
             continue
-        i += 1
+        kind = kinds[table.header]
+        for cells in table.rows:
+            label, hand, fans, total = cells
+            assert hand.startswith("`") and hand.endswith("`"), cells
+            rows.append(Row(kind, label, table.heading, hand.strip("`"), _fans(fans), int(total)))
     return rows
 
 

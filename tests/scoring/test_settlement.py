@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.markdown_tables import table_rows
 from tournament.scoring import (
     ERROR_CODES,
     MAX_FLOWERS,
@@ -483,14 +484,7 @@ def test_table_points_need_exactly_four_scores(scores):
 
 def _doc_table(header: str) -> list[list[str]]:
     """Rows of the markdown table in docs/scoring.md whose header line is `header`."""
-    lines = DOC.read_text(encoding="utf-8").splitlines()
-    start = lines.index(header)
-    rows = []
-    for line in lines[start + 2 :]:  # skip the header and the --- separator
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-    return rows
+    return table_rows(DOC, header)
 
 
 HAND_HEADER = (

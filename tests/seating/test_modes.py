@@ -1,4 +1,4 @@
-"""Session-by-session seating modes (issue 4, item 3): pure functions, no database."""
+"""Session-by-session seating modes (``seating.modes``): pure functions, no database."""
 
 import itertools
 import random

@@ -1,4 +1,5 @@
-"""Whole-tournament table plans: properties, targets of issue 4, the figures."""
+"""Whole-tournament table plans: properties, the extra meetings reached for small sizes
+(the counting bound, in a few seconds), groups kept apart, the figures."""
 
 import time
 

@@ -1,4 +1,4 @@
-"""Re-planning after a withdrawal or a substitute (issue 4, item 4): pure functions, no database."""
+"""Re-planning after a withdrawal or a substitute (``seating.replan``): pure, no database."""
 
 import copy
 import itertools

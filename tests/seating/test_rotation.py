@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.markdown_tables import split_row, table_rows
 from tournament.seating import ROUND_SEATING, WINDS, HandSlot, session_schedule
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -28,21 +29,9 @@ def starting_seat(name):
     return int(name[1]) - 1
 
 
-def table_cells(line):
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
-
-
 def markdown_table(header):
     """Rows (lists of cells) of the table in docs/seating.md whose header row is `header`."""
-    lines = SEATING_DOC.read_text(encoding="utf-8").splitlines()
-    start = lines.index(header)
-    rows = []
-    # Skip the header and the --- separator line; the table ends at the first non-table line.
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
-            break
-        rows.append(table_cells(line))
-    return rows
+    return table_rows(SEATING_DOC, header)
 
 
 def rounds():
@@ -66,7 +55,7 @@ def test_dealers_follow_the_digest_sequence():
 
 def test_round_seating_matches_the_digest_table():
     expected = [
-        tuple(starting_seat(name) for name in table_cells(line)[1:])
+        tuple(starting_seat(name) for name in split_row(line)[1:])
         for line in DIGEST_ROUND_TABLE.strip().splitlines()
     ]
     assert len(expected) == 4

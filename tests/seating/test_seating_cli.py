@@ -1,4 +1,4 @@
-"""The command-line contract of issue 4: ``python -m tournament.seating ...`` (subprocesses)."""
+"""The seating command line, ``python -m tournament.seating ...``, run as a subprocess."""
 
 import json
 import os

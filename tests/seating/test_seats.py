@@ -1,5 +1,5 @@
-"""Starting-seat balance (issue 4, item 2, goal 3): every player starts in each seat
-⌊R/4⌋ or ⌈R/4⌉ times, on any schedule, without changing who sits together."""
+"""Starting-seat balance (``seating.seats``): every player starts in each seat ⌊R/4⌋ or
+⌈R/4⌉ times, on any schedule, without changing who sits together."""
 
 import random
 import time

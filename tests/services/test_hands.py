@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from tests.services.errors import codes
 from tournament import services
 from tournament.models import Hand, Penalty, TableReopening
 from tournament.services import PenaltyEntry
@@ -12,12 +13,6 @@ from tournament.services import PenaltyEntry
 @pytest.fixture
 def table(session_in_play):
     return session_in_play.tables.get(number=1)
-
-
-def codes(error: ValidationError) -> set[str]:
-    if hasattr(error, "error_dict"):
-        return {e.code for errors in error.error_dict.values() for e in errors}
-    return {e.code for e in error.error_list}
 
 
 def test_self_drawn_win_stores_each_seats_points(table):
@@ -228,3 +223,108 @@ def test_a_correction_keeps_what_the_hand_was(table, referee):
     assert revision.previous["points"] == [0, -10, 0, 0]
     assert revision.previous["penalties"][0]["reason"] == "Lateness"
     assert revision.previous["entered_by"] == "referee"
+
+
+# The calculator's disputes are the service's rules, whichever path enters the hand.
+
+DISCARD_WIN = {"outcome": "discard", "winner": 0, "discarder": 2, "flowers": 0}
+TEN_FAN_HAND = "123m456p789s23sEE +4s"  # the calculator scores it 10 fan without flowers
+
+
+def test_a_fan_the_winning_hand_disputes_is_refused_with_the_calculators_result(table):
+    with pytest.raises(services.HandRefused) as raised:
+        services.hand_record(
+            table=table, number=1, fan=30, winning_hand=TEN_FAN_HAND, **DISCARD_WIN
+        )
+    assert codes(raised.value) == {"fan_disputed"}
+    assert raised.value.scored.total_without_flowers == 10
+    assert "10 fan" in raised.value.message_dict["fan"][0]
+    assert not Hand.objects.exists()
+
+
+def test_an_impossible_claim_is_refused_even_with_the_right_total(table):
+    with pytest.raises(services.HandRefused) as raised:
+        services.hand_record(
+            table=table, number=1, fan=89, fan_names="Big Four Winds, Chicken Hand", **DISCARD_WIN
+        )
+    assert codes(raised.value) == {"claim_disputed"}
+    assert not raised.value.claim_check.agrees
+    assert not Hand.objects.exists()
+
+
+def test_an_unknown_fan_name_is_refused_whatever_the_override(table):
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(
+            table=table,
+            number=1,
+            fan=8,
+            fan_names="Lucky Seven",
+            keep_referee_figure=True,
+            **DISCARD_WIN,
+        )
+    assert codes(raised.value) == {"unknown_fan"}
+    assert "fan_names" in raised.value.error_dict
+    assert not Hand.objects.exists()
+
+
+def test_every_error_of_a_hand_is_reported_at_once(table):
+    with pytest.raises(services.HandRefused) as raised:
+        services.hand_record(
+            table=table,
+            number=1,
+            outcome="discard",
+            winner=0,
+            discarder=0,
+            fan=30,
+            winning_hand=TEN_FAN_HAND,
+        )
+    assert codes(raised.value) == {"discarder_is_winner", "fan_disputed"}
+
+
+def test_keeping_the_referees_figure_stores_it_and_says_so(table):
+    hand = services.hand_record(
+        table=table,
+        number=1,
+        fan=30,
+        winning_hand=TEN_FAN_HAND,
+        fan_names="Big Four Winds, Chicken Hand",
+        keep_referee_figure=True,
+        **DISCARD_WIN,
+    )
+    assert (hand.fan, hand.computed_fan, hand.referee_figure_kept) == (30, 10, True)
+    assert hand.points == (54, -8, -38, -8)  # 30 + 8 from the discarder, 8 from each other
+
+
+def test_the_override_is_recorded_only_when_something_was_disputed(table):
+    hand = services.hand_record(
+        table=table,
+        number=1,
+        fan=10,
+        winning_hand=TEN_FAN_HAND,
+        keep_referee_figure=True,
+        **DISCARD_WIN,
+    )
+    assert (hand.computed_fan, hand.referee_figure_kept) == (10, False)
+
+
+def test_a_correction_keeps_whether_the_figure_was_kept_in_the_revision(table, referee):
+    hand = services.hand_record(
+        table=table,
+        number=1,
+        fan=30,
+        winning_hand=TEN_FAN_HAND,
+        keep_referee_figure=True,
+        **DISCARD_WIN,
+    )
+    corrected = services.hand_record(
+        table=table,
+        number=1,
+        fan=10,
+        winning_hand=TEN_FAN_HAND,
+        version=hand.version,
+        user=referee,
+        **DISCARD_WIN,
+    )
+    assert corrected.referee_figure_kept is False
+    previous = corrected.revisions.get().previous
+    assert (previous["fan"], previous["referee_figure_kept"]) == (30, True)

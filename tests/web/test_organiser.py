@@ -281,12 +281,14 @@ def test_creating_a_tournament_makes_the_creator_its_organiser(organiser):
     assert created.tiebreak_order == "score,table_points,best_session"
 
 
-def test_creating_a_tournament_with_referees(organiser, referee):
+def test_creating_a_tournament_with_referees_and_seating_settings(organiser, referee):
     response = login(organiser).post(
-        reverse("tournament_create"), tournament_data(referees=[referee.pk])
+        reverse("tournament_create"),
+        tournament_data(referees=[referee.pk], seating_method="random", separate_by="team"),
     )
     assert response.status_code == 302
     created = Tournament.objects.get(slug="winter-cup")
+    assert (created.seating_method, created.separate_by) == ("random", "team")
     assert list(created.referees.all()) == [referee]
     assert list(created.organisers.all()) == [organiser]
 
@@ -335,6 +337,8 @@ def test_editing_saves_the_settings(tournament, organiser, referee, other_refere
             criterion_2="table_points",
             criterion_3="",
             criterion_4="",
+            seating_method="serpentine",
+            separate_by="country",
             referees=[other_referee.pk],
         ),
     )
@@ -344,6 +348,7 @@ def test_editing_saves_the_settings(tournament, organiser, referee, other_refere
     assert (tournament.name, tournament.slug) == ("Spring Open 2027", "spring-open-2027")
     assert (tournament.session_count, tournament.session_minutes) == (6, 120)
     assert tournament.tiebreak_order == "score,table_points"
+    assert (tournament.seating_method, tournament.separate_by) == ("serpentine", "country")
     assert list(tournament.referees.all()) == [other_referee]
 
 

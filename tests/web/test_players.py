@@ -1,6 +1,7 @@
 """Registration pages: who may use them, and what adding, editing and importing do."""
 
 import io
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -188,8 +189,8 @@ def test_list_shows_players_counts_and_the_nav(cast):
     response = cast.organiser.get(reverse("player_list", args=[SLUG]))
 
     html = response.content.decode()
-    assert response.context["active_count"] == 3
-    assert response.context["substitute_count"] == 1
+    assert response.context["summary"].active == 3
+    assert response.context["summary"].substitutes == 1
     assert response.context["is_organiser"] is True
     assert "李四" in html
     assert '<strong class="active-count">3</strong>' in html
@@ -197,7 +198,7 @@ def test_list_shows_players_counts_and_the_nav(cast):
     assert reverse("player_reinstate", args=[SLUG, 4]) in html
     assert reverse("player_withdraw", args=[SLUG, 1]) in html
     # Two regular players and one substitute cannot fill a table of four.
-    assert response.context["draw_ready"] is False
+    assert response.context["summary"].draw_ready is False
     assert "substitute is missing" in html
 
 
@@ -206,9 +207,45 @@ def test_list_says_when_the_active_players_fill_tables_of_four(cast):
     for number in range(2, 9):
         services.player_save(tournament=cast.tournament, number=number, name=f"P{number}")
     response = cast.organiser.get(reverse("player_list", args=[SLUG]))
-    assert response.context["draw_ready"] is True
-    assert response.context["table_count"] == 2
+    assert response.context["summary"].draw_ready is True
+    assert response.context["summary"].table_count == 2
     assert "fill 2 tables of four" in response.content.decode()
+
+
+@pytest.mark.parametrize("count", [2, 30])
+def test_list_reads_the_same_number_of_queries_whatever_the_players(
+    cast, django_assert_num_queries, count
+):
+    for number in range(2, count + 1):
+        services.player_save(tournament=cast.tournament, number=number, name=f"P{number}")
+    # Session and user, tournament, three role checks, the counts, the draw, the players.
+    with django_assert_num_queries(9):
+        response = cast.organiser.get(reverse("player_list", args=[SLUG]))
+    assert response.content.decode().count(reverse("player_edit", args=[SLUG, 1])) == 1
+
+
+def row_cells(html: str, first_cell: str) -> list[str]:
+    """The text of each cell of the table row whose cells start with ``first_cell``."""
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html, re.S):
+        cells = [c.strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        if cells and cells[0] == first_cell:
+            return cells
+    raise AssertionError(f"no row starting with {first_cell!r}")
+
+
+@pytest.mark.django_db
+def test_list_and_preview_show_a_players_fields_in_the_same_columns(cast):
+    services.player_save(
+        tournament=cast.tournament, number=2, name="Bo", name_zh="李四", is_substitute=True
+    )
+    listed = cast.organiser.get(reverse("player_list", args=[SLUG])).content.decode()
+    assert row_cells(listed, "1")[:6] == ["1", "Alice", "", "Lyon", "", ""]
+    assert row_cells(listed, "2")[:6] == ["2", "Bo", "李四", "", "", "yes"]
+
+    previewed = upload(cast, csv_file()).content.decode()
+    # After the row's line and action, the cells as the file has them.
+    assert row_cells(previewed, "2")[2:8] == ["1", "Zhang San", "张三", "Lyon", "FR", "no"]
+    assert row_cells(previewed, "3")[2:8] == ["2", "Li Si", "李四", "", "CN", "yes"]
 
 
 # ---------------------------------------------------------------- one player

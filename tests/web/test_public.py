@@ -94,6 +94,48 @@ def test_head_on_a_public_page_is_allowed(personas, drawn, persona):
     assert personas[persona].head(reverse("seating", args=["spring-open", 1])).status_code == 200
 
 
+# ---------------------------------------------------------------- the overview's figures
+
+
+def test_overview_shows_confirmed_tables_and_active_players(client, organiser, session_in_play):
+    tournament = session_in_play.tournament
+    services.session_draw(tournament=tournament, number=2, seed=2)
+    table = session_in_play.tables.get(number=3)
+    services.table_confirm(table=table, user=organiser, record_missing_as_not_played=True)
+    services.player_withdraw(player=tournament.players.get(number=5))
+
+    html = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+
+    assert re.findall(r'<td class="num">(\d+ / \d+)</td>', html) == ["1 / 4", "0 / 4"]
+    assert "15 active players" in html
+
+
+@pytest.mark.parametrize("sessions", [1, 3])
+def test_overview_reads_the_same_number_of_queries_whatever_the_sessions(
+    client, tournament, django_assert_num_queries, sessions
+):
+    make_players(tournament, 16)
+    for number in range(1, sessions + 1):
+        services.session_draw(tournament=tournament, number=number, seed=number)
+    # The tournament, its sessions with their tables counted, the active players.
+    with django_assert_num_queries(3):
+        response = client.get(reverse("tournament", args=[tournament.slug]))
+    assert response.content.decode().count('<td class="seed">') == sessions
+
+
+@pytest.mark.parametrize("players", [8, 32])
+def test_seating_page_reads_the_same_number_of_queries_whatever_the_tables(
+    client, tournament, django_assert_num_queries, players
+):
+    make_players(tournament, players)
+    services.session_draw(tournament=tournament, number=1, seed=SEED)
+    # The tournament, the session, its tables, their seats; then the seating figures:
+    # the plan, the drawn tables, the players.
+    with django_assert_num_queries(7):
+        response = client.get(reverse("seating", args=[tournament.slug, 1]))
+    assert len(table_rows(response.content.decode())) == players // 4
+
+
 # ---------------------------------------------------------------- the seating page
 
 

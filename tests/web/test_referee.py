@@ -309,7 +309,9 @@ def test_a_typed_fan_that_disagrees_is_shown_before_saving(personas, urls):
     }
     response = post_hand(client, urls["sheet"], **fields)
     assert response.status_code == 200
-    assert "The winning hand scores" in response.content.decode()
+    page = response.content.decode()
+    assert "The winning hand scores" in page
+    assert "Total without flowers" in page  # the calculator's result, beside the error
     assert not Hand.objects.filter(number=2, table__number=1).exists()
     # The referee decides: keeping the typed figure stores both.
     response = post_hand(client, urls["sheet"], keep_my_figure="on", **fields)
@@ -317,8 +319,10 @@ def test_a_typed_fan_that_disagrees_is_shown_before_saving(personas, urls):
     hand = Hand.objects.get(number=2, table__number=1)
     assert hand.fan == 30
     assert hand.computed_fan is not None and hand.computed_fan != 30
+    assert hand.referee_figure_kept
     page = client.get(urls["sheet"]).content.decode()
     assert f"calculator: {hand.computed_fan} fan" in page
+    assert "figure kept" in page
 
 
 def test_a_winning_hand_that_contradicts_the_result_is_refused(personas, urls):
@@ -420,7 +424,8 @@ def test_fan_names_that_cannot_hold_are_shown_before_saving(personas, urls):
     assert "Full Flush and Chicken Hand cannot both occur in one hand" in page
     assert not Hand.objects.filter(number=2, table__number=1).exists()
     assert post_hand(client, urls["sheet"], keep_my_figure="on", **fields).status_code == 302
-    assert Hand.objects.get(number=2, table__number=1).fan_names == fields["fan_names"]
+    hand = Hand.objects.get(number=2, table__number=1)
+    assert (hand.fan_names, hand.referee_figure_kept) == (fields["fan_names"], True)
 
 
 def test_an_unknown_fan_name_is_refused_beside_the_names(personas, urls):

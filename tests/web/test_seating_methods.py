@@ -1,7 +1,9 @@
 """Every seating method drawn from the web pages, the figures shown, and the seating pages.
 
 The organiser posts to the draw view as the form does; each method is checked for what it
-promises (issue 4, item 5).
+promises (a planned schedule seats no pair twice and is what the published command prints,
+"random" avoids the last session's pairs, "standings", "serpentine" and "top_tables" seat
+by the standings as they say).
 """
 
 from itertools import combinations

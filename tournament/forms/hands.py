@@ -1,12 +1,16 @@
 """The referee's hand form and its penalty rows."""
 
+import dataclasses
+
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
-from tournament.services import PenaltyEntry
+from tournament.services import PenaltyEntry, hand_entry, penalty_entries
+from tournament.services.hands import CORE_MESSAGES, parse_fan_names
 
 WINS = Hand.WINS
 
@@ -42,14 +46,23 @@ def _seat_field(label, required=False):
     )
 
 
+def _with_numbers(message, **numbers):
+    """A lazy message whose numbers are filled in when shown, in the reader's language."""
+    return lazy(lambda: str(message) % numbers, str)()
+
+
+HAND_NUMBER_RANGE = _with_numbers(_("A hand number is 1 to %(last)s."), last=HANDS_PER_SESSION)
+FLOWERS_RANGE = _with_numbers(CORE_MESSAGES["flowers_out_of_range"], most=MAX_FLOWERS)
+
+
 class HandForm(forms.Form):
     number = forms.IntegerField(
         label=_("Hand"),
         min_value=1,
         max_value=HANDS_PER_SESSION,
         error_messages={
-            "min_value": _("A hand number is 1 to 16."),
-            "max_value": _("A hand number is 1 to 16."),
+            "min_value": HAND_NUMBER_RANGE,
+            "max_value": HAND_NUMBER_RANGE,
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
@@ -71,8 +84,8 @@ class HandForm(forms.Form):
         max_value=MAX_FLOWERS,
         initial=0,
         error_messages={
-            "min_value": _("Flowers are 0 to 8."),
-            "max_value": _("Flowers are 0 to 8."),
+            "min_value": FLOWERS_RANGE,
+            "max_value": FLOWERS_RANGE,
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
@@ -118,13 +131,19 @@ class HandForm(forms.Form):
             cleaned["discarder"] = None
         if outcome in WINS:
             if cleaned.get("winner") is None and "winner" not in self.errors:
-                self.add_error("winner", _("Choose the winner."))
+                self.add_error("winner", CORE_MESSAGES["winner_required"])
             if cleaned.get("fan") is None and "fan" not in self.errors:
-                self.add_error("fan", _("Enter the winner's fan, without flowers."))
+                self.add_error("fan", CORE_MESSAGES["fan_required"])
         discarder_missing = cleaned.get("discarder") is None and "discarder" not in self.errors
         if outcome == Outcome.DISCARD.value and discarder_missing:
-            self.add_error("discarder", _("Choose who discarded the winning tile."))
+            self.add_error("discarder", CORE_MESSAGES["discarder_required"])
         return cleaned
+
+    def clean_fan_names(self):
+        """The names as typed (the service stores them), once they read as known fans."""
+        names = self.cleaned_data["fan_names"].strip()
+        parse_fan_names(names)
+        return names
 
     def _ignore(self, *names):
         for name in names:
@@ -217,30 +236,11 @@ class ConfirmForm(forms.Form):
 
 
 def penalty_initial(hand) -> list[dict]:
-    return [
-        {
-            "offender": p.offender,
-            "kind": p.kind,
-            "points": p.points,
-            "beneficiary": p.beneficiary,
-            "reason": p.reason,
-        }
-        for p in hand.penalties.all()
-    ]
+    return [dataclasses.asdict(entry) for entry in penalty_entries(hand)]
 
 
 def hand_initial(hand) -> dict:
-    return {
-        "number": hand.number,
-        "outcome": hand.outcome,
-        "winner": hand.winner,
-        "discarder": hand.discarder,
-        "fan": hand.fan,
-        "flowers": hand.flowers,
-        "fan_names": hand.fan_names,
-        "winning_hand": hand.winning_hand,
-        "version": hand.version,
-    }
+    return {"number": hand.number, **hand_entry(hand), "version": hand.version}
 
 
 def service_errors_to_form(form, penalty_formset, error: ValidationError) -> None:

@@ -28,19 +28,6 @@ class PlayerForm(forms.ModelForm):
         self.instance.tournament = tournament
         self.fields["number"].widget.attrs.update(min=1, inputmode="numeric", autofocus=True)
 
-    def clean_number(self):
-        number = self.cleaned_data["number"]
-        # The tournament is not a form field, so the model's unique constraint is
-        # not checked by the form: check it here to show it beside the number.
-        taken = self.tournament.players.filter(number=number).exclude(pk=self.instance.pk).first()
-        if taken is not None:
-            raise forms.ValidationError(
-                _("Number %(number)s is already used by %(player)s."),
-                code="number_taken",
-                params={"number": number, "player": taken.display_name},
-            )
-        return number
-
 
 class PlayerImportForm(forms.Form):
     """The uploaded player list; the view reads it into a preview (``player_import``)."""

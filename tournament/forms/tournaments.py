@@ -2,10 +2,12 @@
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import (
     DEFAULT_TIEBREAK_ORDER,
+    HANDS_PER_SESSION,
     SEATING_METHOD_CHOICES,
     TIEBREAK_CHOICES,
     Tournament,
@@ -48,7 +50,9 @@ class TournamentForm(forms.ModelForm):
         ]
         help_texts = {
             "slug": _("Letters, digits and hyphens; used in the public addresses."),
-            "session_count": _("Each session is 16 hands at every table."),
+            "session_count": format_lazy(
+                _("Each session is {hands} hands at every table."), hands=HANDS_PER_SESSION
+            ),
             "seating_method": _(
                 "How sessions are seated by default; it can be changed before each draw."
             ),
@@ -82,6 +86,13 @@ class TournamentForm(forms.ModelForm):
                 chosen.append(key)
         cleaned["tiebreak_order"] = ",".join(chosen)
         return cleaned
+
+    # The settings as services.tournament_create and tournament_update take them.
+    SETTINGS = (*Meta.fields, "tiebreak_order", "referees")
+
+    def settings(self) -> dict:
+        """The cleaned settings, as keyword arguments of the tournament services."""
+        return {name: self.cleaned_data[name] for name in self.SETTINGS}
 
 
 class DrawForm(forms.Form):
@@ -151,4 +162,24 @@ class SeatReplaceForm(forms.Form):
         )
         self.fields["player"].label_from_instance = lambda p: (
             f"{p.number} {p.name}" + (f" ({_('substitute')})" if p.is_substitute else "")
+        )
+
+
+class TournamentDeleteForm(forms.Form):
+    """The organiser types the tournament's short name back; the service compares it."""
+
+    confirm_slug = forms.CharField(
+        max_length=60,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
+        ),
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["confirm_slug"].label = _("Type “%(slug)s” to confirm") % {
+            "slug": tournament.slug
+        }
+        self.fields["confirm_slug"].help_text = _(
+            "The tournament's short name, as in its address. This cannot be undone."
         )

@@ -1,4 +1,16 @@
-"""Pure-Python MCR scoring: hand settlement and table points. Never imports Django."""
+"""Pure-Python MCR scoring. Never imports Django.
+
+- ``settlement``: settling one hand (who pays whom), session scores, places and table
+  points; its names are exported here (``ERROR_CODES`` is settlement's);
+- ``hand``: the winning hand as plain data (tiles, melds, win conditions);
+- ``notation``: reading a hand from referee notation or JSON, writing it back, checking it
+  is legal, with its own error codes (``notation.ERROR_CODES``);
+- ``fans`` and ``calculator``: the 81 fans and the calculator that scores a winning hand
+  (``_decompose`` holds its tile arithmetic);
+- ``claims``: checking a referee's claimed fans or total against each other and against
+  the calculator;
+- ``__main__``: the command line, ``python -m tournament.scoring``.
+"""
 
 from tournament.scoring.settlement import (
     ERROR_CODES,

@@ -1,8 +1,22 @@
-"""Seating for MCR sessions: the draw by lot and the seat rotation. Pure Python, no Django."""
+"""Seating for MCR tournaments: who sits where, session by session. Pure Python, no Django.
+
+- ``draw``: the draw by lot of one session, verifiable with ``sha256sum``;
+- ``rotation``: the seat rotation within a session (who deals, the seat winds);
+- ``pairings``: whole-tournament table plans, who sits with whom in every session;
+- ``seats``: the starting-seat balance of such a plan (East, South, West, North);
+- ``schedule``: the two together, a whole-tournament schedule and its figures;
+- ``published``: that schedule by registration number, as published to the players;
+- ``replan``: re-planning the sessions not yet played after a withdrawal or a substitute;
+- ``modes``: the session-by-session modes (random, by standings, serpentine, top tables);
+- ``__main__``: the command line, ``python -m tournament.seating``.
+
+The package exports the draw and the rotation; import the other modules directly.
+"""
 
 from tournament.seating.draw import (
     DrawError,
     SeatAssignment,
+    check_seed,
     draw_by_lot,
     lot_key,
     new_seed,
@@ -22,6 +36,7 @@ __all__ = [
     "DrawError",
     "HandSlot",
     "SeatAssignment",
+    "check_seed",
     "draw_by_lot",
     "lot_key",
     "new_seed",

@@ -1,4 +1,4 @@
-"""Plan a whole tournament from the command line (issue 4's command-line contract).
+"""Seating from the command line: plan a whole tournament, or re-run one session's draw.
 
     python -m tournament.seating --players N --sessions R [--seed S] [--groups FILE.json]
 
@@ -13,6 +13,13 @@ Players are numbered 1..N; each table lists its players East, South, West, North
 ``--groups`` is a JSON object mapping player numbers (as strings) to group names. Bad
 arguments give a message on stderr and exit status 2. Same arguments and seed give
 byte-identical output.
+
+    python -m tournament.seating session --input FILE.json
+
+re-runs one session-by-session draw (``modes.seat_session``) from the input the seating
+page shows, ``{"mode", "seed", "players", "history", "ranking", "groups", "top"}``, and
+prints ``{"mode": ..., "seed": ..., "tables": [[e, s, w, n], ...]}``; an input it cannot
+seat gives a message on stderr and exit status 2.
 """
 
 from __future__ import annotations

@@ -48,7 +48,8 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_seed(seed: object) -> None:
+def check_seed(seed: object) -> None:
+    """Raise DrawError ``bad_seed`` unless ``seed`` is a whole number of zero or more."""
     if not _is_int(seed) or seed < 0:
         raise DrawError(
             f"The seed must be a whole number of zero or more, not {seed!r}.", code="bad_seed"
@@ -72,7 +73,7 @@ def lot_key(seed: int, player: int) -> str:
 
     Players are ordered by this key (then by number) to give out the lots.
     """
-    _check_seed(seed)
+    check_seed(seed)
     _check_player(player)
     # int() so that int subclasses (an IntEnum, say) still hash as their plain decimal text.
     text = f"{int(seed)}:{int(player)}"
@@ -86,7 +87,7 @@ def draw_by_lot(players: Sequence[int], seed: int) -> list[SeatAssignment]:
     It is ordered by table, then seat. Raises ``DrawError`` when the seed or the players
     are invalid or when the number of players is not a multiple of four.
     """
-    _check_seed(seed)
+    check_seed(seed)
     players = list(players)
     if not players:
         raise DrawError("There are no players to draw.", code="no_players")

@@ -1,14 +1,14 @@
 """Whole-tournament table plans: who sits with whom in every session.
 
 ``plan_tables`` decides the tables of four for all sessions at once, optimising in this
-order (issue 4, item 2):
+order (each level matters more than all the ones below it):
 
 1. extra meetings (a pair at one table more than once): 0 when possible, otherwise as near
    as it can get to the counting bound :func:`lower_bound`;
 2. group conflicts (two players of the same group at one table);
 3. consecutive repeats (a pair at one table in two consecutive sessions).
 
-Starting seats are not decided here (see the seat balancing built on top).
+Starting seats are not decided here: ``seats.py`` balances them on top of this plan.
 
 How: a construction from finite geometry (``_constructions``) when one fits the number of
 players, relabelled by a seeded random permutation (the draw by lot) and with its sessions

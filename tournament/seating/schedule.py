@@ -1,9 +1,10 @@
-"""Whole-tournament schedules: who sits together (``tables.py``), then starting seats.
+"""Whole-tournament schedules: who sits together (``pairings.py``), then starting seats.
 
 ``plan_schedule`` plans the tables of every session at once (``plan_tables``), orders each
 table East, South, West, North so that starting seats are balanced (``balance_seats``), and
-recounts the figures of issue 4 from the final schedule (``schedule_stats``), so what is
-reported is what is printed.
+recounts the schedule's figures (``ScheduleStats``: extra meetings, group conflicts, seat
+spread, ...) from the final schedule (``schedule_stats``), so what is reported is what is
+printed.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Starting-seat balance: order every table's four players as East, South, West, North.
 
-Goal 3 of the whole-tournament schedule: each player starts in each of the four seats
-⌊R/4⌋ or ⌈R/4⌉ times, R being the number of sessions the player plays. Who sits together is
-decided elsewhere (``tables.py``); here only the order within each table changes.
+The aim, after who sits with whom: each player starts in each of the four seats ⌊R/4⌋ or
+⌈R/4⌉ times, R being the number of sessions the player plays. Who sits together is decided
+elsewhere (``pairings.py``); here only the order within each table changes.
 
 The mathematics. Build the bipartite graph whose vertices are the tables (one per table
 per session) and the players, with an edge for every seat taken. A starting-seat

@@ -12,10 +12,15 @@ each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
 
 from tournament.services.draws import seat_replace, session_cancel_draw, session_draw
 from tournament.services.hands import (
+    HandRefused,
     PenaltyEntry,
+    fan_list,
+    hand_entry,
     hand_record,
+    penalty_entries,
     score_winning_hand,
     settle,
+    stored_hand_result,
     table_confirm,
     table_reopen,
 )
@@ -27,12 +32,20 @@ from tournament.services.players import (
     players_import,
 )
 from tournament.services.sessions import session_close, session_open, session_reopen
-from tournament.services.tournaments import tournament_create, tournament_update
+from tournament.services.tournaments import (
+    tournament_create,
+    tournament_delete,
+    tournament_update,
+)
 
 __all__ = [
+    "HandRefused",
     "ImportOutcome",
     "PenaltyEntry",
+    "fan_list",
+    "hand_entry",
     "hand_record",
+    "penalty_entries",
     "player_reinstate",
     "player_save",
     "player_withdraw",
@@ -45,8 +58,10 @@ __all__ = [
     "session_open",
     "session_reopen",
     "settle",
+    "stored_hand_result",
     "table_confirm",
     "table_reopen",
     "tournament_create",
+    "tournament_delete",
     "tournament_update",
 ]

@@ -52,6 +52,17 @@ def session_draw(
                 )
             }
         )
+    if seed is not None:
+        try:
+            seating.check_seed(seed)
+        except seating.DrawError as error:
+            raise ValidationError(
+                {
+                    "seed": ValidationError(
+                        _("The seed must be a whole number of zero or more."), code=error.code
+                    )
+                }
+            ) from error
     if tournament.sessions.filter(number=number).exists():
         raise _session_refused(
             number, _("Session %(number)s is already drawn."), "session_already_drawn"

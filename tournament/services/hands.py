@@ -19,7 +19,7 @@ from tournament.models import (
     Table,
     TableReopening,
 )
-from tournament.scoring import notation
+from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.services.sessions import session_reopen
 
@@ -57,8 +57,8 @@ CORE_MESSAGES = {
     "discarder_required": _lazy("Choose who discarded the winning tile."),
     "discarder_is_winner": _lazy("The winner cannot be the discarder: choose who discarded."),
     "fan_required": _lazy("Enter the winner's fan, without flowers."),
-    "fan_below_minimum": _lazy("A win needs at least 8 fan, flowers not counted."),
-    "flowers_out_of_range": _lazy("Flowers are 0 to 8."),
+    "fan_below_minimum": _lazy("A win needs at least %(minimum)s fan, flowers not counted."),
+    "flowers_out_of_range": _lazy("Flowers are 0 to %(most)s."),
     "penalised_player_cannot_win": _lazy(
         "A player penalised for a false win in this hand cannot win it."
     ),
@@ -75,7 +75,78 @@ def _core_message(error: scoring.SettlementError) -> str:
     if message is None:
         return str(error)
     # Penalties are numbered from 1 on the form, as the referee sees them.
-    return str(message) % {"n": (error.index or 0) + 1}
+    return str(message) % {
+        "n": (error.index or 0) + 1,
+        "minimum": scoring.MIN_FAN,
+        "most": scoring.MAX_FLOWERS,
+    }
+
+
+# What a referee enters for a hand and for a penalty, as stored on the models.
+HAND_ENTRY_FIELDS = (
+    "outcome",
+    "winner",
+    "discarder",
+    "fan",
+    "flowers",
+    "fan_names",
+    "winning_hand",
+)
+PENALTY_FIELDS = ("offender", "kind", "points", "beneficiary", "reason")
+
+
+def hand_entry(hand: Hand) -> dict:
+    """The referee's entry of a stored hand, as plain values (its penalties apart)."""
+    return {name: getattr(hand, name) for name in HAND_ENTRY_FIELDS}
+
+
+def penalty_entries(hand: Hand) -> list[PenaltyEntry]:
+    """The stored hand's penalties as entered, in the order they were entered."""
+    return [
+        PenaltyEntry(**{name: getattr(p, name) for name in PENALTY_FIELDS})
+        for p in hand.penalties.all()
+    ]
+
+
+def hand_result(
+    *,
+    outcome: str,
+    winner: int | None,
+    discarder: int | None,
+    fan: int | None,
+    flowers: int,
+    penalties: Sequence[PenaltyEntry],
+) -> scoring.HandResult:
+    """The scoring core's input for a hand; raises ValueError for an unknown outcome or kind."""
+    return scoring.HandResult(
+        outcome=scoring.Outcome(outcome),
+        winner=winner,
+        discarder=discarder,
+        fan=fan,
+        flowers=flowers,
+        penalties=tuple(
+            scoring.Penalty(
+                offender=p.offender,
+                kind=scoring.PenaltyKind(p.kind),
+                points=p.points,
+                beneficiary=p.beneficiary,
+                reason=p.reason,
+            )
+            for p in penalties
+        ),
+    )
+
+
+def stored_hand_result(hand: Hand) -> scoring.HandResult:
+    """The scoring core's input for a stored hand: settling it again must give its points."""
+    return hand_result(
+        outcome=hand.outcome,
+        winner=hand.winner,
+        discarder=hand.discarder,
+        fan=hand.fan,
+        flowers=hand.flowers,
+        penalties=penalty_entries(hand),
+    )
 
 
 def settle(
@@ -89,22 +160,13 @@ def settle(
 ) -> scoring.Settlement:
     """Settle a hand with the scoring core, turning its errors into form errors."""
     try:
-        result = scoring.HandResult(
-            outcome=scoring.Outcome(outcome),
+        result = hand_result(
+            outcome=outcome,
             winner=winner,
             discarder=discarder,
             fan=fan,
             flowers=flowers,
-            penalties=tuple(
-                scoring.Penalty(
-                    offender=p.offender,
-                    kind=scoring.PenaltyKind(p.kind),
-                    points=p.points,
-                    beneficiary=p.beneficiary,
-                    reason=p.reason,
-                )
-                for p in penalties
-            ),
+            penalties=penalties,
         )
         return scoring.settle_hand(result)
     except scoring.SettlementError as error:
@@ -200,27 +262,86 @@ def _already_entered(number: int) -> ValidationError:
 def _hand_snapshot(hand: Hand) -> dict:
     """The hand as it stands, kept in a HandRevision before a correction replaces it."""
     return {
-        "outcome": hand.outcome,
-        "winner": hand.winner,
-        "discarder": hand.discarder,
-        "fan": hand.fan,
-        "flowers": hand.flowers,
-        "fan_names": hand.fan_names,
-        "winning_hand": hand.winning_hand,
+        **hand_entry(hand),
         "computed_fan": hand.computed_fan,
+        "referee_figure_kept": hand.referee_figure_kept,
         "points": list(hand.points),
-        "penalties": [
-            {
-                "offender": p.offender,
-                "kind": p.kind,
-                "points": p.points,
-                "beneficiary": p.beneficiary,
-                "reason": p.reason,
-            }
-            for p in hand.penalties.all()
-        ],
+        "penalties": [dataclasses.asdict(entry) for entry in penalty_entries(hand)],
         "entered_by": hand.entered_by.get_username() if hand.entered_by else None,
     }
+
+
+def fan_list(scored) -> str:
+    """The fans of a scored hand as a referee writes them (flowers left out), e.g.
+    "Mixed Straight, Dragon Pung, Short Straight ×2"."""
+    return ", ".join(
+        f.name_en if f.count == 1 else f"{f.name_en} ×{f.count}"
+        for f in scored.fans
+        if f.key != claims.FLOWERS
+    )
+
+
+class HandRefused(ValidationError):
+    """A hand the service would not store, with what the calculator found, to show beside
+    the errors: ``scored`` (the winning hand's result) and ``claim_check`` (the verdict on
+    the fans claimed), each None when not reached."""
+
+    def __init__(self, errors: dict, *, scored=None, claim_check=None):
+        super().__init__(errors)
+        self.scored = scored
+        self.claim_check = claim_check
+
+
+def _merge(errors: dict, error: ValidationError) -> None:
+    """Add a service error (keyed by field, or not) to ``errors``."""
+    for field, field_errors in error.update_error_dict({}).items():
+        errors.setdefault(field, []).extend(field_errors)
+
+
+def _disputes(*, fan, scored, fan_names: str, claimed) -> tuple[dict, object]:
+    """What the calculator disputes in the referee's figures: the fan typed against the
+    winning hand's, and the fans claimed (against each other and against the hand).
+
+    Returns the errors (empty when nothing is disputed) and the claim check (or None).
+    """
+    errors = {}
+    if scored is not None and fan is not None and scored.total_without_flowers != fan:
+        errors["fan"] = [
+            ValidationError(
+                _(
+                    "The winning hand scores %(computed)s fan (%(fans)s); you entered %(typed)s. "
+                    "Correct the fan, or tick the box to keep your figure."
+                )
+                % {
+                    "computed": scored.total_without_flowers,
+                    "fans": fan_list(scored),
+                    "typed": fan,
+                },
+                code="fan_disputed",
+            )
+        ]
+    check = None
+    if fan_names:
+        check = claims.check_claim(claimed_total=fan, claimed_fans=claimed, scored=scored)
+        if not check.agrees:
+            errors["fan_names"] = [
+                ValidationError(
+                    _(
+                        "The fans claimed do not hold (see below). "
+                        "Correct them, or tick the box to keep them."
+                    ),
+                    code="claim_disputed",
+                )
+            ]
+    return errors, check
+
+
+def parse_fan_names(fan_names: str):
+    """The fans claimed, read from their names; a coded error for a name it does not know."""
+    try:
+        return claims.parse_claimed_fans(fan_names)
+    except HandError as error:
+        raise ValidationError(error.message, code=error.code) from error
 
 
 @transaction.atomic
@@ -236,6 +357,7 @@ def hand_record(
     fan_names: str = "",
     winning_hand: str = "",
     penalties: Sequence[PenaltyEntry] = (),
+    keep_referee_figure: bool = False,
     user=None,
     version: int | None = None,
 ) -> Hand:
@@ -243,24 +365,58 @@ def hand_record(
 
     ``version`` is the version of the hand the referee was editing: if someone
     saved it in between, the save is refused rather than overwriting their entry.
+
+    The calculator checks the referee's figures: a ``fan`` that differs from the typed
+    ``winning_hand``'s, or ``fan_names`` that cannot hold (unknown names are always
+    refused), are refused unless ``keep_referee_figure`` says the referee saw the
+    difference and decides; the hand then records that the figure was kept. A refusal is
+    a ``HandRefused`` carrying the calculator's result and the claim check.
     """
     table = Table.objects.select_related("session").get(pk=table.pk)
     _table_open_for_entry(table)
     if not 1 <= number <= HANDS_PER_SESSION:
         raise ValidationError(
-            {"number": ValidationError(_("A hand number is 1 to 16."), code="hand_out_of_range")}
+            {
+                "number": ValidationError(
+                    _("A hand number is 1 to %(last)s.") % {"last": HANDS_PER_SESSION},
+                    code="hand_out_of_range",
+                )
+            }
         )
-    settlement = settle(
-        outcome=outcome,
-        winner=winner,
-        discarder=discarder,
-        fan=fan,
-        flowers=flowers,
-        penalties=penalties,
-    )
-    computed = score_winning_hand(
-        text=winning_hand, number=number, winner=winner, outcome=outcome, flowers=flowers
-    )
+    fan_names = (fan_names or "").strip()
+    winning_hand = (winning_hand or "").strip()
+    errors: dict = {}
+    scored = check = settlement = claimed = None
+    # Each check reports on its own fields, so the referee sees every error at once.
+    try:
+        claimed = parse_fan_names(fan_names)
+    except ValidationError as error:
+        errors["fan_names"] = error.error_list
+    try:
+        scored = score_winning_hand(
+            text=winning_hand, number=number, winner=winner, outcome=outcome, flowers=flowers
+        )
+    except ValidationError as error:
+        _merge(errors, error)
+    try:
+        settlement = settle(
+            outcome=outcome,
+            winner=winner,
+            discarder=discarder,
+            fan=fan,
+            flowers=flowers,
+            penalties=penalties,
+        )
+    except ValidationError as error:
+        _merge(errors, error)
+    disputes = {}
+    if claimed is not None:
+        disputes, check = _disputes(fan=fan, scored=scored, fan_names=fan_names, claimed=claimed)
+    if disputes and not keep_referee_figure:
+        for field, field_errors in disputes.items():
+            errors.setdefault(field, []).extend(field_errors)
+    if errors:
+        raise HandRefused(errors, scored=scored, claim_check=check)
     hand = Hand.objects.filter(table=table, number=number).first()
     if version is None and hand is not None:
         raise _already_entered(number)
@@ -287,8 +443,9 @@ def hand_record(
     hand.fan = fan
     hand.flowers = flowers
     hand.fan_names = fan_names
-    hand.winning_hand = (winning_hand or "").strip()
-    hand.computed_fan = computed.total_without_flowers if computed else None
+    hand.winning_hand = winning_hand
+    hand.computed_fan = scored.total_without_flowers if scored else None
+    hand.referee_figure_kept = bool(disputes)
     (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
     hand.deducted = settlement.deducted
     hand.entered_by = user
@@ -299,17 +456,7 @@ def hand_record(
     except IntegrityError as error:
         # Two tablets creating the same hand at once: the second one is told.
         raise _already_entered(number) from error
-    Penalty.objects.bulk_create(
-        Penalty(
-            hand=hand,
-            offender=p.offender,
-            kind=p.kind,
-            points=p.points,
-            beneficiary=p.beneficiary,
-            reason=p.reason,
-        )
-        for p in penalties
-    )
+    Penalty.objects.bulk_create(Penalty(hand=hand, **dataclasses.asdict(p)) for p in penalties)
     return hand
 
 

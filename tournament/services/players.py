@@ -4,10 +4,11 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import PLAYER_FIELDS, Player, Tournament
+from tournament.models import PLAYER_FIELDS, Player, Seat, Tournament
 from tournament.player_import import state_fingerprint, stored_players
 
 
@@ -16,7 +17,9 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
     """Create a player, or update ``player`` with ``fields``."""
     player = player or Player(tournament=tournament)
     new_number = fields.get("number", player.number)
-    if player.pk and new_number != player.number and player.seats.exists():
+    renumbered = player.pk is not None and new_number != player.number
+    # A seat given to a substitute still names the drawn player (``Seat.replaces``).
+    if renumbered and Seat.objects.filter(Q(player=player) | Q(replaces=player)).exists():
         # The published draw is sha256("seed:number"): renumbering would make it uncheckable.
         raise ValidationError(
             {
@@ -27,9 +30,21 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
                 )
             }
         )
+    unknown = set(fields) - set(PLAYER_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown player fields {sorted(unknown)}")
+    taken = tournament.players.filter(number=new_number).exclude(pk=player.pk).first()
+    if taken is not None:
+        raise ValidationError(
+            {
+                "number": ValidationError(
+                    _("Number %(number)s is already used by %(player)s.")
+                    % {"number": new_number, "player": taken.display_name},
+                    code="number_taken",
+                )
+            }
+        )
     for key, value in fields.items():
-        if key not in PLAYER_FIELDS:
-            raise TypeError(f"unknown player field {key}")
         setattr(player, key, value)
     player.full_clean()
     player.save()

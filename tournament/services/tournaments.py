@@ -61,3 +61,28 @@ def tournament_update(*, tournament: Tournament, referees=None, **fields) -> Tou
     if referees is not None:
         tournament.referees.set(referees)
     return tournament
+
+
+@transaction.atomic
+def tournament_delete(*, tournament: Tournament, confirm_slug: str) -> dict[str, int]:
+    """Delete the tournament and everything under it, once its short name is typed back.
+
+    Players, sessions, tables, seats, hands, penalties, corrections, reopenings and the
+    seating plan go with it; the accounts of its organisers and referees stay. Returns the
+    number of rows deleted per model, as ``QuerySet.delete`` counts them.
+    """
+    # Compared with the stored short name, not the caller's copy: a rename saved meanwhile
+    # means the organiser confirmed a name the tournament no longer has.
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    if confirm_slug != tournament.slug:
+        raise ValidationError(
+            {
+                "confirm_slug": ValidationError(
+                    _("Type “%(slug)s” exactly to confirm the deletion.")
+                    % {"slug": tournament.slug},
+                    code="confirmation_mismatch",
+                )
+            }
+        )
+    _total, deleted = tournament.delete()
+    return deleted

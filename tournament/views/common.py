@@ -1,9 +1,9 @@
-"""The one lookup every view uses: find the tournament and check the visitor's role."""
+"""The lookups the views use: the tournament with the visitor's role, and one object in it."""
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 
-from tournament.models import Session, Table, Tournament
+from tournament.models import Player, Session, Table, Tournament
 from tournament.permissions import is_organiser, is_referee
 
 
@@ -23,6 +23,10 @@ def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
 
 def get_session(tournament, number) -> Session:
     return get_object_or_404(Session, tournament=tournament, number=number)
+
+
+def get_player(tournament, number) -> Player:
+    return get_object_or_404(Player, tournament=tournament, number=number)
 
 
 def get_table(tournament, number, table) -> Table:

@@ -1,4 +1,4 @@
-"""Organiser actions: create and edit a tournament, draw and run sessions, reopen tables."""
+"""Organiser actions: create, edit and delete a tournament, draw and run sessions, reopen tables."""
 
 import copy
 
@@ -9,8 +9,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import services
-from tournament.forms.tournaments import DrawForm, ReopenForm, SeatReplaceForm, TournamentForm
+from tournament import selectors, services
+from tournament.forms.tournaments import (
+    DrawForm,
+    ReopenForm,
+    SeatReplaceForm,
+    TournamentDeleteForm,
+    TournamentForm,
+)
 from tournament.permissions import can_create_tournament
 from tournament.views.common import (
     add_service_errors,
@@ -28,19 +34,8 @@ def tournament_create(request):
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            tournament = services.tournament_create(
-                name=data["name"],
-                slug=data["slug"],
-                session_count=data["session_count"],
-                session_minutes=data["session_minutes"],
-                tiebreak_order=data["tiebreak_order"],
-                seating_method=data["seating_method"],
-                separate_by=data["separate_by"],
-                creator=request.user,
-                referees=data["referees"],
-            )
+            tournament = services.tournament_create(creator=request.user, **form.settings())
         except ValidationError as error:
             add_service_errors(form, error)
         else:
@@ -58,19 +53,8 @@ def tournament_edit(request, slug):
     # half-applied nor shown in the page's title and links (a slug not saved gives 404s).
     form = TournamentForm(request.POST or None, instance=copy.copy(tournament))
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            saved = services.tournament_update(
-                tournament=copy.copy(tournament),
-                name=data["name"],
-                slug=data["slug"],
-                session_count=data["session_count"],
-                session_minutes=data["session_minutes"],
-                tiebreak_order=data["tiebreak_order"],
-                seating_method=data["seating_method"],
-                separate_by=data["separate_by"],
-                referees=data["referees"],
-            )
+            saved = services.tournament_update(tournament=copy.copy(tournament), **form.settings())
         except ValidationError as error:
             add_service_errors(form, error)
         else:
@@ -195,3 +179,32 @@ def session_cancel_draw(request, slug, number):
         return redirect("seat_change", tournament.slug, number)
     messages.success(request, _("The draw of session %(n)s is cancelled.") % {"n": number})
     return redirect(tournament)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_delete(request, slug):
+    """Delete a test or mistaken tournament, after a page saying what goes with it."""
+    tournament = get_tournament(request, slug, role="organiser")
+    # Bound on every POST, even an empty one, so a post without the name shows "required".
+    data = request.POST if request.method == "POST" else None
+    form = TournamentDeleteForm(data, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_delete(
+                tournament=tournament, confirm_slug=form.cleaned_data["confirm_slug"]
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(
+                request, _("Tournament “%(name)s” deleted.") % {"name": tournament.name}
+            )
+            return redirect("home")
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        form=form,
+        summary=selectors.tournament_deletion_summary(tournament),
+    )
+    return render(request, "tournaments/delete.html", context)

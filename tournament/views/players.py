@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -14,9 +14,9 @@ from tournament.forms.players import (
     PlayerImportForm,
     sign_preview,
 )
-from tournament.models import PLAYER_FIELDS, Player
+from tournament.models import PLAYER_FIELDS
 from tournament.player_import import import_preview
-from tournament.views.common import add_service_errors, get_tournament, roles
+from tournament.views.common import add_service_errors, get_player, get_tournament, roles
 
 
 def _context(request, tournament, **extra) -> dict:
@@ -25,43 +25,25 @@ def _context(request, tournament, **extra) -> dict:
     return context
 
 
-def _get_player(tournament, number) -> Player:
-    return get_object_or_404(Player, tournament=tournament, number=number)
-
-
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def player_list(request, slug):
     tournament = get_tournament(request, slug, role="organiser")
-    players = list(tournament.players.order_by("number"))
-    active = [p for p in players if p.is_active]
-    try:
-        drawn = selectors.players_for_draw(tournament)
-    except selectors.DrawRefused as refusal:
-        draw_ready, draw_problem, table_count = False, refusal.message, 0
-    else:
-        draw_ready, draw_problem, table_count = True, "", len(drawn) // 4
     return render(
         request,
         "players/list.html",
         _context(
             request,
             tournament,
-            players=players,
-            active_count=len(active),
-            substitute_count=sum(1 for p in active if p.is_substitute),
-            withdrawn_count=len(players) - len(active),
-            draw_ready=draw_ready,
-            draw_problem=draw_problem,
-            table_count=table_count,
-            spare_substitutes=len(active) - table_count * 4 if draw_ready else 0,
+            players=selectors.tournament_players(tournament),
+            summary=selectors.registration_summary(tournament),
         ),
     )
 
 
 def _player_form_page(request, tournament, number: int | None):
     """Add a player (``number`` None) or edit player ``number``."""
-    player = _get_player(tournament, number) if number is not None else None
+    player = get_player(tournament, number) if number is not None else None
     # Shown in the heading: the form edits ``player`` in place while validating.
     player_label = str(player) if player else ""
     form = PlayerForm(request.POST or None, instance=player, tournament=tournament)
@@ -70,7 +52,7 @@ def _player_form_page(request, tournament, number: int | None):
             saved = services.player_save(
                 tournament=tournament,
                 # A fresh copy, so the service starts from what is stored.
-                player=_get_player(tournament, number) if number is not None else None,
+                player=get_player(tournament, number) if number is not None else None,
                 **{name: form.cleaned_data[name] for name in PLAYER_FIELDS},
             )
         except ValidationError as error:
@@ -108,7 +90,7 @@ def player_edit(request, slug, number):
 @require_POST
 def player_withdraw(request, slug, number):
     tournament = get_tournament(request, slug, role="organiser")
-    player = services.player_withdraw(player=_get_player(tournament, number))
+    player = services.player_withdraw(player=get_player(tournament, number))
     messages.success(
         request,
         _("%(player)s is withdrawn: they will not be drawn in the sessions still to come.")
@@ -130,7 +112,7 @@ def player_withdraw(request, slug, number):
 @require_POST
 def player_reinstate(request, slug, number):
     tournament = get_tournament(request, slug, role="organiser")
-    player = services.player_reinstate(player=_get_player(tournament, number))
+    player = services.player_reinstate(player=get_player(tournament, number))
     messages.success(
         request,
         _("%(player)s is reinstated and will be drawn again.") % {"player": player},

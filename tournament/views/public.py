@@ -2,14 +2,14 @@
 
 import json
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from tournament import seating, selectors
 from tournament.forms.tournaments import DrawForm
-from tournament.models import SEAT_LABELS, Player, Tournament
+from tournament.models import SEAT_LABELS
 from tournament.permissions import can_create_tournament
-from tournament.views.common import get_session, get_tournament, roles
+from tournament.views.common import get_player, get_session, get_tournament, roles
 
 
 @require_safe
@@ -18,7 +18,7 @@ def home(request):
         request,
         "tournaments/home.html",
         {
-            "tournaments": Tournament.objects.all(),
+            "tournaments": selectors.tournament_list(),
             "can_create": can_create_tournament(request.user),
         },
     )
@@ -28,16 +28,11 @@ def home(request):
 def tournament_detail(request, slug):
     tournament = get_tournament(request, slug)
     context = roles(request, tournament)
-    sessions = list(tournament.sessions.prefetch_related("tables").order_by("number"))
-    for session in sessions:
-        tables = list(session.tables.all())
-        session.table_count = len(tables)
-        session.confirmed_count = sum(1 for t in tables if t.is_confirmed)
-    players = tournament.players.all()
+    overview = selectors.tournament_overview(tournament)
     context.update(
         tournament=tournament,
-        sessions=sessions,
-        player_count=sum(1 for p in players if p.is_active),
+        sessions=overview.sessions,
+        player_count=overview.active_players,
         draw_form=DrawForm(tournament=tournament) if context["is_organiser"] else None,
     )
     return render(request, "tournaments/detail.html", context)
@@ -47,13 +42,9 @@ def tournament_detail(request, slug):
 def seating_page(request, slug, number):
     tournament = get_tournament(request, slug)
     session = get_session(tournament, number)
-    tables = []
-    for table in session.tables.prefetch_related("seats__player", "seats__replaces").order_by(
-        "number"
-    ):
-        seats = sorted(table.seats.all(), key=lambda s: s.seat)
-        tables.append({"table": table, "seats": [(SEAT_LABELS[s.seat], s) for s in seats]})
-    example = tables[0]["seats"][0][1] if tables else None
+    tables = selectors.session_tables(session)
+    # The worked example of the lot rule: the player at table 1, seat P1.
+    example = tables[0].seats[0] if tables else None
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
@@ -87,7 +78,7 @@ def seating_by_name(request, slug, number):
 def player_schedule(request, slug, number):
     """One player's drawn sessions: table, starting seat and opponents."""
     tournament = get_tournament(request, slug)
-    player = get_object_or_404(Player, tournament=tournament, number=number)
+    player = get_player(tournament, number)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,

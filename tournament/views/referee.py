@@ -3,7 +3,8 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -18,9 +19,7 @@ from tournament.forms.hands import (
     penalty_initial,
     service_errors_to_form,
 )
-from tournament.models import Hand, HandRevision
-from tournament.scoring.claims import check_claim, parse_claimed_fans
-from tournament.scoring.hand import HandError
+from tournament.models import Hand
 from tournament.views.common import (
     add_service_errors,
     get_session,
@@ -34,16 +33,14 @@ from tournament.views.common import (
 @require_safe
 def referee_home(request, slug):
     tournament = get_tournament(request, slug, role="referee")
-    sessions = []
-    for session in tournament.sessions.order_by("-number"):
-        sessions.append({"session": session, "sheets": selectors.session_sheets(session)})
+    sessions = selectors.referee_sessions(tournament)
     context = roles(request, tournament)
     context.update(tournament=tournament, sessions=sessions)
     return render(request, "referee/home.html", context)
 
 
-def _sheet_context(request, tournament, table, *, form, penalties, editing=None):
-    sheet = selectors.table_sheet(table)
+def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None):
+    table = sheet.table
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
@@ -57,19 +54,14 @@ def _sheet_context(request, tournament, table, *, form, penalties, editing=None)
         can_enter=table.session.is_in_play and not table.is_confirmed,
         confirm_form=ConfirmForm(),
         missing=[row.number for row in sheet.rows if row.hand is None],
-        revisions=HandRevision.objects.filter(hand__table=table)
-        .select_related("hand", "revised_by")
-        .order_by("-revised_at", "-id"),
+        revisions=selectors.hand_revisions(table),
     )
     return context
 
 
-def _score_typed_hand(form, *, computing: bool):
-    """Score the winning hand typed in the form; None (with a form error) when it cannot be.
-
-    On "Compute" the hand may bring its own flowers (they fill the form); on saving
-    the form's flowers field decides and the hand must agree with it.
-    """
+def _score_typed_hand(form):
+    """Score the winning hand typed in the form for "Compute"; None (with a form error) when
+    it cannot be. The hand may bring its own flowers: they fill the form."""
     data = form.cleaned_data
     try:
         return services.score_winning_hand(
@@ -78,22 +70,14 @@ def _score_typed_hand(form, *, computing: bool):
             winner=data.get("winner"),
             outcome=data.get("outcome"),
             flowers=data.get("flowers"),
-            hand_flowers_win=computing,
+            hand_flowers_win=True,
         )
     except ValidationError as error:
         add_service_errors(form, error)
         return None
 
 
-def _fan_list(scored) -> str:
-    return ", ".join(
-        f.name_en if f.count == 1 else f"{f.name_en} ×{f.count}"
-        for f in scored.fans
-        if f.key != "flower_tiles"
-    )
-
-
-def _compute(request, tournament, table, form, penalties, form_kwargs, editing=None):
+def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=None):
     """ "Compute": score the typed winning hand and show the entry again, filled, unsaved."""
     form.is_valid()
     if form.cleaned_data.get("outcome") not in Hand.WINS:
@@ -101,69 +85,29 @@ def _compute(request, tournament, table, form, penalties, form_kwargs, editing=N
     elif not form.cleaned_data.get("winning_hand"):
         form.add_error("winning_hand", _("Type the winning hand to compute its fans."))
     else:
-        scored = _score_typed_hand(form, computing=True)
+        scored = _score_typed_hand(form)
         if scored is not None:
             data = request.POST.dict()
             data["fan"] = scored.total_without_flowers
             data["flowers"] = scored.total - scored.total_without_flowers
-            data["fan_names"] = _fan_list(scored)
+            data["fan_names"] = services.fan_list(scored)
             form = HandForm(initial=data, **form_kwargs)
             form.scored = scored
     context = _sheet_context(
-        request, tournament, table, form=form, penalties=penalties, editing=editing
+        request, tournament, sheet, form=form, penalties=penalties, editing=editing
     )
     return render(request, "referee/sheet.html", context)
 
 
-def _claim_holds(form, scored) -> bool:
-    """Check the fan names claimed against each other and, when typed, the winning hand.
-
-    An unknown name is an error; a claim that does not hold is shown and saved only
-    when the referee ticks "keep my figure", like a total the calculator disputes.
-    """
-    data = form.cleaned_data
-    try:
-        claimed = parse_claimed_fans(data["fan_names"])
-    except HandError as error:
-        form.add_error("fan_names", error.message)
-        return False
-    check = check_claim(claimed_total=data["fan"], claimed_fans=claimed, scored=scored)
-    if check.agrees or data["keep_my_figure"]:
-        return True
-    form.claim_check = check
-    form.add_error(
-        "fan_names",
-        _("The fans claimed do not hold (see below). Correct them, or tick the box to keep them."),
-    )
-    return False
-
-
 def _save_hand(request, table, form, penalties, *, editing: bool):
-    """Run the form and its penalty rows through the service; the saved hand, or None."""
+    """Run the form and its penalty rows through the service; the saved hand, or None.
+
+    The service checks everything, the calculator's disputes included; when it refuses,
+    what the calculator found is shown beside its errors.
+    """
     if not (form.is_valid() and penalties.is_valid()):
         return None
     data = form.cleaned_data
-    scored = _score_typed_hand(form, computing=False) if data["winning_hand"] else None
-    if form.errors:
-        return None
-    form.scored = scored
-    if scored and scored.total_without_flowers != data["fan"] and not data["keep_my_figure"]:
-        # The referee decides, but only after seeing the difference.
-        form.add_error(
-            "fan",
-            _(
-                "The winning hand scores %(computed)s fan (%(fans)s); you entered %(typed)s. "
-                "Correct the fan, or tick the box to keep your figure."
-            )
-            % {
-                "computed": scored.total_without_flowers,
-                "fans": _fan_list(scored),
-                "typed": data["fan"],
-            },
-        )
-        return None
-    if data["fan_names"].strip() and not _claim_holds(form, scored):
-        return None
     version = None
     if editing:
         # A correction without the version it started from can never match: refuse, don't guess.
@@ -177,13 +121,16 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
             discarder=data["discarder"],
             fan=data["fan"],
             flowers=data["flowers"],
-            fan_names=data["fan_names"].strip(),
+            fan_names=data["fan_names"],
             winning_hand=data["winning_hand"],
             penalties=penalties.entries(),
+            keep_referee_figure=data["keep_my_figure"],
             user=request.user,
             version=version,
         )
     except ValidationError as error:
+        form.scored = getattr(error, "scored", None)
+        form.claim_check = getattr(error, "claim_check", None)
         service_errors_to_form(form, penalties, error)
         return None
 
@@ -199,14 +146,14 @@ def table_sheet(request, slug, number, table):
     """The running score sheet; its form enters the next hand."""
     tournament = get_tournament(request, slug, role="referee")
     table = get_table(tournament, number, table)
-    players = [s.player for s in table.seats.select_related("player").order_by("seat")]
-    next_number = selectors.table_sheet(table).next_number
+    sheet = selectors.table_sheet(table)
+    players, next_number = sheet.players, sheet.next_number
     if request.method == "POST":
         form = HandForm(request.POST, players=players, slot=_slot(next_number))
         penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
         if "compute" in request.POST:
             kwargs = {"players": players, "slot": _slot(next_number)}
-            return _compute(request, tournament, table, form, penalties, kwargs)
+            return _compute(request, tournament, sheet, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
         if hand is not None:
             messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
@@ -218,7 +165,7 @@ def table_sheet(request, slug, number, table):
             initial={"number": next_number, "flowers": 0},
         )
         penalties = PenaltyFormSet(prefix="penalty", form_kwargs={"players": players})
-    context = _sheet_context(request, tournament, table, form=form, penalties=penalties)
+    context = _sheet_context(request, tournament, sheet, form=form, penalties=penalties)
     return render(request, "referee/sheet.html", context)
 
 
@@ -228,8 +175,11 @@ def hand_edit(request, slug, number, table, hand):
     """Correct an entered hand; a concurrent change is refused, never overwritten."""
     tournament = get_tournament(request, slug, role="referee")
     table = get_table(tournament, number, table)
-    hand = get_object_or_404(Hand, table=table, number=hand)
-    players = [s.player for s in table.seats.select_related("player").order_by("seat")]
+    sheet = selectors.table_sheet(table)
+    hand = sheet.hand(hand)
+    if hand is None:
+        raise Http404
+    players = sheet.players
     slot = _slot(hand.number)
     if request.method == "POST":
         form = HandForm(
@@ -238,7 +188,7 @@ def hand_edit(request, slug, number, table, hand):
         penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
         if "compute" in request.POST:
             kwargs = {"players": players, "slot": slot, "editing": True}
-            return _compute(request, tournament, table, form, penalties, kwargs, editing=hand)
+            return _compute(request, tournament, sheet, form, penalties, kwargs, editing=hand)
         if _save_hand(request, table, form, penalties, editing=True):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
@@ -248,7 +198,7 @@ def hand_edit(request, slug, number, table, hand):
             prefix="penalty", form_kwargs={"players": players}, initial=penalty_initial(hand)
         )
     context = _sheet_context(
-        request, tournament, table, form=form, penalties=penalties, editing=hand
+        request, tournament, sheet, form=form, penalties=penalties, editing=hand
     )
     return render(request, "referee/sheet.html", context)
 

@@ -6,7 +6,6 @@ from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from tournament import exports, selectors
-from tournament.models import Table
 from tournament.standings_tables import StandingsTable, TeamStandingsTable
 from tournament.views.common import get_tournament, roles
 
@@ -24,9 +23,6 @@ def standings_page(request, slug):
     if exports.has_teams(rows):
         team_table = TeamStandingsTable(selectors.team_standings(rows))
         config.configure(team_table)
-    unconfirmed = Table.objects.filter(
-        session__tournament=tournament, confirmed_at__isnull=True
-    ).count()
     return render(
         request,
         "standings/standings.html",
@@ -34,7 +30,7 @@ def standings_page(request, slug):
             "tournament": tournament,
             "table": table,
             "team_table": team_table,
-            "unconfirmed_tables": unconfirmed,
+            "unconfirmed_tables": selectors.unconfirmed_table_count(tournament),
             **roles(request, tournament),
         },
     )

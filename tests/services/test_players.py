@@ -1,0 +1,262 @@
+"""player_save, player_withdraw / player_reinstate and players_import: the registration services."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from tests.conftest import make_players
+from tests.services.errors import codes
+from tournament import services
+from tournament.models import PLAYER_FIELDS, Player, Seat
+from tournament.player_import import import_preview, state_fingerprint, stored_players
+
+
+def registered(tournament) -> list[tuple]:
+    """The tournament's players as stored, every field an organiser sets plus the withdrawal."""
+    return list(tournament.players.values_list(*PLAYER_FIELDS, "withdrawn_at"))
+
+
+def fingerprint(tournament, rows) -> str:
+    return state_fingerprint(stored_players(tournament), rows)
+
+
+# ---------------------------------------------------------------- player_save
+
+
+def test_player_save_creates_a_player_in_the_tournament(tournament):
+    player = services.player_save(
+        tournament=tournament, number=7, name="Li Wei", name_zh="李伟", team="Lyon", country="FR"
+    )
+    stored = Player.objects.get(pk=player.pk)
+    assert stored.tournament == tournament
+    assert (stored.number, stored.name, stored.name_zh, stored.team, stored.country) == (
+        7,
+        "Li Wei",
+        "李伟",
+        "Lyon",
+        "FR",
+    )
+    assert not stored.is_substitute
+    assert stored.is_active
+
+
+def test_player_save_updates_only_the_fields_given(tournament):
+    player = services.player_save(tournament=tournament, number=3, name="Ann", team="Lyon")
+    services.player_save(tournament=tournament, player=player, name="Anne", is_substitute=True)
+    stored = Player.objects.get(pk=player.pk)
+    assert (stored.number, stored.name, stored.team, stored.is_substitute) == (
+        3,
+        "Anne",
+        "Lyon",
+        True,
+    )
+    assert tournament.players.count() == 1
+
+
+def test_player_save_renumbers_a_player_not_yet_drawn(tournament):
+    player = services.player_save(tournament=tournament, number=3, name="Ann")
+    services.player_save(tournament=tournament, player=player, number=30)
+    assert list(tournament.players.values_list("number", flat=True)) == [30]
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["create", "update"])
+def test_player_save_refuses_an_unknown_field_and_saves_nothing(tournament, existing):
+    player = services.player_save(tournament=tournament, number=1, name="Ann") if existing else None
+    before = registered(tournament)
+    with pytest.raises(TypeError, match="withdrawn_at"):
+        # Not an organiser's field: withdrawals go through player_withdraw.
+        services.player_save(
+            tournament=tournament, player=player, number=2, name="Bo", withdrawn_at=None
+        )
+    assert registered(tournament) == before
+
+
+def test_player_save_refuses_a_number_already_taken(tournament):
+    services.player_save(tournament=tournament, number=4, name="Ann")
+    with pytest.raises(ValidationError) as raised:
+        services.player_save(tournament=tournament, number=4, name="Bo")
+    assert codes(raised.value) == {"number_taken"}
+    assert "Ann" in raised.value.message_dict["number"][0]
+    assert list(tournament.players.values_list("number", "name")) == [(4, "Ann")]
+
+
+def test_player_save_refuses_renumbering_onto_another_player(tournament):
+    ann, _bo = make_players(tournament, 2)
+    with pytest.raises(ValidationError) as raised:
+        services.player_save(tournament=tournament, player=ann, number=2)
+    assert codes(raised.value) == {"number_taken"}
+    assert sorted(tournament.players.values_list("number", "name")) == [
+        (1, "Player 1"),
+        (2, "Player 2"),
+    ]
+
+
+def test_the_same_number_in_two_tournaments_is_two_players(tournament, other_tournament):
+    services.player_save(tournament=tournament, number=1, name="Ann")
+    services.player_save(tournament=other_tournament, number=1, name="Ann")
+    assert Player.objects.filter(number=1).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [({"number": 0, "name": "Ann"}, "number"), ({"number": 1, "name": ""}, "name")],
+)
+def test_player_save_refuses_invalid_values_beside_their_field(tournament, fields, field):
+    with pytest.raises(ValidationError) as raised:
+        services.player_save(tournament=tournament, **fields)
+    assert field in raised.value.error_dict
+    assert not tournament.players.exists()
+
+
+@pytest.fixture
+def seated(tournament):
+    """Players 1..16 drawn by lot into session 1, and substitute 17 not seated."""
+    make_players(tournament, 16)
+    services.player_save(tournament=tournament, number=17, name="Sub", is_substitute=True)
+    services.session_draw(tournament=tournament, number=1, seed=5)
+    return tournament
+
+
+def test_a_seated_players_number_is_fixed_after_a_draw(seated):
+    player = seated.players.get(number=5)
+    with pytest.raises(ValidationError) as raised:
+        services.player_save(tournament=seated, player=player, number=40)
+    assert codes(raised.value) == {"number_fixed_after_draw"}
+    assert "number" in raised.value.error_dict
+    assert seated.players.filter(number=5).exists()
+
+
+def test_a_seated_player_can_still_be_renamed_with_the_same_number(seated):
+    player = seated.players.get(number=5)
+    services.player_save(tournament=seated, player=player, number=5, name="Eve")
+    assert seated.players.get(number=5).name == "Eve"
+
+
+def test_a_player_not_seated_by_any_draw_can_still_be_renumbered(seated):
+    substitute = seated.players.get(number=17)
+    services.player_save(tournament=seated, player=substitute, number=20)
+    assert seated.players.filter(number=20, is_substitute=True).exists()
+
+
+def test_a_drawn_player_whose_seat_went_to_a_substitute_keeps_their_number(seated):
+    """The lot gave player 3 a seat; the seat now records "replaces 3". The published draw
+    is sha256("seed:3"), so 3 must stay 3 even though player 3 holds no seat any more."""
+    seat = Seat.objects.get(session__tournament=seated, player__number=3)
+    drawn = seat.player
+    services.player_withdraw(player=drawn)
+    services.seat_replace(seat=seat, player=seated.players.get(number=17))
+    with pytest.raises(ValidationError) as raised:
+        services.player_save(tournament=seated, player=drawn, number=40)
+    assert codes(raised.value) == {"number_fixed_after_draw"}
+    assert Seat.objects.get(pk=seat.pk).replaces.number == 3
+
+
+# ---------------------------------------------------------------- withdraw / reinstate
+
+
+def test_withdraw_then_reinstate(tournament):
+    (player,) = make_players(tournament, 1)
+    services.player_withdraw(player=player)
+    assert not Player.objects.get(pk=player.pk).is_active
+    services.player_reinstate(player=player)
+    assert Player.objects.get(pk=player.pk).is_active
+
+
+def test_withdrawing_twice_keeps_the_first_withdrawal_time(tournament):
+    (player,) = make_players(tournament, 1)
+    first = services.player_withdraw(player=player).withdrawn_at
+    again = services.player_withdraw(player=Player.objects.get(pk=player.pk))
+    assert again.withdrawn_at == first
+    assert Player.objects.get(pk=player.pk).withdrawn_at == first
+
+
+def test_reinstating_an_active_player_changes_nothing(tournament):
+    (player,) = make_players(tournament, 1)
+    assert services.player_reinstate(player=player).withdrawn_at is None
+    assert Player.objects.get(pk=player.pk).is_active
+
+
+def test_a_withdrawal_keeps_the_seats_already_drawn(seated):
+    player = seated.players.get(number=5)
+    services.player_withdraw(player=player)
+    assert player.seats.count() == 1
+
+
+# ---------------------------------------------------------------- players_import
+
+
+@pytest.fixture
+def ann_and_bo(tournament):
+    services.player_save(tournament=tournament, number=1, name="Ann", team="Lyon")
+    services.player_save(tournament=tournament, number=2, name="Bo")
+    return tournament
+
+
+ROWS = [
+    {"number": 1, "name": "Ann", "team": "Lyon"},  # as stored
+    {"number": 2, "name": "Bob"},  # renamed
+    {"number": 3, "name": "Cleo", "country": "CN"},  # new
+]
+
+
+def test_import_creates_updates_and_counts_the_unchanged(ann_and_bo):
+    outcome = services.players_import(
+        tournament=ann_and_bo, rows=ROWS, fingerprint=fingerprint(ann_and_bo, ROWS)
+    )
+    assert outcome == services.ImportOutcome(created=1, updated=1, unchanged=1)
+    assert list(ann_and_bo.players.values_list("number", "name", "team", "country")) == [
+        (1, "Ann", "Lyon", ""),
+        (2, "Bob", "", ""),
+        (3, "Cleo", "", "CN"),
+    ]
+
+
+def test_import_applies_the_preview_of_a_file(ann_and_bo):
+    content = b"number,name,team\n1,Ann,Lyon\n2,Bob,\n3,Cleo,Paris\n"
+    preview = import_preview(ann_and_bo, filename="players.csv", content=content)
+    outcome = services.players_import(
+        tournament=ann_and_bo, rows=preview.rows_to_import, fingerprint=preview.fingerprint
+    )
+    assert (outcome.created, outcome.updated, outcome.unchanged) == (1, 1, 1)
+    assert ann_and_bo.players.get(number=3).team == "Paris"
+
+
+def test_importing_the_same_rows_again_changes_nothing(ann_and_bo):
+    services.players_import(
+        tournament=ann_and_bo, rows=ROWS, fingerprint=fingerprint(ann_and_bo, ROWS)
+    )
+    before = registered(ann_and_bo)
+    outcome = services.players_import(
+        tournament=ann_and_bo, rows=ROWS, fingerprint=fingerprint(ann_and_bo, ROWS)
+    )
+    assert outcome == services.ImportOutcome(created=0, updated=0, unchanged=3)
+    assert registered(ann_and_bo) == before
+
+
+def test_import_keeps_the_fields_a_row_does_not_set(ann_and_bo):
+    rows = [{"number": 1, "name": "Annie"}]
+    services.players_import(
+        tournament=ann_and_bo, rows=rows, fingerprint=fingerprint(ann_and_bo, rows)
+    )
+    assert ann_and_bo.players.get(number=1).team == "Lyon"
+
+
+def test_an_edit_after_the_preview_makes_the_import_stale_and_nothing_is_written(ann_and_bo):
+    previewed = fingerprint(ann_and_bo, ROWS)
+    services.player_save(tournament=ann_and_bo, player=ann_and_bo.players.get(number=2), name="Bo!")
+    before = registered(ann_and_bo)
+    with pytest.raises(ValidationError) as raised:
+        services.players_import(tournament=ann_and_bo, rows=ROWS, fingerprint=previewed)
+    assert codes(raised.value) == {"preview_stale"}
+    assert registered(ann_and_bo) == before
+
+
+def test_an_invalid_row_rolls_back_the_whole_import(ann_and_bo):
+    rows = [*ROWS, {"number": 4, "name": ""}]
+    before = registered(ann_and_bo)
+    with pytest.raises(ValidationError) as raised:
+        services.players_import(
+            tournament=ann_and_bo, rows=rows, fingerprint=fingerprint(ann_and_bo, rows)
+        )
+    assert "name" in raised.value.error_dict
+    # Player 3 was created and player 2 renamed before row 4 failed: both undone.
+    assert registered(ann_and_bo) == before

@@ -1,0 +1,100 @@
+"""session_open, session_close and session_reopen: a drawn session's play, from start to end."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from tests.conftest import make_players
+from tests.services.errors import codes
+from tournament import services
+from tournament.models import Session
+
+
+@pytest.fixture
+def drawn(tournament):
+    """Session 1 drawn for 16 players (4 tables), not opened yet."""
+    make_players(tournament, 16)
+    return services.session_draw(tournament=tournament, number=1, seed=20261130)
+
+
+def stored(session) -> Session:
+    return Session.objects.get(pk=session.pk)
+
+
+def confirm(session, *tables, user=None):
+    for table in session.tables.filter(number__in=tables):
+        services.table_confirm(table=table, user=user, record_missing_as_not_played=True)
+
+
+def test_a_drawn_session_is_neither_open_nor_closed(drawn):
+    assert (drawn.opened_at, drawn.closed_at, drawn.status) == (None, None, "drawn")
+
+
+def test_opening_a_session_puts_it_in_play(drawn):
+    services.session_open(session=drawn)
+    session = stored(drawn)
+    assert session.opened_at is not None
+    assert session.is_in_play
+    assert session.status == "in_play"
+
+
+def test_opening_twice_keeps_the_first_opening_time(drawn):
+    opened_at = services.session_open(session=drawn).opened_at
+    again = services.session_open(session=stored(drawn))
+    assert again.opened_at == opened_at
+    assert stored(drawn).opened_at == opened_at
+
+
+def test_a_closed_session_cannot_be_opened(session_in_play, organiser):
+    confirm(session_in_play, 1, 2, 3, 4, user=organiser)
+    services.session_close(session=session_in_play)
+    with pytest.raises(ValidationError) as raised:
+        services.session_open(session=stored(session_in_play))
+    assert codes(raised.value) == {"session_closed"}
+    assert stored(session_in_play).status == "closed"
+
+
+def test_closing_is_refused_while_tables_are_not_confirmed_and_names_them(
+    session_in_play, organiser
+):
+    confirm(session_in_play, 2, user=organiser)
+    with pytest.raises(ValidationError) as raised:
+        services.session_close(session=session_in_play)
+    assert codes(raised.value) == {"tables_not_confirmed"}
+    assert raised.value.messages == ["Tables not confirmed yet: 1, 3, 4."]
+    assert stored(session_in_play).closed_at is None
+
+
+def test_a_session_closes_once_every_table_is_confirmed(session_in_play, organiser):
+    confirm(session_in_play, 1, 2, 3, 4, user=organiser)
+    closed_at = services.session_close(session=session_in_play).closed_at
+    session = stored(session_in_play)
+    assert session.closed_at == closed_at is not None
+    assert session.status == "closed"
+    assert not session.is_in_play
+
+
+def test_closing_twice_keeps_the_first_closing_time(session_in_play, organiser):
+    confirm(session_in_play, 1, 2, 3, 4, user=organiser)
+    closed_at = services.session_close(session=session_in_play).closed_at
+    assert services.session_close(session=stored(session_in_play)).closed_at == closed_at
+
+
+def test_reopening_a_closed_session_puts_it_back_in_play(session_in_play, organiser):
+    opened_at = session_in_play.opened_at
+    confirm(session_in_play, 1, 2, 3, 4, user=organiser)
+    services.session_close(session=session_in_play)
+
+    services.session_reopen(session=stored(session_in_play))
+
+    session = stored(session_in_play)
+    assert (session.closed_at, session.opened_at) == (None, opened_at)
+    assert session.is_in_play
+    # The tables stay confirmed: reopening the session unlocks nothing at the tables.
+    assert not session.tables.filter(confirmed_at__isnull=True).exists()
+    assert services.session_open(session=session).opened_at == opened_at
+
+
+def test_reopening_a_session_in_play_changes_nothing(session_in_play):
+    services.session_reopen(session=session_in_play)
+    session = stored(session_in_play)
+    assert (session.opened_at, session.closed_at) == (session_in_play.opened_at, None)
