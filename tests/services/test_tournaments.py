@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import RestrictedError
 
 from tests.conftest import make_players, make_tournament
+from tests.services.errors import codes
 from tournament import selectors, services
 from tournament.models import (
     Hand,
@@ -21,12 +22,6 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import PenaltyEntry
-
-
-def codes(error: ValidationError) -> set[str]:
-    if hasattr(error, "error_dict"):
-        return {e.code for errors in error.error_dict.values() for e in errors}
-    return {e.code for e in error.error_list}
 
 
 def rows_under(tournament_pk: int) -> dict[str, int]:
@@ -333,3 +328,14 @@ def test_the_summary_of_an_empty_tournament_is_all_zero(tournament):
         reopenings=0,
         has_seating_plan=False,
     )
+
+
+def test_organisers_are_replaced_but_never_all_removed(tournament, organiser, referee):
+    services.tournament_update(tournament=tournament, organisers=[organiser, referee])
+    assert set(tournament.organisers.all()) == {organiser, referee}
+    with pytest.raises(ValidationError) as raised:
+        services.tournament_update(tournament=tournament, organisers=[], name="Renamed")
+    assert codes(raised.value) == {"organiser_required"}
+    tournament.refresh_from_db()
+    assert tournament.name == "Spring Open"
+    assert set(tournament.organisers.all()) == {organiser, referee}

@@ -131,11 +131,16 @@ def test_tournament_edit_personas(tournament, personas, persona, expected):
 
 @pytest.mark.parametrize(("persona", "expected"), PAGE_PERSONAS)
 def test_tournament_edit_post_personas_only_organiser_saves(
-    tournament, referee, personas, persona, expected
+    tournament, organiser, referee, personas, persona, expected
 ):
     response = personas[persona].post(
         reverse("tournament_edit", args=[tournament.slug]),
-        tournament_data(name="Renamed", slug=tournament.slug, referees=[referee.pk]),
+        tournament_data(
+            name="Renamed",
+            slug=tournament.slug,
+            referees=[referee.pk],
+            organisers=[organiser.pk],
+        ),
     )
     expected = "302 tournament" if expected == "200" else expected
     assert_persona_response(response, expected, tournament)
@@ -340,6 +345,7 @@ def test_editing_saves_the_settings(tournament, organiser, referee, other_refere
             seating_method="serpentine",
             separate_by="country",
             referees=[other_referee.pk],
+            organisers=[organiser.pk],
         ),
     )
     assert response.status_code == 302
@@ -350,6 +356,38 @@ def test_editing_saves_the_settings(tournament, organiser, referee, other_refere
     assert tournament.tiebreak_order == "score,table_points"
     assert (tournament.seating_method, tournament.separate_by) == ("serpentine", "country")
     assert list(tournament.referees.all()) == [other_referee]
+
+
+def test_a_second_organiser_added_in_the_settings_may_run_the_tournament(
+    tournament, organiser, other_referee
+):
+    url = reverse("tournament_edit", args=[tournament.slug])
+    form = login(organiser).get(url).context["form"]
+    assert list(form.fields["organisers"].initial) == [organiser]
+    response = login(organiser).post(
+        url,
+        tournament_data(slug=tournament.slug, organisers=[organiser.pk, other_referee.pk]),
+    )
+    assert response.status_code == 302
+    assert set(tournament.organisers.all()) == {organiser, other_referee}
+    assert login(other_referee).get(url).status_code == 200
+
+
+def test_a_tournament_keeps_at_least_one_organiser(tournament, organiser):
+    url = reverse("tournament_edit", args=[tournament.slug])
+    response = login(organiser).post(url, tournament_data(slug=tournament.slug, name="Renamed"))
+    assert response.status_code == 200
+    message = "A tournament needs at least one organiser."
+    assert response.context["form"].errors["organisers"] == [message]
+    assert message in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.name == "Spring Open"
+    assert list(tournament.organisers.all()) == [organiser]
+
+
+def test_the_new_tournament_form_does_not_ask_for_organisers(organiser):
+    form = login(organiser).get(reverse("tournament_create")).context["form"]
+    assert "organisers" not in form.fields
 
 
 def test_edit_form_shows_the_stored_ranking_order(tournament, organiser):
@@ -386,12 +424,13 @@ def test_lowering_session_count_below_a_drawn_session_is_refused(tournament, org
     services.session_draw(tournament=tournament, number=3, seed=3)
     client = login(organiser)
     url = reverse("tournament_edit", args=[tournament.slug])
-    response = client.post(url, tournament_data(slug=tournament.slug, session_count="2"))
+    kept = {"slug": tournament.slug, "organisers": [organiser.pk]}
+    response = client.post(url, tournament_data(session_count="2", **kept))
     assert_error_beside(response, "session_count", "Session 3 is already drawn")
     tournament.refresh_from_db()
     assert tournament.session_count == 4
 
-    response = client.post(url, tournament_data(slug=tournament.slug, session_count="3"))
+    response = client.post(url, tournament_data(session_count="3", **kept))
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.session_count == 3

@@ -37,6 +37,13 @@ class TournamentForm(forms.ModelForm):
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Accounts that may enter results at this tournament's tables."),
     )
+    organisers = forms.ModelMultipleChoiceField(
+        label=_("Organisers"),
+        queryset=get_user_model().objects.filter(is_active=True).order_by("username"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Accounts that run this tournament: settings, players, draws, corrections."),
+    )
 
     class Meta:
         model = Tournament
@@ -67,6 +74,10 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].initial = key
         if self.instance.pk:
             self.fields["referees"].initial = list(self.instance.referees.all())
+            self.fields["organisers"].initial = list(self.instance.organisers.all())
+        else:
+            # Whoever creates the tournament organises it; others are added in its settings.
+            del self.fields["organisers"]
         # Left out of a post (an older form, a script): the stored or the default method.
         self.fields["seating_method"].required = False
 
@@ -88,11 +99,13 @@ class TournamentForm(forms.ModelForm):
         return cleaned
 
     # The settings as services.tournament_create and tournament_update take them.
-    SETTINGS = (*Meta.fields, "tiebreak_order", "referees")
+    SETTINGS = (*Meta.fields, "tiebreak_order", "referees", "organisers")
 
     def settings(self) -> dict:
         """The cleaned settings, as keyword arguments of the tournament services."""
-        return {name: self.cleaned_data[name] for name in self.SETTINGS}
+        return {
+            name: self.cleaned_data[name] for name in self.SETTINGS if name in self.cleaned_data
+        }
 
 
 class DrawForm(forms.Form):

@@ -38,8 +38,21 @@ def tournament_create(
 
 
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, referees=None, **fields) -> Tournament:
-    """Change the settings; ``referees``, when given, replaces the referee accounts."""
+def tournament_update(
+    *, tournament: Tournament, referees=None, organisers=None, **fields
+) -> Tournament:
+    """Change the settings; ``referees`` and ``organisers``, when given, replace the accounts.
+
+    A tournament keeps at least one organiser: nobody else could change it.
+    """
+    if organisers is not None and not list(organisers):
+        raise ValidationError(
+            {
+                "organisers": ValidationError(
+                    _("A tournament needs at least one organiser."), code="organiser_required"
+                )
+            }
+        )
     drawn = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
     if drawn and fields.get("session_count", tournament.session_count) < drawn:
         raise ValidationError(
@@ -60,6 +73,8 @@ def tournament_update(*, tournament: Tournament, referees=None, **fields) -> Tou
     tournament.save()
     if referees is not None:
         tournament.referees.set(referees)
+    if organisers is not None:
+        tournament.organisers.set(organisers)
     return tournament
 
 
