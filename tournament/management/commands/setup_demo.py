@@ -5,6 +5,7 @@ from django.contrib.auth.models import Permission, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from tournament import services
 from tournament.demo import load_demo, read_plan
 from tournament.models import Tournament
 
@@ -27,6 +28,10 @@ class Command(BaseCommand):
             tournament = load_demo(plan)
             self.stdout.write("Loaded the demo tournament.")
         self.stdout.write("Demo accounts (for the demo only):")
+        roles = {
+            "organiser": set(tournament.organisers.all()),
+            "referee": set(tournament.referees.all()),
+        }
         for username, (password, role) in DEMO_ACCOUNTS.items():
             user, created = User.objects.get_or_create(username=username)
             if created:
@@ -34,9 +39,10 @@ class Command(BaseCommand):
                 user.save()
             if role == "organiser":
                 user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
-                tournament.organisers.add(user)
-            else:
-                tournament.referees.add(user)
+            roles[role].add(user)
             # An account that existed before keeps its password: say so rather than mislead.
             shown = repr(password) if created or user.check_password(password) else "(changed)"
             self.stdout.write(f"  {role:<10} user {username!r} password {shown}")
+        services.tournament_update(
+            tournament=tournament, organisers=roles["organiser"], referees=roles["referee"]
+        )
