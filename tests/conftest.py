@@ -41,6 +41,48 @@ def make_players(tournament: Tournament, count: int, *, start: int = 1, **extra)
     ]
 
 
+def play_some_sessions(tournament: Tournament, *, organiser: User, referee: User) -> None:
+    """Session 1 played and closed, with a penalty, two corrected hands and a reopened table;
+    session 2 seated from the whole-tournament plan, a substitute in a withdrawn player's seat.
+    """
+    make_players(tournament, 16)
+    services.player_save(tournament=tournament, number=17, name="Substitute", is_substitute=True)
+    first = services.session_draw(tournament=tournament, number=1, seed=11)
+    services.session_open(session=first)
+    table = first.tables.get(number=1)
+    false_win = services.PenaltyEntry(
+        offender=2, kind="to_each_other", points=10, reason="False win"
+    )
+    hand = services.hand_record(table=table, number=1, outcome="draw", penalties=[false_win])
+    services.hand_record(
+        table=table,
+        number=1,
+        outcome="self_drawn",
+        winner=1,
+        fan=8,
+        penalties=[false_win],
+        version=hand.version,
+    )
+    for each in first.tables.all():
+        services.table_confirm(table=each, user=referee, record_missing_as_not_played=True)
+    services.table_reopen(table=table, user=organiser, reason="Hand 2 was a win")
+    services.hand_record(
+        table=table,
+        number=2,
+        outcome="self_drawn",
+        winner=0,
+        fan=8,
+        version=table.hands.get(number=2).version,
+    )
+    services.table_confirm(table=table, user=referee)
+    services.session_close(session=first)
+
+    second = services.session_draw(tournament=tournament, number=2, seed=22, method="planned")
+    seat = second.seats.get(player__number=3)
+    services.player_withdraw(player=seat.player)
+    services.seat_replace(seat=seat, player=tournament.players.get(number=17))
+
+
 def login(user: User | None) -> Client:
     client = Client()
     if user is not None:

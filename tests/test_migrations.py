@@ -13,3 +13,34 @@ def test_no_missing_migrations():
         call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
     except SystemExit as exit_:
         pytest.fail(f"makemigrations --check exited with {exit_.code}:\n{out.getvalue()}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hands_kept_against_the_calculator_before_the_flag_are_marked_kept():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("tournament", "0005_session_draw_input")]
+    after = [("tournament", "0006_hand_override_seat_restrict_default_method")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    tournament = old.get_model("tournament", "Tournament").objects.create(name="Old", slug="old")
+    session = old.get_model("tournament", "Session").objects.create(
+        tournament=tournament, number=1, seed=1
+    )
+    table = old.get_model("tournament", "Table").objects.create(session=session, number=1)
+    hand = old.get_model("tournament", "Hand")
+    win = {"table": table, "outcome": "self_drawn", "winner": 0, "flowers": 0}
+    points = {"points_p1": 30, "points_p2": -10, "points_p3": -10, "points_p4": -10}
+    hand.objects.create(number=1, fan=10, computed_fan=8, **win, **points)
+    hand.objects.create(number=2, fan=10, computed_fan=10, **win, **points)
+    hand.objects.create(number=3, fan=10, computed_fan=None, **win, **points)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    kept = new.get_model("tournament", "Hand").objects.order_by("number")
+    assert [(h.number, h.referee_figure_kept) for h in kept] == [(1, True), (2, False), (3, False)]
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -29,6 +29,30 @@ from tournament.models import (
 )
 from tournament.seating.schedule import schedule_stats
 
+# Players still in the tournament (not withdrawn).
+ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
+
+
+def tournament_by_slug(slug: str) -> Tournament | None:
+    return Tournament.objects.filter(slug=slug).first()
+
+
+def session_by_number(tournament, number: int) -> Session | None:
+    return Session.objects.filter(tournament=tournament, number=number).first()
+
+
+def player_by_number(tournament, number: int) -> Player | None:
+    return Player.objects.filter(tournament=tournament, number=number).first()
+
+
+def table_by_number(tournament, session: int, number: int) -> Table | None:
+    """Table ``number`` of session ``session``, with its session and tournament."""
+    return (
+        Table.objects.select_related("session__tournament")
+        .filter(session__tournament=tournament, session__number=session, number=number)
+        .first()
+    )
+
 
 @dataclass
 class SheetRow:
@@ -307,7 +331,7 @@ def players_for_draw(tournament) -> list[Player]:
     Raises DrawRefused saying how many substitutes are missing when even all
     substitutes cannot fill the last table.
     """
-    active = list(tournament.players.filter(withdrawn_at__isnull=True).order_by("number"))
+    active = list(tournament.players.filter(ACTIVE_PLAYERS).order_by("number"))
     regular = [p for p in active if not p.is_substitute]
     substitutes = [p for p in active if p.is_substitute]
     needed = (-len(regular)) % 4
@@ -332,7 +356,6 @@ def players_for_draw(tournament) -> list[Player]:
 # ---------------------------------------------------------------- the pages' figures
 
 # Players not withdrawn (Player.is_active), as a filter.
-ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
 
 
 def tournament_list():

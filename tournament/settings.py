@@ -53,7 +53,6 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "tournament.context_processors.rules",
             ],
         },
     },

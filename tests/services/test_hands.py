@@ -328,3 +328,103 @@ def test_a_correction_keeps_whether_the_figure_was_kept_in_the_revision(table, r
     assert corrected.referee_figure_kept is False
     previous = corrected.revisions.get().previous
     assert (previous["fan"], previous["referee_figure_kept"]) == (30, True)
+
+
+def test_a_penalty_needs_its_reason(table):
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(
+            table=table,
+            number=1,
+            outcome="draw",
+            penalties=[PenaltyEntry(offender=0, kind="deducted", points=10, reason=" ")],
+        )
+    assert codes(raised.value) == {"penalty_reason_required"}
+    assert "penalties" in raised.value.error_dict
+    assert not Hand.objects.exists()
+
+
+def test_a_hand_has_at_most_eight_penalties(table):
+    nine = [
+        PenaltyEntry(offender=n % 4, kind="deducted", points=5, reason="Foul") for n in range(9)
+    ]
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(table=table, number=1, outcome="draw", penalties=nine)
+    assert codes(raised.value) == {"too_many_penalties"}
+    hand = services.hand_record(table=table, number=1, outcome="draw", penalties=nine[:8])
+    assert hand.deducted == 40
+
+
+def test_unknown_fan_names_do_not_hide_a_disputed_fan(table):
+    with pytest.raises(services.HandRefused) as raised:
+        services.hand_record(
+            table=table,
+            number=1,
+            fan=30,
+            fan_names="Lucky Seven",
+            winning_hand=TEN_FAN_HAND,
+            **DISCARD_WIN,
+        )
+    assert codes(raised.value) == {"unknown_fan", "fan_disputed"}
+
+
+def test_a_hand_entered_twice_is_refused_with_the_calculators_result(table):
+    services.hand_record(table=table, number=1, fan=10, winning_hand=TEN_FAN_HAND, **DISCARD_WIN)
+    with pytest.raises(services.HandRefused) as raised:
+        services.hand_record(
+            table=table, number=1, fan=10, winning_hand=TEN_FAN_HAND, **DISCARD_WIN
+        )
+    assert codes(raised.value) == {"hand_already_entered"}
+    assert raised.value.scored.total_without_flowers == 10
+    assert Hand.objects.count() == 1
+
+
+# The winning hand is read against the sheet: winds from the schedule, flowers from the form.
+
+SOUTH_PUNG_HAND = "123m456p789sSSSE +E"
+
+
+def test_winds_of_the_winning_hand_come_from_the_schedule(session_in_play):
+    table = session_in_play.tables.get(number=2)
+    # Hand 5 is the first of the South round; P2 deals, so P2's seat wind is East.
+    scored = services.score_winning_hand(
+        text=SOUTH_PUNG_HAND, number=5, winner=1, outcome="discard"
+    )
+    names = {f.name_en for f in scored.fans}
+    assert "Prevalent Wind" in names and "Seat Wind" not in names
+    hand = services.hand_record(
+        table=table,
+        number=5,
+        outcome="discard",
+        winner=1,
+        discarder=0,
+        fan=scored.total_without_flowers,
+        winning_hand=SOUTH_PUNG_HAND,
+    )
+    assert (hand.computed_fan, hand.winning_hand) == (scored.total_without_flowers, SOUTH_PUNG_HAND)
+    # In hand 1 (East round) the same tiles score no Prevalent Wind.
+    east = services.score_winning_hand(text=SOUTH_PUNG_HAND, number=1, winner=1, outcome="discard")
+    assert "Prevalent Wind" not in {f.name_en for f in east.fans}
+
+
+def test_a_typed_seat_wind_that_contradicts_the_sheet_is_refused(session_in_play):
+    # Hand 1: P1 deals, so P1 is East; the referee typed seat=S.
+    with pytest.raises(ValidationError) as raised:
+        services.score_winning_hand(
+            text=SOUTH_PUNG_HAND + " | seat=S", number=1, winner=0, outcome="discard"
+        )
+    assert "winning_hand_contradicts_sheet" in str(raised.value.error_dict["winning_hand"][0].code)
+    # Typing what the sheet says is fine.
+    services.score_winning_hand(
+        text=SOUTH_PUNG_HAND + " | seat=E wind=E", number=1, winner=0, outcome="discard"
+    )
+
+
+def test_flowers_in_the_hand_must_agree_with_the_flowers_field(session_in_play):
+    with pytest.raises(ValidationError):
+        services.score_winning_hand(
+            text=SOUTH_PUNG_HAND + " | flowers=2",
+            number=1,
+            winner=0,
+            outcome="discard",
+            flowers=0,
+        )

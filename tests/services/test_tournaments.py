@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import RestrictedError
 
-from tests.conftest import make_players, make_tournament
+from tests.conftest import make_players, make_tournament, play_some_sessions
 from tests.services.errors import codes
 from tournament import selectors, services
 from tournament.models import (
@@ -21,7 +21,6 @@ from tournament.models import (
     TableReopening,
     Tournament,
 )
-from tournament.services import PenaltyEntry
 
 
 def rows_under(tournament_pk: int) -> dict[str, int]:
@@ -41,46 +40,6 @@ def rows_under(tournament_pk: int) -> dict[str, int]:
         "penalties": Penalty.objects.filter(**in_hands).count(),
         "revisions": HandRevision.objects.filter(**in_hands).count(),
     }
-
-
-def play_some_sessions(tournament: Tournament, *, organiser: User, referee: User) -> None:
-    """Session 1 played and closed, with a penalty, two corrected hands and a reopened table;
-    session 2 seated from the whole-tournament plan, a substitute in a withdrawn player's seat.
-    """
-    make_players(tournament, 16)
-    services.player_save(tournament=tournament, number=17, name="Substitute", is_substitute=True)
-    first = services.session_draw(tournament=tournament, number=1, seed=11)
-    services.session_open(session=first)
-    table = first.tables.get(number=1)
-    false_win = PenaltyEntry(offender=2, kind="to_each_other", points=10, reason="False win")
-    hand = services.hand_record(table=table, number=1, outcome="draw", penalties=[false_win])
-    services.hand_record(
-        table=table,
-        number=1,
-        outcome="self_drawn",
-        winner=1,
-        fan=8,
-        penalties=[false_win],
-        version=hand.version,
-    )
-    for each in first.tables.all():
-        services.table_confirm(table=each, user=referee, record_missing_as_not_played=True)
-    services.table_reopen(table=table, user=organiser, reason="Hand 2 was a win")
-    services.hand_record(
-        table=table,
-        number=2,
-        outcome="self_drawn",
-        winner=0,
-        fan=8,
-        version=table.hands.get(number=2).version,
-    )
-    services.table_confirm(table=table, user=referee)
-    services.session_close(session=first)
-
-    second = services.session_draw(tournament=tournament, number=2, seed=22, method="planned")
-    seat = second.seats.get(player__number=3)
-    services.player_withdraw(player=seat.player)
-    services.seat_replace(seat=seat, player=tournament.players.get(number=17))
 
 
 @pytest.fixture
@@ -112,9 +71,24 @@ def test_creating_makes_the_creator_its_organiser_and_sets_its_referees(organise
 
 
 def test_a_new_tournament_is_ranked_by_the_rules_default_order_and_planned(organiser):
-    created = make_tournament(creator=organiser, slug="winter-cup", seating_method="planned")
+    created = services.tournament_create(
+        name="Winter Cup", slug="winter-cup", session_count=4, session_minutes=150
+    )
     assert created.tiebreaks == ["table_points", "score", "first_places", "best_session"]
     assert created.seating_method == "planned"
+
+
+def test_the_form_the_model_and_the_service_share_their_defaults(organiser):
+    from tournament.forms.tournaments import TournamentForm
+
+    form = TournamentForm()
+    created = services.tournament_create(
+        name="Winter Cup", slug="winter-cup", session_count=4, session_minutes=150
+    )
+    assert form.fields["seating_method"].initial == created.seating_method
+    assert Tournament().seating_method == created.seating_method
+    initial = [form.fields[name].initial for name in form.CRITERIA]
+    assert ",".join(initial) == created.tiebreak_order
 
 
 def test_a_taken_short_name_is_refused_beside_it_and_nothing_is_created(tournament, organiser):

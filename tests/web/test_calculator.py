@@ -166,6 +166,24 @@ def test_the_claim_template_can_be_included_with_any_check(db):
     assert "one needs a self-drawn win, the other a win on a discard." in html
 
 
+@pytest.mark.parametrize(
+    ("check", "sentence"),
+    [
+        ({"claimed_total": 5}, "Below the 8-fan minimum: 5 without flowers."),
+        ({"claimed_total": 9}, "The total reaches the 8-fan minimum."),
+    ],
+)
+def test_the_claim_template_quotes_the_minimum_the_core_checks(db, check, sentence):
+    from django.template.loader import render_to_string
+
+    from tournament.scoring import MIN_FAN
+    from tournament.scoring.claims import check_claim
+
+    assert MIN_FAN == 8
+    html = " ".join(render_to_string("scoring/claim.html", {"check": check_claim(**check)}).split())
+    assert sentence in html
+
+
 def test_the_claim_template_gives_every_reason_its_sentence(db):
     from django.template.loader import render_to_string
 

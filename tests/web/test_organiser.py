@@ -4,34 +4,17 @@ Every endpoint is first tried by the four personas of ``tests/conftest.py``; the
 behaviour is checked through the pages, the way an organiser uses them.
 """
 
-import re
-
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.conftest import login, make_players, make_tournament
+from tests.web.pages import assert_error_beside
 from tournament import services
 from tournament.models import Hand, Seat, Session, Table, TableReopening, Tournament
 
 LOGIN_URL = reverse("login")
-
-
-def field_html(response, name: str) -> str:
-    """The rendered block of one form field: its label, input, help and errors."""
-    html = response.content.decode()
-    start = html.index(f'<label for="id_{name}"')
-    following = re.compile(r'<div class="field[ "]').search(html, start)
-    return html[start : following.start() if following else len(html)]
-
-
-def assert_error_beside(response, name: str, text: str) -> None:
-    assert response.status_code == 200
-    assert any(text in error for error in response.context["form"].errors.get(name, []))
-    block = field_html(response, name)
-    assert 'class="field-errors"' in block
-    assert text in block
 
 
 def seating_of(session: Session) -> dict[int, tuple[int, int]]:
@@ -690,3 +673,12 @@ def test_reopening_an_unconfirmed_table_is_refused(session_in_play, tournament, 
 def test_the_reopen_page_names_session_and_table(confirmed_table, tournament, organiser):
     response = login(organiser).get(reverse("table_reopen", args=[tournament.slug, 1, 1]))
     assert "Reopen session 1, table 1" in response.content.decode()
+
+
+def test_the_settings_page_states_the_rules_default_order(organiser):
+    response = login(organiser).get(reverse("tournament_create"))
+    assert response.context["form"].default_order == (
+        "Table points, Total score, Number of 1st places, Best session score"
+    )
+    page = " ".join(response.content.decode().split())
+    assert "default order: Table points, Total score, Number of 1st places, Best session" in page

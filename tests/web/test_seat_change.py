@@ -91,14 +91,6 @@ def test_a_cancelled_draw_can_be_drawn_again(personas, urls, drawn):
     assert again.seats.count() == 16
 
 
-def test_a_player_seated_by_a_draw_keeps_their_number(drawn):
-    player = drawn.tournament.players.get(number=5)
-    with pytest.raises(ValidationError, match="already seated"):
-        services.player_save(tournament=drawn.tournament, player=player, number=40)
-    player.refresh_from_db()
-    assert player.number == 5
-
-
 def test_withdrawing_a_seated_player_says_where_their_seat_is(personas, drawn):
     seat = Seat.objects.get(session=drawn, player__number=3)
     url = reverse("player_withdraw", args=[drawn.tournament.slug, 3])

@@ -7,9 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from tests.conftest import login
-from tests.services.test_tournaments import play_some_sessions
-from tests.web.test_organiser import assert_error_beside
+from tests.conftest import login, play_some_sessions
+from tests.web.pages import assert_error_beside
 from tournament.models import Player, Session, Tournament
 
 LOGIN_URL = reverse("login")

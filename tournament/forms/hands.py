@@ -7,10 +7,17 @@ from django.core.exceptions import ValidationError
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournament.forms.service_errors import add_service_errors
 from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
-from tournament.services import PenaltyEntry, hand_entry, penalty_entries
-from tournament.services.hands import CORE_MESSAGES, parse_fan_names
+from tournament.services.hands import (
+    CORE_MESSAGES,
+    MAX_PENALTIES_PER_HAND,
+    PenaltyEntry,
+    hand_entry,
+    parse_fan_names,
+    penalty_entries,
+)
 
 WINS = Hand.WINS
 
@@ -51,7 +58,7 @@ def _with_numbers(message, **numbers):
     return lazy(lambda: str(message) % numbers, str)()
 
 
-HAND_NUMBER_RANGE = _with_numbers(_("A hand number is 1 to %(last)s."), last=HANDS_PER_SESSION)
+HAND_NUMBER_RANGE = _with_numbers(CORE_MESSAGES["hand_out_of_range"], last=HANDS_PER_SESSION)
 FLOWERS_RANGE = _with_numbers(CORE_MESSAGES["flowers_out_of_range"], most=MAX_FLOWERS)
 
 
@@ -223,7 +230,7 @@ PenaltyFormSet = forms.formset_factory(
     formset=BasePenaltyFormSet,
     extra=1,
     can_delete=True,
-    max_num=8,
+    max_num=MAX_PENALTIES_PER_HAND,
     validate_max=True,
 )
 
@@ -240,19 +247,24 @@ def penalty_initial(hand) -> list[dict]:
 
 
 def hand_initial(hand) -> dict:
-    return {"number": hand.number, **hand_entry(hand), "version": hand.version}
+    return {
+        "number": hand.number,
+        **hand_entry(hand),
+        # A correction starts from the referee's decision, shown and ticked.
+        "keep_my_figure": hand.referee_figure_kept,
+        "version": hand.version,
+    }
 
 
 def service_errors_to_form(form, penalty_formset, error: ValidationError) -> None:
     """Place a service error beside the field it concerns (penalties on the penalty rows)."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for field, errors in error.error_dict.items():
-        if field == "penalties":
-            penalty_formset._non_form_errors = penalty_formset.error_class(
-                [e for err in errors for e in err.messages]
-            )
-            form.add_error(None, _("Check the penalties."))
-        else:
-            form.add_error(field if field in form.fields else None, errors)
+    penalty_errors = getattr(error, "error_dict", {}).get("penalties")
+    if penalty_errors:
+        penalty_formset._non_form_errors = penalty_formset.error_class(
+            [message for err in penalty_errors for message in err.messages]
+        )
+        form.add_error(None, _("Check the penalties."))
+        error = ValidationError(
+            {field: errors for field, errors in error.error_dict.items() if field != "penalties"}
+        )
+    add_service_errors(form, error)

@@ -24,7 +24,6 @@ class PlayerForm(forms.ModelForm):
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
-        self.tournament = tournament
         self.instance.tournament = tournament
         self.fields["number"].widget.attrs.update(min=1, inputmode="numeric", autofocus=True)
 

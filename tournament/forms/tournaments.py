@@ -12,6 +12,7 @@ from tournament.models import (
     TIEBREAK_CHOICES,
     Tournament,
 )
+from tournament.selectors import ACTIVE_PLAYERS
 
 NO_CRITERION = [("", _("(none)"))]
 
@@ -98,6 +99,12 @@ class TournamentForm(forms.ModelForm):
         cleaned["tiebreak_order"] = ",".join(chosen)
         return cleaned
 
+    @property
+    def default_order(self) -> str:
+        """The rules' default ranking order in words, as the criteria are labelled."""
+        labels = dict(TIEBREAK_CHOICES)
+        return ", ".join(str(labels[key]) for key in DEFAULT_TIEBREAK_ORDER.split(","))
+
     # The settings as services.tournament_create and tournament_update take them.
     SETTINGS = (*Meta.fields, "tiebreak_order", "referees", "organisers")
 
@@ -169,7 +176,7 @@ class SeatReplaceForm(forms.Form):
         )
         seated = session.seats.values_list("player", flat=True)
         self.fields["player"].queryset = (
-            session.tournament.players.filter(withdrawn_at__isnull=True)
+            session.tournament.players.filter(ACTIVE_PLAYERS)
             .exclude(pk__in=seated)
             .order_by("-is_substitute", "number")
         )
@@ -182,7 +189,7 @@ class TournamentDeleteForm(forms.Form):
     """The organiser types the tournament's short name back; the service compares it."""
 
     confirm_slug = forms.CharField(
-        max_length=60,
+        max_length=Tournament._meta.get_field("slug").max_length,
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
         ),

@@ -2,6 +2,17 @@
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.models import F
+
+
+def mark_kept_figures(apps, schema_editor):
+    """Hands saved before the flag existed: a fan that differs from the calculator's was
+    kept by the referee (the page refused it otherwise). A claim kept without a winning
+    hand left no trace and cannot be recovered."""
+    Hand = apps.get_model("tournament", "Hand")
+    Hand.objects.exclude(computed_fan=None).exclude(computed_fan=F("fan")).update(
+        referee_figure_kept=True
+    )
 
 
 class Migration(migrations.Migration):
@@ -16,6 +27,7 @@ class Migration(migrations.Migration):
             name='referee_figure_kept',
             field=models.BooleanField(default=False, verbose_name="referee's figure kept"),
         ),
+        migrations.RunPython(mark_kept_figures, migrations.RunPython.noop),
         migrations.AlterField(
             model_name='seat',
             name='player',

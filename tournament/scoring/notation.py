@@ -62,7 +62,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "concealed_kong_claimed": "a concealed kong said to be claimed from a player",
         "wrong_tile_count": "not 14 tiles (concealed + 3 per meld + the winning tile)",
         "too_many_copies": "more than 4 copies of a tile",
-        "invalid_flowers": "flowers not an integer from 0 to 8",
+        "invalid_flowers": f"flowers not an integer from 0 to {MAX_FLOWERS}",
         "invalid_seat_wind": "a seat wind other than E, S, W, N",
         "invalid_prevalent_wind": "a prevalent wind other than E, S, W, N",
         "replacement_without_kong": "out with replacement tile without a kong in the hand",
@@ -527,7 +527,7 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
                 i,
                 j,
                 f"{word!r} is not a win condition: use self, kong, fourth, last, "
-                f"seat=E|S|W|N, wind=E|S|W|N, flowers=0..8{hint}",
+                f"seat=E|S|W|N, wind=E|S|W|N, flowers=0..{MAX_FLOWERS}{hint}",
             )
         i = j
     return found, frozenset(seen)

@@ -57,6 +57,7 @@ CORE_MESSAGES = {
     "discarder_required": _lazy("Choose who discarded the winning tile."),
     "discarder_is_winner": _lazy("The winner cannot be the discarder: choose who discarded."),
     "fan_required": _lazy("Enter the winner's fan, without flowers."),
+    "hand_out_of_range": _lazy("A hand number is 1 to %(last)s."),
     "fan_below_minimum": _lazy("A win needs at least %(minimum)s fan, flowers not counted."),
     "flowers_out_of_range": _lazy("Flowers are 0 to %(most)s."),
     "penalised_player_cannot_win": _lazy(
@@ -67,7 +68,12 @@ CORE_MESSAGES = {
         "Penalty %(n)s: a player cannot pay a penalty to themselves."
     ),
     "penalty_points_invalid": _lazy("Penalty %(n)s: the points must be a positive whole number."),
+    "penalty_reason_required": _lazy("Penalty %(n)s: give the reason for the penalty."),
+    "too_many_penalties": _lazy("A hand has at most %(most_penalties)s penalties."),
 }
+
+# More would be a data-entry accident, not a hand: the form offers this many rows.
+MAX_PENALTIES_PER_HAND = 8
 
 
 def _core_message(error: scoring.SettlementError) -> str:
@@ -77,9 +83,16 @@ def _core_message(error: scoring.SettlementError) -> str:
     # Penalties are numbered from 1 on the form, as the referee sees them.
     return str(message) % {
         "n": (error.index or 0) + 1,
+        "last": HANDS_PER_SESSION,
         "minimum": scoring.MIN_FAN,
         "most": scoring.MAX_FLOWERS,
+        "most_penalties": MAX_PENALTIES_PER_HAND,
     }
+
+
+def _penalties_refused(code: str, index: int = 0) -> ValidationError:
+    message = str(CORE_MESSAGES[code]) % {"n": index + 1, "most_penalties": MAX_PENALTIES_PER_HAND}
+    return ValidationError({"penalties": ValidationError(message, code=code)})
 
 
 # What a referee enters for a hand and for a penalty, as stored on the models.
@@ -158,7 +171,15 @@ def settle(
     flowers: int,
     penalties: Sequence[PenaltyEntry],
 ) -> scoring.Settlement:
-    """Settle a hand with the scoring core, turning its errors into form errors."""
+    """Settle a hand with the scoring core, turning its errors into form errors.
+
+    Every penalty needs its reason (the sheet and the appeals read it).
+    """
+    if len(penalties) > MAX_PENALTIES_PER_HAND:
+        raise _penalties_refused("too_many_penalties")
+    for index, penalty in enumerate(penalties):
+        if not (penalty.reason or "").strip():
+            raise _penalties_refused("penalty_reason_required", index)
     try:
         result = hand_result(
             outcome=outcome,
@@ -282,9 +303,9 @@ def fan_list(scored) -> str:
 
 
 class HandRefused(ValidationError):
-    """A hand the service would not store, with what the calculator found, to show beside
-    the errors: ``scored`` (the winning hand's result) and ``claim_check`` (the verdict on
-    the fans claimed), each None when not reached."""
+    """An entry ``hand_record`` refuses, with what the calculator found, to show beside the
+    errors: ``scored`` (the winning hand's result, when one was typed and could be read)
+    and ``claim_check`` (the verdict on the fans claimed, when it is disputed)."""
 
     def __init__(self, errors: dict, *, scored=None, claim_check=None):
         super().__init__(errors)
@@ -292,48 +313,37 @@ class HandRefused(ValidationError):
         self.claim_check = claim_check
 
 
-def _merge(errors: dict, error: ValidationError) -> None:
-    """Add a service error (keyed by field, or not) to ``errors``."""
-    for field, field_errors in error.update_error_dict({}).items():
-        errors.setdefault(field, []).extend(field_errors)
+def _add(errors: dict, error: ValidationError, field: str | None = None) -> None:
+    """Add a service error to ``errors`` (field → list), under ``field`` when it has none."""
+    if field is not None and not hasattr(error, "error_dict"):
+        errors.setdefault(field, []).extend(error.error_list)
+        return
+    for name, field_errors in error.update_error_dict({}).items():
+        errors.setdefault(name, []).extend(field_errors)
 
 
-def _disputes(*, fan, scored, fan_names: str, claimed) -> tuple[dict, object]:
-    """What the calculator disputes in the referee's figures: the fan typed against the
-    winning hand's, and the fans claimed (against each other and against the hand).
+def _fan_dispute(*, fan, scored) -> ValidationError | None:
+    """The fan typed against the winning hand's, when the hand was typed and they differ."""
+    if scored is None or fan is None or scored.total_without_flowers == fan:
+        return None
+    return ValidationError(
+        _(
+            "The winning hand scores %(computed)s fan (%(fans)s); you entered %(typed)s. "
+            "Correct the fan, or tick the box to keep your figure."
+        )
+        % {"computed": scored.total_without_flowers, "fans": fan_list(scored), "typed": fan},
+        code="fan_disputed",
+    )
 
-    Returns the errors (empty when nothing is disputed) and the claim check (or None).
-    """
-    errors = {}
-    if scored is not None and fan is not None and scored.total_without_flowers != fan:
-        errors["fan"] = [
-            ValidationError(
-                _(
-                    "The winning hand scores %(computed)s fan (%(fans)s); you entered %(typed)s. "
-                    "Correct the fan, or tick the box to keep your figure."
-                )
-                % {
-                    "computed": scored.total_without_flowers,
-                    "fans": fan_list(scored),
-                    "typed": fan,
-                },
-                code="fan_disputed",
-            )
-        ]
-    check = None
-    if fan_names:
-        check = claims.check_claim(claimed_total=fan, claimed_fans=claimed, scored=scored)
-        if not check.agrees:
-            errors["fan_names"] = [
-                ValidationError(
-                    _(
-                        "The fans claimed do not hold (see below). "
-                        "Correct them, or tick the box to keep them."
-                    ),
-                    code="claim_disputed",
-                )
-            ]
-    return errors, check
+
+def _claim_dispute(check) -> ValidationError | None:
+    """The fans claimed, when they cannot hold (against each other or the hand)."""
+    if check is None or check.agrees:
+        return None
+    return ValidationError(
+        _("The fans claimed do not hold (see below). Correct them, or tick the box to keep them."),
+        code="claim_disputed",
+    )
 
 
 def parse_fan_names(fan_names: str):
@@ -342,6 +352,23 @@ def parse_fan_names(fan_names: str):
         return claims.parse_claimed_fans(fan_names)
     except HandError as error:
         raise ValidationError(error.message, code=error.code) from error
+
+
+def _stored_hand(table: Table, number: int, version: int | None) -> Hand | None:
+    """The hand a new entry or a correction replaces; refused when it would overwrite."""
+    hand = Hand.objects.filter(table=table, number=number).first()
+    if version is None and hand is not None:
+        raise _already_entered(number)
+    if version is not None and (hand is None or hand.version != version):
+        raise ValidationError(
+            _(
+                "Hand %(number)s was changed by someone else after you opened it. "
+                "Your entry was not saved: check the sheet and enter it again."
+            )
+            % {"number": number},
+            code="hand_changed_meanwhile",
+        )
+    return hand
 
 
 @transaction.atomic
@@ -367,10 +394,13 @@ def hand_record(
     saved it in between, the save is refused rather than overwriting their entry.
 
     The calculator checks the referee's figures: a ``fan`` that differs from the typed
-    ``winning_hand``'s, or ``fan_names`` that cannot hold (unknown names are always
-    refused), are refused unless ``keep_referee_figure`` says the referee saw the
-    difference and decides; the hand then records that the figure was kept. A refusal is
-    a ``HandRefused`` carrying the calculator's result and the claim check.
+    ``winning_hand``'s, or ``fan_names`` that cannot hold, are refused unless
+    ``keep_referee_figure`` says the referee saw the difference and decides; the hand
+    then records that the figure was kept. Unknown fan names are always refused.
+
+    Every error of the entry is reported at once, as a ``HandRefused`` carrying the
+    calculator's result; a table not open for entry or a hand number out of range is a
+    plain ``ValidationError``.
     """
     table = Table.objects.select_related("session").get(pk=table.pk)
     _table_open_for_entry(table)
@@ -378,7 +408,7 @@ def hand_record(
         raise ValidationError(
             {
                 "number": ValidationError(
-                    _("A hand number is 1 to %(last)s.") % {"last": HANDS_PER_SESSION},
+                    CORE_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION},
                     code="hand_out_of_range",
                 )
             }
@@ -386,18 +416,17 @@ def hand_record(
     fan_names = (fan_names or "").strip()
     winning_hand = (winning_hand or "").strip()
     errors: dict = {}
-    scored = check = settlement = claimed = None
-    # Each check reports on its own fields, so the referee sees every error at once.
+    scored = claimed = settlement = hand = None
     try:
         claimed = parse_fan_names(fan_names)
     except ValidationError as error:
-        errors["fan_names"] = error.error_list
+        _add(errors, error, "fan_names")
     try:
         scored = score_winning_hand(
             text=winning_hand, number=number, winner=winner, outcome=outcome, flowers=flowers
         )
     except ValidationError as error:
-        _merge(errors, error)
+        _add(errors, error)
     try:
         settlement = settle(
             outcome=outcome,
@@ -408,27 +437,25 @@ def hand_record(
             penalties=penalties,
         )
     except ValidationError as error:
-        _merge(errors, error)
-    disputes = {}
-    if claimed is not None:
-        disputes, check = _disputes(fan=fan, scored=scored, fan_names=fan_names, claimed=claimed)
-    if disputes and not keep_referee_figure:
-        for field, field_errors in disputes.items():
-            errors.setdefault(field, []).extend(field_errors)
+        _add(errors, error)
+    check = None
+    if fan_names and claimed is not None:
+        check = claims.check_claim(claimed_total=fan, claimed_fans=claimed, scored=scored)
+    candidates = (
+        ("fan", _fan_dispute(fan=fan, scored=scored)),
+        ("fan_names", _claim_dispute(check)),
+    )
+    disputes = {field: dispute for field, dispute in candidates if dispute is not None}
+    if not keep_referee_figure:
+        for field, dispute in disputes.items():
+            _add(errors, dispute, field)
+    try:
+        hand = _stored_hand(table, number, version)
+    except ValidationError as error:
+        _add(errors, error)
     if errors:
-        raise HandRefused(errors, scored=scored, claim_check=check)
-    hand = Hand.objects.filter(table=table, number=number).first()
-    if version is None and hand is not None:
-        raise _already_entered(number)
-    if version is not None and (hand is None or hand.version != version):
-        raise ValidationError(
-            _(
-                "Hand %(number)s was changed by someone else after you opened it. "
-                "Your entry was not saved: check the sheet and enter it again."
-            )
-            % {"number": number},
-            code="hand_changed_meanwhile",
-        )
+        disputed_claim = check if check is not None and not check.agrees else None
+        raise HandRefused(errors, scored=scored, claim_check=disputed_claim)
     if hand is None:
         hand = Hand(table=table, number=number, version=1)
     else:

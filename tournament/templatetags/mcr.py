@@ -6,8 +6,23 @@ from django import template
 
 from tournament.formatting import WIND_NAMES, format_table_points
 from tournament.models import SEAT_LABELS, Hand
+from tournament.scoring import MAX_FLOWERS, MIN_FAN
+from tournament.seating import HANDS_PER_SESSION
 
 register = template.Library()
+
+# The rules' numbers that pages quote, from the constants the cores enforce.
+RULE_NUMBERS = {
+    "min_fan": MIN_FAN,
+    "max_flowers": MAX_FLOWERS,
+    "hands_per_session": HANDS_PER_SESSION,
+}
+
+
+@register.simple_tag
+def rule_number(name: str) -> int:
+    """``{% rule_number "min_fan" as minimum %}``: 8, as the scoring core checks it."""
+    return RULE_NUMBERS[name]
 
 
 @register.filter

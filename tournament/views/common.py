@@ -1,10 +1,18 @@
-"""The lookups the views use: the tournament with the visitor's role, and one object in it."""
+"""The lookups the views use: the tournament with the visitor's role, and one object in it
+(404 when there is none)."""
 
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.shortcuts import get_object_or_404
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 
+from tournament import selectors
 from tournament.models import Player, Session, Table, Tournament
 from tournament.permissions import is_organiser, is_referee
+
+
+def _found(found):
+    if found is None:
+        raise Http404
+    return found
 
 
 def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
@@ -13,7 +21,7 @@ def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
     Views needing a role are also wrapped in ``login_required``, so an anonymous
     visitor is sent to the login page before reaching this check.
     """
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = _found(selectors.tournament_by_slug(slug))
     if role == "organiser" and not is_organiser(request.user, tournament):
         raise PermissionDenied
     if role == "referee" and not is_referee(request.user, tournament):
@@ -22,20 +30,15 @@ def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
 
 
 def get_session(tournament, number) -> Session:
-    return get_object_or_404(Session, tournament=tournament, number=number)
+    return _found(selectors.session_by_number(tournament, number))
 
 
 def get_player(tournament, number) -> Player:
-    return get_object_or_404(Player, tournament=tournament, number=number)
+    return _found(selectors.player_by_number(tournament, number))
 
 
 def get_table(tournament, number, table) -> Table:
-    return get_object_or_404(
-        Table.objects.select_related("session__tournament"),
-        session__tournament=tournament,
-        session__number=number,
-        number=table,
-    )
+    return _found(selectors.table_by_number(tournament, number, table))
 
 
 def roles(request, tournament) -> dict:
@@ -44,12 +47,3 @@ def roles(request, tournament) -> dict:
         "is_organiser": is_organiser(request.user, tournament),
         "is_referee": is_referee(request.user, tournament),
     }
-
-
-def add_service_errors(form, error: ValidationError) -> None:
-    """Put a service's ValidationError beside the fields it names, or on top of the form."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import selectors, services
+from tournament.forms.service_errors import add_service_errors
 from tournament.forms.tournaments import (
     DrawForm,
     ReopenForm,
@@ -19,7 +20,6 @@ from tournament.forms.tournaments import (
 )
 from tournament.permissions import can_create_tournament
 from tournament.views.common import (
-    add_service_errors,
     get_session,
     get_table,
     get_tournament,

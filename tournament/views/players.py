@@ -14,9 +14,10 @@ from tournament.forms.players import (
     PlayerImportForm,
     sign_preview,
 )
+from tournament.forms.service_errors import add_service_errors
 from tournament.models import PLAYER_FIELDS
 from tournament.player_import import import_preview
-from tournament.views.common import add_service_errors, get_player, get_tournament, roles
+from tournament.views.common import get_player, get_tournament, roles
 
 
 def _context(request, tournament, **extra) -> dict:

@@ -19,9 +19,9 @@ from tournament.forms.hands import (
     penalty_initial,
     service_errors_to_form,
 )
+from tournament.forms.service_errors import add_service_errors
 from tournament.models import Hand
 from tournament.views.common import (
-    add_service_errors,
     get_session,
     get_table,
     get_tournament,
@@ -128,11 +128,12 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
             user=request.user,
             version=version,
         )
+    except services.HandRefused as refusal:
+        form.scored, form.claim_check = refusal.scored, refusal.claim_check
+        service_errors_to_form(form, penalties, refusal)
     except ValidationError as error:
-        form.scored = getattr(error, "scored", None)
-        form.claim_check = getattr(error, "claim_check", None)
         service_errors_to_form(form, penalties, error)
-        return None
+    return None
 
 
 def _slot(number):
