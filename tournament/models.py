@@ -159,6 +159,7 @@ class Session(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveSmallIntegerField(_("session"))
     seed = models.BigIntegerField(_("draw seed"))
+    # Every draw records its method; sessions drawn before there were methods were by lot.
     method = models.CharField(
         _("seating method"), max_length=12, choices=SEATING_METHOD_CHOICES, default="lot"
     )

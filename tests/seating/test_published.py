@@ -177,3 +177,13 @@ def test_seat_order_lots_number_the_seats_table_after_table():
 
 def test_seat_order_lots_of_no_table_is_empty():
     assert seat_order_lots([]) == []
+
+
+def test_the_examples_in_the_docstrings_hold():
+    import doctest
+
+    from tournament.seating import published
+
+    result = doctest.testmod(published)
+    assert result.attempted >= 2
+    assert result.failed == 0
