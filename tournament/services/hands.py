@@ -427,15 +427,15 @@ def hand_record(
         )
     except ValidationError as error:
         _add(errors, error)
+    entry = {
+        "outcome": outcome,
+        "winner": winner,
+        "discarder": discarder,
+        "fan": fan,
+        "flowers": flowers,
+    }
     try:
-        settlement = settle(
-            outcome=outcome,
-            winner=winner,
-            discarder=discarder,
-            fan=fan,
-            flowers=flowers,
-            penalties=penalties,
-        )
+        settlement = settle(**entry, penalties=penalties)
     except ValidationError as error:
         _add(errors, error)
     check = None
@@ -464,11 +464,8 @@ def hand_record(
         )
         hand.version += 1
         hand.penalties.all().delete()
-    hand.outcome = outcome
-    hand.winner = winner
-    hand.discarder = discarder
-    hand.fan = fan
-    hand.flowers = flowers
+    for name, value in entry.items():
+        setattr(hand, name, value)
     hand.fan_names = fan_names
     hand.winning_hand = winning_hand
     hand.computed_fan = scored.total_without_flowers if scored else None
