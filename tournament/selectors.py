@@ -355,8 +355,6 @@ def players_for_draw(tournament) -> list[Player]:
 
 # ---------------------------------------------------------------- the pages' figures
 
-# Players not withdrawn (Player.is_active), as a filter.
-
 
 def tournament_list():
     """Every tournament, in the model's order (newest first), for the home page."""

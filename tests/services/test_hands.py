@@ -428,3 +428,11 @@ def test_flowers_in_the_hand_must_agree_with_the_flowers_field(session_in_play):
             outcome="discard",
             flowers=0,
         )
+
+
+def test_fans_are_claimed_only_for_a_win(table):
+    with pytest.raises(services.HandRefused) as raised:
+        services.hand_record(table=table, number=1, outcome="draw", fan_names="Chicken Hand")
+    assert codes(raised.value) == {"fans_without_win"}
+    assert "fan_names" in raised.value.error_dict
+    assert not Hand.objects.exists()

@@ -169,19 +169,23 @@ def test_the_claim_template_can_be_included_with_any_check(db):
 @pytest.mark.parametrize(
     ("check", "sentence"),
     [
-        ({"claimed_total": 5}, "Below the 8-fan minimum: 5 without flowers."),
-        ({"claimed_total": 9}, "The total reaches the 8-fan minimum."),
+        ({"claimed_total": 5}, "Below the {minimum}-fan minimum: 5 without flowers."),
+        ({"claimed_total": 9}, "The total reaches the {minimum}-fan minimum."),
     ],
 )
-def test_the_claim_template_quotes_the_minimum_the_core_checks(db, check, sentence):
+@pytest.mark.parametrize("minimum", [8, 9])
+def test_the_claim_template_quotes_the_minimum_of_the_rules(
+    db, monkeypatch, check, sentence, minimum
+):
+    """The page's number is the constant's, not typed: a changed constant changes the page."""
     from django.template.loader import render_to_string
 
-    from tournament.scoring import MIN_FAN
     from tournament.scoring.claims import check_claim
+    from tournament.templatetags import mcr
 
-    assert MIN_FAN == 8
+    monkeypatch.setitem(mcr.RULE_NUMBERS, "min_fan", minimum)
     html = " ".join(render_to_string("scoring/claim.html", {"check": check_claim(**check)}).split())
-    assert sentence in html
+    assert sentence.format(minimum=minimum) in html
 
 
 def test_the_claim_template_gives_every_reason_its_sentence(db):

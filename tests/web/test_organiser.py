@@ -6,7 +6,6 @@ behaviour is checked through the pages, the way an organiser uses them.
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.conftest import login, make_players, make_tournament
@@ -468,14 +467,6 @@ def test_a_session_number_outside_the_tournament_is_refused(tournament, organise
         reverse("session_draw", args=[tournament.slug]), {"number": number, "seed": "1"}
     )
     assert_error_beside(response, "number", "Select a valid choice")
-    assert not tournament.sessions.exists()
-
-
-def test_the_service_refuses_a_session_number_outside_the_tournament(tournament):
-    make_players(tournament, 4)
-    with pytest.raises(ValidationError) as raised:
-        services.session_draw(tournament=tournament, number=5, seed=1)
-    assert raised.value.error_dict["number"][0].code == "session_out_of_range"
     assert not tournament.sessions.exists()
 
 

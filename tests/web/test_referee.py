@@ -460,3 +460,50 @@ def test_correcting_a_kept_hand_starts_from_the_referees_decision(personas, urls
     assert response.status_code == 302
     hand.refresh_from_db()
     assert (hand.flowers, hand.referee_figure_kept, hand.version) == (1, True, 2)
+
+
+def test_fans_typed_before_switching_to_a_draw_are_dropped_with_the_win(personas, urls):
+    response = post_hand(
+        personas["referee"], urls["sheet"], outcome="draw", fan_names="Lucky Seven"
+    )
+    assert response.status_code == 302
+    assert Hand.objects.get(number=2, table__number=1).fan_names == ""
+
+
+def test_keep_my_figure_is_offered_only_for_a_disputed_figure(personas, urls):
+    client = personas["referee"]
+    below = post_hand(client, urls["sheet"], outcome="self_drawn", winner="1", fan="5")
+    assert "fan" in below.context["form"].errors
+    assert 'name="keep_my_figure"' not in below.content.decode()
+    disputed = post_hand(client, urls["sheet"], **DISPUTED_FAN)
+    assert 'name="keep_my_figure"' in disputed.content.decode()
+
+
+def test_too_many_penalty_rows_are_refused_with_the_services_words(personas, urls):
+    rows = {}
+    for n in range(9):
+        rows.update(
+            {
+                f"penalty-{n}-offender": "0",
+                f"penalty-{n}-kind": "deducted",
+                f"penalty-{n}-points": "5",
+                f"penalty-{n}-reason": "Foul",
+            }
+        )
+    response = post_hand(
+        personas["referee"], urls["sheet"], outcome="draw", penalty__TOTAL_FORMS="9", **rows
+    )
+    assert response.status_code == 200
+    assert "A hand has at most 8 penalties." in response.content.decode()
+    assert not Hand.objects.filter(number=2, table__number=1).exists()
+
+
+def test_the_table_cards_name_the_hands_where_players_move(personas, urls):
+    page = " ".join(personas["referee"].get(urls["cards"]).content.decode().split())
+    assert "The players move seats at hands 5, 9, 13." in page
+
+
+def test_the_sheet_lists_the_common_penalties_from_the_presets(personas, urls):
+    page = " ".join(personas["referee"].get(urls["sheet"]).content.decode().split())
+    assert "False win (错和): 10, paid to each other player;" in page
+    assert "Lateness: 10, deducted (leaves the table)." in page

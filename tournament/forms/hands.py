@@ -11,7 +11,7 @@ from tournament.forms.service_errors import add_service_errors
 from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.services.hands import (
-    CORE_MESSAGES,
+    HAND_MESSAGES,
     MAX_PENALTIES_PER_HAND,
     PenaltyEntry,
     hand_entry,
@@ -58,8 +58,8 @@ def _with_numbers(message, **numbers):
     return lazy(lambda: str(message) % numbers, str)()
 
 
-HAND_NUMBER_RANGE = _with_numbers(CORE_MESSAGES["hand_out_of_range"], last=HANDS_PER_SESSION)
-FLOWERS_RANGE = _with_numbers(CORE_MESSAGES["flowers_out_of_range"], most=MAX_FLOWERS)
+HAND_NUMBER_RANGE = _with_numbers(HAND_MESSAGES["hand_out_of_range"], last=HANDS_PER_SESSION)
+FLOWERS_RANGE = _with_numbers(HAND_MESSAGES["flowers_out_of_range"], most=MAX_FLOWERS)
 
 
 class HandForm(forms.Form):
@@ -129,21 +129,21 @@ class HandForm(forms.Form):
             # A draw or an unplayed hand has no winner: what was ticked or typed
             # before switching the result does not apply, nor do its errors, which
             # would sit on fields the page now hides.
-            self._ignore("winner", "discarder", "fan", "flowers", "winning_hand")
+            self._ignore("winner", "discarder", "fan", "flowers", "winning_hand", "fan_names")
             cleaned["winner"] = cleaned["discarder"] = cleaned["fan"] = None
             cleaned["flowers"] = 0
-            cleaned["winning_hand"] = ""
+            cleaned["winning_hand"] = cleaned["fan_names"] = ""
         elif outcome == Outcome.SELF_DRAWN.value:
             self._ignore("discarder")
             cleaned["discarder"] = None
         if outcome in WINS:
             if cleaned.get("winner") is None and "winner" not in self.errors:
-                self.add_error("winner", CORE_MESSAGES["winner_required"])
+                self.add_error("winner", HAND_MESSAGES["winner_required"])
             if cleaned.get("fan") is None and "fan" not in self.errors:
-                self.add_error("fan", CORE_MESSAGES["fan_required"])
+                self.add_error("fan", HAND_MESSAGES["fan_required"])
         discarder_missing = cleaned.get("discarder") is None and "discarder" not in self.errors
         if outcome == Outcome.DISCARD.value and discarder_missing:
-            self.add_error("discarder", CORE_MESSAGES["discarder_required"])
+            self.add_error("discarder", HAND_MESSAGES["discarder_required"])
         return cleaned
 
     def clean_fan_names(self):
@@ -217,6 +217,12 @@ class PenaltyForm(forms.Form):
 
 
 class BasePenaltyFormSet(forms.BaseFormSet):
+    default_error_messages = {
+        "too_many_forms": _with_numbers(
+            HAND_MESSAGES["too_many_penalties"], most_penalties=MAX_PENALTIES_PER_HAND
+        ),
+    }
+
     def entries(self) -> list[PenaltyEntry]:
         return [
             form.entry()

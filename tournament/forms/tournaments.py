@@ -13,6 +13,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors import ACTIVE_PLAYERS
+from tournament.services.draws import DEFAULT_TOP_TABLES
 
 NO_CRITERION = [("", _("(none)"))]
 
@@ -131,7 +132,7 @@ class DrawForm(forms.Form):
         label=_("Top tables"),
         required=False,
         min_value=1,
-        initial=1,
+        initial=DEFAULT_TOP_TABLES,
         help_text=_("For “top tables”: how many tables are seated by standings."),
     )
 
@@ -150,7 +151,7 @@ class DrawForm(forms.Form):
         return self.cleaned_data.get("method") or self.tournament.seating_method
 
     def clean_top(self):
-        return self.cleaned_data.get("top") or 1
+        return self.cleaned_data.get("top") or DEFAULT_TOP_TABLES
 
 
 class ReopenForm(forms.Form):

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan, fan_by_name
 from tournament.scoring.hand import HandError
-from tournament.scoring.settlement import MIN_FAN
+from tournament.scoring.settlement import MAX_FLOWERS, MIN_FAN
 
 FLOWERS = "flower_tiles"
 CHICKEN_HAND = "chicken_hand"
@@ -115,7 +115,7 @@ MAX_COUNT: dict[str, int] = {
     "double_pung": 2,  # 222m 222p 555m 555s; a third is Triple Pung
     "pung_of_terminals_or_honors": 4,  # four pungs of ones, nines or non-scoring winds
     "tile_hog": 3,  # 14 tiles hold three groups of four at most: 777m 888m 999m 789m 55s
-    FLOWERS: 8,  # eight flowers in the set
+    FLOWERS: MAX_FLOWERS,  # the flowers in the set
 }
 
 

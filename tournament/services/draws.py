@@ -20,6 +20,10 @@ def _session_refused(number: int, message: str, code: str) -> ValidationError:
     return ValidationError({"number": ValidationError(message % {"number": number}, code=code)})
 
 
+# The "top tables" method seats this many tables by standings unless told otherwise.
+DEFAULT_TOP_TABLES = 1
+
+
 @transaction.atomic
 def session_draw(
     *,
@@ -27,7 +31,7 @@ def session_draw(
     number: int,
     seed: int | None = None,
     method: str | None = None,
-    top: int = 1,
+    top: int = DEFAULT_TOP_TABLES,
 ) -> Session:
     """Seat session ``number`` by ``method`` (default: the tournament's); the seed makes it
     reproducible.

@@ -51,13 +51,15 @@ class PenaltyEntry:
     beneficiary: int | None = None
 
 
-# The scoring core speaks English with codes; referees read these, translatable.
-CORE_MESSAGES = {
+# What referees read when a hand is refused, by code, translatable: the scoring core's codes
+# (it speaks English) and the service's own.
+HAND_MESSAGES = {
     "winner_required": _lazy("Choose the winner."),
     "discarder_required": _lazy("Choose who discarded the winning tile."),
     "discarder_is_winner": _lazy("The winner cannot be the discarder: choose who discarded."),
     "fan_required": _lazy("Enter the winner's fan, without flowers."),
     "hand_out_of_range": _lazy("A hand number is 1 to %(last)s."),
+    "fans_without_win": _lazy("Fans are claimed only for a win: clear them, or choose the win."),
     "fan_below_minimum": _lazy("A win needs at least %(minimum)s fan, flowers not counted."),
     "flowers_out_of_range": _lazy("Flowers are 0 to %(most)s."),
     "penalised_player_cannot_win": _lazy(
@@ -76,8 +78,8 @@ CORE_MESSAGES = {
 MAX_PENALTIES_PER_HAND = 8
 
 
-def _core_message(error: scoring.SettlementError) -> str:
-    message = CORE_MESSAGES.get(error.code)
+def _hand_message(error: scoring.SettlementError) -> str:
+    message = HAND_MESSAGES.get(error.code)
     if message is None:
         return str(error)
     # Penalties are numbered from 1 on the form, as the referee sees them.
@@ -91,7 +93,7 @@ def _core_message(error: scoring.SettlementError) -> str:
 
 
 def _penalties_refused(code: str, index: int = 0) -> ValidationError:
-    message = str(CORE_MESSAGES[code]) % {"n": index + 1, "most_penalties": MAX_PENALTIES_PER_HAND}
+    message = str(HAND_MESSAGES[code]) % {"n": index + 1, "most_penalties": MAX_PENALTIES_PER_HAND}
     return ValidationError({"penalties": ValidationError(message, code=code)})
 
 
@@ -192,7 +194,7 @@ def settle(
         return scoring.settle_hand(result)
     except scoring.SettlementError as error:
         raise ValidationError(
-            {error.field: ValidationError(_core_message(error), code=error.code)}
+            {error.field: ValidationError(_hand_message(error), code=error.code)}
         ) from error
     except ValueError as error:  # an unknown outcome or penalty kind
         raise ValidationError(str(error), code="invalid") from error
@@ -302,6 +304,9 @@ def fan_list(scored) -> str:
     )
 
 
+DISPUTE_CODES = frozenset({"fan_disputed", "claim_disputed"})
+
+
 class HandRefused(ValidationError):
     """An entry ``hand_record`` refuses, with what the calculator found, to show beside the
     errors: ``scored`` (the winning hand's result, when one was typed and could be read)
@@ -311,6 +316,14 @@ class HandRefused(ValidationError):
         super().__init__(errors)
         self.scored = scored
         self.claim_check = claim_check
+
+    @property
+    def disputed(self) -> bool:
+        """True when the calculator disputes the referee's figures (``keep_referee_figure``
+        would let them stand)."""
+        return any(
+            error.code in DISPUTE_CODES for errors in self.error_dict.values() for error in errors
+        )
 
 
 def _add(errors: dict, error: ValidationError, field: str | None = None) -> None:
@@ -399,8 +412,9 @@ def hand_record(
     then records that the figure was kept. Unknown fan names are always refused.
 
     Every error of the entry is reported at once, as a ``HandRefused`` carrying the
-    calculator's result; a table not open for entry or a hand number out of range is a
-    plain ``ValidationError``.
+    calculator's result. A plain ``ValidationError`` says the table is not open for entry,
+    the hand number is out of range, or (rarely) another tablet created the same hand in
+    the instant between the check and the save.
     """
     table = Table.objects.select_related("session").get(pk=table.pk)
     _table_open_for_entry(table)
@@ -408,7 +422,7 @@ def hand_record(
         raise ValidationError(
             {
                 "number": ValidationError(
-                    CORE_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION},
+                    HAND_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION},
                     code="hand_out_of_range",
                 )
             }
@@ -416,6 +430,13 @@ def hand_record(
     fan_names = (fan_names or "").strip()
     winning_hand = (winning_hand or "").strip()
     errors: dict = {}
+    if fan_names and outcome not in Hand.WINS:
+        _add(
+            errors,
+            ValidationError(HAND_MESSAGES["fans_without_win"], code="fans_without_win"),
+            "fan_names",
+        )
+        fan_names = ""
     scored = claimed = settlement = hand = None
     try:
         claimed = parse_fan_names(fan_names)

@@ -5,9 +5,10 @@ from fractions import Fraction
 from django import template
 
 from tournament.formatting import WIND_NAMES, format_table_points
-from tournament.models import SEAT_LABELS, Hand
+from tournament.models import SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, MIN_FAN
 from tournament.seating import HANDS_PER_SESSION
+from tournament.seating.rotation import HANDS_PER_ROUND
 
 register = template.Library()
 
@@ -16,11 +17,15 @@ RULE_NUMBERS = {
     "min_fan": MIN_FAN,
     "max_flowers": MAX_FLOWERS,
     "hands_per_session": HANDS_PER_SESSION,
+    # The hands that open a new round, where the players change seats: "5, 9, 13".
+    "seat_move_hands": ", ".join(
+        str(first) for first in range(HANDS_PER_ROUND + 1, HANDS_PER_SESSION, HANDS_PER_ROUND)
+    ),
 }
 
 
 @register.simple_tag
-def rule_number(name: str) -> int:
+def rule_number(name: str) -> int | str:
     """``{% rule_number "min_fan" as minimum %}``: 8, as the scoring core checks it."""
     return RULE_NUMBERS[name]
 
@@ -57,3 +62,9 @@ def wind_name(wind):
 def exact(value):
     """Table points exactly, as on the standings page: 3, 1.75, 0.5 or 7/3."""
     return format_table_points(value) if isinstance(value, Fraction | int) else value
+
+
+@register.filter
+def penalty_kind(kind: str) -> str:
+    """How a penalty of ``kind`` is paid, in the reader's language."""
+    return dict(Penalty.KIND_CHOICES).get(kind, kind)

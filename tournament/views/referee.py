@@ -130,6 +130,8 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
         )
     except services.HandRefused as refusal:
         form.scored, form.claim_check = refusal.scored, refusal.claim_check
+        # "Keep my figure" is offered only where ticking it can save the hand.
+        form.disputed = refusal.disputed
         service_errors_to_form(form, penalties, refusal)
     except ValidationError as error:
         service_errors_to_form(form, penalties, error)

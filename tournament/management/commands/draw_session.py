@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament import services
 from tournament.models import SEAT_LABELS, SEATING_METHOD_CHOICES, Tournament
+from tournament.services.draws import DEFAULT_TOP_TABLES
 
 
 class Command(BaseCommand):
@@ -19,10 +20,13 @@ class Command(BaseCommand):
             help="seating method (default: the tournament's)",
         )
         parser.add_argument(
-            "--top", type=int, default=1, help="top tables seated by standings (top_tables)"
+            "--top",
+            type=int,
+            default=DEFAULT_TOP_TABLES,
+            help="top tables seated by standings (top_tables)",
         )
 
-    def handle(self, *args, slug, session, seed, method=None, top=1, **options):
+    def handle(self, *args, slug, session, seed, method=None, top=DEFAULT_TOP_TABLES, **options):
         try:
             tournament = Tournament.objects.get(slug=slug)
         except Tournament.DoesNotExist as error:
