@@ -3,6 +3,7 @@ from django.contrib import admin
 from tournament.models import (
     Hand,
     HandRevision,
+    HandSubmission,
     Penalty,
     Player,
     Seat,
@@ -74,6 +75,6 @@ class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
     inlines = [PenaltyInline]
 
 
-@admin.register(TableReopening, HandRevision)
+@admin.register(TableReopening, HandRevision, HandSubmission)
 class RecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
     pass

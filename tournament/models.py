@@ -238,6 +238,15 @@ class Table(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The referee who enters, corrects and confirms this table's hands (organisers may too).
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="refereed_tables",
+        verbose_name=_("referee"),
+    )
 
     class Meta:
         ordering = ["session", "number"]
@@ -419,6 +428,28 @@ class Penalty(models.Model):
 
     def __str__(self):
         return f"{self.hand}: {SEAT_LABELS[self.offender]} {self.kind} {self.points}"
+
+
+class HandSubmission(models.Model):
+    """The one-time key an entry form carried, and the hand version its save produced.
+
+    A form repeated with the same key (a double tap, a reload, Back then Save, a tablet
+    retrying after a lost answer) gets the original save back, never a second hand.
+    """
+
+    key = models.UUIDField(unique=True)
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="submissions")
+    version = models.PositiveIntegerField()
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "version"]
+
+    def __str__(self):
+        return f"{self.hand} v{self.version} ({self.key})"
 
 
 class HandRevision(models.Model):
