@@ -9,7 +9,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from tournament import services
-from tournament.models import Tournament
+from tournament.models import Table, Tournament
 
 
 def make_user(username: str, *, can_create: bool = False) -> User:
@@ -131,9 +131,25 @@ def personas(organiser, referee, other_referee, other_tournament):
     }
 
 
+def give_all_tables(session, referee: User | None) -> None:
+    """Every table of ``session`` to ``referee``: they may enter, correct and confirm there."""
+    numbers = session.tables.values_list("number", flat=True)
+    services.tables_assign(session=session, referee=referee, tables=list(numbers))
+
+
+def referees_by_table(session) -> dict[int, str | None]:
+    """Table number -> the username of its referee (None: nobody), read back from the database."""
+    return {
+        table.number: table.referee.username if table.referee else None
+        for table in Table.objects.filter(session=session).select_related("referee")
+    }
+
+
 @pytest.fixture
-def session_in_play(tournament, organiser):
-    """16 players drawn into session 1 with a fixed seed, open for play."""
+def session_in_play(tournament, organiser, referee):
+    """16 players drawn into session 1 with a fixed seed, open for play; the tournament's
+    referee referees its four tables."""
     make_players(tournament, 16)
     session = services.session_draw(tournament=tournament, number=1, seed=20261130)
+    give_all_tables(session, referee)
     return services.session_open(session=session)

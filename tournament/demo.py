@@ -40,3 +40,15 @@ def load_demo(plan: dict) -> Tournament:
         if planned.get("closed"):
             services.session_close(session=session)
     return tournament
+
+
+def give_free_tables(tournament: Tournament, referee) -> None:
+    """Give ``referee`` every table with no referee, in every drawn session.
+
+    Tables an organiser gave to someone else keep their referee, so loading the demo
+    accounts again undoes nobody's choice.
+    """
+    for session in tournament.sessions.order_by("number"):
+        free = session.tables.filter(referee__isnull=True).values_list("number", flat=True)
+        if free:
+            services.tables_assign(session=session, referee=referee, tables=list(free))

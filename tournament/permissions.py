@@ -20,3 +20,14 @@ def is_referee(user, tournament) -> bool:
     if not user.is_authenticated:
         return False
     return is_organiser(user, tournament) or tournament.referees.filter(pk=user.pk).exists()
+
+
+def can_enter_at_table(user, table) -> bool:
+    """Enter, correct and confirm the table's hands: organisers (head referees) at every
+    table, a referee of the tournament only at the tables assigned to them."""
+    if not user.is_authenticated:
+        return False
+    tournament = table.session.tournament
+    if table.referee_id == user.pk and tournament.referees.filter(pk=user.pk).exists():
+        return True
+    return is_organiser(user, tournament)

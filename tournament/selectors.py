@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
@@ -159,12 +160,79 @@ def session_sheets(session: Session) -> list[TableSheet]:
     ]
 
 
-def referee_sessions(tournament) -> list[dict]:
-    """Every drawn session, latest first, with its tables' sheets: the referee's home."""
-    return [
-        {"session": session, "sheets": session_sheets(session)}
-        for session in tournament.sessions.order_by("-number")
-    ]
+@dataclass(frozen=True)
+class RefereeTable:
+    """A table as the referees' pages list it: players, referee and hands entered so far."""
+
+    table: Table  # with its session and its referee
+    players: list[Player]  # by starting seat P1..P4
+    entered: int
+
+    hands_per_session = seating.HANDS_PER_SESSION
+
+
+@dataclass(frozen=True)
+class RefereeSession:
+    session: Session
+    tables: list[RefereeTable]
+
+
+def _referee_tables(tables, sessions: dict[int, Session]) -> list[RefereeTable]:
+    """``tables`` with their referee, players and hands counted: two queries in all."""
+    seats = Seat.objects.select_related("player").order_by("seat")
+    tables = (
+        tables.select_related("referee")
+        .annotate(entered=Count("hands"))
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("session__number", "number")
+    )
+    listed = []
+    for table in tables:
+        table.session = sessions[table.session_id]
+        listed.append(
+            RefereeTable(
+                table=table, players=[s.player for s in table.seats.all()], entered=table.entered
+            )
+        )
+    return listed
+
+
+def referee_sessions(tournament, *, referee=None) -> list[RefereeSession]:
+    """The referee's home: the sessions in play (opened, not closed; normally one), each
+    with the tables assigned to ``referee``, or every table when ``referee`` is None (an
+    organiser). Three queries whatever the number of tables."""
+    sessions = {
+        session.pk: session
+        for session in tournament.sessions.filter(
+            opened_at__isnull=False, closed_at__isnull=True
+        ).order_by("number")
+    }
+    if not sessions:
+        return []
+    tables = Table.objects.filter(session__in=list(sessions))
+    if referee is not None:
+        tables = tables.filter(referee=referee)
+    by_session: dict[int, list[RefereeTable]] = {pk: [] for pk in sessions}
+    for item in _referee_tables(tables, sessions):
+        by_session[item.table.session_id].append(item)
+    return [RefereeSession(session=sessions[pk], tables=by_session[pk]) for pk in sessions]
+
+
+def session_referee_tables(session: Session) -> list[RefereeTable]:
+    """Every table of the session with its referee, players and hands: two queries."""
+    return _referee_tables(session.tables.all(), {session.pk: session})
+
+
+def tournament_referees(tournament):
+    """The accounts that may referee the tournament's tables: its referees and organisers."""
+    return (
+        get_user_model()
+        .objects.filter(
+            Q(pk__in=tournament.referees.values("pk"))
+            | Q(pk__in=tournament.organisers.values("pk"))
+        )
+        .order_by("username")
+    )
 
 
 @dataclass(frozen=True)

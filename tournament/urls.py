@@ -26,6 +26,11 @@ urlpatterns = [
         name="session_cancel_draw",
     ),
     path(
+        "t/<slug:slug>/sessions/<int:number>/referees/",
+        organiser.table_referees,
+        name="table_referees",
+    ),
+    path(
         "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/reopen/",
         organiser.table_reopen,
         name="table_reopen",

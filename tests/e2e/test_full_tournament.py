@@ -168,6 +168,13 @@ def test_a_tournament_from_registration_to_the_excel_workbook():
         assert response.status_code == 302
         seating = org.get(reverse("seating", args=[slug, session_number])).content.decode()
         assert str(seed) in seating
+        if session_number == 1:
+            # The organiser gives the referee the four tables; session 2 keeps them at its draw.
+            response = org.post(
+                reverse("table_referees", args=[slug, 1]),
+                {"referee": str(referee.pk), "tables": "1-4"},
+            )
+            assert response.status_code == 302
         assert org.post(reverse("session_open", args=[slug, session_number])).status_code == 302
         for table_number in range(1, 5):
             sheet_url = reverse("table_sheet", args=[slug, session_number, table_number])

@@ -507,3 +507,69 @@ def test_the_sheet_lists_the_common_penalties_from_the_presets(personas, urls):
     page = " ".join(personas["referee"].get(urls["sheet"]).content.decode().split())
     assert "False win (错和): 10, paid to each other player;" in page
     assert "Lateness: 10, deducted (leaves the table)." in page
+
+
+# The entry form is made for one hand and carries a one-time key.
+
+
+def entry_form(client, url) -> dict:
+    """The blank entry form as the sheet renders it: its hand number and one-time key."""
+    form = client.get(url).context["form"]
+    return {
+        "number": str(form["number"].value()),
+        "submission_key": str(form.initial["submission_key"]),
+    }
+
+
+def test_a_double_tap_stores_the_hand_once_and_says_saved_both_times(personas, urls):
+    client = personas["referee"]
+    form = entry_form(client, urls["sheet"])
+    assert form["number"] == "2"
+    first = post_hand(client, urls["sheet"], outcome="self_drawn", winner="1", fan="8", **form)
+    second = post_hand(client, urls["sheet"], outcome="self_drawn", winner="1", fan="8", **form)
+    assert first.status_code == second.status_code == 302
+    assert Hand.objects.filter(table__number=1).count() == 2  # hand 1 of the fixture, hand 2
+    page = client.get(second["Location"]).content.decode()
+    assert "Hand 2 saved." in page and "already entered" not in page
+
+
+def test_back_then_save_sends_the_same_form_and_stores_nothing_new(personas, urls):
+    client = personas["referee"]
+    form = entry_form(client, urls["sheet"])
+    fields = {"outcome": "discard", "winner": "2", "discarder": "0", "fan": "9", **form}
+    assert post_hand(client, urls["sheet"], **fields).status_code == 302
+    assert entry_form(client, urls["sheet"])["number"] == "3"  # the sheet moved on
+    # The browser's Back shows the form of hand 2 again, with its key: saving repeats it.
+    assert post_hand(client, urls["sheet"], **fields).status_code == 302
+    assert list(Hand.objects.filter(table__number=1).values_list("number", flat=True)) == [1, 2]
+
+
+def test_another_tablets_entry_for_a_stored_hand_shows_both(personas, urls):
+    referee_form = entry_form(personas["referee"], urls["sheet"])
+    organiser_form = entry_form(personas["organiser"], urls["sheet"])
+    assert referee_form["number"] == organiser_form["number"] == "2"
+    post_hand(personas["referee"], urls["sheet"], outcome="draw", **referee_form)
+    response = post_hand(
+        personas["organiser"],
+        urls["sheet"],
+        outcome="self_drawn",
+        winner="3",
+        fan="8",
+        **organiser_form,
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Hand 2 is already entered" in page
+    assert 'data-stored-hand="2"' in page and "Open hand 2 to correct it" in page
+    form = response.context["form"]
+    assert (form["outcome"].value(), form["winner"].value()) == ("self_drawn", "3")  # kept
+    assert Hand.objects.get(table__number=1, number=2).outcome == "draw"
+
+
+def test_the_sheet_offers_no_entry_form_once_all_hands_are_entered(personas, urls, session_in_play):
+    table = session_in_play.tables.get(number=1)
+    for number in range(2, 17):
+        services.hand_record(table=table, number=number, outcome="draw")
+    page = personas["referee"].get(urls["sheet"])
+    assert 'id="hand-entry"' not in page.content.decode()
+    assert "All 16 hands are entered" in page.content.decode()

@@ -1,6 +1,7 @@
 """The referee's hand form and its penalty rows."""
 
 import dataclasses
+import uuid
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -112,9 +113,13 @@ class HandForm(forms.Form):
         label=_("Keep my fan figure although the calculator disagrees"), required=False
     )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # One key per form shown: sending the same form twice stores the hand once.
+    submission_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, players, slot=None, editing=False, **kwargs):
         super().__init__(*args, **kwargs)
+        if not self.is_bound and not self.initial.get("submission_key"):
+            self.initial["submission_key"] = uuid.uuid4()
         choices = seat_choices(players, slot)
         self.fields["winner"].choices = choices
         self.fields["discarder"].choices = choices

@@ -12,8 +12,9 @@ from tournament.models import (
     TIEBREAK_CHOICES,
     Tournament,
 )
-from tournament.selectors import ACTIVE_PLAYERS
+from tournament.selectors import ACTIVE_PLAYERS, tournament_referees
 from tournament.services.draws import DEFAULT_TOP_TABLES
+from tournament.services.referees import parse_table_numbers
 
 NO_CRITERION = [("", _("(none)"))]
 
@@ -204,3 +205,39 @@ class TournamentDeleteForm(forms.Form):
         self.fields["confirm_slug"].help_text = _(
             "The tournament's short name, as in its address. This cannot be undone."
         )
+
+
+class TableRefereesForm(forms.Form):
+    """Give a run of tables to one referee, or to nobody: "tables 1-6 → referee A"."""
+
+    NOBODY = "nobody"
+
+    referee = forms.ChoiceField(label=_("Referee"))
+    tables = forms.CharField(
+        label=_("Tables"),
+        max_length=200,
+        help_text=_("Such as 1-6, or 1-3, 7, 9."),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.users = {str(user.pk): user for user in tournament_referees(tournament)}
+        self.fields["referee"].choices = [
+            ("", "—"),
+            *((pk, _user_label(user)) for pk, user in self.users.items()),
+            (self.NOBODY, _("Nobody (clear these tables)")),
+        ]
+
+    def clean_referee(self):
+        """The chosen account, or None for nobody."""
+        chosen = self.cleaned_data["referee"]
+        return None if chosen == self.NOBODY else self.users[chosen]
+
+    def clean_tables(self):
+        return parse_table_numbers(self.cleaned_data["tables"])
+
+
+def _user_label(user) -> str:
+    full_name = user.get_full_name()
+    return f"{user.get_username()} ({full_name})" if full_name else user.get_username()

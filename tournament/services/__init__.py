@@ -30,6 +30,11 @@ from tournament.services.players import (
     player_withdraw,
     players_import,
 )
+from tournament.services.referees import (
+    parse_table_numbers,
+    referees_copy_from_previous,
+    tables_assign,
+)
 from tournament.services.sessions import session_close, session_open, session_reopen
 from tournament.services.tournaments import (
     tournament_create,
@@ -44,11 +49,13 @@ __all__ = [
     "fan_list",
     "hand_entry",
     "hand_record",
+    "parse_table_numbers",
     "penalty_entries",
     "player_reinstate",
     "player_save",
     "player_withdraw",
     "players_import",
+    "referees_copy_from_previous",
     "score_winning_hand",
     "seat_replace",
     "session_cancel_draw",
@@ -59,6 +66,7 @@ __all__ = [
     "stored_hand_result",
     "table_confirm",
     "table_reopen",
+    "tables_assign",
     "tournament_create",
     "tournament_delete",
     "tournament_update",

@@ -14,6 +14,7 @@ from tournament.seating.published import (
     replan_registered,
     seat_order_lots,
 )
+from tournament.services.referees import referees_copy_from_previous
 
 
 def _session_refused(number: int, message: str, code: str) -> ValidationError:
@@ -109,6 +110,7 @@ def session_draw(
             Seat.objects.create(
                 session=session, table=table, player=players[player], seat=seat, lot=lot
             )
+    referees_copy_from_previous(session=session)
     return session
 
 

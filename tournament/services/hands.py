@@ -15,6 +15,7 @@ from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
     HandRevision,
+    HandSubmission,
     Penalty,
     Table,
     TableReopening,
@@ -367,9 +368,30 @@ def parse_fan_names(fan_names: str):
         raise ValidationError(error.message, code=error.code) from error
 
 
+def _submitted(key, table: Table, number: int) -> Hand | None:
+    """The hand a submission ``key`` already saved, or None when the key is new.
+
+    A key belongs to one form, made for one hand of one table: used for another hand, it is
+    refused rather than guessed at.
+    """
+    if key is None:
+        return None
+    submission = HandSubmission.objects.select_related("hand").filter(key=key).first()
+    if submission is None:
+        return None
+    if (submission.hand.table_id, submission.hand.number) != (table.pk, number):
+        raise ValidationError(
+            _("This entry form was already used for another hand: reload the sheet."),
+            code="submission_key_reused",
+        )
+    return submission.hand
+
+
 def _stored_hand(table: Table, number: int, version: int | None) -> Hand | None:
     """The hand a new entry or a correction replaces; refused when it would overwrite."""
-    hand = Hand.objects.filter(table=table, number=number).first()
+    # Locked until the save commits, so two corrections of one hand cannot both pass the
+    # version check on a database that does not serialise writers.
+    hand = Hand.objects.select_for_update().filter(table=table, number=number).first()
     if version is None and hand is not None:
         raise _already_entered(number)
     if version is not None and (hand is None or hand.version != version):
@@ -400,11 +422,16 @@ def hand_record(
     keep_referee_figure: bool = False,
     user=None,
     version: int | None = None,
+    submission_key=None,
 ) -> Hand:
     """Create hand ``number`` at ``table``, or update it when ``version`` is given.
 
     ``version`` is the version of the hand the referee was editing: if someone
     saved it in between, the save is refused rather than overwriting their entry.
+
+    ``submission_key`` is the one-time key of the entry form (a UUID). A key seen before
+    returns the hand its first save stored, unchanged: a double tap, a reload, Back then
+    Save or a tablet retrying after a lost answer never stores a hand twice.
 
     The calculator checks the referee's figures: a ``fan`` that differs from the typed
     ``winning_hand``'s, or ``fan_names`` that cannot hold, are refused unless
@@ -417,6 +444,11 @@ def hand_record(
     the instant between the check and the save.
     """
     table = Table.objects.select_related("session").get(pk=table.pk)
+    # Before any other check: a repeated save succeeds as the first one did, even if the
+    # table was confirmed in between.
+    saved = _submitted(submission_key, table, number)
+    if saved is not None:
+        return saved
     _table_open_for_entry(table)
     if not 1 <= number <= HANDS_PER_SESSION:
         raise ValidationError(
@@ -473,6 +505,10 @@ def hand_record(
     try:
         hand = _stored_hand(table, number, version)
     except ValidationError as error:
+        # The lock may have waited for the same form's first save (a double tap).
+        saved = _submitted(submission_key, table, number)
+        if saved is not None:
+            return saved
         _add(errors, error)
     if errors:
         disputed_claim = check if check is not None and not check.agrees else None
@@ -499,9 +535,17 @@ def hand_record(
         with transaction.atomic():
             hand.save()
     except IntegrityError as error:
-        # Two tablets creating the same hand at once: the second one is told.
+        # Two saves creating the same hand at once: the same form's is its first save's
+        # success; another tablet's is told the hand is entered.
+        saved = _submitted(submission_key, table, number)
+        if saved is not None:
+            return saved
         raise _already_entered(number) from error
     Penalty.objects.bulk_create(Penalty(hand=hand, **dataclasses.asdict(p)) for p in penalties)
+    if submission_key is not None:
+        HandSubmission.objects.create(
+            key=submission_key, hand=hand, version=hand.version, submitted_by=user
+        )
     return hand
 
 

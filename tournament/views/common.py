@@ -6,7 +6,7 @@ from django.http import Http404
 
 from tournament import selectors
 from tournament.models import Player, Session, Table, Tournament
-from tournament.permissions import is_organiser, is_referee
+from tournament.permissions import can_enter_at_table, is_organiser, is_referee
 
 
 def _found(found):
@@ -39,6 +39,15 @@ def get_player(tournament, number) -> Player:
 
 def get_table(tournament, number, table) -> Table:
     return _found(selectors.table_by_number(tournament, number, table))
+
+
+def get_table_for_entry(request, tournament, number, table) -> Table:
+    """The table, or 404; 403 unless the visitor may enter its hands (its assigned referee,
+    or an organiser)."""
+    found = get_table(tournament, number, table)
+    if not can_enter_at_table(request.user, found):
+        raise PermissionDenied
+    return found
 
 
 def roles(request, tournament) -> dict:

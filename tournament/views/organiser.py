@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import selectors, services
@@ -15,6 +16,7 @@ from tournament.forms.tournaments import (
     DrawForm,
     ReopenForm,
     SeatReplaceForm,
+    TableRefereesForm,
     TournamentDeleteForm,
     TournamentForm,
 )
@@ -208,3 +210,48 @@ def tournament_delete(request, slug):
         summary=selectors.tournament_deletion_summary(tournament),
     )
     return render(request, "tournaments/delete.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_referees(request, slug, number):
+    """Who referees which table of a session: each table's referee, and a form giving a run
+    of tables ("1-6") to one referee, or to nobody."""
+    tournament = get_tournament(request, slug, role="organiser")
+    session = get_session(tournament, number)
+    form = TableRefereesForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        referee = form.cleaned_data["referee"]
+        try:
+            tables = services.tables_assign(
+                session=session, referee=referee, tables=form.cleaned_data["tables"]
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            names = {
+                "tables": ", ".join(str(table.number) for table in tables),
+                "referee": referee.get_username() if referee else "",
+            }
+            if referee is None:
+                done = ngettext(
+                    "Table %(tables)s now has no referee.",
+                    "Tables %(tables)s now have no referee.",
+                    len(tables),
+                )
+            else:
+                done = ngettext(
+                    "Table %(tables)s goes to %(referee)s.",
+                    "Tables %(tables)s go to %(referee)s.",
+                    len(tables),
+                )
+            messages.success(request, done % names)
+            return redirect("table_referees", tournament.slug, session.number)
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        session=session,
+        form=form,
+        tables=selectors.session_referee_tables(session),
+    )
+    return render(request, "referee/table_referees.html", context)

@@ -23,7 +23,7 @@ from tournament.forms.service_errors import add_service_errors
 from tournament.models import Hand
 from tournament.views.common import (
     get_session,
-    get_table,
+    get_table_for_entry,
     get_tournament,
     roles,
 )
@@ -32,10 +32,14 @@ from tournament.views.common import (
 @login_required
 @require_safe
 def referee_home(request, slug):
+    """The session in play with the referee's own tables; an organiser sees every table."""
     tournament = get_tournament(request, slug, role="referee")
-    sessions = selectors.referee_sessions(tournament)
     context = roles(request, tournament)
-    context.update(tournament=tournament, sessions=sessions)
+    referee = None if context["is_organiser"] else request.user
+    context.update(
+        tournament=tournament,
+        sessions=selectors.referee_sessions(tournament, referee=referee),
+    )
     return render(request, "referee/home.html", context)
 
 
@@ -127,6 +131,7 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
             keep_referee_figure=data["keep_my_figure"],
             user=request.user,
             version=version,
+            submission_key=data["submission_key"],
         )
     except services.HandRefused as refusal:
         form.scored, form.claim_check = refusal.scored, refusal.claim_check
@@ -136,6 +141,13 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
     except ValidationError as error:
         service_errors_to_form(form, penalties, error)
     return None
+
+
+def _posted_number(data) -> int | None:
+    try:
+        return int(data.get("number", ""))
+    except ValueError:
+        return None
 
 
 def _slot(number):
@@ -148,19 +160,27 @@ def _slot(number):
 def table_sheet(request, slug, number, table):
     """The running score sheet; its form enters the next hand."""
     tournament = get_tournament(request, slug, role="referee")
-    table = get_table(tournament, number, table)
+    table = get_table_for_entry(request, tournament, number, table)
     sheet = selectors.table_sheet(table)
     players, next_number = sheet.players, sheet.next_number
+    stored = None
     if request.method == "POST":
-        form = HandForm(request.POST, players=players, slot=_slot(next_number))
+        # The form was made for one hand: its number, not the sheet's next one, decides.
+        slot = _slot(_posted_number(request.POST) or next_number)
+        form = HandForm(request.POST, players=players, slot=slot)
         penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
         if "compute" in request.POST:
-            kwargs = {"players": players, "slot": _slot(next_number)}
+            kwargs = {"players": players, "slot": slot}
             return _compute(request, tournament, sheet, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
         if hand is not None:
             messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
+        # Refused: show the sheet as it is now, and the stored hand beside a different entry
+        # for it (another tablet's), with the way to correct it.
+        sheet = selectors.table_sheet(table)
+        if form.has_error("number", "hand_already_entered"):
+            stored = sheet.hand(_posted_number(request.POST))
     else:
         form = HandForm(
             players=players,
@@ -169,6 +189,7 @@ def table_sheet(request, slug, number, table):
         )
         penalties = PenaltyFormSet(prefix="penalty", form_kwargs={"players": players})
     context = _sheet_context(request, tournament, sheet, form=form, penalties=penalties)
+    context["stored"] = stored
     return render(request, "referee/sheet.html", context)
 
 
@@ -177,7 +198,7 @@ def table_sheet(request, slug, number, table):
 def hand_edit(request, slug, number, table, hand):
     """Correct an entered hand; a concurrent change is refused, never overwritten."""
     tournament = get_tournament(request, slug, role="referee")
-    table = get_table(tournament, number, table)
+    table = get_table_for_entry(request, tournament, number, table)
     sheet = selectors.table_sheet(table)
     hand = sheet.hand(hand)
     if hand is None:
@@ -210,7 +231,7 @@ def hand_edit(request, slug, number, table, hand):
 @require_POST
 def table_confirm(request, slug, number, table):
     tournament = get_tournament(request, slug, role="referee")
-    table = get_table(tournament, number, table)
+    table = get_table_for_entry(request, tournament, number, table)
     form = ConfirmForm(request.POST)
     form.is_valid()  # a lone optional checkbox is always valid
     try:

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournament import services
-from tournament.demo import load_demo, read_plan
+from tournament.demo import give_free_tables, load_demo, read_plan
 from tournament.models import Tournament
 
 DEMO_PLAN = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
@@ -32,6 +32,7 @@ class Command(BaseCommand):
             "organiser": set(tournament.organisers.all()),
             "referee": set(tournament.referees.all()),
         }
+        accounts = {}
         for username, (password, role) in DEMO_ACCOUNTS.items():
             user, created = User.objects.get_or_create(username=username)
             if created:
@@ -40,9 +41,12 @@ class Command(BaseCommand):
             if role == "organiser":
                 user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
             roles[role].add(user)
+            accounts[role] = user
             # An account that existed before keeps its password: say so rather than mislead.
             shown = repr(password) if created or user.check_password(password) else "(changed)"
             self.stdout.write(f"  {role:<10} user {username!r} password {shown}")
         services.tournament_update(
             tournament=tournament, organisers=roles["organiser"], referees=roles["referee"]
         )
+        # The demo referee may enter at every table of the demo, as its organiser may.
+        give_free_tables(tournament, accounts["referee"])

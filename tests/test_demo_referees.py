@@ -1,0 +1,42 @@
+"""The demo referee account referees every table of the demo, so it can enter results."""
+
+import io
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from tournament import services
+from tournament.models import Table
+
+DEMO_SLUG = "demo-open-2026"
+
+
+def setup_demo() -> None:
+    call_command("setup_demo", stdout=io.StringIO())
+
+
+def demo_tables():
+    return Table.objects.filter(session__tournament__slug=DEMO_SLUG).select_related("referee")
+
+
+@pytest.mark.django_db
+def test_the_demo_referee_has_every_table_of_the_drawn_sessions():
+    setup_demo()
+    tables = list(demo_tables())
+    assert tables
+    assert {table.referee.username for table in tables} == {"referee"}
+
+
+@pytest.mark.django_db
+def test_setting_up_again_keeps_an_organisers_choice():
+    setup_demo()
+    organiser = User.objects.get(username="organiser")
+    table, freed = demo_tables().order_by("session__number", "number")[:2]
+    services.tables_assign(session=table.session, referee=organiser, tables=[table.number])
+    services.tables_assign(session=freed.session, referee=None, tables=[freed.number])
+    setup_demo()
+    table.refresh_from_db()
+    freed.refresh_from_db()
+    assert table.referee == organiser
+    assert freed.referee.username == "referee"
