@@ -247,6 +247,12 @@ class Table(models.Model):
         related_name="refereed_tables",
         verbose_name=_("referee"),
     )
+    # Minutes an organiser added to this table's session time (a late start, a dispute).
+    extra_minutes = models.PositiveSmallIntegerField(
+        _("extra minutes"), default=0, validators=[MaxValueValidator(240)]
+    )
+    # The four players' initials, by starting seat, when they checked the sheet at confirmation.
+    confirmed_initials = models.JSONField(_("players' initials"), default=list, blank=True)
 
     class Meta:
         ordering = ["session", "number"]
