@@ -106,6 +106,14 @@ def other_referee(db):
 
 
 @pytest.fixture
+def colleague(tournament):
+    """A second referee of the same tournament, without tables until given some."""
+    user = make_user("colleague")
+    tournament.referees.add(user)
+    return user
+
+
+@pytest.fixture
 def tournament(organiser, referee):
     tournament = make_tournament(creator=organiser)
     tournament.referees.add(referee)

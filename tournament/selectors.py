@@ -11,10 +11,11 @@ from fractions import Fraction
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import scoring, seating
+from tournament import clock, scoring, seating
 from tournament.models import (
     SEAT_LABELS,
     Hand,
@@ -92,6 +93,11 @@ class TableSheet:
     @property
     def entered(self) -> int:
         return sum(1 for row in self.rows if row.hand is not None)
+
+    @property
+    def missing(self) -> list[int]:
+        """The hand numbers not entered yet."""
+        return [row.number for row in self.rows if row.hand is None]
 
     @property
     def next_number(self) -> int | None:
@@ -729,4 +735,18 @@ def tournament_deletion_summary(tournament: Tournament) -> DeletionSummary:
         corrections=counts["n_corrections"],
         reopenings=counts["n_reopenings"],
         has_seating_plan=counts["plan"],
+    )
+
+
+def table_clock(table: Table, now=None) -> clock.TableClock | None:
+    """The table's session clock read at ``now`` (the present by default); None unless its
+    session is open for play (drawn but not opened, or closed)."""
+    session = table.session
+    if not session.is_in_play:
+        return None
+    return clock.time_left(
+        opened_at=session.opened_at,
+        session_minutes=session.tournament.session_minutes,
+        extra_minutes=table.extra_minutes,
+        now=now or timezone.now(),
     )

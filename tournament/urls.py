@@ -35,6 +35,11 @@ urlpatterns = [
         organiser.table_reopen,
         name="table_reopen",
     ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/extra-time/",
+        organiser.table_extra_time,
+        name="table_extra_time",
+    ),
     # Registration
     path("t/<slug:slug>/players/", players.player_list, name="player_list"),
     path("t/<slug:slug>/players/add/", players.player_add, name="player_add"),

@@ -498,3 +498,63 @@ def test_a_refused_form_can_be_sent_again_once_corrected(table):
         )
     hand = services.hand_record(table=table, number=1, submission_key=key, **EIGHT_FAN_WIN)
     assert hand.fan == 8
+
+
+def test_confirm_stores_the_players_initials_by_seat_stripped(table, referee):
+    services.table_confirm(
+        table=table,
+        user=referee,
+        record_missing_as_not_played=True,
+        initials=[" AB ", "cd", "", "王明"],
+    )
+    table.refresh_from_db()
+    assert table.confirmed_initials == ["AB", "cd", "", "王明"]
+
+
+@pytest.mark.parametrize("given", [(), ["", " ", "", ""]])
+def test_confirm_without_initials_stores_none(table, referee, given):
+    services.table_confirm(
+        table=table, user=referee, record_missing_as_not_played=True, initials=given
+    )
+    table.refresh_from_db()
+    assert table.is_confirmed
+    assert table.confirmed_initials == []
+
+
+@pytest.mark.parametrize(
+    "given",
+    [["ABCDE", "B", "C", "D"], ["A", "B", "C"], ["A", "B", "C", "D", "E"], "ABCD", [1, 2, 3, 4]],
+)
+def test_bad_initials_are_refused_and_nothing_is_confirmed(table, referee, given):
+    services.hand_record(table=table, number=1, outcome="draw")
+    with pytest.raises(ValidationError) as raised:
+        services.table_confirm(
+            table=table, user=referee, record_missing_as_not_played=True, initials=given
+        )
+    assert set(raised.value.error_dict) == {"initials"}
+    assert codes(raised.value) == {"bad_initials"}
+    table.refresh_from_db()
+    assert not table.is_confirmed
+    assert table.confirmed_initials == []
+    assert table.hands.count() == 1
+
+
+def test_missing_hands_and_bad_initials_are_refused_together(table, referee):
+    with pytest.raises(ValidationError) as raised:
+        services.table_confirm(table=table, user=referee, initials=["ABCDE", "", "", ""])
+    assert set(raised.value.error_dict) == {"record_missing_as_not_played", "initials"}
+    assert codes(raised.value) == {"hands_missing", "bad_initials"}
+
+
+def test_reopen_clears_the_players_initials_for_the_next_confirmation(table, referee, organiser):
+    initials = ["AB", "CD", "EF", "GH"]
+    services.table_confirm(
+        table=table, user=referee, record_missing_as_not_played=True, initials=initials
+    )
+    services.table_reopen(table=table, user=organiser, reason="Hand 3 was a win")
+    table.refresh_from_db()
+    assert table.confirmed_initials == []
+    services.table_confirm(table=table, user=referee)
+    table.refresh_from_db()
+    assert table.is_confirmed
+    assert table.confirmed_initials == []

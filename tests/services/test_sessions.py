@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from tests.conftest import make_players
 from tests.services.errors import codes
 from tournament import services
-from tournament.models import Session
+from tournament.models import Session, Table
 
 
 @pytest.fixture
@@ -98,3 +98,54 @@ def test_reopening_a_session_in_play_changes_nothing(session_in_play):
     services.session_reopen(session=session_in_play)
     session = stored(session_in_play)
     assert (session.opened_at, session.closed_at) == (session_in_play.opened_at, None)
+
+
+# table_extra_time: an organiser's extra minutes for one table.
+
+
+def extra_minutes(session, number: int = 1) -> int:
+    return session.tables.values_list("extra_minutes", flat=True).get(number=number)
+
+
+def test_extra_time_is_given_to_one_table_only(session_in_play):
+    table = session_in_play.tables.get(number=2)
+    assert services.table_extra_time(table=table, minutes=10).extra_minutes == 10
+    assert [extra_minutes(session_in_play, n) for n in (1, 2, 3, 4)] == [0, 10, 0, 0]
+
+
+@pytest.mark.parametrize("minutes", [0, 1, 240])
+def test_extra_time_replaces_what_the_table_had(session_in_play, minutes):
+    table = session_in_play.tables.get(number=1)
+    services.table_extra_time(table=table, minutes=15)
+    services.table_extra_time(table=table, minutes=minutes)
+    assert extra_minutes(session_in_play) == minutes
+
+
+def test_extra_time_may_be_given_before_the_session_opens(drawn):
+    services.table_extra_time(table=drawn.tables.get(number=1), minutes=5)
+    assert extra_minutes(drawn) == 5
+
+
+@pytest.mark.parametrize("minutes", [-1, 241, 1000, "10", None, 10.0, True])
+def test_extra_time_is_a_whole_number_from_0_to_240(session_in_play, minutes):
+    table = session_in_play.tables.get(number=1)
+    services.table_extra_time(table=table, minutes=5)
+    with pytest.raises(ValidationError) as raised:
+        services.table_extra_time(table=table, minutes=minutes)
+    assert codes(raised.value) == {"bad_extra_minutes"}
+    assert raised.value.message_dict == {
+        "minutes": ["Extra minutes are a whole number from 0 to 240."]
+    }
+    assert extra_minutes(session_in_play) == 5
+
+
+def test_extra_time_is_refused_once_the_session_is_closed(session_in_play, organiser):
+    table = Table.objects.select_related("session").get(session=session_in_play, number=1)
+    confirm(session_in_play, 1, 2, 3, 4, user=organiser)
+    services.session_close(session=session_in_play)
+    # The caller's copy of the table still shows the session open: the service reads it again.
+    assert table.session.closed_at is None
+    with pytest.raises(ValidationError) as raised:
+        services.table_extra_time(table=table, minutes=10)
+    assert codes(raised.value) == {"session_closed"}
+    assert extra_minutes(session_in_play) == 0

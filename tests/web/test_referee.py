@@ -43,8 +43,10 @@ def test_confirm_by_persona(personas, urls, session_in_play, persona, expected):
     assert table.is_confirmed == (persona in ("organiser", "referee"))
 
 
-def test_confirm_refuses_get(personas, urls):
-    assert personas["referee"].get(urls["confirm"]).status_code == 405
+def test_confirm_shows_the_review_on_get_and_refuses_other_methods(personas, urls, session_in_play):
+    assert personas["referee"].get(urls["confirm"]).status_code == 200
+    assert personas["referee"].put(urls["confirm"]).status_code == 405
+    assert not session_in_play.tables.get(number=1).is_confirmed
 
 
 @pytest.mark.parametrize("page", ["home", "sheet", "hand", "cards"])

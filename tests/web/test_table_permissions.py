@@ -11,14 +11,6 @@ from tournament.models import Hand, Table
 
 
 @pytest.fixture
-def colleague(tournament):
-    """A second referee of the same tournament."""
-    user = make_user("colleague")
-    tournament.referees.add(user)
-    return user
-
-
-@pytest.fixture
 def play(session_in_play, colleague):
     """Session 1 in play: table 2 is the colleague's, tables 1, 3, 4 the referee's;
     hand 1 of table 1 entered."""

@@ -1,4 +1,4 @@
-"""The referee's hand form and its penalty rows."""
+"""The referee's hand form and its penalty rows; confirming a table; a table's extra time."""
 
 import dataclasses
 import uuid
@@ -8,17 +8,20 @@ from django.core.exceptions import ValidationError
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournament import selectors
 from tournament.forms.service_errors import add_service_errors
 from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.services.hands import (
     HAND_MESSAGES,
+    INITIALS_MAX_LENGTH,
     MAX_PENALTIES_PER_HAND,
     PenaltyEntry,
     hand_entry,
     parse_fan_names,
     penalty_entries,
 )
+from tournament.services.sessions import EXTRA_MINUTES_MESSAGE, MAX_EXTRA_MINUTES
 
 WINS = Hand.WINS
 
@@ -247,10 +250,40 @@ PenaltyFormSet = forms.formset_factory(
 
 
 class ConfirmForm(forms.Form):
+    """The review before confirming: time called, and the players' initials by starting seat."""
+
     record_missing_as_not_played = forms.BooleanField(
         label=_("Time was called: record the hands not entered as not played"),
         required=False,
     )
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat, label in enumerate(SEAT_LABELS):
+            if seat < len(players):
+                label = f"{label} · {players[seat].name}"
+            self.fields[f"initials_{seat}"] = forms.CharField(
+                label=label,
+                required=False,
+                max_length=INITIALS_MAX_LENGTH,
+                widget=forms.TextInput(
+                    attrs={
+                        "size": INITIALS_MAX_LENGTH,
+                        "autocomplete": "off",
+                        "spellcheck": "false",
+                    }
+                ),
+            )
+
+    def initials_fields(self):
+        return [self[f"initials_{seat}"] for seat in range(len(SEAT_LABELS))]
+
+    def clean(self):
+        cleaned = super().clean()
+        cleaned["initials"] = [
+            cleaned.get(f"initials_{seat}", "") for seat in range(len(SEAT_LABELS))
+        ]
+        return cleaned
 
 
 def penalty_initial(hand) -> list[dict]:
@@ -279,3 +312,26 @@ def service_errors_to_form(form, penalty_formset, error: ValidationError) -> Non
             {field: errors for field, errors in error.error_dict.items() if field != "penalties"}
         )
     add_service_errors(form, error)
+
+
+def confirm_form_for(table, *, players=(), now=None) -> ConfirmForm:
+    """The unbound confirmation form of ``table``: "time called" starts ticked once the
+    table's session time is up (the referee may untick it)."""
+    clock = selectors.table_clock(table, now=now)
+    initial = {"record_missing_as_not_played": True} if clock and clock.time_up else {}
+    return ConfirmForm(players=players, initial=initial)
+
+
+EXTRA_MINUTES_RANGE = _with_numbers(EXTRA_MINUTES_MESSAGE, most=MAX_EXTRA_MINUTES)
+
+
+class ExtraTimeForm(forms.Form):
+    """An organiser's extra minutes for one table; the service checks the range."""
+
+    minutes = forms.IntegerField(
+        label=_("Extra minutes for this table"),
+        error_messages={"required": EXTRA_MINUTES_RANGE, "invalid": EXTRA_MINUTES_RANGE},
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "min": 0, "max": MAX_EXTRA_MINUTES, "step": 1}
+        ),
+    )

@@ -35,7 +35,12 @@ from tournament.services.referees import (
     referees_copy_from_previous,
     tables_assign,
 )
-from tournament.services.sessions import session_close, session_open, session_reopen
+from tournament.services.sessions import (
+    session_close,
+    session_open,
+    session_reopen,
+    table_extra_time,
+)
 from tournament.services.tournaments import (
     tournament_create,
     tournament_delete,
@@ -65,6 +70,7 @@ __all__ = [
     "session_reopen",
     "stored_hand_result",
     "table_confirm",
+    "table_extra_time",
     "table_reopen",
     "tables_assign",
     "tournament_create",

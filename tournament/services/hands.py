@@ -549,45 +549,80 @@ def hand_record(
     return hand
 
 
+# Room for a player's initials, in Latin letters or in Chinese characters.
+INITIALS_MAX_LENGTH = 4
+
+
+def _confirmed_initials(initials: Sequence[str]) -> list[str]:
+    """The players' initials as stored: four stripped strings, or [] when none is given."""
+    if isinstance(initials, str) or not all(isinstance(each, str) for each in initials):
+        initials = None
+    else:
+        initials = [each.strip() for each in initials]
+    if initials is None or len(initials) not in (0, 4):
+        raise ValidationError(
+            _("Give the four players' initials, by seat, or none."), code="bad_initials"
+        )
+    too_long = [each for each in initials if len(each) > INITIALS_MAX_LENGTH]
+    if too_long:
+        raise ValidationError(
+            _("Initials are at most %(most)s characters: %(initials)s.")
+            % {"most": INITIALS_MAX_LENGTH, "initials": ", ".join(too_long)},
+            code="bad_initials",
+        )
+    return initials if any(initials) else []
+
+
 @transaction.atomic
-def table_confirm(*, table: Table, user, record_missing_as_not_played: bool = False) -> Table:
-    """Confirm a table's sheet; hands not entered must be declared not played (time called)."""
+def table_confirm(
+    *,
+    table: Table,
+    user,
+    record_missing_as_not_played: bool = False,
+    initials: Sequence[str] = (),
+) -> Table:
+    """Confirm a table's sheet; hands not entered must be declared not played (time called).
+
+    ``initials`` are the four players' initials by starting seat, written when they checked
+    the sheet ("" for a player who wrote none), or none at all.
+    """
     table = Table.objects.select_related("session").get(pk=table.pk)
     _table_open_for_entry(table)
+    errors = {}
     entered = set(table.hands.values_list("number", flat=True))
     missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in entered]
     gaps = [n for n in missing if entered and n < max(entered)]
     if gaps:
         # Time can only cut the end of a session: a hole in the middle is a forgotten entry.
-        raise ValidationError(
-            {
-                "record_missing_as_not_played": ValidationError(
-                    _("Hands %(hands)s are missing between entered hands: enter them first.")
-                    % {"hands": ", ".join(str(n) for n in gaps)},
-                    code="hands_missing_in_between",
-                )
-            }
+        errors["record_missing_as_not_played"] = ValidationError(
+            _("Hands %(hands)s are missing between entered hands: enter them first.")
+            % {"hands": ", ".join(str(n) for n in gaps)},
+            code="hands_missing_in_between",
         )
-    if missing and not record_missing_as_not_played:
-        raise ValidationError(
-            {
-                "record_missing_as_not_played": ValidationError(
-                    _(
-                        "Hands %(hands)s are not entered. Enter them, or tick the box if time "
-                        "was called and they were not played."
-                    )
-                    % {"hands": ", ".join(str(n) for n in missing)},
-                    code="hands_missing",
-                )
-            }
+    elif missing and not record_missing_as_not_played:
+        errors["record_missing_as_not_played"] = ValidationError(
+            _(
+                "Hands %(hands)s are not entered. Enter them, or tick the box if time "
+                "was called and they were not played."
+            )
+            % {"hands": ", ".join(str(n) for n in missing)},
+            code="hands_missing",
         )
+    try:
+        initials = _confirmed_initials(initials)
+    except ValidationError as error:
+        errors["initials"] = error
+    if errors:
+        # The review page shows every reason at once, each beside what it concerns.
+        raise ValidationError(errors)
     Hand.objects.bulk_create(
         Hand(table=table, number=n, outcome=scoring.Outcome.NOT_PLAYED.value, entered_by=user)
         for n in missing
     )
     table.confirmed_at = timezone.now()
     table.confirmed_by = user
-    table.save(update_fields=["confirmed_at", "confirmed_by"])
+    table.confirmed_initials = initials
+    table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
     return table
 
 
@@ -607,5 +642,7 @@ def table_reopen(*, table: Table, user, reason: str) -> Table:
     TableReopening.objects.create(table=table, reopened_by=user, reason=reason)
     table.confirmed_at = None
     table.confirmed_by = None
-    table.save(update_fields=["confirmed_at", "confirmed_by"])
+    # The players' check was of the sheet as it was: a new confirmation asks them again.
+    table.confirmed_initials = []
+    table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
     return table

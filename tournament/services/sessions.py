@@ -1,11 +1,17 @@
-"""A drawn session opened for play, closed once every table is confirmed, reopened."""
+"""A drawn session opened for play, closed once every table is confirmed, reopened; extra time
+for one table."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from tournament.models import Session
+from tournament.models import Session, Table
+
+# As the model's validator: more would be another session, not extra time.
+MAX_EXTRA_MINUTES = 240
+EXTRA_MINUTES_MESSAGE = gettext_lazy("Extra minutes are a whole number from 0 to %(most)s.")
 
 
 @transaction.atomic
@@ -41,3 +47,19 @@ def session_reopen(*, session: Session) -> Session:
         session.closed_at = None
         session.save(update_fields=["closed_at"])
     return session
+
+
+@transaction.atomic
+def table_extra_time(*, table: Table, minutes: int) -> Table:
+    """Give one table ``minutes`` beyond the session's time limit (a late start, a long
+    dispute), in place of what it had: 0 takes the extra time back."""
+    whole = isinstance(minutes, int) and not isinstance(minutes, bool)
+    if not (whole and 0 <= minutes <= MAX_EXTRA_MINUTES):
+        message = str(EXTRA_MINUTES_MESSAGE) % {"most": MAX_EXTRA_MINUTES}
+        raise ValidationError({"minutes": ValidationError(message, code="bad_extra_minutes")})
+    # Read now, not from the caller's copy: the session may have closed since.
+    if Session.objects.filter(pk=table.session_id, closed_at__isnull=False).exists():
+        raise ValidationError(_("The session is closed."), code="session_closed")
+    table.extra_minutes = minutes
+    table.save(update_fields=["extra_minutes"])
+    return table

@@ -6,11 +6,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import selectors, services
+from tournament.forms.hands import ExtraTimeForm
 from tournament.forms.service_errors import add_service_errors
 from tournament.forms.tournaments import (
     DrawForm,
@@ -255,3 +257,41 @@ def table_referees(request, slug, number):
         tables=selectors.session_referee_tables(session),
     )
     return render(request, "referee/table_referees.html", context)
+
+
+def _extra_time_done(table) -> str:
+    names = {"t": table.number, "n": table.extra_minutes}
+    clock = selectors.table_clock(table)
+    if clock is None:  # the session is not open yet: its time has not started
+        done = ngettext(
+            "Table %(t)s: %(n)s extra minute.", "Table %(t)s: %(n)s extra minutes.", names["n"]
+        )
+    else:
+        names["ends"] = timezone.localtime(clock.ends_at).strftime("%H:%M")
+        done = ngettext(
+            "Table %(t)s: %(n)s extra minute (ends %(ends)s).",
+            "Table %(t)s: %(n)s extra minutes (ends %(ends)s).",
+            names["n"],
+        )
+    return done % names
+
+
+@login_required
+@require_POST
+def table_extra_time(request, slug, number, table):
+    """Give one table extra minutes (a late start, a long dispute); back to its sheet, where
+    the form is, with the outcome."""
+    tournament = get_tournament(request, slug, role="organiser")
+    table = get_table(tournament, number, table)
+    form = ExtraTimeForm(request.POST)
+    if form.is_valid():
+        try:
+            services.table_extra_time(table=table, minutes=form.cleaned_data["minutes"])
+        except ValidationError as error:
+            add_service_errors(form, error)
+    if form.errors:
+        refusal = [message for errors in form.errors.values() for message in errors]
+        messages.error(request, " ".join(refusal))
+    else:
+        messages.success(request, _extra_time_done(table))
+    return redirect("table_sheet", tournament.slug, number, table.number)

@@ -7,14 +7,16 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from tournament import seating, selectors, services
 from tournament.forms.hands import (
     PENALTY_PRESETS,
     ConfirmForm,
+    ExtraTimeForm,
     HandForm,
     PenaltyFormSet,
+    confirm_form_for,
     hand_initial,
     penalty_initial,
     service_errors_to_form,
@@ -45,19 +47,22 @@ def referee_home(request, slug):
 
 def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None):
     table = sheet.table
+    clock = selectors.table_clock(table)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
         session=table.session,
         table=table,
         sheet=sheet,
+        clock=clock,
+        time_up=clock is not None and clock.time_up,
+        extra_time_form=ExtraTimeForm(initial={"minutes": table.extra_minutes}),
         form=form,
         penalties=penalties,
         editing=editing,
         presets=PENALTY_PRESETS,
         can_enter=table.session.is_in_play and not table.is_confirmed,
-        confirm_form=ConfirmForm(),
-        missing=[row.number for row in sheet.rows if row.hand is None],
+        missing=sheet.missing,
         revisions=selectors.hand_revisions(table),
     )
     return context
@@ -228,23 +233,45 @@ def hand_edit(request, slug, number, table, hand):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_confirm(request, slug, number, table):
+    """The review the players check with the referee; confirming it locks the table."""
     tournament = get_tournament(request, slug, role="referee")
     table = get_table_for_entry(request, tournament, number, table)
-    form = ConfirmForm(request.POST)
-    form.is_valid()  # a lone optional checkbox is always valid
-    try:
-        services.table_confirm(
-            table=table,
-            user=request.user,
-            record_missing_as_not_played=form.cleaned_data["record_missing_as_not_played"],
-        )
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+    sheet = selectors.table_sheet(table)
+    if request.method == "POST":
+        form = ConfirmForm(request.POST, players=sheet.players)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.table_confirm(
+                    table=table,
+                    user=request.user,
+                    record_missing_as_not_played=data["record_missing_as_not_played"],
+                    initials=data["initials"],
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+                # Another tablet may have confirmed or changed the table meanwhile.
+                table.refresh_from_db()
+                sheet = selectors.table_sheet(table)
+            else:
+                messages.success(request, _("Table %(t)s confirmed.") % {"t": table.number})
+                url = reverse("table_sheet", args=[slug, number, table.number])
+                return redirect(url + "#confirm")
     else:
-        messages.success(request, _("Table %(t)s confirmed.") % {"t": table.number})
-    return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#confirm")
+        form = confirm_form_for(table, players=sheet.players)
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        session=table.session,
+        table=table,
+        sheet=sheet,
+        form=form,
+        can_confirm=table.session.is_in_play and not table.is_confirmed,
+        missing=sheet.missing,
+    )
+    return render(request, "referee/confirm.html", context)
 
 
 @login_required

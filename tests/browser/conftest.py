@@ -1,0 +1,114 @@
+"""A real browser against the live server: Debian's headless Chromium driven by Selenium.
+
+The browser tests are marked ``browser``. ``make test`` runs them when ``chromium`` and
+``chromedriver`` are installed and otherwise says how to install them; CI sets
+``MCR_REQUIRE_BROWSER=1`` so that a machine without the browser fails instead of skipping.
+"""
+
+import os
+import shutil
+
+import pytest
+from django.contrib.auth.models import User
+
+from tests.conftest import give_all_tables, make_players, make_tournament, make_user
+from tournament import services
+
+TABLET_UPRIGHT = (768, 1024)
+TABLET_LANDSCAPE = (1024, 768)
+PHONE = (390, 844)
+
+
+def _chromium_paths() -> tuple[str | None, str | None]:
+    return shutil.which("chromium"), shutil.which("chromedriver")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Paths of the browser and its driver; missing, a skip (or a failure under CI)."""
+    browser, driver = _chromium_paths()
+    if browser and driver:
+        return browser, driver
+    message = "chromium and chromedriver are needed: apt-get install chromium chromium-driver"
+    if os.environ.get("MCR_REQUIRE_BROWSER"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture
+def browser(chromium, live_server):
+    """A headless Chromium at the size of a tablet held upright, on the live server."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary, driver_path = chromium
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-extensions",
+        f"--window-size={TABLET_UPRIGHT[0]},{TABLET_UPRIGHT[1]}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_window_size(*TABLET_UPRIGHT)
+    driver.implicitly_wait(0)
+    driver.set_page_load_timeout(30)
+    driver.live_server_url = live_server.url
+    yield driver
+    driver.quit()
+
+
+def navigates(driver, action, timeout: float = 20) -> None:
+    """Run ``action`` (a click, Back) and wait until the next page has loaded.
+
+    Reading the page before the old one is gone reads the old one, or nothing: every step
+    that leaves the page goes through here.
+    """
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    old = driver.find_element(By.TAG_NAME, "html")
+    action()
+    wait = WebDriverWait(driver, timeout)
+    wait.until(expected_conditions.staleness_of(old))
+    wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def log_in(driver, username: str, password: str) -> None:
+    """Log in through the login page, as a referee does on a tablet."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(driver.live_server_url + "/accounts/login/")
+    driver.find_element(By.NAME, "username").send_keys(username)
+    driver.find_element(By.NAME, "password").send_keys(password)
+    navigates(driver, driver.find_element(By.CSS_SELECTOR, "form [type=submit]").click)
+
+
+@pytest.fixture
+def table_in_play(transactional_db):
+    """Session 1 of a 16-player tournament in play; table 1 refereed by ``referee``."""
+    organiser = make_user("organiser", can_create=True)
+    referee: User = make_user("referee")
+    tournament = make_tournament(creator=organiser)
+    tournament.referees.add(referee)
+    make_players(tournament, 16)
+    session = services.session_open(
+        session=services.session_draw(tournament=tournament, number=1, seed=20261130)
+    )
+    give_all_tables(session, referee)
+    return session.tables.get(number=1)

@@ -1,0 +1,91 @@
+"""A referee enters hands in a real browser on a tablet-sized window."""
+
+from selenium.webdriver.common.by import By
+
+from tests.browser.conftest import log_in, navigates
+from tests.conftest import make_user
+from tournament.models import Hand
+
+
+def sheet_url(driver, table) -> str:
+    session = table.session
+    return (
+        f"{driver.live_server_url}/t/{session.tournament.slug}/sessions/{session.number}"
+        f"/tables/{table.number}/"
+    )
+
+
+def choose(driver, name: str, value: str) -> None:
+    """Tap the radio tile of ``name`` whose value is ``value`` (its label, as a finger does)."""
+    radio = driver.find_element(
+        By.CSS_SELECTOR, f'#hand-entry input[name="{name}"][value="{value}"]'
+    )
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", radio)
+    radio.find_element(By.XPATH, "./ancestor::label[1]").click()
+
+
+def type_into(driver, name: str, text: str) -> None:
+    field = driver.find_element(By.CSS_SELECTOR, f'#hand-entry [name="{name}"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", field)
+    field.clear()
+    field.send_keys(text)
+
+
+def save(driver) -> None:
+    button = driver.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    navigates(driver, button.click)
+
+
+def enter_hand(driver, number: int) -> None:
+    """Hand ``number``: every fourth is a draw, the others a win by a different player."""
+    if number % 4 == 0:
+        choose(driver, "outcome", "draw")
+    elif number % 2:
+        choose(driver, "outcome", "self_drawn")
+        choose(driver, "winner", str(number % 4))
+        type_into(driver, "fan", "8")
+    else:
+        choose(driver, "outcome", "discard")
+        choose(driver, "winner", "1")
+        choose(driver, "discarder", "3")
+        type_into(driver, "fan", "12")
+    save(driver)
+
+
+def test_a_referee_enters_a_whole_table_of_sixteen_hands(browser, table_in_play):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    for number in range(1, 17):
+        heading = browser.find_element(By.CSS_SELECTOR, "#entry h2").text
+        assert heading == f"Enter hand {number}"
+        enter_hand(browser, number)
+        assert f"Hand {number} saved." in browser.find_element(By.TAG_NAME, "body").text
+    stored = list(table_in_play.hands.order_by("number").values_list("number", "outcome"))
+    assert [n for n, _outcome in stored] == list(range(1, 17))
+    assert [outcome for _n, outcome in stored].count("draw") == 4
+    assert not browser.find_elements(By.ID, "hand-entry")
+    assert "All 16 hands are entered" in browser.find_element(By.ID, "entry").text
+
+
+def test_back_then_save_does_not_store_the_hand_again(browser, table_in_play):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    enter_hand(browser, 1)
+    assert "Hand 1 saved." in browser.find_element(By.TAG_NAME, "body").text
+    navigates(browser, browser.back)
+    # The page comes back as the form for the next hand, its choices not restored: saving
+    # it blindly is refused, never a copy of hand 1 stored as hand 2.
+    save(browser)
+    assert "Hand 2 saved." not in browser.find_element(By.TAG_NAME, "body").text
+    assert list(table_in_play.hands.values_list("number", flat=True)) == [1]
+    assert Hand.objects.count() == 1
+
+
+def test_a_referee_cannot_open_a_table_that_is_not_theirs(browser, table_in_play):
+    stranger = make_user("stranger")
+    table_in_play.session.tournament.referees.add(stranger)
+    log_in(browser, "stranger", "pw-stranger")
+    browser.get(sheet_url(browser, table_in_play))
+    assert not browser.find_elements(By.ID, "hand-entry")
+    assert "403" in browser.page_source or "Forbidden" in browser.page_source
