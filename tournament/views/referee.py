@@ -45,15 +45,24 @@ def referee_home(request, slug):
     return render(request, "referee/home.html", context)
 
 
-def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None):
-    table = sheet.table
-    clock = selectors.table_clock(table)
+def _table_context(request, tournament, sheet) -> dict:
+    """What every page of one table shows: the table, its sheet and the hands missing."""
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
-        session=table.session,
-        table=table,
+        session=sheet.table.session,
+        table=sheet.table,
         sheet=sheet,
+        missing=sheet.missing,
+    )
+    return context
+
+
+def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None):
+    table = sheet.table
+    clock = selectors.table_clock(table)
+    context = _table_context(request, tournament, sheet)
+    context.update(
         clock=clock,
         time_up=clock is not None and clock.time_up,
         extra_time_form=ExtraTimeForm(initial={"minutes": table.extra_minutes}),
@@ -62,7 +71,6 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
         editing=editing,
         presets=PENALTY_PRESETS,
         can_enter=table.session.is_in_play and not table.is_confirmed,
-        missing=sheet.missing,
         revisions=selectors.hand_revisions(table),
     )
     return context
@@ -261,16 +269,8 @@ def table_confirm(request, slug, number, table):
                 return redirect(url + "#confirm")
     else:
         form = confirm_form_for(table, players=sheet.players)
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
-        session=table.session,
-        table=table,
-        sheet=sheet,
-        form=form,
-        can_confirm=table.session.is_in_play and not table.is_confirmed,
-        missing=sheet.missing,
-    )
+    context = _table_context(request, tournament, sheet)
+    context.update(form=form, can_confirm=table.session.is_in_play and not table.is_confirmed)
     return render(request, "referee/confirm.html", context)
 
 
