@@ -166,6 +166,8 @@ class Session(models.Model):
     # For the session-by-session methods: exactly what the draw was computed from (players,
     # earlier tables, ranking, groups), so `python -m tournament.seating session` re-runs it.
     draw_input = models.JSONField(null=True, blank=True)
+    # Raised to revoke every table-device link of the session at once (the links carry it).
+    device_links_version = models.PositiveIntegerField(default=1)
     drawn_at = models.DateTimeField(auto_now_add=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -251,6 +253,8 @@ class Table(models.Model):
     extra_minutes = models.PositiveSmallIntegerField(
         _("extra minutes"), default=0, validators=[MaxValueValidator(240)]
     )
+    # Raised to revoke this table's device link (a lost tablet): the link carries it.
+    device_link_version = models.PositiveIntegerField(default=1)
     # The four players' initials, by starting seat, when they checked the sheet at confirmation.
     confirmed_initials = models.JSONField(_("players' initials"), default=list, blank=True)
 
@@ -341,6 +345,9 @@ class Hand(models.Model):
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Set when the entry came through a table's device link rather than a logged-in account:
+    # which link (its short id), so a correction can be traced to the tablet that made it.
+    entered_by_device = models.CharField(_("entered by table device"), max_length=40, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
