@@ -63,3 +63,9 @@ bench: $(STAMP)
 .PHONY: bench-seating
 bench-seating: $(STAMP)
 	$(PY) bench/seating_benchmark.py
+
+# A referee's 16 hands in headless Chromium: taps, keystrokes, scrolls, server time per save
+# (needs chromium and chromedriver; not part of `make test`).
+.PHONY: bench-tablet
+bench-tablet: $(STAMP)
+	$(PY) bench/tablet_benchmark.py

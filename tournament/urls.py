@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tournament.views import calculator, organiser, players, public, referee, standings
+from tournament.views import calculator, devices, organiser, players, public, referee, standings
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -39,6 +39,16 @@ urlpatterns = [
         "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/extra-time/",
         organiser.table_extra_time,
         name="table_extra_time",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/device-links/revoke/",
+        organiser.device_links_revoke,
+        name="device_links_revoke",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/device-link/revoke/",
+        organiser.device_link_revoke,
+        name="device_link_revoke",
     ),
     # Registration
     path("t/<slug:slug>/players/", players.player_list, name="player_list"),
@@ -82,6 +92,8 @@ urlpatterns = [
         referee.table_cards,
         name="table_cards",
     ),
+    # A table's tablet, signed in from the table card
+    path("device/<str:token>/", devices.device_link, name="device_link"),
     # Public
     path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
     path("t/<slug:slug>/seating/<int:number>/", public.seating_page, name="seating"),

@@ -64,12 +64,22 @@ def browser(chromium, live_server):
     ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_window_size(*TABLET_UPRIGHT)
+    set_viewport(driver, *TABLET_UPRIGHT)
     driver.implicitly_wait(0)
     driver.set_page_load_timeout(30)
     driver.live_server_url = live_server.url
     yield driver
     driver.quit()
+
+
+def set_viewport(driver, width: int, height: int) -> None:
+    """The page's viewport exactly ``width`` × ``height`` CSS pixels, as on a tablet or
+    phone, whatever room the window's own bars take."""
+    driver.set_window_size(width, height + 200)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
 
 
 def navigates(driver, action, timeout: float = 20) -> None:

@@ -1,8 +1,15 @@
 """A referee enters hands in a real browser on a tablet-sized window."""
 
+import pytest
 from selenium.webdriver.common.by import By
 
-from tests.browser.conftest import log_in, navigates
+from tests.browser.conftest import (
+    TABLET_LANDSCAPE,
+    TABLET_UPRIGHT,
+    log_in,
+    navigates,
+    set_viewport,
+)
 from tests.conftest import make_user
 from tournament.models import Hand
 
@@ -89,3 +96,60 @@ def test_a_referee_cannot_open_a_table_that_is_not_theirs(browser, table_in_play
     browser.get(sheet_url(browser, table_in_play))
     assert not browser.find_elements(By.ID, "hand-entry")
     assert "403" in browser.page_source or "Forbidden" in browser.page_source
+
+
+def in_view(driver, css: str) -> bool:
+    """The element is entirely inside the window, as it stands (no scrolling)."""
+    return driver.execute_script(
+        "var r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;",
+        css,
+    )
+
+
+def tap(driver, css: str) -> None:
+    """Tap what is on screen, without scrolling to it first (a finger cannot)."""
+    element = driver.find_element(By.CSS_SELECTOR, css)
+    assert driver.execute_script(
+        "var r = arguments[0].getBoundingClientRect();"
+        "return r.top >= 0 && r.bottom <= window.innerHeight;",
+        element,
+    ), f"{css} is off screen"
+    element.click()
+
+
+@pytest.mark.parametrize("size", [TABLET_UPRIGHT, TABLET_LANDSCAPE])
+def test_a_plain_discard_win_is_entered_on_one_screen(browser, table_in_play, size):
+    set_viewport(browser, *size)
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play) + "#entry")
+    for number in (1, 2):
+        tap(browser, '#hand-entry label:has(input[name="outcome"][value="discard"])')
+        tap(browser, '#hand-entry label:has(input[name="winner"][value="1"])')
+        tap(browser, '#hand-entry label:has(input[name="discarder"][value="2"])')
+        tap(browser, '#hand-entry [data-fan="8"]')
+        assert in_view(browser, "#hand-entry button.primary")
+        navigates(
+            browser, browser.find_element(By.CSS_SELECTOR, "#hand-entry button.primary").click
+        )
+        assert in_view(browser, ".hand-header")
+        assert f"Hand {number} saved." in browser.find_element(By.CSS_SELECTOR, ".hand-header").text
+        assert browser.execute_script("return window.scrollY") >= 0
+    assert list(table_in_play.hands.values_list("number", "fan", "discarder")) == [
+        (1, 8, 2),
+        (2, 8, 2),
+    ]
+
+
+def test_the_flower_stepper_and_quick_picks_fill_the_numbers(browser, table_in_play):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play) + "#entry")
+    choose(browser, "outcome", "self_drawn")
+    choose(browser, "winner", "0")
+    browser.find_element(By.CSS_SELECTOR, '#hand-entry [data-fan="24"]').click()
+    plus = browser.find_element(By.CSS_SELECTOR, '#hand-entry [data-step="1"]')
+    for _ in range(3):
+        plus.click()
+    save(browser)
+    hand = table_in_play.hands.get(number=1)
+    assert (hand.fan, hand.flowers) == (24, 3)

@@ -149,3 +149,34 @@ def test_extra_time_is_refused_once_the_session_is_closed(session_in_play, organ
         services.table_extra_time(table=table, minutes=10)
     assert codes(raised.value) == {"session_closed"}
     assert extra_minutes(session_in_play) == 0
+
+
+# ---------------------------------------------------------------- table device links
+
+
+def test_revoking_a_sessions_device_links_raises_its_version(session_in_play):
+    assert services.device_links_revoke(session=session_in_play).device_links_version == 2
+    assert stored(session_in_play).device_links_version == 2
+
+
+def test_each_revocation_counts_even_from_a_stale_copy(session_in_play):
+    stale = Session.objects.get(pk=session_in_play.pk)
+    services.device_links_revoke(session=session_in_play)
+    assert services.device_links_revoke(session=stale).device_links_version == 3
+
+
+def test_revoking_a_sessions_links_leaves_the_other_sessions_and_the_tables(tournament):
+    make_players(tournament, 16)
+    first = services.session_draw(tournament=tournament, number=1, seed=1)
+    second = services.session_draw(tournament=tournament, number=2, seed=2)
+    services.device_links_revoke(session=first)
+    assert stored(second).device_links_version == 1
+    assert set(Table.objects.values_list("device_link_version", flat=True)) == {1}
+
+
+def test_revoking_one_tables_device_link_raises_its_version_only(session_in_play):
+    table = session_in_play.tables.get(number=2)
+    assert services.device_link_revoke(table=table).device_link_version == 2
+    versions = dict(session_in_play.tables.values_list("number", "device_link_version"))
+    assert versions == {1: 1, 2: 2, 3: 1, 4: 1}
+    assert stored(session_in_play).device_links_version == 1

@@ -508,7 +508,8 @@ def test_the_table_cards_name_the_hands_where_players_move(personas, urls):
 def test_the_sheet_lists_the_common_penalties_from_the_presets(personas, urls):
     page = " ".join(personas["referee"].get(urls["sheet"]).content.decode().split())
     assert "False win (错和): 10, paid to each other player;" in page
-    assert "Lateness: 10, deducted (leaves the table)." in page
+    assert "Procedural foul after a warning: 5…60, deducted (leaves the table);" in page
+    assert "Lateness: 10 or 20, deducted (leaves the table)." in page
 
 
 # The entry form is made for one hand and carries a one-time key.

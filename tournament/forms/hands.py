@@ -2,9 +2,11 @@
 
 import dataclasses
 import uuid
+from collections.abc import Sequence
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.formsets import TOTAL_FORM_COUNT
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -25,14 +27,42 @@ from tournament.services.sessions import EXTRA_MINUTES_MESSAGE, MAX_EXTRA_MINUTE
 
 WINS = Hand.WINS
 
-# Common penalties of the rules digest; a tap fills kind, points and reason.
-PENALTY_PRESETS = [
-    ("to_each_other", 10, _("False win (错和)")),
-    ("to_each_other", 20, _("Claimed a win while not ready (诈和)")),
-    ("to_one", 10, _("Exposed another player's tiles")),
-    ("deducted", 10, _("Procedural foul after a warning")),
-    ("deducted", 10, _("Lateness")),
-]
+
+@dataclasses.dataclass(frozen=True)
+class PenaltyPreset:
+    """A common penalty of the rules digest: its kind, the points the rules allow (the usual
+    figure first: a tap fills it in) and the reason written on the sheet."""
+
+    kind: str
+    points: Sequence[int]
+    reason: str
+
+    @property
+    def default_points(self) -> int:
+        return self.points[0]
+
+    @property
+    def figures(self) -> str:
+        """The points as the sheet quotes them: "10", "10 or 20", "5…60"."""
+        if len(self.points) == 1:
+            return str(self.points[0])
+        if len(self.points) == 2:
+            return _("%(first)s or %(second)s") % {
+                "first": self.points[0],
+                "second": self.points[1],
+            }
+        return f"{min(self.points)}…{max(self.points)}"
+
+
+# The one list of common penalties: the preset buttons, the reasons offered while typing and
+# the sheet's "Common penalties" all read it. Figures from the rules digest (CR98 defaults).
+PENALTY_PRESETS = (
+    PenaltyPreset("to_each_other", (10,), _("False win (错和)")),
+    PenaltyPreset("to_each_other", (20,), _("Claimed a win while not ready (诈和)")),
+    PenaltyPreset("to_one", range(5, 61), _("Exposed another player's tiles")),
+    PenaltyPreset("deducted", (5, 10, 20, 30, 40, 50, 60), _("Procedural foul after a warning")),
+    PenaltyPreset("deducted", (10, 20), _("Lateness")),
+)
 
 
 def seat_choices(players, slot=None):
@@ -64,6 +94,10 @@ def _with_numbers(message, **numbers):
 
 HAND_NUMBER_RANGE = _with_numbers(HAND_MESSAGES["hand_out_of_range"], last=HANDS_PER_SESSION)
 FLOWERS_RANGE = _with_numbers(HAND_MESSAGES["flowers_out_of_range"], most=MAX_FLOWERS)
+
+
+# The totals referees type most often, one tap each; any other is typed.
+FAN_QUICK_PICKS = (8, 9, 10, 12, 16, 24, 32, 48, 64, 88)
 
 
 class HandForm(forms.Form):
@@ -126,6 +160,10 @@ class HandForm(forms.Form):
         choices = seat_choices(players, slot)
         self.fields["winner"].choices = choices
         self.fields["discarder"].choices = choices
+        # What the header of the entry says: the hand's winds and who deals.
+        self.slot = slot
+        self.dealer = players[slot.dealer] if slot is not None else None
+        self.fan_picks = FAN_QUICK_PICKS
         if editing:
             # The hand being corrected keeps its number; a wrong number is a different hand.
             self.fields["number"].disabled = True
@@ -189,10 +227,9 @@ class PenaltyForm(forms.Form):
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)
         choices = seat_choices(players)
+        # Seat tiles for both, as for the winner; nobody is paid unless the kind says so.
         self.fields["offender"].choices = choices
-        self.fields["beneficiary"].choices = choices
-        self.fields["beneficiary"].widget = forms.Select()
-        self.fields["beneficiary"].choices = [("", "—"), *choices]
+        self.fields["beneficiary"].choices = [("", _("— none")), *choices]
 
     def clean(self):
         cleaned = super().clean()
@@ -237,6 +274,29 @@ class BasePenaltyFormSet(forms.BaseFormSet):
             for form in self.forms
             if form.has_changed() and not form.cleaned_data.get("DELETE")
         ]
+
+    def has_data(self) -> bool:
+        """A row holds something: typed on this page, or a stored penalty being corrected."""
+        if self.is_bound:
+            return any(form.has_changed() for form in self.forms)
+        return bool(self.initial)
+
+    def starts_open(self) -> bool:
+        """The penalties block opens by itself when a row holds something, rows were added,
+        or something is wrong; otherwise it stays folded under the hand."""
+        added = self.total_form_count() > self.initial_form_count() + self.extra
+        return self.has_data() or added or self.total_error_count() > 0
+
+    def can_add_row(self) -> bool:
+        return self.total_form_count() < self.max_num
+
+    def with_another_row(self) -> "BasePenaltyFormSet":
+        """The rows as posted and one more empty row, up to the most a hand may have:
+        "Add a penalty row" when the page has no JavaScript to add it."""
+        data = self.data.copy()
+        if self.can_add_row():
+            data[self.add_prefix(TOTAL_FORM_COUNT)] = str(self.total_form_count() + 1)
+        return type(self)(data, prefix=self.prefix, form_kwargs=self.form_kwargs)
 
 
 PenaltyFormSet = forms.formset_factory(

@@ -36,6 +36,8 @@ from tournament.services.referees import (
     tables_assign,
 )
 from tournament.services.sessions import (
+    device_link_revoke,
+    device_links_revoke,
     session_close,
     session_open,
     session_reopen,
@@ -51,6 +53,8 @@ __all__ = [
     "HandRefused",
     "ImportOutcome",
     "PenaltyEntry",
+    "device_link_revoke",
+    "device_links_revoke",
     "fan_list",
     "hand_entry",
     "hand_record",

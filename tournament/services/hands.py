@@ -292,6 +292,7 @@ def _hand_snapshot(hand: Hand) -> dict:
         "points": list(hand.points),
         "penalties": [dataclasses.asdict(entry) for entry in penalty_entries(hand)],
         "entered_by": hand.entered_by.get_username() if hand.entered_by else None,
+        "entered_by_device": hand.entered_by_device,
     }
 
 
@@ -421,6 +422,7 @@ def hand_record(
     penalties: Sequence[PenaltyEntry] = (),
     keep_referee_figure: bool = False,
     user=None,
+    device: str = "",
     version: int | None = None,
     submission_key=None,
 ) -> Hand:
@@ -530,6 +532,7 @@ def hand_record(
     (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
     hand.deducted = settlement.deducted
     hand.entered_by = user
+    hand.entered_by_device = device
     hand.full_clean(validate_unique=False, validate_constraints=False)
     try:
         with transaction.atomic():

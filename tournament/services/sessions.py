@@ -1,8 +1,9 @@
 """A drawn session opened for play, closed once every table is confirmed, reopened; extra time
-for one table."""
+for one table; its table device links revoked."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -62,4 +63,23 @@ def table_extra_time(*, table: Table, minutes: int) -> Table:
         raise ValidationError(_("The session is closed."), code="session_closed")
     table.extra_minutes = minutes
     table.save(update_fields=["extra_minutes"])
+    return table
+
+
+@transaction.atomic
+def device_links_revoke(*, session: Session) -> Session:
+    """Revoke every table device link of ``session`` (cards lost, the session over): each
+    tablet signed in with one is refused from its next request; the cards printed from now on
+    carry new links."""
+    # Raised in the database, not from the caller's copy: two revocations both count.
+    Session.objects.filter(pk=session.pk).update(device_links_version=F("device_links_version") + 1)
+    session.refresh_from_db(fields=["device_links_version"])
+    return session
+
+
+@transaction.atomic
+def device_link_revoke(*, table: Table) -> Table:
+    """Revoke one table's device link (a lost or stolen tablet); the other tables' hold."""
+    Table.objects.filter(pk=table.pk).update(device_link_version=F("device_link_version") + 1)
+    table.refresh_from_db(fields=["device_link_version"])
     return table

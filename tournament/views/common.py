@@ -1,10 +1,14 @@
 """The lookups the views use: the tournament with the visitor's role, and one object in it
-(404 when there is none)."""
+(404 when there is none); who may open a table's pages, by account or by table device link."""
 
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.shortcuts import render
 
-from tournament import selectors
+from tournament import device_links, selectors
 from tournament.models import Player, Session, Table, Tournament
 from tournament.permissions import can_enter_at_table, is_organiser, is_referee
 
@@ -48,6 +52,61 @@ def get_table_for_entry(request, tournament, number, table) -> Table:
     if not can_enter_at_table(request.user, found):
         raise PermissionDenied
     return found
+
+
+def device_link_refused(request):
+    """The page a tablet gets for a table device link that was revoked or never was one."""
+    return render(request, "devices/refused.html", status=403)
+
+
+def table_entry_required(view):
+    """``login_required`` for a table's own pages, which a table device link opens too.
+
+    A visitor neither logged in nor signed in at a table goes to the login page; a tablet
+    whose link was revoked is told so, at once. ``table_access`` then lets each in or not
+    at the table asked for.
+    """
+
+    @wraps(view)
+    def checked(request, *args, **kwargs):
+        # Checked against the links as they are now on every request: revocation is immediate.
+        request.device_grant = device_links.current_grant(request)
+        if not request.user.is_authenticated and request.device_grant is None:
+            if device_links.holds_grant(request):
+                return device_link_refused(request)
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+def table_access(request, slug, number, table) -> tuple[Tournament, Table]:
+    """The tournament and the table whose pages are asked for (views wrapped in
+    ``table_entry_required``), or 404; 403 unless the visitor may enter its hands.
+
+    Those who may: its referee and the organisers, logged in, as themselves; and a tablet
+    signed in at this table through its device link. ``request.device_link`` tells which:
+    the link's id for the tablet (entries record it, not a user), "" for an account.
+    """
+    request.device_link = ""
+    grant = getattr(request, "device_grant", None)
+    if grant is None:
+        tournament = get_tournament(request, slug, role="referee")
+        return tournament, get_table_for_entry(request, tournament, number, table)
+    tournament = _found(selectors.tournament_by_slug(slug))
+    found = get_table(tournament, number, table)
+    if can_enter_at_table(request.user, found):
+        return tournament, found
+    if grant.table.pk != found.pk:
+        raise PermissionDenied
+    request.device_link = grant.link
+    return tournament, found
+
+
+def entering_user(request):
+    """The account a write at a table is recorded against: None for a table device (after
+    ``table_access``), whose entries record the link instead."""
+    return None if getattr(request, "device_link", "") else request.user
 
 
 def roles(request, tournament) -> dict:

@@ -1,4 +1,5 @@
-"""Organiser actions: create, edit and delete a tournament, draw and run sessions, reopen tables."""
+"""Organiser actions: create, edit and delete a tournament, draw and run sessions, reopen tables,
+revoke table device links."""
 
 import copy
 
@@ -6,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -295,3 +297,36 @@ def table_extra_time(request, slug, number, table):
     else:
         messages.success(request, _extra_time_done(table))
     return redirect("table_sheet", tournament.slug, number, table.number)
+
+
+@login_required
+@require_POST
+def device_links_revoke(request, slug, number):
+    """Revoke every table device link of the session: tablets signed in with them are refused
+    from their next request; back to the cards, which now carry new links."""
+    tournament = get_tournament(request, slug, role="organiser")
+    session = get_session(tournament, number)
+    services.device_links_revoke(session=session)
+    messages.success(
+        request,
+        _("Every table link of session %(n)s is revoked. Print the cards again for new links.")
+        % {"n": session.number},
+    )
+    return redirect("table_cards", tournament.slug, session.number)
+
+
+@login_required
+@require_POST
+def device_link_revoke(request, slug, number, table):
+    """Revoke one table's device link (a lost tablet); back to that table's card, which now
+    carries a new link."""
+    tournament = get_tournament(request, slug, role="organiser")
+    table = get_table(tournament, number, table)
+    services.device_link_revoke(table=table)
+    messages.success(
+        request,
+        _("The link of table %(t)s is revoked. Print its card again for a new link.")
+        % {"t": table.number},
+    )
+    url = reverse("table_cards", args=[tournament.slug, number])
+    return redirect(f"{url}#table-{table.number}")

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from tournament import seating, selectors, services
+from tournament import device_links, seating, selectors, services
 from tournament.forms.hands import (
     PENALTY_PRESETS,
     ConfirmForm,
@@ -24,10 +24,12 @@ from tournament.forms.hands import (
 from tournament.forms.service_errors import add_service_errors
 from tournament.models import Hand
 from tournament.views.common import (
+    entering_user,
     get_session,
-    get_table_for_entry,
     get_tournament,
     roles,
+    table_access,
+    table_entry_required,
 )
 
 
@@ -61,6 +63,7 @@ def _table_context(request, tournament, sheet) -> dict:
 def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None):
     table = sheet.table
     clock = selectors.table_clock(table)
+    can_enter = table.session.is_in_play and not table.is_confirmed
     context = _table_context(request, tournament, sheet)
     context.update(
         clock=clock,
@@ -70,7 +73,9 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
         penalties=penalties,
         editing=editing,
         presets=PENALTY_PRESETS,
-        can_enter=table.session.is_in_play and not table.is_confirmed,
+        can_enter=can_enter,
+        # The entry form is shown (and its header carries the messages, "Hand 6 saved").
+        entry_form_shown=can_enter and (editing is not None or sheet.next_number is not None),
         revisions=selectors.hand_revisions(table),
     )
     return context
@@ -116,6 +121,22 @@ def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=N
     return render(request, "referee/sheet.html", context)
 
 
+def _add_penalty_row(request, tournament, sheet, form, penalties, form_kwargs, editing=None):
+    """ "Add a penalty row" (a page without JavaScript): the entry again as typed, with one
+    more empty penalty row; nothing saved. The hand is not judged while the referee is still
+    writing it; the penalty rows are, as the part being worked on."""
+    form = HandForm(initial={**form.initial, **request.POST.dict()}, **form_kwargs)
+    context = _sheet_context(
+        request,
+        tournament,
+        sheet,
+        form=form,
+        penalties=penalties.with_another_row(),
+        editing=editing,
+    )
+    return render(request, "referee/sheet.html", context)
+
+
 def _save_hand(request, table, form, penalties, *, editing: bool):
     """Run the form and its penalty rows through the service; the saved hand, or None.
 
@@ -142,7 +163,8 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
             winning_hand=data["winning_hand"],
             penalties=penalties.entries(),
             keep_referee_figure=data["keep_my_figure"],
-            user=request.user,
+            user=entering_user(request),
+            device=request.device_link,
             version=version,
             submission_key=data["submission_key"],
         )
@@ -168,12 +190,11 @@ def _slot(number):
     return schedule[number - 1] if number and 1 <= number <= len(schedule) else None
 
 
-@login_required
+@table_entry_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_sheet(request, slug, number, table):
     """The running score sheet; its form enters the next hand."""
-    tournament = get_tournament(request, slug, role="referee")
-    table = get_table_for_entry(request, tournament, number, table)
+    tournament, table = table_access(request, slug, number, table)
     sheet = selectors.table_sheet(table)
     players, next_number = sheet.players, sheet.next_number
     stored = None
@@ -185,10 +206,13 @@ def table_sheet(request, slug, number, table):
         if "compute" in request.POST:
             kwargs = {"players": players, "slot": slot}
             return _compute(request, tournament, sheet, form, penalties, kwargs)
+        if "add_penalty" in request.POST:
+            kwargs = {"players": players, "slot": slot}
+            return _add_penalty_row(request, tournament, sheet, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
         if hand is not None:
             messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
-            return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
+            return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
         # Refused: show the sheet as it is now, and the stored hand beside a different entry
         # for it (another tablet's), with the way to correct it.
         sheet = selectors.table_sheet(table)
@@ -206,12 +230,11 @@ def table_sheet(request, slug, number, table):
     return render(request, "referee/sheet.html", context)
 
 
-@login_required
+@table_entry_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def hand_edit(request, slug, number, table, hand):
     """Correct an entered hand; a concurrent change is refused, never overwritten."""
-    tournament = get_tournament(request, slug, role="referee")
-    table = get_table_for_entry(request, tournament, number, table)
+    tournament, table = table_access(request, slug, number, table)
     sheet = selectors.table_sheet(table)
     hand = sheet.hand(hand)
     if hand is None:
@@ -226,9 +249,14 @@ def hand_edit(request, slug, number, table, hand):
         if "compute" in request.POST:
             kwargs = {"players": players, "slot": slot, "editing": True}
             return _compute(request, tournament, sheet, form, penalties, kwargs, editing=hand)
+        if "add_penalty" in request.POST:
+            kwargs = {"players": players, "slot": slot, "editing": True}
+            return _add_penalty_row(
+                request, tournament, sheet, form, penalties, kwargs, editing=hand
+            )
         if _save_hand(request, table, form, penalties, editing=True):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
-            return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
+            return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
     else:
         form = HandForm(players=players, slot=slot, editing=True, initial=hand_initial(hand))
         penalties = PenaltyFormSet(
@@ -240,12 +268,11 @@ def hand_edit(request, slug, number, table, hand):
     return render(request, "referee/sheet.html", context)
 
 
-@login_required
+@table_entry_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_confirm(request, slug, number, table):
     """The review the players check with the referee; confirming it locks the table."""
-    tournament = get_tournament(request, slug, role="referee")
-    table = get_table_for_entry(request, tournament, number, table)
+    tournament, table = table_access(request, slug, number, table)
     sheet = selectors.table_sheet(table)
     if request.method == "POST":
         form = ConfirmForm(request.POST, players=sheet.players)
@@ -254,7 +281,7 @@ def table_confirm(request, slug, number, table):
             try:
                 services.table_confirm(
                     table=table,
-                    user=request.user,
+                    user=entering_user(request),
                     record_missing_as_not_played=data["record_missing_as_not_played"],
                     initials=data["initials"],
                 )
@@ -277,13 +304,23 @@ def table_confirm(request, slug, number, table):
 @login_required
 @require_safe
 def table_cards(request, slug, number):
-    """Printable cards, one table per page, with the 16-hand seat schedule."""
+    """Printable cards, one table per page, with the 16-hand seat schedule; an organiser's
+    also carry each table's device link and its QR code (a referee could otherwise hand a
+    tablet any table's link)."""
     tournament = get_tournament(request, slug, role="referee")
     session = get_session(tournament, number)
     context = roles(request, tournament)
+    sheets = selectors.session_sheets(session)
+    links = [None] * len(sheets)
+    if context["is_organiser"]:
+        links = [
+            device_links.device_link_card(sheet.table, request.build_absolute_uri)
+            for sheet in sheets
+        ]
     context.update(
         tournament=tournament,
         session=session,
-        sheets=selectors.session_sheets(session),
+        sheets=sheets,
+        cards=list(zip(sheets, links, strict=True)),
     )
     return render(request, "referee/cards.html", context)

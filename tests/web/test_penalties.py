@@ -1,0 +1,292 @@
+"""Penalties in one go: several rows in one save, a row added without JavaScript, the
+presets of the rules digest, and the players chosen with seat tiles."""
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils.html import escape
+
+from tournament import services
+from tournament.forms.hands import PENALTY_PRESETS
+from tournament.models import Hand, Penalty
+from tournament.services.hands import MAX_PENALTIES_PER_HAND
+
+FALSE_WIN_BY_P3 = {
+    "offender": "2",
+    "kind": "to_each_other",
+    "points": "10",
+    "reason": "False win (错和)",
+}
+LATENESS_OF_P1 = {"offender": "0", "kind": "deducted", "points": "10", "reason": "Lateness"}
+EXPOSED_BY_P2_TO_P4 = {
+    "offender": "1",
+    "kind": "to_one",
+    "points": "5",
+    "beneficiary": "3",
+    "reason": "Exposed another player's tiles",
+}
+
+
+@pytest.fixture
+def urls(session_in_play):
+    slug = session_in_play.tournament.slug
+    services.hand_record(table=session_in_play.tables.get(number=1), number=1, outcome="draw")
+    return {
+        "sheet": reverse("table_sheet", args=[slug, 1, 1]),
+        "hand": reverse("hand_edit", args=[slug, 1, 1, 1]),
+    }
+
+
+def post_entry(client, url, *rows, total=None, initial=0, **fields):
+    """Post the entry of hand 2 (a draw unless told otherwise) with ``rows`` as penalty rows;
+    ``total`` rows are announced (the rows given, at least one, unless told)."""
+    data = {
+        "number": "2",
+        "outcome": "draw",
+        "winner": "",
+        "discarder": "",
+        "fan": "",
+        "flowers": "0",
+        "fan_names": "",
+        "penalty-TOTAL_FORMS": str(total if total is not None else max(len(rows), 1)),
+        "penalty-INITIAL_FORMS": str(initial),
+        "penalty-MIN_NUM_FORMS": "0",
+        "penalty-MAX_NUM_FORMS": str(MAX_PENALTIES_PER_HAND),
+    }
+    for index, row in enumerate(rows):
+        data.update({f"penalty-{index}-{name}": value for name, value in row.items()})
+    data.update(fields)
+    return client.post(url, data)
+
+
+def stored_penalties(number=2):
+    return list(
+        Penalty.objects.filter(hand__number=number, hand__table__number=1).values_list(
+            "offender", "kind", "points", "beneficiary", "reason"
+        )
+    )
+
+
+def penalties_block(page: str) -> str:
+    start = page.index('<details class="penalties"')
+    return page[start : page.index("</details>", start)]
+
+
+def test_two_penalties_in_one_save_are_stored_and_settled(personas, urls):
+    response = post_entry(personas["referee"], urls["sheet"], FALSE_WIN_BY_P3, LATENESS_OF_P1)
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=2, table__number=1)
+    # A draw: P3 pays 10 to each other player; P1 loses 10 from the table for lateness.
+    assert hand.points == (10 - 10, 10, -30, 10)
+    assert hand.deducted == 10
+    assert stored_penalties() == [
+        (2, "to_each_other", 10, None, "False win (错和)"),
+        (0, "deducted", 10, None, "Lateness"),
+    ]
+    # One save: the hand is entered once, not entered and then corrected.
+    assert hand.version == 1 and not hand.revisions.exists()
+
+
+def test_a_penalty_paid_to_one_player_goes_to_the_seat_chosen(personas, urls):
+    response = post_entry(
+        personas["referee"], urls["sheet"], EXPOSED_BY_P2_TO_P4, FALSE_WIN_BY_P3, LATENESS_OF_P1
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=2, table__number=1)
+    assert hand.points == (10 - 10, 10 - 5, -30, 10 + 5)
+    assert hand.deducted == 10
+    assert [row[3] for row in stored_penalties()] == [3, None, None]
+
+
+def test_a_beneficiary_ticked_for_another_kind_is_not_stored(personas, urls):
+    response = post_entry(
+        personas["referee"], urls["sheet"], {**LATENESS_OF_P1, "beneficiary": "2"}
+    )
+    assert response.status_code == 302
+    assert stored_penalties() == [(0, "deducted", 10, None, "Lateness")]
+
+
+def test_empty_rows_are_ignored(personas, urls):
+    response = post_entry(
+        personas["referee"], urls["sheet"], {}, FALSE_WIN_BY_P3, {"beneficiary": ""}, total=4
+    )
+    assert response.status_code == 302
+    assert stored_penalties() == [(2, "to_each_other", 10, None, "False win (错和)")]
+
+
+def test_add_a_penalty_row_shows_one_more_row_keeps_what_was_typed_and_saves_nothing(
+    personas, urls
+):
+    response = post_entry(
+        personas["referee"],
+        urls["sheet"],
+        FALSE_WIN_BY_P3,
+        outcome="self_drawn",
+        winner="1",
+        fan="8",
+        add_penalty="1",
+    )
+    assert response.status_code == 200
+    assert response.context["penalties"].total_form_count() == 2
+    page = response.content.decode()
+    block = penalties_block(page)
+    assert 'name="penalty-TOTAL_FORMS" value="2"' in block
+    assert 'id="penalty-1"' in block and 'id="penalty-2"' not in block
+    assert 'name="penalty-0-offender" value="2" id="id_penalty-0-offender_2" checked' in block
+    assert 'name="penalty-0-reason" value="False win (错和)"' in block
+    assert '<option value="to_each_other" selected>' in block
+    assert 'name="winner" value="1" id="id_winner_1" checked' in page
+    assert re.search(r'name="fan" value="8"', page)
+    # The hand is not judged while it is being written: no "choose the ..." on its fields.
+    assert not response.context["form"].errors
+    assert "<details" in block and " open>" in block.split("\n", 1)[0]
+    assert not Hand.objects.filter(number=2).exists()
+    assert not Penalty.objects.exists()
+
+
+def test_rows_added_one_at_a_time_are_all_saved_together(personas, urls):
+    client = personas["referee"]
+    response = post_entry(client, urls["sheet"], FALSE_WIN_BY_P3, add_penalty="1")
+    assert response.context["penalties"].total_form_count() == 2
+    response = post_entry(client, urls["sheet"], FALSE_WIN_BY_P3, {}, add_penalty="1")
+    assert response.context["penalties"].total_form_count() == 3
+    response = post_entry(client, urls["sheet"], FALSE_WIN_BY_P3, {}, LATENESS_OF_P1)
+    assert response.status_code == 302
+    assert [row[1] for row in stored_penalties()] == ["to_each_other", "deducted"]
+
+
+def test_add_a_penalty_row_when_correcting_a_hand_keeps_the_stored_rows(personas, urls):
+    hand = Hand.objects.get(number=1, table__number=1)
+    response = post_entry(
+        personas["referee"],
+        urls["hand"],
+        LATENESS_OF_P1,
+        number="1",
+        version=str(hand.version),
+        add_penalty="1",
+    )
+    assert response.status_code == 200
+    assert response.context["editing"] == hand
+    assert response.context["penalties"].total_form_count() == 2
+    block = penalties_block(response.content.decode())
+    assert 'name="penalty-0-reason" value="Lateness"' in block
+    assert f'formaction="{urls["hand"]}#penalties"' in block
+    hand.refresh_from_db()
+    assert hand.version == 1 and not hand.penalties.exists()
+
+
+def test_no_row_is_added_past_the_most_a_hand_may_have(personas, urls):
+    rows = [LATENESS_OF_P1] * MAX_PENALTIES_PER_HAND
+    response = post_entry(personas["referee"], urls["sheet"], *rows, add_penalty="1")
+    assert response.status_code == 200
+    assert response.context["penalties"].total_form_count() == MAX_PENALTIES_PER_HAND
+    assert re.search(
+        r'<button type="submit" name="add_penalty"[^>]* disabled>', response.content.decode()
+    )
+    assert not Penalty.objects.exists()
+
+
+def test_nine_rows_are_refused_with_the_services_words(personas, urls):
+    rows = [LATENESS_OF_P1] * (MAX_PENALTIES_PER_HAND + 1)
+    response = post_entry(personas["referee"], urls["sheet"], *rows)
+    assert response.status_code == 200
+    block = penalties_block(response.content.decode())
+    assert "A hand has at most 8 penalties." in block
+    assert not Hand.objects.filter(number=2).exists()
+    assert not Penalty.objects.exists()
+
+
+def test_a_row_without_its_reason_is_refused_beside_the_reason(personas, urls):
+    without_reason = {**LATENESS_OF_P1, "reason": "  "}
+    response = post_entry(personas["referee"], urls["sheet"], FALSE_WIN_BY_P3, without_reason)
+    assert response.status_code == 200
+    penalties = response.context["penalties"]
+    assert not penalties.forms[0].errors
+    assert penalties.forms[1].errors == {"reason": ["Give the reason for the penalty."]}
+    page = response.content.decode()
+    field = re.search(
+        r'<div class="field has-error">\s*<label for="id_penalty-1-reason">.*?</div>\s*</div>',
+        page,
+        re.DOTALL,
+    )
+    assert field and "Give the reason for the penalty." in field.group(0)
+    assert " open>" in penalties_block(page).split("\n", 1)[0]
+    assert not Hand.objects.filter(number=2).exists()
+    assert not Penalty.objects.exists()
+
+
+def test_the_presets_follow_the_rules_digest():
+    figures = {str(p.reason): (p.kind, p.default_points, p.figures) for p in PENALTY_PRESETS}
+    assert figures == {
+        "False win (错和)": ("to_each_other", 10, "10"),
+        "Claimed a win while not ready (诈和)": ("to_each_other", 20, "20"),
+        "Exposed another player's tiles": ("to_one", 5, "5…60"),
+        "Procedural foul after a warning": ("deducted", 5, "5…60"),
+        "Lateness": ("deducted", 10, "10 or 20"),
+    }
+
+
+def test_each_row_offers_the_presets_as_buttons_hidden_until_the_script_shows_them(personas, urls):
+    block = penalties_block(personas["referee"].get(urls["sheet"]).content.decode())
+    for preset in PENALTY_PRESETS:
+        button = (
+            f'<button type="button" data-preset-kind="{preset.kind}"'
+            f' data-preset-points="{preset.default_points}"'
+            f' data-preset-reason="{escape(preset.reason)}"'
+        )
+        # In the row shown and in the empty row the script copies.
+        assert block.count(button) == 2
+        assert f'<option value="{escape(preset.reason)}">' in block
+    assert block.count("data-penalty-presets hidden") == 2
+    assert 'data-preset-range="The rules allow 5…60."' in block
+
+
+def test_offender_and_beneficiary_are_seat_tiles(personas, urls):
+    block = penalties_block(personas["referee"].get(urls["sheet"]).content.decode())
+    assert '<select name="penalty-0-beneficiary"' not in block
+    for name in ("offender", "beneficiary"):
+        tiles = re.findall(
+            rf'<label><input type="radio" name="penalty-0-{name}" value="(\d?)"', block
+        )
+        assert tiles == (["0", "1", "2", "3"] if name == "offender" else ["", "0", "1", "2", "3"])
+    assert re.search(r'<fieldset class="choices beneficiary" data-beneficiary>', block)
+    assert 'value="" id="id_penalty-0-beneficiary_0" checked> — none' in block
+
+
+def test_the_empty_row_to_copy_is_in_a_template(personas, urls):
+    page = personas["referee"].get(urls["sheet"]).content.decode()
+    template = re.search(r"<template data-penalty-empty-row>(.*?)</template>", page, re.DOTALL)
+    assert template
+    assert 'id="penalty-__prefix__"' in template.group(1)
+    assert "Penalty __number__" in template.group(1)
+    assert 'name="penalty-__prefix__-reason"' in template.group(1)
+
+
+def test_the_penalties_block_opens_by_itself_only_when_needed(personas, urls):
+    client = personas["referee"]
+
+    def opened(response) -> bool:
+        return " open>" in penalties_block(response.content.decode()).split("\n", 1)[0]
+
+    assert not opened(client.get(urls["sheet"]))
+    assert opened(post_entry(client, urls["sheet"], add_penalty="1"))
+    assert opened(post_entry(client, urls["sheet"], {"offender": "1"}))
+    services.hand_record(
+        table=Hand.objects.get(number=1).table,
+        number=1,
+        outcome="draw",
+        penalties=[services.PenaltyEntry(offender=0, kind="deducted", points=5, reason="Lateness")],
+        version=1,
+    )
+    assert opened(client.get(urls["hand"]))
+
+
+@pytest.mark.parametrize(
+    ("persona", "expected"),
+    [("organiser", 200), ("referee", 200), ("other_referee", 403), ("anonymous", 302)],
+)
+def test_add_a_penalty_row_by_persona(personas, urls, persona, expected):
+    response = post_entry(personas[persona], urls["sheet"], FALSE_WIN_BY_P3, add_penalty="1")
+    assert response.status_code == expected
+    assert not Penalty.objects.exists()
