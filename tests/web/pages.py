@@ -1,4 +1,5 @@
-"""What the page tests read from a rendered form: a field's block and its errors."""
+"""What the page tests read from a rendered form (a field's block and its errors) and the
+hand entry they post."""
 
 import re
 
@@ -17,3 +18,23 @@ def assert_error_beside(response, name: str, text: str) -> None:
     block = field_html(response, name)
     assert 'class="field-errors"' in block
     assert text in block
+
+
+def hand_data(number, **fields) -> dict:
+    """POST data of the entry form for hand ``number``: a P1 self-drawn 8 unless told
+    otherwise, no penalty row."""
+    data = {
+        "number": str(number),
+        "outcome": "self_drawn",
+        "winner": "0",
+        "discarder": "",
+        "fan": "8",
+        "flowers": "0",
+        "fan_names": "",
+        "penalty-TOTAL_FORMS": "0",
+        "penalty-INITIAL_FORMS": "0",
+        "penalty-MIN_NUM_FORMS": "0",
+        "penalty-MAX_NUM_FORMS": "8",
+    }
+    data.update({key: str(value) for key, value in fields.items()})
+    return data

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import login
+from tests.web.pages import hand_data
 from tournament import device_links, services
 from tournament.models import Hand, HandRevision, Table
 
@@ -26,24 +27,6 @@ def table(number: int) -> Table:
 def link(number: int) -> str:
     """The path of table ``number``'s device link, as its card carries it now."""
     return reverse("device_link", args=[device_links.device_token(table(number))])
-
-
-def hand_data(number, **fields) -> dict:
-    data = {
-        "number": str(number),
-        "outcome": "self_drawn",
-        "winner": "0",
-        "discarder": "",
-        "fan": "8",
-        "flowers": "0",
-        "fan_names": "",
-        "penalty-TOTAL_FORMS": "0",
-        "penalty-INITIAL_FORMS": "0",
-        "penalty-MIN_NUM_FORMS": "0",
-        "penalty-MAX_NUM_FORMS": "8",
-    }
-    data.update({key: str(value) for key, value in fields.items()})
-    return data
 
 
 @pytest.fixture

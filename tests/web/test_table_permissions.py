@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import give_all_tables, login, make_players, make_tournament, make_user
+from tests.web.pages import hand_data
 from tournament import services
 from tournament.models import Hand, Table
 
@@ -22,24 +23,6 @@ def play(session_in_play, colleague):
 
 def url(name, *args, slug="spring-open"):
     return reverse(name, args=[slug, *args])
-
-
-def hand_data(number, **fields) -> dict:
-    data = {
-        "number": str(number),
-        "outcome": "self_drawn",
-        "winner": "0",
-        "discarder": "",
-        "fan": "8",
-        "flowers": "0",
-        "fan_names": "",
-        "penalty-TOTAL_FORMS": "0",
-        "penalty-INITIAL_FORMS": "0",
-        "penalty-MIN_NUM_FORMS": "0",
-        "penalty-MAX_NUM_FORMS": "8",
-    }
-    data.update({key: str(value) for key, value in fields.items()})
-    return data
 
 
 def stored(table_number: int) -> dict[int, str]:
