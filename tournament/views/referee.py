@@ -3,13 +3,14 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from tournament import device_links, seating, selectors, services
+from tournament.formatting import WIND_NAMES
 from tournament.forms.hands import (
     PENALTY_PRESETS,
     ConfirmForm,
@@ -19,10 +20,11 @@ from tournament.forms.hands import (
     confirm_form_for,
     hand_initial,
     penalty_initial,
+    seat_choices,
     service_errors_to_form,
 )
 from tournament.forms.service_errors import add_service_errors
-from tournament.models import Hand
+from tournament.models import SEAT_LABELS, Hand
 from tournament.views.common import (
     entering_user,
     get_session,
@@ -190,6 +192,40 @@ def _slot(number):
     return schedule[number - 1] if number and 1 <= number <= len(schedule) else None
 
 
+def _wants_json(request) -> bool:
+    """The tablet's script saving in the background asks for JSON; a plain form post does not."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _refusal_json(form, penalties) -> JsonResponse:
+    """Why the server refused an entry sent in the background: the messages by field."""
+    errors = {field: [str(m) for m in messages] for field, messages in form.errors.items()}
+    penalty_messages = [str(m) for m in penalties.non_form_errors()]
+    for row in penalties.forms:
+        penalty_messages += [str(m) for messages in row.errors.values() for m in messages]
+    if penalty_messages:
+        errors["penalties"] = penalty_messages
+    return JsonResponse({"saved": False, "errors": errors, "retry": False}, status=422)
+
+
+def _hand_schedule(players) -> dict:
+    """What the entry header and the seat tiles say for each hand, in the server's words: the
+    script prepares the next hand's form from it without asking the server."""
+    schedule = {}
+    for slot in seating.session_schedule():
+        schedule[slot.number] = {
+            "title": _("Enter hand %(n)s") % {"n": slot.number},
+            "winds": _("%(wind)s round · dealer %(seat)s %(name)s")
+            % {
+                "wind": WIND_NAMES.get(slot.prevalent_wind, slot.prevalent_wind),
+                "seat": SEAT_LABELS[slot.dealer],
+                "name": players[slot.dealer].name,
+            },
+            "seats": [str(label) for _seat, label in seat_choices(players, slot)],
+        }
+    return schedule
+
+
 @table_entry_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_sheet(request, slug, number, table):
@@ -210,6 +246,12 @@ def table_sheet(request, slug, number, table):
             kwargs = {"players": players, "slot": slot}
             return _add_penalty_row(request, tournament, sheet, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
+        if _wants_json(request):
+            if hand is None:
+                return _refusal_json(form, penalties)
+            # The sheet's next load says so, as after a plain post.
+            messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
+            return JsonResponse({"saved": True, "number": hand.number, "version": hand.version})
         if hand is not None:
             messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
@@ -227,6 +269,8 @@ def table_sheet(request, slug, number, table):
         penalties = PenaltyFormSet(prefix="penalty", form_kwargs={"players": players})
     context = _sheet_context(request, tournament, sheet, form=form, penalties=penalties)
     context["stored"] = stored
+    if context["entry_form_shown"]:
+        context["hand_schedule"] = _hand_schedule(players)
     return render(request, "referee/sheet.html", context)
 
 

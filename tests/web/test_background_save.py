@@ -1,0 +1,148 @@
+"""The tablet's script saves a hand in the background: the sheet answers it in JSON.
+
+A plain form post still gets the redirect or the page with its errors; a post that asks for
+JSON (``Accept: application/json``) gets ``{"saved": true, ...}`` or a 422 with the reasons.
+"""
+
+import json
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from tournament import services
+from tournament.models import Hand, HandSubmission
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture
+def sheet_url(session_in_play):
+    return reverse("table_sheet", args=[session_in_play.tournament.slug, 1, 1])
+
+
+@pytest.fixture
+def table(session_in_play):
+    return session_in_play.tables.get(number=1)
+
+
+def hand_fields(number=1, key=None, **fields):
+    data = {
+        "number": str(number),
+        "submission_key": str(key or uuid.uuid4()),
+        "outcome": "self_drawn",
+        "winner": "1",
+        "discarder": "",
+        "fan": "8",
+        "flowers": "0",
+        "fan_names": "",
+        "winning_hand": "",
+        "penalty-TOTAL_FORMS": "0",
+        "penalty-INITIAL_FORMS": "0",
+        "penalty-MIN_NUM_FORMS": "0",
+        "penalty-MAX_NUM_FORMS": "8",
+    }
+    data.update(fields)
+    return data
+
+
+def test_the_tables_referee_gets_json_when_the_hand_is_saved(personas, sheet_url, table):
+    response = personas["referee"].post(sheet_url, hand_fields(), **JSON)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    assert json.loads(response.content) == {"saved": True, "number": 1, "version": 1}
+    assert list(table.hands.values_list("number", flat=True)) == [1]
+
+
+def test_an_organiser_gets_json_too(personas, sheet_url, table):
+    response = personas["organiser"].post(sheet_url, hand_fields(), **JSON)
+    assert response.status_code == 200
+    assert response.json()["saved"] is True
+
+
+def test_another_referee_is_refused_and_nothing_is_stored(personas, sheet_url, table):
+    response = personas["other_referee"].post(sheet_url, hand_fields(), **JSON)
+    assert response.status_code == 403
+    assert not Hand.objects.exists()
+
+
+def test_anonymous_goes_to_the_login_and_nothing_is_stored(personas, sheet_url, table):
+    response = personas["anonymous"].post(sheet_url, hand_fields(), **JSON)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert not Hand.objects.exists()
+
+
+def test_a_repeated_key_answers_the_same_hand_stored_once(personas, sheet_url, table):
+    client = personas["referee"]
+    key = uuid.uuid4()
+    first = client.post(sheet_url, hand_fields(key=key), **JSON)
+    second = client.post(sheet_url, hand_fields(key=key), **JSON)
+    assert first.status_code == second.status_code == 200
+    assert first.json() == second.json() == {"saved": True, "number": 1, "version": 1}
+    assert table.hands.count() == 1
+    assert HandSubmission.objects.filter(key=key).count() == 1
+
+
+def test_a_refusal_is_a_422_with_the_reasons_and_nothing_stored(personas, sheet_url, table):
+    response = personas["referee"].post(sheet_url, hand_fields(winner="", fan=""), **JSON)
+    assert response.status_code == 422
+    answer = response.json()
+    assert answer["saved"] is False
+    assert answer["retry"] is False
+    assert answer["errors"]["winner"] and answer["errors"]["fan"]
+    assert not Hand.objects.exists()
+
+
+def test_a_hand_sent_after_the_table_was_confirmed_is_refused(personas, sheet_url, table):
+    services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
+    response = personas["referee"].post(sheet_url, hand_fields(), **JSON)
+    assert response.status_code == 422
+    assert response.json()["errors"]
+    assert not table.hands.exclude(outcome="not_played").filter(number=1, fan=8).exists()
+
+
+def test_a_hand_another_tablet_entered_meanwhile_is_refused(personas, sheet_url, table):
+    services.hand_record(table=table, number=1, outcome="draw")
+    response = personas["referee"].post(sheet_url, hand_fields(), **JSON)
+    assert response.status_code == 422
+    assert "number" in response.json()["errors"]
+    assert table.hands.get(number=1).outcome == "draw"
+
+
+def test_a_refused_penalty_row_is_named_in_the_reasons(personas, sheet_url, table):
+    fields = hand_fields(
+        **{
+            "penalty-TOTAL_FORMS": "1",
+            "penalty-0-offender": "2",
+            "penalty-0-kind": "",
+            "penalty-0-points": "10",
+            "penalty-0-reason": "",
+        }
+    )
+    response = personas["referee"].post(sheet_url, fields, **JSON)
+    assert response.status_code == 422
+    assert response.json()["errors"]["penalties"]
+    assert not Hand.objects.exists()
+
+
+def test_a_plain_post_still_redirects_and_a_plain_refusal_still_renders(personas, sheet_url):
+    client = personas["referee"]
+    saved = client.post(sheet_url, hand_fields())
+    assert saved.status_code == 302
+    assert saved["Location"].endswith("#entry")
+    refused = client.post(sheet_url, hand_fields(number=2, winner="", fan=""))
+    assert refused.status_code == 200
+    assert "hand-entry" in refused.content.decode()
+
+
+def test_the_sheet_carries_the_schedule_and_the_sync_state(personas, sheet_url):
+    page = personas["referee"].get(sheet_url).content.decode()
+    assert 'id="hand-schedule"' in page
+    assert 'data-sync-state="saved"' in page
+    assert "js/tablet.js" in page
+    assert "data-background-save" in page
+    schedule = personas["referee"].get(sheet_url).context["hand_schedule"]
+    assert sorted(schedule) == list(range(1, 17))
+    assert schedule[2]["title"] == "Enter hand 2"
+    assert len(schedule[2]["seats"]) == 4

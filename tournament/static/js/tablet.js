@@ -1,0 +1,369 @@
+// The tablet keeps working through Wi-Fi drops. "Save hand" keeps the entry on the tablet
+// (localStorage), readies the form for the next hand at once, and sends the kept entries in
+// order, with retries, until the server has them. Each entry carries its form's submission
+// key, so sending it again never stores a second hand; the server stays the judge, and an
+// entry it refuses is kept and shown for the referee to resolve, never dropped.
+// Without this script the page posts the form as a plain HTML form.
+(function () {
+  "use strict";
+  var sync = document.querySelector("[data-sync]");
+  if (!sync || !window.localStorage || !window.fetch || !window.URLSearchParams) return;
+  var stateEl = sync.querySelector("[data-sync-state]");
+  var problems = sync.querySelector("[data-sync-problems]");
+  var storeKey = "mcr-queue:" + sync.dataset.queue;
+  var form = document.getElementById("hand-entry");
+  if (form && !form.hasAttribute("data-background-save")) form = null;
+  var scheduleEl = document.getElementById("hand-schedule");
+  var schedule = scheduleEl ? JSON.parse(scheduleEl.textContent) : null;
+  var text = function (el, name, values) {
+    var t = el.getAttribute("data-text-" + name) || "";
+    Object.keys(values || {}).forEach(function (k) { t = t.replace("%(" + k + ")s", values[k]); });
+    return t;
+  };
+
+  // The queue: entries in the order they must reach the server.
+  function load() {
+    try { return JSON.parse(localStorage.getItem(storeKey)) || []; } catch (e) { return []; }
+  }
+  function store(queue) {
+    if (queue.length) localStorage.setItem(storeKey, JSON.stringify(queue));
+    else localStorage.removeItem(storeKey);
+  }
+  function update(key, change) {
+    store(load().map(function (entry) { return entry.key === key ? change(entry) : entry; }));
+  }
+  function remove(key) {
+    store(load().filter(function (entry) { return entry.key !== key; }));
+  }
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 0x100).toString(16).slice(1); }).join("");
+    return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20);
+  }
+
+  // What the page shows: the sync state, the refused entries, the sheet's waiting rows.
+  function render() {
+    var queue = load();
+    var refused = queue.filter(function (e) { return e.state === "refused"; });
+    var state = refused.length ? "refused" : queue.length ? "pending" : "saved";
+    stateEl.setAttribute("data-sync-state", state);
+    if (refused.length) stateEl.textContent = text(stateEl, "refused", { reason: refused[0].reason || "" });
+    else if (queue.length === 1) stateEl.textContent = text(stateEl, "pending-one");
+    else if (queue.length) stateEl.textContent = text(stateEl, "pending", { n: queue.length });
+    else stateEl.textContent = text(stateEl, "saved");
+    // "All saved" stays quiet: the entry keeps its one-screen layout; anything else shows.
+    sync.hidden = state === "saved";
+    problems.textContent = "";
+    refused.forEach(function (entry) {
+      var item = document.createElement("li");
+      item.setAttribute("data-refused-entry", entry.number);
+      var what = document.createElement("strong");
+      what.textContent = text(problems, "hand", { n: entry.number }) + ": ";
+      item.appendChild(what);
+      item.appendChild(document.createTextNode(entry.reason || ""));
+      [["retry", retry], ["edit", edit], ["discard", discard]].forEach(function (pair) {
+        if (pair[0] === "edit" && !form) return;
+        var button = document.createElement("button");
+        button.type = "button";
+        button.setAttribute("data-sync-" + pair[0], entry.key);
+        button.textContent = text(problems, pair[0]);
+        button.addEventListener("click", function () { pair[1](entry.key); });
+        item.appendChild(button);
+      });
+      problems.appendChild(item);
+    });
+    markRows(queue);
+  }
+
+  function markRows(queue) {
+    document.querySelectorAll("[data-queued-badge]").forEach(function (b) { b.remove(); });
+    document.querySelectorAll("tr.queued").forEach(function (r) { r.classList.remove("queued", "refused"); });
+    queue.forEach(function (entry) {
+      var row = document.getElementById("hand-" + entry.number);
+      if (!row || !row.cells[2]) return;
+      var badge = document.createElement("span");
+      badge.className = "badge " + (entry.state === "refused" ? "error" : "warn");
+      badge.setAttribute("data-queued-badge", entry.state);
+      badge.textContent = text(problems, "badge-" + entry.state);
+      row.classList.add("queued");
+      if (entry.state === "refused") row.classList.add("refused");
+      row.cells[2].insertBefore(badge, row.cells[2].firstChild);
+    });
+  }
+
+  // Sending, in order; the first refusal stops the table's later entries until resolved.
+  var sending = false;
+  var again = false;
+  var delay = 0;
+  var timer = null;
+  function csrf() {
+    var field = form && form.querySelector("[name=csrfmiddlewaretoken]");
+    return field ? field.value : sync.dataset.csrf;
+  }
+  function later() {
+    clearTimeout(timer);
+    delay = Math.min(delay ? delay * 2 : 1000, 30000);
+    timer = setTimeout(send, delay);
+  }
+  function firstReason(errors) {
+    var names = Object.keys(errors || {});
+    for (var i = 0; i < names.length; i++) {
+      if (errors[names[i]] && errors[names[i]].length) return errors[names[i]][0];
+    }
+    return "";
+  }
+  // One entry to the server; a promise of its answer, rejected when it cannot be reached.
+  function post(entry) {
+    var body = new URLSearchParams();
+    entry.fields.forEach(function (pair) {
+      if (pair[0] !== "csrfmiddlewaretoken") body.append(pair[0], pair[1]);
+    });
+    body.append("csrfmiddlewaretoken", csrf());
+    return fetch(entry.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": csrf() },
+    }).then(function (response) {
+      var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+      if (response.status >= 500) throw new Error("server " + response.status);
+      return (json ? response.json() : Promise.resolve(null)).then(function (answer) {
+        return { status: response.status, answer: answer };
+      });
+    });
+  }
+  function send() {
+    clearTimeout(timer);
+    // A nudge (back online, awake) while a send is under way: go again as soon as it ends.
+    if (sending) { again = true; return; }
+    again = false;
+    var queue = load();
+    if (!queue.length || queue[0].state === "refused") { render(); return; }
+    var entry = queue[0];
+    sending = true;
+    post(entry).then(function (result) {
+      sending = false;
+      delay = 0;
+      if (result.answer && result.answer.saved) {
+        remove(entry.key);
+        refreshSheet();
+        render();
+        send();
+        return;
+      }
+      var reason = result.answer ? firstReason(result.answer.errors)
+        : text(problems, "unreadable", { status: result.status });
+      update(entry.key, function (e) { e.state = "refused"; e.reason = reason; return e; });
+      render();
+    }).catch(function () {
+      // The network (or the server) is away: keep it and try again, a little later each time.
+      sending = false;
+      render();
+      if (again) send();
+      else later();
+    });
+  }
+
+  // The sheet as the server has it now, once an entry reached it.
+  var refreshing = null;
+  function refreshSheet() {
+    clearTimeout(refreshing);
+    refreshing = setTimeout(function () {
+      if (load().length === 0 && form && form.hidden) { location.reload(); return; }
+      fetch(location.pathname, { credentials: "same-origin" }).then(function (r) {
+        return r.ok ? r.text() : null;
+      }).then(function (html) {
+        if (!html) return;
+        var page = new DOMParser().parseFromString(html, "text/html");
+        [".sheet-column", "#confirm"].forEach(function (css) {
+          var fresh = page.querySelector(css), old = document.querySelector(css);
+          if (fresh && old) old.innerHTML = fresh.innerHTML;
+        });
+        markRows(load());
+      }).catch(function () {});
+    }, 300);
+  }
+
+  function retry(key) {
+    update(key, function (e) { e.state = "pending"; delete e.reason; return e; });
+    render();
+    send();
+  }
+  function discard(key) {
+    if (!window.confirm(problems.getAttribute("data-text-confirm-discard"))) return;
+    remove(key);
+    render();
+    send();
+  }
+
+  // The entry form.
+  function field(name) { return form.querySelector("[name='" + name + "']"); }
+  function setNumber(number) {
+    field("number").value = number;
+    var hand = schedule && schedule[number];
+    var section = form.closest("section") || document;
+    var done = section.querySelector("[data-all-entered]");
+    if (!hand) {
+      form.hidden = true;
+      if (!done) {
+        done = document.createElement("p");
+        done.className = "badge ok";
+        done.setAttribute("data-all-entered", "");
+        done.textContent = text(problems, "all-entered");
+        form.parentNode.insertBefore(done, form);
+      }
+      return;
+    }
+    form.hidden = false;
+    if (done) done.remove();
+    var title = section.querySelector(".hand-header h2");
+    if (title) title.textContent = hand.title;
+    var winds = section.querySelector(".hand-winds");
+    if (winds) winds.textContent = hand.winds;
+    ["winner", "discarder"].forEach(function (name) {
+      form.querySelectorAll("input[name='" + name + "']").forEach(function (radio) {
+        var label = radio.closest("label"), words = hand.seats[parseInt(radio.value, 10)];
+        if (!label || words === undefined) return;
+        Array.prototype.slice.call(label.childNodes).forEach(function (node) {
+          if (node.nodeType === 3) node.remove();
+        });
+        label.appendChild(document.createTextNode(" " + words));
+      });
+    });
+  }
+  var penaltyRows = form && form.querySelector("[data-penalty-rows]");
+  var penaltyTotal = form && form.querySelector("input[name$='-TOTAL_FORMS']");
+  var blankPenalties = penaltyRows && !form.querySelector(".has-error, [data-error-summary]")
+    ? { html: penaltyRows.innerHTML, total: penaltyTotal.value } : null;
+  function clearForm(number) {
+    form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (i) {
+      if (!/^penalty-/.test(i.name)) i.checked = false;
+    });
+    ["fan", "fan_names", "winning_hand", "version"].forEach(function (name) {
+      if (field(name)) field(name).value = "";
+    });
+    if (field("flowers")) field("flowers").value = "0";
+    if (blankPenalties) {
+      penaltyRows.innerHTML = blankPenalties.html;
+      penaltyTotal.value = blankPenalties.total;
+    }
+    var details = form.querySelector("details.penalties");
+    if (details) details.open = false;
+    form.querySelectorAll(".error-summary, .field-errors, .form-errors, .stored-hand").forEach(function (e) { e.remove(); });
+    form.querySelectorAll(".has-error").forEach(function (e) { e.classList.remove("has-error"); });
+    field("submission_key").value = newKey();
+    setNumber(number);
+    if (field("fan")) field("fan").dispatchEvent(new Event("input", { bubbles: true }));
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  function say(message) {
+    var header = document.querySelector(".hand-header");
+    if (!header) return;
+    var box = header.querySelector(".saved");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "saved";
+      box.setAttribute("role", "status");
+      header.appendChild(box);
+    }
+    box.textContent = "";
+    var span = document.createElement("span");
+    span.className = "message success";
+    span.textContent = message;
+    box.appendChild(span);
+  }
+  function lastQueued() {
+    return load().reduce(function (most, e) { return Math.max(most, e.number); }, 0);
+  }
+  function edit(key) {
+    var entry = load().filter(function (e) { return e.key === key; })[0];
+    if (!entry || !form) return;
+    remove(key);
+    // The entry goes back into the form as it was typed, its key kept: nothing was stored.
+    clearForm(entry.number);
+    var penaltyCount = 0;
+    entry.fields.forEach(function (pair) {
+      var name = pair[0], value = pair[1];
+      if (name === "csrfmiddlewaretoken") return;
+      if (name === "penalty-TOTAL_FORMS") penaltyCount = parseInt(value, 10) || 0;
+      var inputs = form.querySelectorAll("[name='" + name + "']");
+      inputs.forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") input.checked = input.value === value || (input.type === "checkbox" && value === "on");
+        else input.value = value;
+      });
+    });
+    var add = form.querySelector("[data-add-penalty]");
+    if (penaltyCount && add && penaltyRows) {
+      // Rows the form does not have yet: add them, then fill them.
+      while (penaltyRows.querySelectorAll("[data-penalty-row]").length < penaltyCount && !add.disabled) add.click();
+      entry.fields.forEach(function (pair) {
+        if (!/^penalty-\d/.test(pair[0])) return;
+        form.querySelectorAll("[name='" + pair[0] + "']").forEach(function (input) {
+          if (input.type === "radio" || input.type === "checkbox") input.checked = input.value === pair[1];
+          else input.value = pair[1];
+        });
+      });
+      var details = form.querySelector("details.penalties");
+      if (details) details.open = true;
+    }
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+    render();
+    form.scrollIntoView({ block: "start" });
+    send();
+  }
+
+  if (form) {
+    form.addEventListener("submit", function (event) {
+      var button = event.submitter;
+      // Only "Save hand" saves in the background; "Compute" and the rest post as before.
+      if (!button || !button.classList.contains("primary")) return;
+      event.preventDefault();
+      var fields = [];
+      new FormData(form).forEach(function (value, name) {
+        if (typeof value === "string") fields.push([name, value]);
+      });
+      var number = parseInt(field("number").value, 10);
+      var entry = { key: field("submission_key").value, number: number, url: form.action, fields: fields, state: "pending" };
+      if (load().length) { keep(entry); return; }
+      // Nothing waiting: try the server now. Saved, the sheet loads as after a plain post;
+      // refused (or an answer that is not the server's JSON: signed out, no access), the
+      // form is posted plainly so that the server's page says why; unreachable, it is kept.
+      post(entry).then(function (result) {
+        if (result.answer && result.answer.saved) {
+          location.assign(sync.dataset.queue + "?saved=" + result.answer.number + "#entry");
+        } else {
+          form.submit();
+        }
+      }).catch(function () { keep(entry); });
+    });
+    function keep(entry) {
+      var queue = load();
+      queue.push(entry);
+      store(queue);
+      say(text(problems, "kept", { n: entry.number }));
+      clearForm(Math.max(entry.number, lastQueued()) + 1);
+      window.scrollTo(0, 0);
+      render();
+      delay = 0;
+      send();
+    }
+    // A hand kept on the tablet is not on the server yet: the next form follows it.
+    var shown = parseInt(field("number").value, 10) || 0;
+    if (lastQueued() >= shown) clearForm(lastQueued() + 1);
+  }
+
+  function now() { delay = 0; send(); }
+  window.addEventListener("online", now);
+  window.addEventListener("pageshow", function () { render(); now(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { render(); now(); }
+  });
+  window.addEventListener("storage", function (event) { if (event.key === storeKey) render(); });
+  render();
+  now();
+})();
