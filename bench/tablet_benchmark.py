@@ -130,16 +130,23 @@ class Referee:
 
     def save(self) -> float:
         """Tap Save and wait for the next page; the server's time for it, in ms."""
+        from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.common.by import By
-        from selenium.webdriver.support import expected_conditions
         from selenium.webdriver.support.wait import WebDriverWait
 
         old = self.driver.find_element(By.TAG_NAME, "html")
         self.tap("#hand-entry button.primary")
-        WebDriverWait(self.driver, 30).until(expected_conditions.staleness_of(old))
-        WebDriverWait(self.driver, 30).until(
-            lambda d: d.execute_script("return document.readyState") == "complete"
-        )
+
+        def gone(_driver) -> bool:
+            try:
+                old.is_enabled()
+            except WebDriverException:
+                return True
+            return False
+
+        wait = WebDriverWait(self.driver, 30, ignored_exceptions=(WebDriverException,))
+        wait.until(gone)
+        wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
         self.trips += 1
         # The POST answered with a redirect: the redirect's own timing is not exposed, so
         # the page's request-to-first-byte stands for the save and the sheet it leads to.

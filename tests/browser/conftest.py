@@ -88,14 +88,24 @@ def navigates(driver, action, timeout: float = 20) -> None:
     Reading the page before the old one is gone reads the old one, or nothing: every step
     that leaves the page goes through here.
     """
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.wait import WebDriverWait
 
     old = driver.find_element(By.TAG_NAME, "html")
     action()
-    wait = WebDriverWait(driver, timeout)
-    wait.until(expected_conditions.staleness_of(old))
+
+    def gone(_driver) -> bool:
+        try:
+            old.is_enabled()
+        except WebDriverException:
+            # Stale, or (mid-navigation) "node does not belong to the document": gone either way.
+            return True
+        return False
+
+    # While the next page replaces the old one, the driver may answer with an error: ask again.
+    wait = WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,))
+    wait.until(gone)
     wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 

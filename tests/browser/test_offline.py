@@ -37,13 +37,13 @@ def save_in_background(driver, number: int) -> None:
     button = driver.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
     button.click()
-    WebDriverWait(driver, 5).until(lambda d: heading(d) == f"Enter hand {number + 1}")
+    WebDriverWait(driver, 15).until(lambda d: heading(d) == f"Enter hand {number + 1}")
 
 
 def test_hands_saved_offline_are_sent_once_each_when_the_network_returns(browser, table_in_play):
     log_in(browser, "referee", "pw-referee")
     browser.get(sheet_url(browser, table_in_play))
-    WebDriverWait(browser, 5).until(lambda d: sync_state(d) == ("saved", "All saved"))
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("saved", "All saved"))
     page = browser.find_element(By.TAG_NAME, "html")
     network(browser, offline=True)
     for number in (1, 2, 3):
@@ -53,13 +53,13 @@ def test_hands_saved_offline_are_sent_once_each_when_the_network_returns(browser
         assert not browser.find_elements(
             By.CSS_SELECTOR, "#hand-entry input[type=radio]:checked:not([name^=penalty])"
         )
-    WebDriverWait(browser, 5).until(lambda d: sync_state(d) == ("pending", "3 waiting to send"))
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("pending", "3 waiting to send"))
     badges = browser.find_elements(By.CSS_SELECTOR, "[data-queued-badge=pending]")
     assert len(badges) == 3
     assert "waiting to send" in browser.find_element(By.ID, "hand-2").text
     assert not table_in_play.hands.exists()
     network(browser, offline=False)
-    WebDriverWait(browser, 20).until(lambda d: sync_state(d)[0] == "saved")
+    WebDriverWait(browser, 40).until(lambda d: sync_state(d)[0] == "saved")
     assert sync_state(browser) == ("saved", "All saved")
     assert list(table_in_play.hands.order_by("number").values_list("number", flat=True)) == [
         1,
@@ -68,7 +68,7 @@ def test_hands_saved_offline_are_sent_once_each_when_the_network_returns(browser
     ]
     # Never a page load: the same page, its sheet brought up to date in place.
     assert page == browser.find_element(By.TAG_NAME, "html")
-    WebDriverWait(browser, 5).until(
+    WebDriverWait(browser, 15).until(
         lambda d: (
             not d.find_elements(By.CSS_SELECTOR, "[data-queued-badge]")
             and "+" in d.find_element(By.ID, "hand-3").text
@@ -93,7 +93,7 @@ def test_kept_hands_survive_a_reload_and_the_form_follows_them(browser, table_in
     browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [url]})
     network(browser, offline=False)
     browser.get(url + "?woke=1")
-    WebDriverWait(browser, 5).until(lambda d: sync_state(d) == ("pending", "2 waiting to send"))
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("pending", "2 waiting to send"))
     # The server's next hand is still 1; the form follows the hands kept on the tablet.
     assert heading(browser) == "Enter hand 3"
     assert (
@@ -113,11 +113,11 @@ def test_an_entry_refused_on_delivery_is_kept_and_shown(browser, table_in_play):
     browser.get(sheet_url(browser, table_in_play))
     network(browser, offline=True)
     save_in_background(browser, 1)
-    WebDriverWait(browser, 5).until(lambda d: sync_state(d)[0] == "pending")
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d)[0] == "pending")
     # Meanwhile the table is confirmed (another tablet, time called).
     services.table_confirm(table=table_in_play, user=None, record_missing_as_not_played=True)
     network(browser, offline=False)
-    WebDriverWait(browser, 20).until(lambda d: sync_state(d)[0] == "refused")
+    WebDriverWait(browser, 40).until(lambda d: sync_state(d)[0] == "refused")
     _state, words = sync_state(browser)
     assert words.startswith("Refused: ") and len(words) > len("Refused: ")
     entry = browser.find_element(By.CSS_SELECTOR, "[data-refused-entry='1']")
@@ -125,12 +125,12 @@ def test_an_entry_refused_on_delivery_is_kept_and_shown(browser, table_in_play):
     assert browser.find_elements(By.CSS_SELECTOR, "[data-queued-badge=refused]")
     # Kept across a reload, never dropped, until the referee discards it.
     browser.refresh()
-    WebDriverWait(browser, 5).until(lambda d: sync_state(d)[0] == "refused")
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d)[0] == "refused")
     assert browser.find_element(By.CSS_SELECTOR, "[data-refused-entry='1']")
     assert not table_in_play.hands.filter(fan=8).exists()
     browser.find_element(By.CSS_SELECTOR, "[data-sync-discard]").click()
     browser.switch_to.alert.accept()
-    WebDriverWait(browser, 5).until(lambda d: sync_state(d) == ("saved", "All saved"))
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("saved", "All saved"))
 
 
 def test_a_server_out_of_reach_on_a_live_wifi_keeps_the_hand_too(browser, table_in_play):
@@ -142,7 +142,7 @@ def test_a_server_out_of_reach_on_a_live_wifi_keeps_the_hand_too(browser, table_
     browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [url]})
     assert browser.execute_script("return navigator.onLine")
     save_in_background(browser, 1)
-    WebDriverWait(browser, 5).until(lambda d: sync_state(d) == ("pending", "1 waiting to send"))
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("pending", "1 waiting to send"))
     assert not table_in_play.hands.exists()
     browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
     WebDriverWait(browser, 40).until(lambda d: sync_state(d) == ("saved", "All saved"))
