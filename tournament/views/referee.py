@@ -246,15 +246,14 @@ def table_sheet(request, slug, number, table):
             kwargs = {"players": players, "slot": slot}
             return _add_penalty_row(request, tournament, sheet, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
-        if _wants_json(request):
-            if hand is None:
-                return _refusal_json(form, penalties)
-            # The sheet's next load says so, as after a plain post.
-            messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
-            return JsonResponse({"saved": True, "number": hand.number, "version": hand.version})
         if hand is not None:
+            # Shown by the sheet's next load, after a plain post or a background save alike.
             messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
+            if _wants_json(request):
+                return JsonResponse({"saved": True, "number": hand.number, "version": hand.version})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
+        if _wants_json(request):
+            return _refusal_json(form, penalties)
         # Refused: show the sheet as it is now, and the stored hand beside a different entry
         # for it (another tablet's), with the way to correct it.
         sheet = selectors.table_sheet(table)
