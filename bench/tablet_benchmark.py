@@ -8,8 +8,8 @@ a referee), serves it with ``manage.py runserver`` on a free port, and drives he
 Chromium at each window size through all 16 hands of table 1, the way a referee taps:
 
 - a plain discard win (winner, discarder — which chooses the result —, fan quick pick,
-  Save), a self-drawn win with
-  flowers (the stepper), a win with a typed fan, and draws;
+  Save), a self-drawn win with flowers (the stepper), a win with a typed fan, and draws
+  ("Save as a draw");
 - a tap is a click on something already on screen; when the target is off screen, the page
   is scrolled to it first and that counts as one scroll;
 - keystrokes are characters typed; a round trip is a page request the referee waits for.
@@ -128,14 +128,15 @@ class Referee:
         element.send_keys(text)
         self.keys += len(text)
 
-    def save(self) -> float:
-        """Tap Save and wait for the next page; the server's time for it, in ms."""
+    def save(self, css: str = "#hand-entry button.primary") -> float:
+        """Tap Save (or another saving button) and wait for the next page; the server's time
+        for it, in ms."""
         from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.common.by import By
         from selenium.webdriver.support.wait import WebDriverWait
 
         old = self.driver.find_element(By.TAG_NAME, "html")
-        self.tap("#hand-entry button.primary")
+        self.tap(css)
 
         def gone(_driver) -> bool:
             try:
@@ -171,6 +172,9 @@ def enter_table(driver, base: str) -> tuple[Referee, int, list[float]]:
     for number in range(1, 17):
         before = referee.taps
         entry = PLAN[number]
+        if entry["outcome"] == "draw":  # one button says "a draw" and saves
+            saves.append(referee.save("#hand-entry [data-save-draw]"))
+            continue
         if "discarder" not in entry:  # tapping the discarder chooses a win on a discard
             outcome = entry["outcome"]
             referee.tap(f'#hand-entry label:has(input[name="outcome"][value="{outcome}"])')

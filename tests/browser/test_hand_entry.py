@@ -38,17 +38,19 @@ def type_into(driver, name: str, text: str) -> None:
     field.send_keys(text)
 
 
-def save(driver) -> None:
-    button = driver.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")
+def save(driver, css: str = "#hand-entry button.primary") -> None:
+    button = driver.find_element(By.CSS_SELECTOR, css)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
     navigates(driver, button.click)
 
 
 def enter_hand(driver, number: int) -> None:
-    """Hand ``number``: every fourth is a draw, the others a win by a different player."""
+    """Hand ``number``: every fourth is a draw ("Save as a draw", one tap), the others a
+    win by a different player."""
     if number % 4 == 0:
-        choose(driver, "outcome", "draw")
-    elif number % 2:
+        save(driver, "#hand-entry [data-save-draw]")
+        return
+    if number % 2:
         choose(driver, "outcome", "self_drawn")
         choose(driver, "winner", str(number % 4))
         type_into(driver, "fan", "8")
@@ -67,7 +69,12 @@ def test_a_referee_enters_a_whole_table_of_sixteen_hands(browser, table_in_play)
         heading = browser.find_element(By.CSS_SELECTOR, "#entry h2").text
         assert heading == f"Enter hand {number}"
         enter_hand(browser, number)
+        header = browser.find_element(By.CSS_SELECTOR, ".hand-header, #entry")
         assert f"Hand {number} saved." in browser.find_element(By.TAG_NAME, "body").text
+        # The sync state stays in sight, beside the hand's header while there is a form.
+        state = browser.find_element(By.CSS_SELECTOR, "[data-sync-state]")
+        assert state.is_displayed() and state.text == "All saved"
+        assert number == 16 or header.find_element(By.CSS_SELECTOR, "[data-sync-state]")
     stored = list(table_in_play.hands.order_by("number").values_list("number", "outcome"))
     assert [n for n, _outcome in stored] == list(range(1, 17))
     assert [outcome for _n, outcome in stored].count("draw") == 4

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests.web.pages import hand_data
 from tournament import services
 from tournament.models import Hand, Penalty
 
@@ -576,3 +577,32 @@ def test_the_sheet_offers_no_entry_form_once_all_hands_are_entered(personas, url
     page = personas["referee"].get(urls["sheet"])
     assert 'id="hand-entry"' not in page.content.decode()
     assert "All 16 hands are entered" in page.content.decode()
+
+
+def test_save_as_a_draw_saves_a_draw_whatever_tiles_were_tapped_before(personas, urls):
+    # Without JavaScript the button posts its own result after the result tile's: the
+    # button's, the last, decides; the win's choices are dropped with the win.
+    data = hand_data(2, outcome="discard", winner="1", discarder="2", fan="8")
+    data["outcome"] = ["discard", "draw"]
+    response = personas["referee"].post(urls["sheet"], data)
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=2, table__number=1)
+    assert (hand.outcome, hand.winner, hand.discarder, hand.fan) == ("draw", None, None, None)
+
+
+def test_the_draw_button_is_offered_for_a_new_hand_not_for_a_correction(personas, urls):
+    assert b"data-save-draw" in personas["referee"].get(urls["sheet"]).content
+    assert b"data-save-draw" not in personas["referee"].get(urls["hand"]).content
+
+
+def test_penalty_seat_tiles_say_each_players_wind_in_the_hand(personas, urls, session_in_play):
+    sheet = personas["referee"].get(urls["sheet"])
+    slot = sheet.context["form"].slot
+    dealer_tile = sheet.context["penalties"].empty_form["offender"][slot.dealer]
+    assert f"({slot.seat_winds[slot.dealer]}, dealer)" in dealer_tile.choice_label
+    # The correction of hand 1 shows hand 1's winds, whatever the next hand is.
+    correction = personas["referee"].get(urls["hand"])
+    first = correction.context["form"].slot
+    assert first.number == 1
+    labels = [tile.choice_label for tile in correction.context["penalties"].empty_form["offender"]]
+    assert [label.rsplit("(", 1)[1][0] for label in labels] == list(first.seat_winds)

@@ -224,10 +224,11 @@ class PenaltyForm(forms.Form):
         widget=forms.TextInput(attrs={"list": "penalty-reasons"}),
     )
 
-    def __init__(self, *args, players, **kwargs):
+    def __init__(self, *args, players, slot=None, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = seat_choices(players)
-        # Seat tiles for both, as for the winner; nobody is paid unless the kind says so.
+        choices = seat_choices(players, slot)
+        # Seat tiles for both, as for the winner (with the hand's winds when the hand is
+        # known); nobody is paid unless the kind says so.
         self.fields["offender"].choices = choices
         self.fields["beneficiary"].choices = [("", _("— none")), *choices]
 

@@ -238,7 +238,9 @@ def table_sheet(request, slug, number, table):
         # The form was made for one hand: its number, not the sheet's next one, decides.
         slot = _slot(_posted_number(request.POST) or next_number)
         form = HandForm(request.POST, players=players, slot=slot)
-        penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
+        penalties = PenaltyFormSet(
+            request.POST, prefix="penalty", form_kwargs={"players": players, "slot": slot}
+        )
         if "compute" in request.POST:
             kwargs = {"players": players, "slot": slot}
             return _compute(request, tournament, sheet, form, penalties, kwargs)
@@ -260,12 +262,9 @@ def table_sheet(request, slug, number, table):
         if form.has_error("number", "hand_already_entered"):
             stored = sheet.hand(_posted_number(request.POST))
     else:
-        form = HandForm(
-            players=players,
-            slot=_slot(next_number),
-            initial={"number": next_number, "flowers": 0},
-        )
-        penalties = PenaltyFormSet(prefix="penalty", form_kwargs={"players": players})
+        slot = _slot(next_number)
+        form = HandForm(players=players, slot=slot, initial={"number": next_number, "flowers": 0})
+        penalties = PenaltyFormSet(prefix="penalty", form_kwargs={"players": players, "slot": slot})
     context = _sheet_context(request, tournament, sheet, form=form, penalties=penalties)
     context["stored"] = stored
     if context["entry_form_shown"]:
@@ -288,7 +287,9 @@ def hand_edit(request, slug, number, table, hand):
         form = HandForm(
             request.POST, players=players, slot=slot, editing=True, initial={"number": hand.number}
         )
-        penalties = PenaltyFormSet(request.POST, prefix="penalty", form_kwargs={"players": players})
+        penalties = PenaltyFormSet(
+            request.POST, prefix="penalty", form_kwargs={"players": players, "slot": slot}
+        )
         if "compute" in request.POST:
             kwargs = {"players": players, "slot": slot, "editing": True}
             return _compute(request, tournament, sheet, form, penalties, kwargs, editing=hand)
@@ -303,7 +304,9 @@ def hand_edit(request, slug, number, table, hand):
     else:
         form = HandForm(players=players, slot=slot, editing=True, initial=hand_initial(hand))
         penalties = PenaltyFormSet(
-            prefix="penalty", form_kwargs={"players": players}, initial=penalty_initial(hand)
+            prefix="penalty",
+            form_kwargs={"players": players, "slot": slot},
+            initial=penalty_initial(hand),
         )
     context = _sheet_context(
         request, tournament, sheet, form=form, penalties=penalties, editing=hand

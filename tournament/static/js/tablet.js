@@ -8,7 +8,7 @@
   "use strict";
   var sync = document.querySelector("[data-sync]");
   if (!sync || !window.localStorage || !window.fetch || !window.URLSearchParams) return;
-  var stateEl = sync.querySelector("[data-sync-state]");
+  var stateEl = document.querySelector("[data-sync-state]");
   var problems = sync.querySelector("[data-sync-problems]");
   var storeKey = "mcr-queue:" + sync.dataset.queue;
   var form = document.getElementById("hand-entry");
@@ -56,8 +56,10 @@
     else if (queue.length === 1) stateEl.textContent = text(stateEl, "pending-one");
     else if (queue.length) stateEl.textContent = text(stateEl, "pending", { n: queue.length });
     else stateEl.textContent = text(stateEl, "saved");
-    // "All saved" stays quiet: the entry keeps its one-screen layout; anything else shows.
-    sync.hidden = state === "saved";
+    // The state is a small badge (in the hand's header while there is a form); the box of
+    // refused entries shows only when there are some.
+    stateEl.hidden = false;
+    sync.hidden = !refused.length && !sync.contains(stateEl);
     problems.textContent = "";
     refused.forEach(function (entry) {
       var item = document.createElement("li");
@@ -225,15 +227,19 @@
     if (title) title.textContent = hand.title;
     var winds = section.querySelector(".hand-winds");
     if (winds) winds.textContent = hand.winds;
-    ["winner", "discarder"].forEach(function (name) {
-      form.querySelectorAll("input[name='" + name + "']").forEach(function (radio) {
-        var label = radio.closest("label"), words = hand.seats[parseInt(radio.value, 10)];
-        if (!label || words === undefined) return;
-        Array.prototype.slice.call(label.childNodes).forEach(function (node) {
-          if (node.nodeType === 3) node.remove();
-        });
-        label.appendChild(document.createTextNode(" " + words));
+    // Every seat tile says the seat's wind in this hand: winner, discarder and the penalty
+    // rows, the empty row that "Add a penalty row" copies included.
+    var seatTiles = "input[name=winner], input[name=discarder], input[name$='-offender'], input[name$='-beneficiary']";
+    var empty = form.querySelector("template[data-penalty-empty-row]");
+    var tiles = Array.prototype.slice.call(form.querySelectorAll(seatTiles));
+    if (empty) tiles = tiles.concat(Array.prototype.slice.call(empty.content.querySelectorAll(seatTiles)));
+    tiles.forEach(function (radio) {
+      var label = radio.closest("label"), words = hand.seats[parseInt(radio.value, 10)];
+      if (!label || words === undefined) return;
+      Array.prototype.slice.call(label.childNodes).forEach(function (node) {
+        if (node.nodeType === 3) node.remove();
       });
+      label.appendChild(document.createTextNode(" " + words));
     });
   }
   var penaltyRows = form && form.querySelector("[data-penalty-rows]");
@@ -320,9 +326,14 @@
   if (form) {
     form.addEventListener("submit", function (event) {
       var button = event.submitter;
-      // Only "Save hand" saves in the background; "Compute" and the rest post as before.
-      if (!button || !button.classList.contains("primary")) return;
+      // Only "Save hand" and "Save as a draw" save in the background; "Compute" and the
+      // rest post as before.
+      var draw = button && button.hasAttribute("data-save-draw");
+      if (!button || !(draw || button.classList.contains("primary"))) return;
       event.preventDefault();
+      // The draw button carries the result: the result's own tile says it from here on, so
+      // that the kept entry (and a plain post of the form) holds it.
+      if (draw) form.querySelector("input[name=outcome][value='" + button.value + "']").checked = true;
       var fields = [];
       new FormData(form).forEach(function (value, name) {
         if (typeof value === "string") fields.push([name, value]);
