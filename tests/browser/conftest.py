@@ -5,11 +5,17 @@ The browser tests are marked ``browser``. ``make test`` runs them when ``chromiu
 ``MCR_REQUIRE_BROWSER=1`` so that a machine without the browser fails instead of skipping.
 """
 
+import contextlib
 import os
 import shutil
+import socket
+import threading
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
+from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import give_all_tables, make_players, make_tournament, make_user
 from tournament import services
@@ -41,8 +47,83 @@ def chromium():
     pytest.skip(message)
 
 
-@pytest.fixture
-def browser(chromium, live_server):
+class _StoppableServer(ThreadedWSGIServer):
+    """The live server, keeping hold of its open connections: stopping it drops them and
+    waits for their threads, as a server process that dies takes them along. (Otherwise a
+    browser's kept-alive connection would still be answered after the server stopped.)"""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.open_requests = {}
+        self.requests_lock = threading.Lock()
+
+    def process_request_thread(self, request, client_address):
+        with self.requests_lock:
+            self.open_requests[request] = threading.current_thread()
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self.requests_lock:
+                self.open_requests.pop(request, None)
+
+    def server_close(self):
+        super().server_close()
+        with self.requests_lock:
+            dropped = list(self.open_requests.items())
+        for request, _thread in dropped:
+            with contextlib.suppress(OSError):
+                request.shutdown(socket.SHUT_RDWR)
+        # Their threads close the database connection they share with the tests: done
+        # before the server counts as stopped.
+        for _request, thread in dropped:
+            thread.join(timeout=10)
+
+
+class _StoppableServerThread(LiveServerThread):
+    def _create_server(self, connections_override=None):
+        # Reusing the address lets the server start again on its port at once.
+        return _StoppableServer(
+            (self.host, self.port),
+            QuietWSGIRequestHandler,
+            allow_reuse_address=True,
+            connections_override=connections_override,
+        )
+
+
+def _stoppable_thread(like: LiveServerThread) -> LiveServerThread:
+    thread = _StoppableServerThread(
+        like.host,
+        static_handler=like.static_handler,
+        connections_override=like.connections_override,
+        port=like.port,
+    )
+    thread.daemon = True
+    return thread
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """Django's live server (as pytest-django's fixture of the same name), which a test can
+    stop and start again on the same address with ``server_down`` and ``server_up``."""
+    server = LiveServer(os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS") or "localhost", start=False)
+    server.thread = _stoppable_thread(server.thread)
+    server.start()
+    yield server
+    server.stop()
+
+
+def server_down(live_server) -> None:
+    """Stop the server: it no longer listens and its open connections are dropped."""
+    live_server.stop()
+
+
+def server_up(live_server) -> None:
+    """Start the server again where it was, on the same database."""
+    live_server.thread = _stoppable_thread(live_server.thread)
+    live_server.start()
+
+
+def _start_chromium(chromium, live_server):
     """A headless Chromium at the size of a tablet held upright, on the live server."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -68,8 +149,30 @@ def browser(chromium, live_server):
     driver.implicitly_wait(0)
     driver.set_page_load_timeout(30)
     driver.live_server_url = live_server.url
+    return driver
+
+
+@pytest.fixture
+def browser(chromium, live_server):
+    """A headless Chromium at the size of a tablet held upright, on the live server."""
+    driver = _start_chromium(chromium, live_server)
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def open_browser(chromium, live_server):
+    """Start another browser like ``browser``, with its own cookies and storage (another
+    tablet, or the organiser's laptop); each is closed at the end of the test."""
+    started = []
+
+    def start():
+        started.append(_start_chromium(chromium, live_server))
+        return started[-1]
+
+    yield start
+    for driver in started:
+        driver.quit()
 
 
 def set_viewport(driver, width: int, height: int) -> None:

@@ -102,7 +102,8 @@ def test_a_referee_cannot_open_a_table_that_is_not_theirs(browser, table_in_play
     log_in(browser, "stranger", "pw-stranger")
     browser.get(sheet_url(browser, table_in_play))
     assert not browser.find_elements(By.ID, "hand-entry")
-    assert "403" in browser.page_source or "Forbidden" in browser.page_source
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Not allowed"
+    assert "only at the tables given to them" in browser.find_element(By.TAG_NAME, "body").text
 
 
 def in_view(driver, css: str) -> bool:

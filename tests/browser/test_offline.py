@@ -1,12 +1,16 @@
 """The tablet keeps working through Wi-Fi drops: hands saved offline are kept on the tablet,
 the next form is ready at once, and they reach the server once each when the network returns."""
 
+from django.contrib.auth.models import User
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, navigates, server_down, server_up
 from tests.browser.test_hand_entry import choose, enter_hand, sheet_url, type_into
+from tests.conftest import make_user
 from tournament import services
+from tournament.models import HandSubmission
 
 
 def network(driver, *, offline: bool) -> None:
@@ -68,7 +72,8 @@ def test_hands_saved_offline_are_sent_once_each_when_the_network_returns(browser
     ]
     # Never a page load: the same page, its sheet brought up to date in place.
     assert page == browser.find_element(By.TAG_NAME, "html")
-    WebDriverWait(browser, 15).until(
+    # The sheet is replaced in place as it refreshes: an element read mid-way may be stale.
+    WebDriverWait(browser, 15, ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda d: (
             not d.find_elements(By.CSS_SELECTOR, "[data-queued-badge]")
             and "+" in d.find_element(By.ID, "hand-3").text
@@ -147,3 +152,82 @@ def test_a_server_out_of_reach_on_a_live_wifi_keeps_the_hand_too(browser, table_
     browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
     WebDriverWait(browser, 40).until(lambda d: sync_state(d) == ("saved", "All saved"))
     assert list(table_in_play.hands.values_list("number", flat=True)) == [1]
+
+
+def test_hands_entered_while_the_server_is_stopped_are_stored_once_each_after_restart(
+    browser, table_in_play, live_server
+):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("saved", "All saved"))
+    server_down(live_server)
+    try:
+        for number in (1, 2, 3):
+            assert heading(browser) == f"Enter hand {number}"
+            save_in_background(browser, number)
+        WebDriverWait(browser, 15).until(
+            lambda d: sync_state(d) == ("pending", "3 waiting to send")
+        )
+        assert "Hand 3 kept on this tablet." in browser.find_element(By.ID, "entry").text
+        assert not table_in_play.hands.exists()
+    finally:
+        server_up(live_server)
+    # The tablet tries again by itself, a little later each time (ten seconds at most).
+    WebDriverWait(browser, 40).until(lambda d: sync_state(d) == ("saved", "All saved"))
+    stored = table_in_play.hands.order_by("number")
+    assert [(h.number, h.outcome, h.winner, h.fan) for h in stored] == [
+        (1, "self_drawn", 1, 8),
+        (2, "self_drawn", 2, 8),
+        (3, "self_drawn", 3, 8),
+    ]
+    assert HandSubmission.objects.filter(hand__table=table_in_play).count() == 3
+    assert heading(browser) == "Enter hand 4"
+
+
+def test_a_refused_entry_is_sent_again_once_its_cause_is_gone(browser, table_in_play):
+    session = table_in_play.session
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    network(browser, offline=True)
+    save_in_background(browser, 1)
+    # Meanwhile the table is given to another referee by mistake.
+    colleague = make_user("colleague")
+    session.tournament.referees.add(colleague)
+    services.tables_assign(session=session, referee=colleague, tables=[table_in_play.number])
+    network(browser, offline=False)
+    WebDriverWait(browser, 40).until(lambda d: sync_state(d)[0] == "refused")
+    assert "may no longer enter hands at this table" in sync_state(browser)[1]
+    assert not table_in_play.hands.exists()
+    # The head referee puts it right; one tap sends the kept entry again.
+    referee = User.objects.get(username="referee")
+    services.tables_assign(session=session, referee=referee, tables=[table_in_play.number])
+    browser.find_element(By.CSS_SELECTOR, "[data-sync-retry]").click()
+    WebDriverWait(browser, 40).until(lambda d: sync_state(d) == ("saved", "All saved"))
+    hand = table_in_play.hands.get(number=1)
+    assert (hand.outcome, hand.winner, hand.fan) == ("self_drawn", 1, 8)
+
+
+def test_edit_it_puts_a_refused_entry_back_in_the_form_to_change_and_save(browser, table_in_play):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    network(browser, offline=True)
+    save_in_background(browser, 1)
+    # Meanwhile another tablet stored a different hand 1.
+    services.hand_record(table=table_in_play, number=1, outcome="draw")
+    network(browser, offline=False)
+    WebDriverWait(browser, 40).until(lambda d: sync_state(d)[0] == "refused")
+    assert "Hand 1" in browser.find_element(By.CSS_SELECTOR, "[data-refused-entry='1']").text
+    browser.find_element(By.CSS_SELECTOR, "[data-sync-edit]").click()
+    # The entry is back in the form as it was typed, for hand 1, and no longer queued.
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("saved", "All saved"))
+    assert heading(browser) == "Enter hand 1"
+    form = browser.find_element(By.ID, "hand-entry")
+    assert form.find_element(By.CSS_SELECTOR, "[name=winner][value='1']").is_selected()
+    assert form.find_element(By.CSS_SELECTOR, "[name=fan]").get_attribute("value") == "8"
+    # Saved again it is refused by the server's page, which shows both versions of hand 1.
+    button = form.find_element(By.CSS_SELECTOR, "button.primary")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    navigates(browser, button.click)
+    stored = browser.find_element(By.CSS_SELECTOR, "[data-stored-hand='1']")
+    assert "Open hand 1 to correct it" in stored.text
+    assert list(table_in_play.hands.values_list("number", "outcome")) == [(1, "draw")]

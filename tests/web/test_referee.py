@@ -31,6 +31,9 @@ def test_referee_pages_by_persona(personas, urls, persona, expected, page):
     assert response.status_code == expected
     if persona == "anonymous":
         assert response["Location"].startswith(reverse("login"))
+    if expected == 403:
+        # The page says why, in the site's own words.
+        assert b"only at the tables given to them" in response.content
 
 
 @pytest.mark.parametrize(

@@ -109,7 +109,7 @@
   }
   function later() {
     clearTimeout(timer);
-    delay = Math.min(delay ? delay * 2 : 1000, 30000);
+    delay = Math.min(delay ? delay * 2 : 1000, 10000);
     timer = setTimeout(send, delay);
   }
   function firstReason(errors) {
@@ -118,6 +118,13 @@
       if (errors[names[i]] && errors[names[i]].length) return errors[names[i]][0];
     }
     return "";
+  }
+  // Why an answer that is not the server's verdict on the entry came back: signed out (the
+  // login page), no longer allowed at this table, or something else.
+  function unreadable(result) {
+    if (result.signedOut) return text(problems, "signed-out");
+    if (result.status === 403) return text(problems, "forbidden");
+    return text(problems, "unreadable", { status: result.status });
   }
   // One entry to the server; a promise of its answer, rejected when it cannot be reached.
   function post(entry) {
@@ -134,8 +141,9 @@
     }).then(function (response) {
       var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
       if (response.status >= 500) throw new Error("server " + response.status);
+      var signedOut = response.redirected && response.url.indexOf(sync.dataset.login) !== -1;
       return (json ? response.json() : Promise.resolve(null)).then(function (answer) {
-        return { status: response.status, answer: answer };
+        return { status: response.status, answer: answer, signedOut: signedOut };
       });
     });
   }
@@ -158,8 +166,7 @@
         send();
         return;
       }
-      var reason = result.answer ? firstReason(result.answer.errors)
-        : text(problems, "unreadable", { status: result.status });
+      var reason = result.answer ? firstReason(result.answer.errors) : unreadable(result);
       update(entry.key, function (e) { e.state = "refused"; e.reason = reason; return e; });
       render();
     }).catch(function () {
@@ -186,6 +193,14 @@
           var fresh = page.querySelector(css), old = document.querySelector(css);
           if (fresh && old) old.innerHTML = fresh.innerHTML;
         });
+        // The session clock: its end moves with extra time; the page's clock reads it.
+        var freshClock = page.getElementById("session-clock"), clock = document.getElementById("session-clock");
+        if (freshClock && clock) {
+          clock.dataset.clockEnds = freshClock.dataset.clockEnds;
+          clock.dataset.clockTotal = freshClock.dataset.clockTotal;
+          var note = clock.querySelector("small"), freshNote = freshClock.querySelector("small");
+          if (note && freshNote) note.textContent = freshNote.textContent;
+        }
         markRows(load());
       }).catch(function () {});
     }, 300);
@@ -342,13 +357,19 @@
       var entry = { key: field("submission_key").value, number: number, url: form.action, fields: fields, state: "pending" };
       if (load().length) { keep(entry); return; }
       // Nothing waiting: try the server now. Saved, the sheet loads as after a plain post;
-      // refused (or an answer that is not the server's JSON: signed out, no access), the
-      // form is posted plainly so that the server's page says why; unreachable, it is kept.
+      // refused on its merits, the form is posted plainly so that the server's page shows
+      // why beside the fields; turned away (signed out, the table given to someone else, the
+      // tablet's link revoked), it is kept as refused, for the referee to send again once put
+      // right; unreachable, it is kept to be sent.
       post(entry).then(function (result) {
         if (result.answer && result.answer.saved) {
           location.assign(sync.dataset.queue + "?saved=" + result.answer.number + "#entry");
-        } else {
+        } else if (result.answer) {
           form.submit();
+        } else {
+          entry.state = "refused";
+          entry.reason = unreadable(result);
+          keep(entry);
         }
       }).catch(function () { keep(entry); });
     });
