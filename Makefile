@@ -1,4 +1,5 @@
-# Two commands for a fresh clone: `make run` (demo site) and `make test` (the whole suite).
+# Two commands for a fresh clone: `make run` (demo site) and `make test` (the whole suite);
+# `make serve` for a real event.
 PYTHON ?= python3
 PORT ?= 8000
 VENV := .venv
@@ -8,7 +9,7 @@ PY := $(VENV)/bin/python
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format demo clean
+.PHONY: run serve test lint format demo clean
 
 $(APP_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +26,15 @@ demo: $(APP_STAMP)
 
 run: demo
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+# A real event (README, "Running a real event"; docs/deploy.md): DEBUG off, so the settings
+# refuse to start without MCR_SECRET_KEY; the database brought up to date, the static files
+# gathered (hashed and compressed), then gunicorn on PORT with gunicorn.conf.py's workers.
+serve: export MCR_DEBUG = 0
+serve: $(APP_STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py tournament.wsgi
 
 # The browser tests need Debian's chromium and chromedriver; without them (and without
 # MCR_REQUIRE_BROWSER, which CI sets) the rest runs and one line says how to add them.
@@ -48,7 +58,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm
+	rm -rf $(VENV) staticfiles db.sqlite3 db.sqlite3-wal db.sqlite3-shm
 
 # Fan calculator checks outside `make test`: the differential test against the pymahjonggb
 # oracle at full size, and the benchmark of our calculator against the oracle.
@@ -69,3 +79,16 @@ bench-seating: $(STAMP)
 .PHONY: bench-tablet
 bench-tablet: $(STAMP)
 	$(PY) bench/tablet_benchmark.py
+
+# 100 server kills (SIGKILL, 0.2-2 s down) while headless Chromium enters hands as a referee:
+# hands lost, duplicated or wrong in the database (needs chromium and chromedriver; about
+# 10 minutes; not part of `make test`).
+.PHONY: bench-drops
+bench-drops: $(STAMP)
+	$(PY) bench/network_drops.py
+
+# 100 tablets against `make serve` (4 workers) on SQLite and on the PostgreSQL of
+# DATABASE_URL (default: the local server's `test`): pace of play, a burst, one table.
+.PHONY: loadtest
+loadtest: $(STAMP)
+	$(PY) bench/loadtest.py

@@ -1,11 +1,14 @@
 """The player-list parser: reading CSV and XLSX, and judging each row. No database."""
 
 import io
+import tracemalloc
 
+import openpyxl
 import pytest
 from django.db import connection
 from openpyxl import Workbook
 
+from tests import xlsx_files
 from tournament import player_file
 from tournament.player_file import (
     ERROR,
@@ -19,6 +22,7 @@ from tournament.player_file import (
 )
 from tournament.player_import import player_limits, state_fingerprint
 
+MEGABYTE = 1024 * 1024
 LIMITS = FieldLimits(max_lengths={"name": 120, "name_zh": 60, "team": 120, "country": 60})
 ALICE = {
     "number": 1,
@@ -129,6 +133,107 @@ def test_a_file_with_too_many_rows_is_refused(monkeypatch):
     assert raised.value.code == "too_many_rows"
 
 
+def refused(filename: str, content: bytes) -> ImportFileError:
+    with pytest.raises(ImportFileError) as raised:
+        read_table(filename, content)
+    return raised.value
+
+
+def openpyxl_must_not_read(monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("openpyxl was asked to read the workbook")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", fail)
+
+
+def test_a_workbook_of_the_helper_reads_as_a_player_list():
+    assert read_table("players.xlsx", xlsx_files.workbook()) == [["number", "name"], [1, "Alice"]]
+
+
+def test_a_shared_string_bomb_is_refused_before_openpyxl_reads_it(monkeypatch):
+    openpyxl_must_not_read(monkeypatch)
+    # 30 MiB of one letter in one shared string, in a file of about 30 KB.
+    content = xlsx_files.workbook(padding=("a", 30 * MEGABYTE))
+
+    error = refused("players.xlsx", content)
+
+    assert error.code == "xlsx_too_large"
+    assert "holds 31 MB once unpacked; at most 20 MB are read" in error.message
+
+
+def test_a_workbook_with_too_many_cells_or_strings_is_refused_before_openpyxl_reads_it(
+    monkeypatch,
+):
+    openpyxl_must_not_read(monkeypatch)
+    sheet = xlsx_files.sheet_xml('<row r="1">' + '<c r="A1"/>' * 10_000 + "</row>")
+    error = refused("players.xlsx", xlsx_files.workbook(sheet=sheet))
+    assert error.code == "xlsx_too_complex"
+    assert "Copy the player list alone into a new workbook" in error.message
+
+
+def test_a_workbook_the_bounds_find_broken_is_refused_as_not_a_workbook(monkeypatch):
+    openpyxl_must_not_read(monkeypatch)
+    doctype = '<!DOCTYPE worksheet [<!ENTITY a "a">]>' + xlsx_files.sheet_xml("")
+    assert refused("players.xlsx", xlsx_files.workbook(sheet=doctype)).code == "bad_xlsx"
+
+
+def test_blank_rows_count_towards_the_rows_read(monkeypatch):
+    monkeypatch.setattr(player_file, "MAX_LINES", 20)
+    few_blank = "number,name\n1,Alice\n" + "\n" * 18
+    assert len(read_table("players.csv", few_blank.encode())) == 20
+
+    error = refused("players.csv", (few_blank + "\n").encode())
+    assert error.code == "too_many_lines"
+    assert "more than 20 rows, blank rows included" in error.message
+
+
+def test_a_csv_of_a_million_blank_lines_is_refused_after_the_rows_read():
+    content = ("number,name\n1,Alice\n" + "\n" * 1_000_000).encode()
+    # The lines past the bound are never split into rows.
+    tracemalloc.start()
+    try:
+        error = refused("players.csv", content)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert error.code == "too_many_lines"
+    # The text decoded (1 MB) and 10,000 short rows; a row per line would be ~60 MB.
+    assert peak < 10 * MEGABYTE
+
+
+def test_a_sheet_declaring_a_million_rows_is_read_no_further_than_the_bound(monkeypatch):
+    monkeypatch.setattr(player_file, "MAX_LINES", 100)
+    # The one row at 1,000,000: openpyxl fills the rows before it with blank ones.
+    last = '<row r="1000000"><c r="A1000000"><v>7</v></c></row>'
+    sheet = xlsx_files.sheet_xml(xlsx_files.HEADER_AND_ONE_PLAYER + last, dimension="A1:XFD1000000")
+    assert refused("players.xlsx", xlsx_files.workbook(sheet=sheet)).code == "too_many_lines"
+
+
+def test_a_value_past_the_last_column_read_is_refused_and_empty_columns_there_dropped():
+    width = player_file.MAX_COLUMNS
+    padded = "number,name" + "," * width + "\n1,Alice" + "," * width + "\n"
+    assert read_table("players.csv", padded.encode()) == [
+        ["number", "name"] + [""] * (width - 2),
+        ["1", "Alice"] + [""] * (width - 2),
+    ]
+    beyond = "number,name\n1,Alice" + "," * width + "stray\n"
+    assert refused("players.csv", beyond.encode()).code == "too_many_columns"
+
+
+def test_a_sheet_declaring_16384_columns_is_read_to_the_last_column_read():
+    sheet = xlsx_files.sheet_xml(xlsx_files.HEADER_AND_ONE_PLAYER, dimension="A1:XFD2")
+    table = read_table("players.xlsx", xlsx_files.workbook(sheet=sheet))
+    assert [len(row) for row in table] == [player_file.MAX_COLUMNS] * 2
+    assert table[1][:2] == [1, "Alice"]
+
+
+@pytest.mark.parametrize("filename", ["players.csv", "players.xlsx"])
+def test_a_file_over_the_upload_size_is_refused_before_it_is_read(filename):
+    content = b"number,name\n" + b"1,Alice\n" * (player_file.MAX_FILE_BYTES // 8)
+    error = refused(filename, content)
+    assert (error.code, error.message) == ("file_too_large", "The file is larger than 5 MB.")
+
+
 # ---------------------------------------------------------------- header
 
 
@@ -225,7 +330,21 @@ def test_bad_numbers_are_row_errors(cell, code):
     assert row.action == ERROR
 
 
-@pytest.mark.parametrize(("cell", "number"), [("7", 7), (" 7 ", 7), (7, 7), (7.0, 7), ("7.0", 7)])
+@pytest.mark.parametrize(
+    ("cell", "code"),
+    [("9" * 5_000, "number_too_large"), ("-" + "9" * 5_000, "number_not_positive")],
+    ids=["5000-digits", "minus-5000-digits"],
+)
+def test_numbers_of_thousands_of_digits_are_row_errors(cell, code):
+    # Past the 4,300 digits int() reads from text: once a server error on the import page.
+    row = parse([["number", "name"], [cell, "Alice"]]).rows[0]
+    assert codes(row.problems) == [code]
+
+
+@pytest.mark.parametrize(
+    ("cell", "number"),
+    [("7", 7), (" 7 ", 7), (7, 7), (7.0, 7), ("7.0", 7), ("0" * 5_000 + "7", 7)],
+)
 def test_whole_numbers_are_accepted_in_any_form(cell, number):
     assert parse([["number", "name"], [cell, "A"]]).rows[0].values["number"] == number
 

@@ -2,6 +2,10 @@
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
+
+Every model holding tournament data keeps its history (``history``, see ``tournament.audit``):
+who changed what, when, before and after. ``HandSubmission`` (a form's one-time key) and
+``HandRevision`` (itself a copy of a hand's past, which the sheet lists) keep none.
 """
 
 from django.conf import settings
@@ -12,6 +16,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournament.audit import TournamentHistory
 from tournament.scoring import MAX_FLOWERS, MIN_FAN, Outcome, PenaltyKind
 from tournament.seating import HANDS_PER_SESSION
 
@@ -98,6 +103,8 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, related_name="refereed_tournaments", blank=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Settings and the lists of organisers and referees, as they were after each change.
+    history = TournamentHistory(m2m_fields=["organisers", "referees"])
 
     class Meta:
         ordering = ["-created_at", "name"]
@@ -131,6 +138,7 @@ class Player(models.Model):
     country = models.CharField(_("country"), max_length=60, blank=True)
     is_substitute = models.BooleanField(_("substitute"), default=False)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    history = TournamentHistory()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -171,6 +179,7 @@ class Session(models.Model):
     drawn_at = models.DateTimeField(auto_now_add=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    history = TournamentHistory()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -218,6 +227,7 @@ class SeatingPlan(models.Model):
     moved_seats = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    history = TournamentHistory()
 
     class Meta:
         constraints = [
@@ -257,6 +267,7 @@ class Table(models.Model):
     device_link_version = models.PositiveIntegerField(default=1)
     # The four players' initials, by starting seat, when they checked the sheet at confirmation.
     confirmed_initials = models.JSONField(_("players' initials"), default=list, blank=True)
+    history = TournamentHistory()
 
     class Meta:
         ordering = ["session", "number"]
@@ -288,6 +299,7 @@ class Seat(models.Model):
     replaces = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
     )
+    history = TournamentHistory()
 
     class Meta:
         ordering = ["table", "seat"]
@@ -349,6 +361,7 @@ class Hand(models.Model):
     # which link (its short id), so a correction can be traced to the tablet that made it.
     entered_by_device = models.CharField(_("entered by table device"), max_length=40, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    history = TournamentHistory()
 
     class Meta:
         ordering = ["table", "number"]
@@ -422,6 +435,7 @@ class Penalty(models.Model):
         _("paid to"), null=True, blank=True, choices=SEAT_CHOICES
     )
     reason = models.CharField(_("reason"), max_length=200)
+    history = TournamentHistory()
 
     class Meta:
         ordering = ["hand", "id"]
@@ -495,6 +509,7 @@ class TableReopening(models.Model):
     )
     reopened_at = models.DateTimeField(auto_now_add=True)
     reason = models.CharField(_("reason"), max_length=500)
+    history = TournamentHistory()
 
     class Meta:
         ordering = ["table", "reopened_at"]

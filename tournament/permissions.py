@@ -7,6 +7,13 @@ def can_create_tournament(user) -> bool:
     )
 
 
+def can_unlock_logins(user) -> bool:
+    """Lift a login lockout (any account's: a lockout is not one tournament's): the site's
+    organisers, who may create tournaments. An unlock only lets the account try passwords
+    again; it opens nothing."""
+    return can_create_tournament(user)
+
+
 def is_organiser(user, tournament) -> bool:
     if not user.is_authenticated:
         return False

@@ -17,9 +17,24 @@ from pathlib import PurePath
 
 from django.utils.translation import gettext as _
 
-# A player list is a few hundred rows; the cap keeps a pathological file from
-# filling memory and the signed preview.
+from tournament import workbook_bounds
+
+# Bounds on the work one file may cause. A player list is a few hundred rows (tens of
+# kilobytes); the bounds leave room for ten times that, and refuse a file that would take
+# seconds of CPU or hundreds of megabytes before any row is judged. What a workbook may hold
+# besides its rows is bounded by ``workbook_bounds``, before openpyxl reads it.
+MEGABYTE = 1024 * 1024
+# The file as uploaded, .csv or .xlsx (the upload form checks it before reading the file).
+MAX_FILE_BYTES = 5 * MEGABYTE
+# Players: the rows holding something, besides the header. Also bounds the signed preview.
 MAX_ROWS = 5000
+# Every row read, blank ones included: reading a blank row costs as much as a player's, and
+# a sheet may say it has a million of them. Twice MAX_ROWS leaves room for the formatted
+# empty rows a spreadsheet keeps below a list.
+MAX_LINES = 2 * MAX_ROWS
+# A list has at most nine known columns; values past this many columns are refused and the
+# cells further right are not read (a sheet may declare 16,384 columns on every row).
+MAX_COLUMNS = 50
 
 # Column name in the file → player field. Matched case-insensitively after
 # stripping surrounding spaces.
@@ -48,6 +63,8 @@ UNCHANGED = "unchanged"
 ERROR = "error"
 
 _INTEGER = re.compile(r"[+-]?\d+(?:\.0*)?")
+# More digits than any player number may have (the largest is 2,147,483,647).
+_MAX_DIGITS = 20
 
 
 class ImportFileError(Exception):
@@ -141,6 +158,8 @@ class ImportPreview:
 def read_table(filename: str, content: bytes) -> list[list[object]]:
     """The cells of a .csv or .xlsx file, row by row (the first worksheet of a workbook)."""
     suffix = PurePath(filename or "").suffix.lower()
+    if len(content) > MAX_FILE_BYTES:
+        raise ImportFileError(file_too_large_message(), code="file_too_large")
     if suffix == ".csv":
         return _read_csv(content)
     if suffix == ".xlsx":
@@ -169,50 +188,117 @@ def _read_csv(content: bytes) -> list[list[object]]:
         )
     delimiter = sniff_delimiter(text)
     try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+        return _bounded(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     except csv.Error as error:
         raise ImportFileError(
             _("The CSV file cannot be read: %(error)s") % {"error": error}, code="bad_csv"
         ) from error
-    return _capped(rows)
 
 
 def sniff_delimiter(text: str) -> str:
     """Comma, semicolon or tab: whichever the header line uses most (comma when none)."""
-    header = next((line for line in text.splitlines() if line.strip()), "")
+    header = next((line for line in _lines(text) if line.strip()), "")
     counts = {delimiter: header.count(delimiter) for delimiter in (",", ";", "\t")}
     best = max(counts, key=lambda delimiter: counts[delimiter])
     return best if counts[best] else ","
 
 
+def _lines(text: str) -> Iterable[str]:
+    """The lines of ``text`` one by one, without splitting the whole text at once."""
+    return io.StringIO(text, newline=None)
+
+
 def _read_xlsx(content: bytes) -> list[list[object]]:
+    _check_workbook(content)
     from openpyxl import load_workbook
 
     try:
         workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds for a file that is not xlsx
-        raise ImportFileError(
-            _("The file cannot be opened as an Excel workbook (.xlsx)."), code="bad_xlsx"
-        ) from error
+        raise _not_a_workbook() from error
     try:
         if not workbook.worksheets:
             raise ImportFileError(_("The workbook has no worksheet."), code="bad_xlsx")
         sheet = workbook.worksheets[0]
-        return _capped(list(row) for row in sheet.iter_rows(values_only=True))
+        # One row and one column past the bounds, so that going past them is seen. The
+        # sheet's own dimension, when smaller, keeps rows from being padded beyond it.
+        rows = sheet.iter_rows(
+            max_row=min(sheet.max_row or MAX_LINES + 1, MAX_LINES + 1),
+            max_col=min(sheet.max_column or MAX_COLUMNS + 1, MAX_COLUMNS + 1),
+            values_only=True,
+        )
+        return _bounded(rows)
     except ImportFileError:
         raise
     except Exception as error:
-        raise ImportFileError(
-            _("The file cannot be opened as an Excel workbook (.xlsx)."), code="bad_xlsx"
-        ) from error
+        raise _not_a_workbook() from error
     finally:
         workbook.close()
 
 
-def _capped(rows: Iterable[list[object]]) -> list[list[object]]:
-    kept = []
+def _check_workbook(content: bytes) -> None:
+    """Refuse, before openpyxl reads it, a workbook that would take it long or much memory."""
+    try:
+        workbook_bounds.check_workbook(content)
+    except workbook_bounds.WorkbookRefused as refusal:
+        if refusal.code == "too_large":
+            raise ImportFileError(
+                _(
+                    "The workbook holds %(size)s MB once unpacked; at most %(max)s MB are "
+                    "read. Copy the player list alone into a new workbook, or save it as "
+                    "CSV UTF-8, and upload that."
+                )
+                % {
+                    "size": -(-refusal.found // MEGABYTE),
+                    "max": refusal.limit // MEGABYTE,
+                },
+                code="xlsx_too_large",
+            ) from refusal
+        if refusal.code == "too_many_nodes":
+            raise ImportFileError(
+                _(
+                    "The workbook holds more than a player list: too many cells, styles or "
+                    "texts to read. Copy the player list alone into a new workbook, or save "
+                    "it as CSV UTF-8, and upload that."
+                ),
+                code="xlsx_too_complex",
+            ) from refusal
+        raise _not_a_workbook() from refusal
+
+
+def _not_a_workbook() -> ImportFileError:
+    return ImportFileError(
+        _("The file cannot be opened as an Excel workbook (.xlsx)."), code="bad_xlsx"
+    )
+
+
+def file_too_large_message() -> str:
+    """Why a file over ``MAX_FILE_BYTES`` is refused; the upload form says the same."""
+    return _("The file is larger than %(size)s MB.") % {"size": MAX_FILE_BYTES // MEGABYTE}
+
+
+def _bounded(rows: Iterable[Sequence[object]]) -> list[list[object]]:
+    """The rows as lists, read no further than the bounds: refused past ``MAX_LINES`` rows
+    (blank ones count), ``MAX_ROWS`` players or a value past ``MAX_COLUMNS`` columns."""
+    kept: list[list[object]] = []
     filled = 0
-    for row in rows:
+    for cells in rows:
+        if len(kept) == MAX_LINES:
+            raise ImportFileError(
+                _(
+                    "The file has more than %(max)s rows, blank rows included. Delete the "
+                    "empty rows below the list, or copy the list alone into a new file."
+                )
+                % {"max": MAX_LINES},
+                code="too_many_lines",
+            )
+        row = list(cells[:MAX_COLUMNS])
+        if any(_text(cell) for cell in cells[MAX_COLUMNS:]):
+            raise ImportFileError(
+                _("The file has values past column %(max)s; a player list has fewer columns.")
+                % {"max": MAX_COLUMNS},
+                code="too_many_columns",
+            )
         kept.append(row)
         if not _is_blank(row):
             filled += 1
@@ -252,7 +338,14 @@ def _number(cell: object) -> int | None:
         return int(cell) if cell.is_integer() else None
     text = _text(cell)
     if _INTEGER.fullmatch(text):
-        return int(text.split(".")[0])
+        whole = text.split(".")[0]
+        sign = -1 if whole.startswith("-") else 1
+        digits = whole.lstrip("+-").lstrip("0") or "0"
+        # Python's int() refuses text of more than 4,300 digits (a CSV cell may hold 100,000):
+        # a number that long stands as one past every bound, of its sign.
+        if len(digits) > _MAX_DIGITS:
+            return sign * 10**_MAX_DIGITS
+        return sign * int(digits)
     return None
 
 

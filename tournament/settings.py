@@ -1,22 +1,59 @@
-"""Settings for the MCR tournament site.
+"""Settings for the MCR tournament site, from ``MCR_*`` environment variables.
 
-The defaults run the site on a local SQLite file with the demo data; set
-``MCR_SECRET_KEY``, ``MCR_DEBUG=0`` and ``MCR_ALLOWED_HOSTS`` for a real event.
+The defaults run the local demo: DEBUG on, a SQLite file, the demo's secret key. A real event
+sets ``MCR_DEBUG=0``, ``MCR_SECRET_KEY`` and ``MCR_ALLOWED_HOSTS`` (README, "Running a real
+event"; docs/deploy.md); with DEBUG off the HTTPS protections are on unless turned off.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-# The fallback key is only good for the local demo; a real event sets MCR_SECRET_KEY.
-SECRET_KEY = os.environ.get("MCR_SECRET_KEY", "demo-only-not-secret-change-me-for-a-real-event")
-DEBUG = os.environ.get("MCR_DEBUG", "1") == "1"
-ALLOWED_HOSTS = [
-    h for h in os.environ.get("MCR_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h
-]
+
+def _flag(name: str, default: bool) -> bool:
+    """``1`` or ``0``; anything else is refused rather than read as off, so that a
+    ``MCR_SECURE_SSL_REDIRECT=true`` cannot turn a protection off by mistake."""
+    value = os.environ.get(name, "1" if default else "0").strip()
+    if value not in ("0", "1"):
+        raise ImproperlyConfigured(f"{name} must be 1 or 0, not {value!r}.")
+    return value == "1"
+
+
+def _list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip() or str(default)
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+
+
+DEBUG = _flag("MCR_DEBUG", True)
+
+# The demo's key is public (it is in this file): it signs the sessions and the table cards'
+# links, so a real event must not start with it.
+DEMO_SECRET_KEY = "demo-only-not-secret-change-me-for-a-real-event"
+SECRET_KEY = os.environ.get("MCR_SECRET_KEY", "").strip() or DEMO_SECRET_KEY
+if not DEBUG and SECRET_KEY == DEMO_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "MCR_DEBUG=0 (a real event) needs a secret key of its own, and MCR_SECRET_KEY is "
+        + ("the demo's." if os.environ.get("MCR_SECRET_KEY", "").strip() else "not set.")
+        + " Set MCR_SECRET_KEY to a long random string, made once for the event and kept: "
+        "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+ALLOWED_HOSTS = _list("MCR_ALLOWED_HOSTS", "127.0.0.1,localhost")
+# Only needed when the proxy does not pass the Host header the browser used,
+# e.g. "https://mcr.example.org".
+CSRF_TRUSTED_ORIGINS = _list("MCR_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -25,12 +62,17 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
     "django_tables2",
+    "simple_history",
     "tournament",
 ]
 
 MIDDLEWARE = [
+    # First: answers the health check before the host and HTTPS checks (docs/deploy.md).
+    "tournament.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -38,6 +80,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Records who made each change kept in the audit trail.
+    "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a refused login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -60,20 +106,28 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "tournament.wsgi.application"
 
-# Many referee tablets write at once: WAL lets readers continue during a write,
-# IMMEDIATE takes the write lock at BEGIN (no deadlock on lock upgrade), and the
-# timeout makes a writer wait for the lock instead of failing at once.
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("MCR_DB_PATH", str(BASE_DIR / "db.sqlite3")),
-        "OPTIONS": {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        },
+# DATABASE_URL (e.g. postgres://user@host:5432/name) selects the event's database; without
+# it, a local SQLite file. On SQLite many referee tablets write at once: WAL lets readers
+# continue during a write, IMMEDIATE takes the write lock at BEGIN (no deadlock on lock
+# upgrade), and the timeout makes a writer wait for the lock instead of failing at once.
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True
+        )
     }
-}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("MCR_DB_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -87,8 +141,25 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# With DEBUG off whitenoise serves what collectstatic gathered in STATIC_ROOT (`make serve`
+# runs it): names with a hash of the content, cached by browsers for good, each with a gzip
+# copy. With DEBUG on (the demo, and the tests, which import these settings before turning
+# DEBUG off) the files come straight from the apps' static folders, no collectstatic needed.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Tablets stay signed in for the whole event, a long weekend and its setting-up days.
+SESSION_COOKIE_AGE = int(timedelta(days=14).total_seconds())
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -98,3 +169,69 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
 # Uploaded import files are read in memory; a player list is far below this.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Form bodies, files aside: the largest is the import confirmation, a signed preview
+# (0.25 MB for 5,000 players); a hand entry with eight penalty rows is about 5 KB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# The hand entry with 8 penalty rows posts about 66 fields; the tournament settings about
+# 20 plus one per ticked account.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
+# The player import takes one file.
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
+
+# HTTPS. With DEBUG off every protection is on unless its variable says 0; a site reached over
+# plain HTTP (a closed venue network without a certificate) sets MCR_SECURE_SSL_REDIRECT=0 and
+# MCR_SECURE_COOKIES=0. Behind a reverse proxy that ends TLS, MCR_SECURE_PROXY_SSL_HEADER=1
+# trusts its X-Forwarded-Proto (the proxy must set it on every request; docs/deploy.md).
+SECURE_SSL_REDIRECT = _flag("MCR_SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _flag("MCR_SECURE_COOKIES", not DEBUG)
+if _flag("MCR_SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Sent on HTTPS answers only, so a plain-HTTP site never pins browsers to HTTPS.
+SECURE_HSTS_SECONDS = _int("MCR_SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("MCR_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+# Preloading asks browser makers to build HTTPS-only into the browser for the whole domain:
+# the domain owner's decision, not the event's, so off and its deploy-check warning silenced.
+SECURE_HSTS_PRELOAD = _flag("MCR_SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+
+# Login throttling (django-axes): after 10 wrong passwords for one account from one address,
+# that account is refused from that address for 15 minutes; an organiser can lift it sooner
+# (the "Locked-out accounts" page). A login that succeeds clears the count.
+AUTHENTICATION_BACKENDS = [
+    "tournament.login_throttle.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 10
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_ON_SUCCESS = True
+# The cool-off runs from the lockout: trying again while locked out does not prolong it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "tournament.login_throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "tournament.login_throttle.client_ip"
+# The number of reverse proxies in front of the app that append to X-Forwarded-For (1 for
+# the nginx of docs/deploy.md); 0 reads the address the app's connection comes from.
+TRUSTED_PROXY_COUNT = _int("MCR_PROXY_COUNT", 0)
+
+# Everything worth seeing goes to stderr, the service's log (journalctl -u mcr): errors with
+# their traceback and the error id the 500 page shows, warnings (failed logins, lockouts,
+# refused hosts), and the app's own lines.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"error_id": {"()": "tournament.error_ids.ErrorIdFilter"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(error_id)s"}
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "filters": ["error_id"],
+            "formatter": "line",
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    # Named here, these two lose Django's default handlers (which print only with DEBUG on)
+    # and pass their lines to the root's.
+    "loggers": {"django": {"level": "INFO"}, "tournament": {"level": "INFO"}},
+}

@@ -1,10 +1,16 @@
-"""Settings for the test suite: fast hashing, an in-memory database."""
+"""Settings for the test suite: fast hashing; an in-memory SQLite database, or the
+PostgreSQL that DATABASE_URL names (the tests then run in a database of their own,
+``test_`` and its name, made and dropped by the test run)."""
 
 from .settings import *  # noqa: F403
 from .settings import DATABASES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-DATABASES["default"]["NAME"] = ":memory:"
-DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["NAME"] = ":memory:"
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+else:
+    # A connection per test thread, closed after each request, as the test client expects.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEBUG = False
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]

@@ -2,12 +2,28 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tournament.views import calculator, devices, organiser, players, public, referee, standings
+from tournament.views import (
+    accounts,
+    activity,
+    calculator,
+    devices,
+    organiser,
+    players,
+    public,
+    referee,
+    standings,
+)
+
+# The 500 page shows the error's id, which its log line carries too. (/healthz is answered
+# by tournament.health.HealthCheckMiddleware, ahead of the host and HTTPS checks.)
+handler500 = "tournament.views.errors.server_error"
 
 urlpatterns = [
     path("", public.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/locked-out/", accounts.lockout_list, name="lockouts"),
+    path("accounts/locked-out/unlock/", accounts.lockout_unlock, name="lockout_unlock"),
     path("admin/", admin.site.urls),
     path("calculator/", calculator.calculator, name="calculator"),
     # Organisers
@@ -50,6 +66,7 @@ urlpatterns = [
         organiser.device_link_revoke,
         name="device_link_revoke",
     ),
+    path("t/<slug:slug>/activity/", activity.activity_log, name="activity_log"),
     # Registration
     path("t/<slug:slug>/players/", players.player_list, name="player_list"),
     path("t/<slug:slug>/players/add/", players.player_add, name="player_add"),

@@ -367,6 +367,24 @@ def test_a_tournament_keeps_at_least_one_organiser(tournament, organiser):
     assert list(tournament.organisers.all()) == [organiser]
 
 
+@pytest.mark.parametrize("account", [str(2**63), str(-(2**63) - 1), "9" * 5000])
+@pytest.mark.parametrize("field", ["referees", "organisers"])
+def test_an_account_id_past_the_databases_integers_is_refused_beside_the_field(
+    tournament, organiser, field, account
+):
+    # Django looks ticked accounts up with pk__in, which SQLite and PostgreSQL fail on for
+    # such a number: once a server error, found by the fuzz of the forms.
+    data = tournament_data(slug=tournament.slug, name="Renamed", organisers=[organiser.pk])
+    data[field] = [organiser.pk, account]
+    response = login(organiser).post(reverse("tournament_edit", args=[tournament.slug]), data)
+    assert response.status_code == 200
+    message = f"Select a valid choice. {account} is not one of the available choices."
+    assert response.context["form"].errors[field] == [message]
+    assert "is not one of the available choices" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.name == "Spring Open"
+
+
 def test_the_new_tournament_form_does_not_ask_for_organisers(organiser):
     form = login(organiser).get(reverse("tournament_create")).context["form"]
     assert "organisers" not in form.fields

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tournament import services
-from tournament.forms.hands import PENALTY_PRESETS
+from tournament.forms.hands import PENALTY_PRESETS, PenaltyForm
 from tournament.models import Hand, Penalty
 from tournament.services.hands import MAX_PENALTIES_PER_HAND
 
@@ -38,8 +38,12 @@ def urls(session_in_play):
     }
 
 
-def post_entry(client, url, *rows, total=None, initial=0, **fields):
-    """Post the entry of hand 2 (a draw unless told otherwise) with ``rows`` as penalty rows;
+def post_entry(client, url, *rows, **options):
+    return client.post(url, entry_data(*rows, **options))
+
+
+def entry_data(*rows, total=None, initial=0, **fields) -> dict:
+    """The entry of hand 2 (a draw unless told otherwise) with ``rows`` as penalty rows;
     ``total`` rows are announced (the rows given, at least one, unless told)."""
     data = {
         "number": "2",
@@ -57,7 +61,7 @@ def post_entry(client, url, *rows, total=None, initial=0, **fields):
     for index, row in enumerate(rows):
         data.update({f"penalty-{index}-{name}": value for name, value in row.items()})
     data.update(fields)
-    return client.post(url, data)
+    return data
 
 
 def stored_penalties(number=2):
@@ -290,3 +294,47 @@ def test_add_a_penalty_row_by_persona(personas, urls, persona, expected):
     response = post_entry(personas[persona], urls["sheet"], FALSE_WIN_BY_P3, add_penalty="1")
     assert response.status_code == expected
     assert not Penalty.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("page", "extra"),
+    [
+        ("sheet", {}),
+        ("sheet", {"add_penalty": "1"}),
+        ("sheet", {"compute": "1"}),
+        ("hand", {"outcome": "draw", "version": "1"}),
+    ],
+    ids=["save", "add-row", "compute", "correct"],
+)
+def test_a_hundred_thousand_rows_announced_are_refused_without_building_them(
+    personas, urls, monkeypatch, page, extra
+):
+    built = []
+    original = PenaltyForm.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(PenaltyForm, "__init__", counting)
+    before = list(Hand.objects.values_list("number", "version"))
+
+    response = post_entry(personas["referee"], urls[page], LATENESS_OF_P1, total=100_000, **extra)
+
+    assert response.status_code == 200
+    assert "A hand has at most 8 penalties." in penalties_block(response.content.decode())
+    # The rows a hand may have and the empty row the page copies, not 100,000 (nor 1,008).
+    assert len(built) <= MAX_PENALTIES_PER_HAND + 1
+    assert list(Hand.objects.values_list("number", "version")) == before
+    assert not Penalty.objects.exists()
+
+
+def test_a_hundred_thousand_rows_sent_in_the_background_are_refused_in_json(personas, urls):
+    response = personas["referee"].post(
+        urls["sheet"],
+        entry_data(LATENESS_OF_P1, total=100_000),
+        HTTP_ACCEPT="application/json",
+    )
+    assert response.status_code == 422
+    assert "A hand has at most 8 penalties." in response.json()["errors"]["penalties"]
+    assert not Hand.objects.filter(number=2).exists()

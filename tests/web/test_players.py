@@ -4,13 +4,16 @@ import io
 import re
 from types import SimpleNamespace
 
+import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from openpyxl import Workbook
 
+from tests import xlsx_files
 from tests.conftest import login, make_tournament, make_user
+from tests.web.pages import assert_error_beside
 from tournament import services
 from tournament.forms.players import sign_preview
 from tournament.player_import import import_preview
@@ -510,6 +513,47 @@ def test_unreadable_files_are_refused_beside_the_field(cast, file, message):
     assert response.context["preview"] is None
     assert message in " ".join(response.context["form"].errors["file"])
     assert message in response.content.decode()
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+def test_a_shared_string_bomb_is_refused_beside_the_field_without_reading_it(cast, monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("openpyxl was asked to read the workbook")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", fail)
+    bomb = xlsx_files.workbook(padding=("a", 30 * 1024 * 1024))  # 30 MiB in 30 KB
+    before = players(cast.tournament)
+
+    response = upload(cast, SimpleUploadedFile("players.xlsx", bomb))
+
+    assert response.status_code == 200
+    assert response.context["preview"] is None
+    assert_error_beside(response, "file", "at most 20 MB are read")
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+def test_a_number_of_5000_digits_is_a_row_error_not_a_server_error(cast):
+    # int() refuses text of more than 4,300 digits; the fuzz of the forms found it.
+    before = players(cast.tournament)
+    response = upload(cast, csv_file("number,name\n" + "9" * 5000 + ",Alice\n"))
+    assert response.status_code == 200
+    assert [row.action for row in response.context["preview"].rows] == ["error"]
+    assert "The number is too large." in response.content.decode()
+    assert players(cast.tournament) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["players.csv", "players.xlsx"])
+def test_a_file_over_5_mb_is_refused_beside_the_field(cast, name):
+    big = SimpleUploadedFile(name, b"number,name\n" + b"1,Alice\n" * (5 * 1024 * 1024 // 8))
+    before = players(cast.tournament)
+
+    response = upload(cast, big)
+
+    assert response.context["preview"] is None
+    assert_error_beside(response, "file", "The file is larger than 5 MB.")
     assert players(cast.tournament) == before
 
 

@@ -307,6 +307,9 @@ PenaltyFormSet = forms.formset_factory(
     can_delete=True,
     max_num=MAX_PENALTIES_PER_HAND,
     validate_max=True,
+    # The rows built whatever TOTAL_FORMS says (Django's default is max_num + 1,000): more
+    # rows announced are refused with the same message, without building them.
+    absolute_max=MAX_PENALTIES_PER_HAND,
 )
 
 

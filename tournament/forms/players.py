@@ -4,10 +4,10 @@ from django import forms
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
+from tournament import player_file
 from tournament.models import PLAYER_FIELDS, Player, Tournament
 from tournament.player_import import PlayerImportPreview
 
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 # A preview is meant to be confirmed right away. A change to the players it
 # touches is caught by its fingerprint; past this age it is refused anyway.
 PREVIEW_MAX_AGE_SECONDS = 2 * 60 * 60
@@ -42,12 +42,9 @@ class PlayerImportForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(
-                _("The file is larger than %(size)s MB."),
-                code="file_too_large",
-                params={"size": MAX_UPLOAD_BYTES // (1024 * 1024)},
-            )
+        # Checked before the file is read into memory; the reader checks the bytes it is given.
+        if upload.size > player_file.MAX_FILE_BYTES:
+            raise forms.ValidationError(player_file.file_too_large_message(), code="file_too_large")
         return upload
 
 

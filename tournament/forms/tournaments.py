@@ -2,6 +2,7 @@
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -19,6 +20,27 @@ from tournament.services.referees import parse_table_numbers
 NO_CRITERION = [("", _("(none)"))]
 
 
+class AccountsField(forms.ModelMultipleChoiceField):
+    """Accounts ticked by id. Django looks the ids up with ``pk__in``, which the database
+    fails on for a number past its integers (a server error): such an id is refused first,
+    as any id of no account is."""
+
+    def clean(self, value):
+        if isinstance(value, (list, tuple)):
+            id_field = self.queryset.model._meta.pk
+            for pk in value:
+                try:
+                    # The field's validators hold the range of the database's column.
+                    id_field.run_validators(id_field.to_python(pk))
+                except ValidationError as error:
+                    raise ValidationError(
+                        self.error_messages["invalid_choice"],
+                        code="invalid_choice",
+                        params={"value": pk},
+                    ) from error
+        return super().clean(value)
+
+
 class TournamentForm(forms.ModelForm):
     """The tournament's settings; the ranking order is chosen as up to four criteria."""
 
@@ -33,14 +55,14 @@ class TournamentForm(forms.ModelForm):
         label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
     )
     CRITERIA = ("criterion_1", "criterion_2", "criterion_3", "criterion_4")
-    referees = forms.ModelMultipleChoiceField(
+    referees = AccountsField(
         label=_("Table referees"),
         queryset=get_user_model().objects.filter(is_active=True).order_by("username"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Accounts that may enter results at this tournament's tables."),
     )
-    organisers = forms.ModelMultipleChoiceField(
+    organisers = AccountsField(
         label=_("Organisers"),
         queryset=get_user_model().objects.filter(is_active=True).order_by("username"),
         required=False,

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tournament import models, seating, selectors
+from tournament import audit, models, seating, selectors
 from tournament.models import Hand, Player, Seat, SeatingPlan, Session, Table, Tournament
 from tournament.seating import modes
 from tournament.seating.draw import SeatAssignment
@@ -260,7 +260,9 @@ def session_cancel_draw(*, session: Session) -> None:
             % {"n": session.number},
             code="session_has_hands",
         )
-    session.delete()
+    # The history keeps the session, its tables and seats, each marked as a cancelled draw.
+    with audit.acting(reason=audit.DRAW_CANCELLED):
+        session.delete()
 
 
 @transaction.atomic

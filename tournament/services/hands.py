@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from tournament import scoring, seating
+from tournament import audit, scoring, seating
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
@@ -23,6 +23,13 @@ from tournament.models import (
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.services.sessions import session_reopen
+
+
+def _locked_table(table: Table, *, with_session: bool = False) -> Table:
+    """The table as stored now, its row locked until the transaction ends (and its
+    session's row too, for a change that depends on the session being open)."""
+    rows = ("self", "session") if with_session else ("self",)
+    return Table.objects.select_for_update(of=rows).select_related("session").get(pk=table.pk)
 
 
 def _table_open_for_entry(table: Table) -> None:
@@ -445,7 +452,10 @@ def hand_record(
     the hand number is out of range, or (rarely) another tablet created the same hand in
     the instant between the check and the save.
     """
-    table = Table.objects.select_related("session").get(pk=table.pk)
+    # The table's row is locked for the whole save: a confirmation, a reopening or another
+    # save at the same table waits for this one instead of acting on what it read before.
+    # (SQLite takes its one write lock at BEGIN and has no row locks: this is a no-op there.)
+    table = _locked_table(table)
     # Before any other check: a repeated save succeeds as the first one did, even if the
     # table was confirmed in between.
     saved = _submitted(submission_key, table, number)
@@ -515,41 +525,46 @@ def hand_record(
     if errors:
         disputed_claim = check if check is not None and not check.agrees else None
         raise HandRefused(errors, scored=scored, claim_check=disputed_claim)
-    if hand is None:
-        hand = Hand(table=table, number=number, version=1)
-    else:
-        HandRevision.objects.create(
-            hand=hand, version=hand.version, previous=_hand_snapshot(hand), revised_by=user
-        )
-        hand.version += 1
-        hand.penalties.all().delete()
-    for name, value in entry.items():
-        setattr(hand, name, value)
-    hand.fan_names = fan_names
-    hand.winning_hand = winning_hand
-    hand.computed_fan = scored.total_without_flowers if scored else None
-    hand.referee_figure_kept = bool(disputes)
-    (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
-    hand.deducted = settlement.deducted
-    hand.entered_by = user
-    hand.entered_by_device = device
-    hand.full_clean(validate_unique=False, validate_constraints=False)
-    try:
-        with transaction.atomic():
-            hand.save()
-    except IntegrityError as error:
-        # Two saves creating the same hand at once: the same form's is its first save's
-        # success; another tablet's is told the hand is entered.
-        saved = _submitted(submission_key, table, number)
-        if saved is not None:
-            return saved
-        raise _already_entered(number) from error
-    Penalty.objects.bulk_create(Penalty(hand=hand, **dataclasses.asdict(p)) for p in penalties)
-    if submission_key is not None:
-        HandSubmission.objects.create(
-            key=submission_key, hand=hand, version=hand.version, submitted_by=user
-        )
-    return hand
+    # The history names the referee, or the table's tablet, for the hand, its penalties
+    # (deleted and new) and its revision.
+    with audit.acting(user=user, device=device):
+        if hand is None:
+            hand = Hand(table=table, number=number, version=1)
+        else:
+            HandRevision.objects.create(
+                hand=hand, version=hand.version, previous=_hand_snapshot(hand), revised_by=user
+            )
+            hand.version += 1
+            hand.penalties.all().delete()
+        for name, value in entry.items():
+            setattr(hand, name, value)
+        hand.fan_names = fan_names
+        hand.winning_hand = winning_hand
+        hand.computed_fan = scored.total_without_flowers if scored else None
+        hand.referee_figure_kept = bool(disputes)
+        (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
+        hand.deducted = settlement.deducted
+        hand.entered_by = user
+        hand.entered_by_device = device
+        hand.full_clean(validate_unique=False, validate_constraints=False)
+        try:
+            with transaction.atomic():
+                hand.save()
+        except IntegrityError as error:
+            # Two saves creating the same hand at once: the same form's is its first save's
+            # success; another tablet's is told the hand is entered.
+            saved = _submitted(submission_key, table, number)
+            if saved is not None:
+                return saved
+            raise _already_entered(number) from error
+        # One by one, not bulk_create (which sends no signal): the history keeps each penalty.
+        for penalty in penalties:
+            Penalty.objects.create(hand=hand, **dataclasses.asdict(penalty))
+        if submission_key is not None:
+            HandSubmission.objects.create(
+                key=submission_key, hand=hand, version=hand.version, submitted_by=user
+            )
+        return hand
 
 
 # Room for a player's initials, in Latin letters or in Chinese characters.
@@ -589,7 +604,7 @@ def table_confirm(
     ``initials`` are the four players' initials by starting seat, written when they checked
     the sheet ("" for a player who wrote none), or none at all.
     """
-    table = Table.objects.select_related("session").get(pk=table.pk)
+    table = _locked_table(table)
     _table_open_for_entry(table)
     errors = {}
     entered = set(table.hands.values_list("number", flat=True))
@@ -618,21 +633,24 @@ def table_confirm(
     if errors:
         # The review page shows every reason at once, each beside what it concerns.
         raise ValidationError(errors)
-    Hand.objects.bulk_create(
-        Hand(table=table, number=n, outcome=scoring.Outcome.NOT_PLAYED.value, entered_by=user)
-        for n in missing
-    )
-    table.confirmed_at = timezone.now()
-    table.confirmed_by = user
-    table.confirmed_initials = initials
-    table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
+    with audit.acting(user=user):
+        # One by one, not bulk_create (which sends no signal): the history keeps each hand.
+        with audit.acting(reason=audit.TIME_CALLED):
+            for n in missing:
+                Hand.objects.create(
+                    table=table, number=n, outcome=scoring.Outcome.NOT_PLAYED.value, entered_by=user
+                )
+        table.confirmed_at = timezone.now()
+        table.confirmed_by = user
+        table.confirmed_initials = initials
+        table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
     return table
 
 
 @transaction.atomic
 def table_reopen(*, table: Table, user, reason: str) -> Table:
     """An organiser's correction after confirmation: the reason is kept."""
-    table = Table.objects.select_related("session").get(pk=table.pk)
+    table = _locked_table(table, with_session=True)
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError(
@@ -640,12 +658,13 @@ def table_reopen(*, table: Table, user, reason: str) -> Table:
         )
     if table.confirmed_at is None:
         raise ValidationError(_("The table is not confirmed."), code="table_not_confirmed")
-    if table.session.closed_at is not None:
-        session_reopen(session=table.session)
-    TableReopening.objects.create(table=table, reopened_by=user, reason=reason)
-    table.confirmed_at = None
-    table.confirmed_by = None
-    # The players' check was of the sheet as it was: a new confirmation asks them again.
-    table.confirmed_initials = []
-    table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
+    with audit.acting(user=user):
+        if table.session.closed_at is not None:
+            session_reopen(session=table.session)
+        TableReopening.objects.create(table=table, reopened_by=user, reason=reason)
+        table.confirmed_at = None
+        table.confirmed_by = None
+        # The players' check was of the sheet as it was: a new confirmation asks them again.
+        table.confirmed_initials = []
+        table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
     return table

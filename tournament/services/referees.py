@@ -87,7 +87,8 @@ def tables_assign(
             % {"name": referee.get_username()},
             "not_a_referee",
         )
-    found = list(session.tables.filter(number__in=numbers).order_by("number"))
+    # Locked: the history row of each table saved is the table as stored, not a stale copy.
+    found = list(session.tables.select_for_update().filter(number__in=numbers).order_by("number"))
     missing = sorted(set(numbers) - {table.number for table in found})
     if missing:
         raise _refused(
@@ -100,9 +101,13 @@ def tables_assign(
             % {"session": session.number, "tables": ", ".join(str(n) for n in missing)},
             "unknown_tables",
         )
-    Table.objects.filter(pk__in=[table.pk for table in found]).update(referee=referee)
+    # One save per table whose referee changes (not a QuerySet.update): the history keeps
+    # each assignment, and a table given to whom it had already is no change.
     for table in found:
+        changed = table.referee_id != (referee.pk if referee is not None else None)
         table.referee = referee
+        if changed:
+            table.save(update_fields=["referee"])
     return found
 
 
@@ -127,10 +132,8 @@ def referees_copy_from_previous(*, session: Session) -> list[Table]:
     copied = list(
         session.tables.filter(referee__isnull=True, number__in=earlier).order_by("number")
     )
-    by_referee: dict[int, list[int]] = {}
     for table in copied:
         table.referee_id = earlier[table.number]
-        by_referee.setdefault(table.referee_id, []).append(table.pk)
-    for referee_id, pks in by_referee.items():
-        Table.objects.filter(pk__in=pks).update(referee_id=referee_id)
+        # Saved one by one, not by QuerySet.update: the history keeps each assignment.
+        table.save(update_fields=["referee"])
     return copied

@@ -3,7 +3,6 @@ for one table; its table device links revoked."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -27,6 +26,8 @@ def session_open(*, session: Session) -> Session:
 
 @transaction.atomic
 def session_close(*, session: Session) -> Session:
+    # Locked: a table reopened meanwhile waits, then sees the session closed.
+    session = Session.objects.select_for_update().get(pk=session.pk)
     unconfirmed = list(
         session.tables.filter(confirmed_at__isnull=True).values_list("number", flat=True)
     )
@@ -71,15 +72,20 @@ def device_links_revoke(*, session: Session) -> Session:
     """Revoke every table device link of ``session`` (cards lost, the session over): each
     tablet signed in with one is refused from its next request; the cards printed from now on
     carry new links."""
-    # Raised in the database, not from the caller's copy: two revocations both count.
-    Session.objects.filter(pk=session.pk).update(device_links_version=F("device_links_version") + 1)
-    session.refresh_from_db(fields=["device_links_version"])
+    # Raised from the row as stored, locked: two revocations both count. Saved (not a
+    # QuerySet.update) so that the history keeps the revocation.
+    stored = Session.objects.select_for_update().get(pk=session.pk)
+    stored.device_links_version += 1
+    stored.save(update_fields=["device_links_version"])
+    session.device_links_version = stored.device_links_version
     return session
 
 
 @transaction.atomic
 def device_link_revoke(*, table: Table) -> Table:
     """Revoke one table's device link (a lost or stolen tablet); the other tables' hold."""
-    Table.objects.filter(pk=table.pk).update(device_link_version=F("device_link_version") + 1)
-    table.refresh_from_db(fields=["device_link_version"])
+    stored = Table.objects.select_for_update().get(pk=table.pk)
+    stored.device_link_version += 1
+    stored.save(update_fields=["device_link_version"])
+    table.device_link_version = stored.device_link_version
     return table

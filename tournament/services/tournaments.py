@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament import audit
 from tournament.models import DEFAULT_SEATING_METHOD, DEFAULT_TIEBREAK_ORDER, Tournament
 
 
@@ -30,11 +31,29 @@ def tournament_create(
         separate_by=separate_by,
     )
     tournament.full_clean()
-    tournament.save()
-    if creator is not None:
-        tournament.organisers.add(creator)
-    tournament.referees.set(referees)
+    referees = list(referees)
+    with audit.acting(user=creator):
+        tournament.save()
+        if creator is not None or referees:
+            organisers = [creator] if creator is not None else None
+            _replace_accounts(tournament, organisers=organisers, referees=referees)
+            # The history's second row: the tournament with its accounts.
+            tournament.save()
     return tournament
+
+
+def _replace_accounts(tournament: Tournament, *, organisers=None, referees=None) -> None:
+    """Replace the organisers and the referees that are given, without a history row per
+    account added or removed: the caller saves the tournament next, and that one row keeps
+    the settings and both lists as they are then."""
+    tournament.skip_history_when_saving = True
+    try:
+        if organisers is not None:
+            tournament.organisers.set(organisers)
+        if referees is not None:
+            tournament.referees.set(referees)
+    finally:
+        del tournament.skip_history_when_saving
 
 
 @transaction.atomic
@@ -70,11 +89,8 @@ def tournament_update(
     for key, value in fields.items():
         setattr(tournament, key, value)
     tournament.full_clean()
+    _replace_accounts(tournament, organisers=organisers, referees=referees)
     tournament.save()
-    if referees is not None:
-        tournament.referees.set(referees)
-    if organisers is not None:
-        tournament.organisers.set(organisers)
     return tournament
 
 
@@ -99,5 +115,7 @@ def tournament_delete(*, tournament: Tournament, confirm_slug: str) -> dict[str,
                 )
             }
         )
-    _total, deleted = tournament.delete()
+    # The history keeps every row deleted, each marked as part of the tournament's deletion.
+    with audit.acting(reason=audit.TOURNAMENT_DELETED):
+        _total, deleted = tournament.delete()
     return deleted

@@ -142,6 +142,9 @@
       var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
       if (response.status >= 500) throw new Error("server " + response.status);
       var signedOut = response.redirected && response.url.indexOf(sync.dataset.login) !== -1;
+      // A success without the server's JSON is an answer cut off on its way (the server
+      // stopped while answering): not a verdict, so the entry is sent again, by its key.
+      if (!json && !signedOut && response.status < 300) throw new Error("answer cut off");
       return (json ? response.json() : Promise.resolve(null)).then(function (answer) {
         return { status: response.status, answer: answer, signedOut: signedOut };
       });

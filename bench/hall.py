@@ -1,0 +1,327 @@
+"""The hall, scripted: an event's server as `make serve` runs it, and tablets that sign in at
+their tables from the table cards' links and save hands as the referee sheet does.
+
+Used by ``bench/loadtest.py`` (the figures) and by the fault test of the suite
+(``tests/test_server_faults.py``). The database is a SQLite file, or a database of its own on
+the PostgreSQL server that ``DATABASE_URL`` names (made here, dropped by ``close``).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import math
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SLUG = "hall"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _admin(url: str, sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(sql)
+
+
+class EventDatabase:
+    """A fresh database for one run: SQLite by default, PostgreSQL with ``postgres_url``."""
+
+    def __init__(self, postgres_url: str | None = None):
+        self.postgres_url = postgres_url
+        self.folder = tempfile.TemporaryDirectory(prefix="mcr-hall-")
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tournament.settings",
+            # A real event's settings, on loopback without TLS.
+            "MCR_DEBUG": "0",
+            "MCR_SECRET_KEY": secrets.token_urlsafe(50),
+            "MCR_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "MCR_SECURE_SSL_REDIRECT": "0",
+            "MCR_SECURE_COOKIES": "0",
+            "MCR_SECURE_HSTS_SECONDS": "0",
+        }
+        self.env.pop("DATABASE_URL", None)
+        self.name = None
+        if postgres_url:
+            self.name = f"mcr_hall_{uuid.uuid4().hex[:12]}"
+            _admin(postgres_url, f'CREATE DATABASE "{self.name}"')
+            parts = urllib.parse.urlsplit(postgres_url)
+            self.env["DATABASE_URL"] = urllib.parse.urlunsplit(parts._replace(path="/" + self.name))
+        else:
+            self.env["MCR_DB_PATH"] = str(Path(self.folder.name) / "event.sqlite3")
+
+    @property
+    def kind(self) -> str:
+        return "postgresql" if self.postgres_url else "sqlite"
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode:
+            raise RuntimeError(f"manage.py {args[0]} failed:\n{done.stderr[-3000:]}")
+        return done.stdout
+
+    def python(self, code: str):
+        """The JSON that ``code`` prints, run with Django set up on this database."""
+        return json.loads(self.manage("shell", "-c", code).strip().splitlines()[-1])
+
+    def prepare(self, tables: int) -> dict[int, str]:
+        """Migrate, then a tournament with ``tables`` tables in session 1, open for play;
+        the device link token of each table."""
+        self.manage("migrate", "--noinput")
+        return {
+            int(number): token
+            for number, token in self.python(
+                "import json\n"
+                "from django.contrib.auth.models import User\n"
+                "from tournament import services\n"
+                "from tournament.device_links import device_token\n"
+                "organiser = User.objects.create_user('organiser', password='hall-organiser')\n"
+                f"t = services.tournament_create(name='Hall', slug='{SLUG}', session_count=4,\n"
+                "    session_minutes=150, seating_method='lot', creator=organiser)\n"
+                f"for n in range(1, {tables * 4 + 1}):\n"
+                "    services.player_save(tournament=t, number=n, name=f'Player {n}')\n"
+                "s = services.session_open(session=services.session_draw(tournament=t,\n"
+                "    number=1, seed=1))\n"
+                "print(json.dumps({t.number: device_token(t) for t in s.tables.all()}))\n"
+            ).items()
+        }
+
+    def stored(self) -> dict:
+        """What the database holds: every hand by (table, number) with its figures and the
+        submission keys that stored it."""
+        rows = self.python(
+            "import json\n"
+            "from tournament.models import Hand, HandSubmission\n"
+            "hands = list(Hand.objects.filter(table__session__number=1).values_list(\n"
+            "    'table__number', 'number', 'winner', 'fan'))\n"
+            "keys = list(HandSubmission.objects.values_list('key', 'hand__table__number',\n"
+            "    'hand__number'))\n"
+            "print(json.dumps({'hands': hands, 'keys': [[str(k), t, n] for k, t, n in keys]}))\n"
+        )
+        return rows
+
+    def intact(self) -> str:
+        """The database's own check: SQLite's integrity check, or PostgreSQL's answer to a
+        read of every hand (its indexes and constraints in use)."""
+        return self.python(
+            "import json\n"
+            "from django.db import connection\n"
+            "from tournament.models import Hand\n"
+            "if connection.vendor == 'sqlite':\n"
+            "    c = connection.cursor(); c.execute('PRAGMA integrity_check')\n"
+            "    print(json.dumps(c.fetchone()[0]))\n"
+            "else:\n"
+            "    Hand.objects.count(); print(json.dumps('ok'))\n"
+        )
+
+    def close(self) -> None:
+        if self.name:
+            _admin(self.postgres_url, f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        self.folder.cleanup()
+
+
+class Server:
+    """``make serve`` on a free port (its own process group, so that a kill takes the
+    master and every worker at once, as a crash of the machine's service would)."""
+
+    def __init__(self, database: EventDatabase, workers: int = 4):
+        self.database = database
+        self.workers = workers
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        self.log = open(Path(database.folder.name) / "server.log", "ab")  # noqa: SIM115
+
+    def start(self, timeout: float = 60) -> None:
+        env = {**self.database.env, "PORT": str(self.port), "MCR_WORKERS": str(self.workers)}
+        self.process = subprocess.Popen(
+            ["make", "--no-print-directory", "-s", "serve"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=self.log,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                connection.request("GET", "/healthz")
+                if connection.getresponse().status == 200:
+                    return
+            except OSError:
+                pass
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise RuntimeError(f"the server did not start; see {self.log.name}")
+
+    def kill(self) -> None:
+        """SIGKILL to the whole process group: nothing gets to finish or clean up."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+
+
+@dataclass
+class Save:
+    """One hand a tablet sent, and what came back."""
+
+    table: int
+    number: int
+    winner: int
+    fan: int
+    key: str = field(default_factory=lambda: str(uuid.uuid4()))
+    status: int | None = None  # None: no answer (the connection failed)
+    saved: bool = False
+    milliseconds: float = 0.0
+
+
+class Tablet:
+    """A table's tablet: signed in once with the table card's link, then saving hands with
+    the background save's request (the entry form's fields, answered in JSON)."""
+
+    def __init__(self, port: int, table: int):
+        self.port = port
+        self.table = table
+        self.cookies: dict[str, str] = {}
+        self.connection: http.client.HTTPConnection | None = None
+        self.path = f"/t/{SLUG}/sessions/1/tables/{table}/"
+
+    def _request(self, method: str, path: str, body: str | None = None, headers=None):
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        headers = {
+            **(headers or {}),
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
+        try:
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+            payload = response.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            self.connection = None
+            raise
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response.status, payload
+
+    def sign_in(self, token: str) -> None:
+        status, _ = self._request("GET", f"/device/{token}/")
+        if status != 302:
+            raise RuntimeError(f"table {self.table}: the device link answered {status}")
+        self.sheet()
+
+    def sheet(self) -> float:
+        """Load the sheet, as after each save; its time in ms."""
+        started = time.perf_counter()
+        status, _payload = self._request("GET", self.path)
+        if status != 200:
+            raise RuntimeError(f"table {self.table}: the sheet answered {status}")
+        return (time.perf_counter() - started) * 1000
+
+    def save(self, entry: Save) -> Save:
+        fields = {
+            "csrfmiddlewaretoken": self.cookies.get("csrftoken", ""),
+            "number": entry.number,
+            "submission_key": entry.key,
+            "outcome": "self_drawn",
+            "winner": entry.winner,
+            "fan": entry.fan,
+            "flowers": 0,
+            "penalty-TOTAL_FORMS": 0,
+            "penalty-INITIAL_FORMS": 0,
+            "penalty-MIN_NUM_FORMS": 0,
+            "penalty-MAX_NUM_FORMS": 8,
+        }
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+            "X-CSRFToken": self.cookies.get("csrftoken", ""),
+        }
+        started = time.perf_counter()
+        try:
+            status, payload = self._request(
+                "POST", self.path, urllib.parse.urlencode(fields), headers
+            )
+        except (OSError, http.client.HTTPException):
+            entry.status, entry.saved = None, False
+        else:
+            entry.status = status
+            try:
+                entry.saved = bool(json.loads(payload).get("saved"))
+            except ValueError:
+                entry.saved = False
+        entry.milliseconds = (time.perf_counter() - started) * 1000
+        return entry
+
+
+def check(saves: list[Save], stored: dict) -> dict[str, int]:
+    """Each acknowledged save against the database: lost (acknowledged, not stored as sent),
+    duplicated (a key stored twice, or a hand stored by no save that was sent)."""
+    hands = {(t, n): (w, f) for t, n, w, f in stored["hands"]}
+    keys: dict[str, list] = {}
+    for key, table, number in stored["keys"]:
+        keys.setdefault(key, []).append((table, number))
+    sent = {s.key for s in saves}
+    lost = sum(
+        1
+        for s in saves
+        if s.saved
+        and (
+            keys.get(s.key) != [(s.table, s.number)]
+            or hands.get((s.table, s.number))
+            != (
+                s.winner,
+                s.fan,
+            )
+        )
+    )
+    duplicated = sum(len(places) - 1 for places in keys.values()) + sum(
+        1 for key in keys if key not in sent
+    )
+    return {"lost": lost, "duplicated": duplicated}
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` percentile (0–100) by nearest rank; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(share / 100 * len(ordered)))
+    return ordered[rank - 1]

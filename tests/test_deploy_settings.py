@@ -1,0 +1,134 @@
+"""The settings of a real event, read from the environment in a fresh process as the server
+reads them: docs/deploy.md's environment file passes Django's deployment check; the demo's
+key, or none, is refused with what to set."""
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def documented_environment() -> dict[str, str]:
+    """The variables of docs/deploy.md's ``/etc/mcr/env``, a fresh key for its placeholder."""
+    text = (ROOT / "docs" / "deploy.md").read_text()
+    block = re.search(r"```\n# /etc/mcr/env\n(.*?)```", text, re.DOTALL)[1]
+    variables = dict(line.split("=", 1) for line in block.splitlines())
+    assert variables["MCR_SECRET_KEY"].startswith("paste-")
+    variables["MCR_SECRET_KEY"] = secrets.token_urlsafe(50)
+    return variables
+
+
+def python(*args: str, **variables: str) -> subprocess.CompletedProcess:
+    """Python in a new process with only ``variables`` of ours in its environment."""
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("MCR_") and name not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
+    }
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env={**environment, **variables},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def manage(*args: str, **variables: str) -> subprocess.CompletedProcess:
+    return python("manage.py", *args, **variables)
+
+
+def settings_of(*names: str, **variables: str) -> dict[str, str]:
+    """The values (as text) of the settings ``names`` in a process with ``variables``."""
+    values = ", ".join(f"{name!r}: str(s.{name})" for name in names)
+    code = f"import json; from django.conf import settings as s; print(json.dumps({{{values}}}))"
+    result = manage("shell", "-c", code, **variables)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_documented_production_settings_pass_the_deploy_check():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **documented_environment())
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+    assert "WARNING" not in result.stdout + result.stderr
+
+
+def test_plain_http_is_what_the_deploy_check_warns_about():
+    plain = {**documented_environment(), "MCR_SECURE_SSL_REDIRECT": "0", "MCR_SECURE_COOKIES": "0"}
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **plain)
+    assert result.returncode == 1
+    warned = set(re.findall(r"security\.W\d+", result.stdout + result.stderr))
+    assert warned == {"security.W008", "security.W012", "security.W016"}
+
+
+@pytest.mark.parametrize(
+    ("key", "said"),
+    [
+        (None, "MCR_SECRET_KEY is not set."),
+        ("", "MCR_SECRET_KEY is not set."),
+        ("demo-only-not-secret-change-me-for-a-real-event", "MCR_SECRET_KEY is the demo's."),
+    ],
+)
+def test_a_real_event_refuses_to_start_without_a_key_of_its_own(key, said):
+    variables = {"MCR_DEBUG": "0", "MCR_ALLOWED_HOSTS": "mcr.example.org"}
+    if key is not None:
+        variables["MCR_SECRET_KEY"] = key
+    result = manage("check", **variables)
+    assert result.returncode != 0
+    last_line = result.stderr.strip().splitlines()[-1]
+    assert last_line == (
+        "django.core.exceptions.ImproperlyConfigured: MCR_DEBUG=0 (a real event) needs a "
+        f"secret key of its own, and {said} Set MCR_SECRET_KEY to a long random string, made "
+        "once for the event and kept: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+
+
+def test_the_gunicorn_entry_point_refuses_too():
+    """gunicorn imports tournament.wsgi, which loads the settings: the same refusal."""
+    result = python("-c", "import tournament.wsgi", MCR_DEBUG="0")
+    assert result.returncode != 0
+    assert "needs a secret key of its own" in result.stderr
+
+
+STATIC = "STORAGES['staticfiles']['BACKEND']"
+
+
+def test_the_demo_runs_in_debug_with_static_files_from_the_apps():
+    assert settings_of("DEBUG", "SECURE_SSL_REDIRECT", STATIC) == {
+        "DEBUG": "True",
+        "SECURE_SSL_REDIRECT": "False",
+        STATIC: "django.contrib.staticfiles.storage.StaticFilesStorage",
+    }
+
+
+def test_a_real_event_serves_hashed_compressed_static_files_over_https():
+    names = (
+        "DEBUG",
+        STATIC,
+        "SECURE_PROXY_SSL_HEADER",
+        "SESSION_COOKIE_AGE",
+        "TRUSTED_PROXY_COUNT",
+    )
+    assert settings_of(*names, **documented_environment()) == {
+        "DEBUG": "False",
+        STATIC: "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        "SECURE_PROXY_SSL_HEADER": "('HTTP_X_FORWARDED_PROTO', 'https')",
+        "SESSION_COOKIE_AGE": str(14 * 24 * 3600),
+        "TRUSTED_PROXY_COUNT": "1",
+    }
+
+
+@pytest.mark.parametrize("value", ["true", "2"])
+def test_a_flag_is_1_or_0(value):
+    result = manage("check", MCR_SECURE_SSL_REDIRECT=value)
+    assert result.returncode != 0
+    assert f"MCR_SECURE_SSL_REDIRECT must be 1 or 0, not '{value}'." in result.stderr

@@ -1,0 +1,237 @@
+"""The activity log page: organisers only, every change newest first with who made it (an
+account or a table's tablet), what and the values before and after, filtered by session, table
+and player, a page at a time, in a number of queries that does not grow with the history."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.conftest import login, play_some_sessions
+from tests.web.pages import hand_data
+from tournament import activity, device_links, services
+from tournament.models import Table
+
+LOGIN_URL = reverse("login")
+# The page's queries, at most: the browser session and the user, the tournament and the
+# visitor's roles (6); the merged history page (1); two per kind of row on the page (9 kinds);
+# the names the rows refer to (hands, tables, sessions, accounts, players, the two account
+# lists of the tournament: 7).
+MAX_QUERIES = 6 + 1 + 2 * 9 + 7
+
+
+def log_url(slug="spring-open", **filters) -> str:
+    url = reverse("activity_log", args=[slug])
+    if filters:
+        url += "?" + "&".join(f"{key}={value}" for key, value in filters.items())
+    return url
+
+
+def entries(response) -> list[activity.Activity]:
+    assert response.status_code == 200
+    return response.context["page"].entries
+
+
+def lines(response) -> list[str]:
+    """Each entry as "who | subject | action"."""
+    return [f"{e.who or '-'} | {e.subject} | {e.action}" for e in entries(response)]
+
+
+@pytest.fixture
+def played(tournament, organiser, referee):
+    """Session 1 played and closed (a penalty, corrections, a reopening); session 2 drawn
+    with a substitute in player 3's seat."""
+    play_some_sessions(tournament, organiser=organiser, referee=referee)
+    return tournament
+
+
+# ------------------------------------------------------------------------ personas
+
+
+@pytest.mark.parametrize(
+    ("persona", "expected"),
+    [("organiser", 200), ("referee", 403), ("other_referee", 403), ("anonymous", 302)],
+)
+def test_the_log_by_persona(personas, tournament, persona, expected):
+    response = personas[persona].get(log_url())
+    assert response.status_code == expected
+    if expected == 302:
+        assert response["Location"].startswith(LOGIN_URL + "?next=")
+
+
+def test_another_tournaments_organiser_is_refused(personas, other_tournament, tournament):
+    other_organiser = other_tournament.organisers.get()
+    assert login(other_organiser).get(log_url()).status_code == 403
+
+
+def test_an_unknown_tournament_is_404(personas, tournament):
+    assert personas["organiser"].get(log_url("no-such-event")).status_code == 404
+
+
+def test_the_log_only_answers_get(personas, tournament):
+    assert personas["organiser"].post(log_url()).status_code == 405
+
+
+def test_the_tournament_page_links_the_log_for_organisers_only(personas, tournament):
+    link = f'href="{log_url()}"'
+    assert link in personas["organiser"].get(tournament.get_absolute_url()).content.decode()
+    assert link not in personas["referee"].get(tournament.get_absolute_url()).content.decode()
+
+
+# ------------------------------------------------------------------------ contents
+
+
+def test_a_change_made_on_a_page_names_who_made_it_with_before_and_after(personas, tournament):
+    organiser = personas["organiser"]
+    services.player_save(tournament=tournament, number=3, name="Alice")
+    response = organiser.post(
+        reverse("player_edit", args=[tournament.slug, 3]),
+        {"number": "3", "name": "Alice Wong", "name_zh": "", "team": "", "country": ""},
+    )
+    assert response.status_code == 302
+    organiser.post(reverse("player_withdraw", args=[tournament.slug, 3]))
+    response = organiser.get(log_url())
+    assert lines(response)[:3] == [
+        "organiser | Player 3 Alice Wong | withdrawn",
+        "organiser | Player 3 Alice Wong | changed",
+        "- | Player 3 Alice | created",
+    ]
+    edit = entries(response)[1]
+    assert [(c.label, c.before, c.after) for c in edit.changes] == [("name", "Alice", "Alice Wong")]
+    html = response.content.decode()
+    assert "Alice → Alice Wong" in html
+
+
+def test_settings_and_referee_list_changes_are_listed(personas, tournament, referee):
+    organiser = personas["organiser"]
+    response = organiser.post(
+        reverse("tournament_edit", args=[tournament.slug]),
+        {
+            "name": "Spring Open 2027",
+            "slug": tournament.slug,
+            "session_count": "4",
+            "session_minutes": "150",
+            "seating_method": "lot",
+            "separate_by": "",
+            "criterion_1": "table_points",
+            "criterion_2": "score",
+            "criterion_3": "first_places",
+            "criterion_4": "best_session",
+            "organisers": [str(tournament.organisers.get().pk)],
+            "referees": [],
+        },
+    )
+    assert response.status_code == 302
+    (change,) = entries(organiser.get(log_url()))[:1]
+    assert (change.who, change.subject) == ("organiser", "Tournament settings")
+    shown = {c.label: (c.before, c.after) for c in change.changes}
+    assert shown["name"] == ("Spring Open", "Spring Open 2027")
+    assert shown["referees"] == ("referee", "")
+
+
+def test_a_hand_entered_on_a_tablet_names_the_tablet(session_in_play, personas):
+    table = Table.objects.select_related("session").get(session=session_in_play, number=1)
+    token = device_links.device_token(table)
+    tablet = Client()
+    tablet.get(reverse("device_link", args=[token]))
+    response = tablet.post(reverse("table_sheet", args=["spring-open", 1, 1]), hand_data(1))
+    assert response.status_code == 302
+    (entry,) = [e for e in entries(personas["organiser"].get(log_url())) if e.kind == "+"][:1]
+    assert entry.subject == "Hand 1, session 1 table 1"
+    assert entry.who == f"tablet at {device_links.link_id(table, token)}"
+    assert entry.user is None
+
+
+def test_a_cancelled_draw_stays_in_the_log(personas, tournament):
+    from tests.conftest import make_players
+
+    make_players(tournament, 8)
+    services.session_draw(tournament=tournament, number=1, seed=3)
+    organiser = personas["organiser"]
+    response = organiser.post(reverse("session_cancel_draw", args=[tournament.slug, 1]))
+    assert response.status_code == 302
+    log = lines(organiser.get(log_url()))
+    assert "organiser | Session 1 | draw cancelled" in log
+    assert "organiser | Session 1 table 2 | draw cancelled" in log
+    assert sum("| Seat " in line and "draw cancelled" in line for line in log) == 8
+    # The draw as it was: its seats are still listed as created.
+    assert sum("| Seat " in line and "created" in line for line in log) == 8
+
+
+# ------------------------------------------------------------------------- filters
+
+
+def test_the_session_filter_keeps_that_sessions_rows(personas, played):
+    subjects = [e.subject for e in entries(personas["organiser"].get(log_url(session=2)))]
+    assert subjects
+    assert all("session 2" in s.lower() for s in subjects)
+    assert "Session 2" in subjects
+
+
+def test_session_and_table_keep_that_table(personas, played):
+    response = personas["organiser"].get(log_url(session=1, table=1))
+    log = lines(response)
+    assert all("session 1 table 1" in line.lower() for line in log)
+    assert "organiser | Reopening of session 1 table 1 | created" in log
+    assert "referee | Session 1 table 1 | confirmed" in log
+    assert "organiser | Session 1 table 1 | reopened" in log
+    assert any("Penalty in hand 1, session 1 table 1" in line for line in log)
+
+
+def test_the_player_filter_keeps_the_player_their_seats_and_their_tables(personas, played):
+    log = lines(personas["organiser"].get(log_url(player=3)))
+    assert "- | Player 3 Player 3 | withdrawn" in log
+    assert "- | Player 3 Player 3 | created" in log
+    assert not any("Player 4 " in line for line in log)
+    seats = [line for line in log if "| Seat " in line]
+    assert "- | Seat P4, session 2 table 3 | player changed" in seats
+    # Their seat in each session, and no one else's.
+    assert len([line for line in seats if "created" in line]) == 2
+    # What happened at their session 1 table.
+    table = played.sessions.get(number=1).seats.get(player__number=3).table.number
+    assert f"referee | Session 1 table {table} | confirmed" in log
+
+
+def test_a_filter_that_is_not_a_number_is_refused_beside_its_field(personas, played):
+    response = personas["organiser"].get(log_url(session="two"))
+    assert response.status_code == 200
+    assert response.context["page"] is None
+    assert "session" in response.context["form"].errors
+
+
+# ------------------------------------------------------------- pages and queries
+
+
+def test_the_log_is_paged_newest_first_keeping_the_filters(personas, played, monkeypatch):
+    monkeypatch.setattr(activity, "PAGE_SIZE", 20)
+    organiser = personas["organiser"]
+    first = organiser.get(log_url(session=1))
+    assert len(entries(first)) == 20
+    html = first.content.decode()
+    next_link = re.search(r'rel="next" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert next_link == "?session=1&page=2"
+    second = organiser.get(log_url() + next_link)
+    older = entries(second)
+    assert older
+    assert older[0].when <= entries(first)[-1].when
+    assert len(older) == 20
+    assert 'rel="prev" href="?session=1&amp;page=1"' in second.content.decode()
+
+
+def test_the_number_of_queries_does_not_grow_with_the_history(
+    personas, played, django_assert_max_num_queries
+):
+    organiser = personas["organiser"]
+    organiser.get(log_url())  # the session is loaded once
+    with django_assert_max_num_queries(MAX_QUERIES):
+        assert len(entries(organiser.get(log_url()))) == activity.PAGE_SIZE
+    # Twice the sessions, many more rows: the same bound.
+    third = services.session_draw(tournament=played, number=3, seed=33, method="lot")
+    services.session_open(session=third)
+    for table in third.tables.all():
+        services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
+    with django_assert_max_num_queries(MAX_QUERIES):
+        assert len(entries(organiser.get(log_url()))) == activity.PAGE_SIZE
+    with django_assert_max_num_queries(MAX_QUERIES):
+        assert entries(organiser.get(log_url(player=5)))

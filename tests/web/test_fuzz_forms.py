@@ -1,0 +1,558 @@
+"""Every page that accepts a POST, posted random and hostile field values by whoever may use it.
+
+For each endpoint of ``tournament/urls.py`` that takes a POST, hypothesis posts the fields its
+form knows, each either plausible or garbage (long or control-character text, huge or
+negative numbers, several values, nothing), sometimes leaving fields out or adding unknown
+ones, as multipart or url-encoded. Every answer must be below 500, and what is stored must
+still hold together: every hand settles again to the points stored with it, its corrections
+are all kept, every drawn table has its four seats.
+
+Each example runs in a savepoint rolled back afterwards, so all examples start from the same
+tournament: session 1 in play (a hand entered at table 1, table 2 confirmed), session 2
+drawn, not started, and a substitute waiting.
+"""
+
+import functools
+import io
+import os
+from urllib.parse import urlencode
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from openpyxl import Workbook
+
+from tests import xlsx_files
+from tests.conftest import login
+from tournament import device_links, scoring, services
+from tournament.forms.players import sign_preview
+from tournament.models import (
+    SEATING_METHOD_CHOICES,
+    SEPARATE_BY_CHOICES,
+    TIEBREAK_CHOICES,
+    Hand,
+    Player,
+    Seat,
+    Table,
+)
+from tournament.player_import import import_preview
+from tournament.services.hands import MAX_PENALTIES_PER_HAND, stored_hand_result
+
+# Enough examples to reach past each form's first checks, few enough for the file to run in
+# about half a minute, the same each run. MCR_FUZZ_EXAMPLES=500 looks further, with new
+# values each run (a few minutes).
+EXAMPLES = os.environ.get("MCR_FUZZ_EXAMPLES")
+FUZZ = settings(
+    max_examples=int(EXAMPLES or 10),
+    deadline=None,
+    derandomize=EXAMPLES is None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,  # the world is rolled back after each example
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
+
+SLUG = "spring-open"
+
+# ---------------------------------------------------------------- values
+
+# Text as a browser or a script may send it; lone surrogates cannot be encoded at all.
+TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
+LONG_TEXT = st.text(st.characters(exclude_categories=("Cs",)), min_size=200, max_size=2_000)
+NUMBERS = st.one_of(
+    st.integers(min_value=-5, max_value=20),
+    st.integers(min_value=-(2**70), max_value=2**70),
+).map(str)
+ODD_NUMBERS = st.one_of(
+    st.sampled_from(["", " ", "-0", "1.5", "1e3", "٣", "８", "+7", "0x10", "nan", "9" * 30]),
+    # Past the 4,300 digits Python's int() reads from text.
+    st.integers(4_000, 5_000).map(lambda digits: "9" * digits),
+)
+GARBAGE = st.one_of(TEXT, LONG_TEXT, NUMBERS, ODD_NUMBERS, st.just("\x00"))
+
+
+def value(*plausible):
+    """A field's value: mostly one of ``plausible`` (strategies or plain values), so that
+    some posts get past the form to the service; otherwise garbage."""
+    options = [p if isinstance(p, st.SearchStrategy) else st.just(p) for p in plausible]
+    single = st.one_of(*options, *options, *options, GARBAGE) if options else GARBAGE
+    # Now and then the field is sent several times.
+    return st.one_of(single, single, single, st.lists(single, min_size=2, max_size=3))
+
+
+def choice_of(pairs):
+    return value(st.sampled_from([str(key) for key, _label in pairs]))
+
+
+SEAT = value(st.sampled_from(["0", "1", "2", "3"]))
+HAND_NUMBER = value(st.integers(1, 16).map(str))
+# A few winning hands in the referee notation, and the fans as referees write them.
+WINNING_HANDS = st.sampled_from(
+    [
+        "123m456p789s123s55p",
+        "11m22p33s44m55p66s77m",
+        "123m456p78sEE [555p] +9s",
+        "1m9m1p9p1s9sEWSNCFPP",
+    ]
+)
+FAN_NAMES = st.sampled_from(["", "Pure Straight", "Pure Straight, Mixed Double Chow", "xyz 99"])
+
+
+def penalty_fields(rows: int) -> dict:
+    fields = {
+        "penalty-TOTAL_FORMS": value(st.integers(0, 9).map(str), "100000"),
+        "penalty-INITIAL_FORMS": value("0", "1"),
+        "penalty-MIN_NUM_FORMS": value("0"),
+        "penalty-MAX_NUM_FORMS": value("8"),
+    }
+    for row in range(rows):
+        fields.update(
+            {
+                f"penalty-{row}-offender": SEAT,
+                f"penalty-{row}-kind": value(
+                    st.sampled_from(["to_each_other", "to_one", "deducted"])
+                ),
+                f"penalty-{row}-points": value(st.integers(1, 60).map(str)),
+                f"penalty-{row}-beneficiary": SEAT,
+                f"penalty-{row}-reason": value(st.sampled_from(["Lateness", "False win"])),
+                f"penalty-{row}-DELETE": value("on"),
+            }
+        )
+    return fields
+
+
+def hand_fields(world) -> dict:
+    return {
+        "number": HAND_NUMBER,
+        "outcome": value(st.sampled_from(["self_drawn", "discard", "draw", "not_played"])),
+        "winner": SEAT,
+        "discarder": SEAT,
+        "fan": value(st.sampled_from(["8", "9", "16", "88", "7", "0"])),
+        "flowers": value(st.integers(0, 9).map(str)),
+        "fan_names": value(FAN_NAMES),
+        "winning_hand": value(WINNING_HANDS),
+        "keep_my_figure": value("on"),
+        "version": value("1", "2"),
+        "submission_key": value(st.uuids().map(str)),
+        "compute": value("1"),
+        "add_penalty": value("1"),
+        **penalty_fields(2),
+    }
+
+
+def tournament_fields(world) -> dict:
+    users = st.sampled_from([str(pk) for pk in world.user_pks])
+    return {
+        "name": value("Spring Open", "春季公开赛"),
+        "slug": value(SLUG, "autumn-cup", "new-open", "Not A Slug!"),
+        "session_count": value(st.integers(1, 31).map(str)),
+        "session_minutes": value(st.integers(9, 601).map(str)),
+        "seating_method": choice_of(SEATING_METHOD_CHOICES),
+        "separate_by": choice_of(SEPARATE_BY_CHOICES),
+        **{f"criterion_{n}": choice_of(TIEBREAK_CHOICES) for n in range(1, 5)},
+        "referees": value(users),
+        "organisers": value(users),
+    }
+
+
+def csv_upload(text: str, name: str = "players.csv") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, text.encode(), content_type="text/csv")
+
+
+def xlsx_upload(rows) -> SimpleUploadedFile:
+    workbook = Workbook()
+    for row in rows:
+        workbook.active.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return SimpleUploadedFile("players.xlsx", buffer.getvalue())
+
+
+@functools.cache
+def shared_string_bomb() -> bytes:
+    return xlsx_files.workbook(padding=("a", 21 * 1024 * 1024))
+
+
+# openpyxl refuses to write control characters.
+CELL = st.one_of(
+    st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=40),
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=True),
+    st.booleans(),
+)
+UPLOADS = st.one_of(
+    st.builds(
+        lambda rows: csv_upload("\n".join(",".join(row) for row in rows)),
+        st.lists(st.lists(TEXT.filter(lambda t: "\x00" not in t), max_size=6), max_size=8),
+    ),
+    st.builds(
+        lambda number, name: csv_upload(f"number,name\n{number},{name}\n"),
+        st.one_of(NUMBERS, ODD_NUMBERS),
+        TEXT,
+    ),
+    st.builds(lambda rows: xlsx_upload(rows), st.lists(st.lists(CELL, max_size=6), max_size=6)),
+    st.builds(
+        lambda content, name: SimpleUploadedFile(name, content),
+        st.binary(max_size=2_000),
+        st.sampled_from(
+            ["players.csv", "players.xlsx", "players.pdf", "players", "x" * 300 + ".csv"]
+        ),
+    ),
+    st.builds(lambda: SimpleUploadedFile("players.xlsx", shared_string_bomb())),
+)
+
+# ---------------------------------------------------------------- endpoints
+
+# url name -> (who posts, URL arguments, the fields its form knows); "table" is whoever
+# enters at a table, with the table (``TABLE_VISITS``). URL numbers are mostly
+# those of the world (session 1 in play; table 1 with a hand, 2 confirmed, 3 the tablet's),
+# sometimes another one (a 404, a session not drawn).
+SESSION = st.sampled_from([1, 1, 1, 2, 3])
+TABLE = st.sampled_from([1, 1, 3, 3, 2, 5])
+PLAYER = st.sampled_from([1, 17, 99])
+
+ENDPOINTS = {
+    "login": ("anonymous", {}, lambda w: {"username": value("organiser"), "password": value()}),
+    "logout": ("organiser", {}, lambda w: {}),
+    "lockout_unlock": (
+        "organiser",
+        {},
+        lambda w: {
+            "username": value("referee", "organiser"),
+            "ip_address": value("127.0.0.1", "::1", "10.0.0.300"),
+        },
+    ),
+    "tournament_create": ("organiser", {}, tournament_fields),
+    "tournament_edit": ("organiser", {"slug": st.just(SLUG)}, tournament_fields),
+    "tournament_delete": (
+        "organiser",
+        {"slug": st.just(SLUG)},
+        lambda w: {"confirm_slug": value(SLUG, SLUG.upper())},
+    ),
+    "session_draw": (
+        "organiser",
+        {"slug": st.just(SLUG)},
+        lambda w: {
+            "number": value("3", "4", "1"),
+            "seed": value(st.integers(0, 10**15).map(str)),
+            "method": choice_of(SEATING_METHOD_CHOICES),
+            "top": value("1", "2", "4"),
+        },
+    ),
+    "session_open": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
+    "session_close": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
+    "session_cancel_draw": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION},
+        lambda w: {},
+    ),
+    "seat_change": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION},
+        lambda w: {
+            "seat": value(st.sampled_from([str(pk) for pk in w.seat_pks])),
+            "player": value(st.sampled_from([str(pk) for pk in w.player_pks])),
+        },
+    ),
+    "table_referees": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION},
+        lambda w: {
+            "referee": value(*[str(pk) for pk in w.user_pks], "nobody"),
+            "tables": value("1-4", "1, 3", "2–3", "0", "1-999"),
+        },
+    ),
+    "table_reopen": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION, "table": TABLE},
+        lambda w: {"reason": value("Hand 3 was a win")},
+    ),
+    "table_extra_time": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION, "table": TABLE},
+        lambda w: {"minutes": value(st.integers(-1, 100).map(str))},
+    ),
+    "device_links_revoke": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION},
+        lambda w: {},
+    ),
+    "device_link_revoke": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION, "table": TABLE},
+        lambda w: {},
+    ),
+    "player_add": (
+        "organiser",
+        {"slug": st.just(SLUG)},
+        lambda w: {
+            "number": value(st.integers(1, 40).map(str)),
+            "name": value("Zhang San", "张三"),
+            "name_zh": value("张三"),
+            "team": value("Lyon"),
+            "country": value("FR"),
+            "is_substitute": value("on"),
+            "add_another": value("1"),
+        },
+    ),
+    "player_edit": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": PLAYER},
+        lambda w: {
+            "number": value(st.integers(1, 40).map(str)),
+            "name": value("Alice B"),
+            "name_zh": value(),
+            "team": value(),
+            "country": value(),
+            "is_substitute": value("on"),
+        },
+    ),
+    "player_withdraw": ("organiser", {"slug": st.just(SLUG), "number": PLAYER}, lambda w: {}),
+    "player_reinstate": ("organiser", {"slug": st.just(SLUG), "number": PLAYER}, lambda w: {}),
+    "player_import": ("organiser", {"slug": st.just(SLUG)}, lambda w: {"file": UPLOADS}),
+    "player_import_confirm": (
+        "organiser",
+        {"slug": st.just(SLUG)},
+        lambda w: {"payload": value(w.payload, w.payload[:-3] + "abc")},
+    ),
+    "table_sheet": (
+        "table",
+        {"slug": st.just(SLUG)},
+        hand_fields,
+    ),
+    "hand_edit": (
+        "table",
+        {
+            "slug": st.just(SLUG),
+            "hand": st.sampled_from([1, 1, 1, 2, 16]),
+        },
+        hand_fields,
+    ),
+    "table_confirm": (
+        "table",
+        {"slug": st.just(SLUG)},
+        lambda w: {
+            "record_missing_as_not_played": value("on"),
+            **{f"initials_{seat}": value("ZS", "张") for seat in range(4)},
+        },
+    ),
+}
+
+
+HAND_2_WITH_A_PENALTY = {
+    "number": "2",
+    "outcome": "self_drawn",
+    "winner": "0",
+    "fan": "8",
+    "flowers": "0",
+    "penalty-TOTAL_FORMS": "1",
+    "penalty-INITIAL_FORMS": "0",
+    "penalty-0-offender": "1",
+    "penalty-0-kind": "deducted",
+    "penalty-0-points": "10",
+    "penalty-0-reason": "Lateness",
+}
+
+# url name -> a post its page accepts in the world (the base of "nearly valid" posts).
+VALID = {
+    "login": lambda w: {"username": "organiser", "password": "pw-organiser"},
+    "lockout_unlock": lambda w: {"username": "referee"},
+    "tournament_create": lambda w: {
+        "name": "Winter Cup",
+        "slug": "winter-cup",
+        "session_count": "4",
+        "session_minutes": "150",
+        "criterion_1": "table_points",
+    },
+    "tournament_edit": lambda w: {
+        "name": "Spring Open",
+        "slug": SLUG,
+        "session_count": "4",
+        "session_minutes": "150",
+        "criterion_1": "score",
+        "organisers": [str(w.organiser.pk)],
+        "referees": [str(w.referee.pk)],
+    },
+    "tournament_delete": lambda w: {"confirm_slug": SLUG},
+    "session_draw": lambda w: {"number": "3", "method": "random"},
+    "seat_change": lambda w: {"seat": str(w.seat_pks[0]), "player": str(w.player_pks[-1])},
+    "table_referees": lambda w: {"referee": str(w.referee.pk), "tables": "1-4"},
+    "table_reopen": lambda w: {"reason": "Hand 3 was a win"},
+    "table_extra_time": lambda w: {"minutes": "5"},
+    "player_add": lambda w: {"number": "30", "name": "Newcomer"},
+    "player_edit": lambda w: {"number": "1", "name": "Alice B"},
+    "player_import": lambda w: {"file": csv_upload("number,name\n18,Newcomer\n")},
+    "player_import_confirm": lambda w: {"payload": w.payload},
+    "table_sheet": lambda w: dict(HAND_2_WITH_A_PENALTY),
+    "hand_edit": lambda w: {**HAND_2_WITH_A_PENALTY, "number": "1", "version": "1"},
+    "table_confirm": lambda w: {"record_missing_as_not_played": "on", "initials_0": "ZS"},
+}
+
+# Who enters at a table, and where: mostly where they may (the referee at tables 1 and 2,
+# the organiser anywhere, the tablet at its table 3), sometimes anywhere.
+TABLE_VISITS = st.one_of(
+    st.sampled_from([("referee", 1, 1), ("tablet", 1, 3), ("organiser", 1, 4), ("referee", 1, 2)]),
+    st.tuples(st.sampled_from(["referee", "organiser", "tablet"]), SESSION, TABLE),
+)
+
+
+def test_every_endpoint_that_takes_a_post_is_fuzzed():
+    """The list above is every page of the site that takes a POST (Django's admin aside: its
+    pages are read-only, and its own)."""
+    from tournament.urls import urlpatterns
+
+    posting = {
+        pattern.name
+        for pattern in urlpatterns
+        if getattr(pattern, "name", None) and "POST" in _allowed_methods(pattern.callback)
+    }
+    assert posting == set(ENDPOINTS)
+
+
+def _allowed_methods(view) -> set[str]:
+    """The methods ``require_http_methods`` lets through to a view, found in its closure
+    along the ``__wrapped__`` chain; every method for a view without it (a class view)."""
+    while view is not None:
+        for cell in getattr(view, "__closure__", None) or ():
+            contents = cell.cell_contents
+            if (
+                isinstance(contents, list)
+                and contents
+                and all(isinstance(m, str) for m in contents)
+            ):
+                return set(contents)
+        view = getattr(view, "__wrapped__", None)
+    return {"GET", "HEAD", "POST"}
+
+
+# ---------------------------------------------------------------- the world
+
+
+class World:
+    def __init__(self, tournament, organiser, referee, session):
+        self.tournament = tournament
+        self.organiser = organiser
+        self.referee = referee
+        services.hand_record(table=session.tables.get(number=1), number=1, outcome="draw")
+        services.table_confirm(
+            table=session.tables.get(number=2), user=referee, record_missing_as_not_played=True
+        )
+        services.player_save(tournament=tournament, number=17, name="Sub", is_substitute=True)
+        second = services.session_draw(tournament=tournament, number=2, seed=5)
+        self.seat_pks = list(Seat.objects.filter(session=second).values_list("pk", flat=True))[:4]
+        self.player_pks = list(Player.objects.values_list("pk", flat=True))[-3:]
+        self.user_pks = [organiser.pk, referee.pk]
+        preview = import_preview(
+            tournament, filename="players.csv", content=b"number,name\n18,Newcomer\n"
+        )
+        self.payload = sign_preview(tournament, preview)
+        self.table_link = reverse(
+            "device_link", args=[device_links.device_token(session.tables.get(number=3))]
+        )
+
+    def client(self, who: str) -> Client:
+        if who == "anonymous":
+            return Client()
+        if who == "organiser":
+            return login(self.organiser)
+        if who == "referee":
+            return login(self.referee)
+        tablet = Client()
+        tablet.get(self.table_link)  # signed in at table 3 through its device link
+        return tablet
+
+
+@pytest.fixture
+def world(tournament, organiser, referee, session_in_play):
+    return World(tournament, organiser, referee, session_in_play)
+
+
+def assert_consistent():
+    """What every write leaves true: hands settle again to their stored points (penalties
+    and all), each correction left its revision, each drawn table has four seats."""
+    for hand in Hand.objects.prefetch_related("penalties"):
+        settlement = scoring.settle_hand(stored_hand_result(hand))
+        assert (hand.points, hand.deducted) == (tuple(settlement.points), settlement.deducted)
+        assert hand.revisions.count() == hand.version - 1
+        assert hand.penalties.count() <= MAX_PENALTIES_PER_HAND
+    for table in Table.objects.prefetch_related("seats"):
+        assert sorted(seat.seat for seat in table.seats.all()) == [0, 1, 2, 3]
+
+
+def post(client, url, fields: dict, encoding: str, accept_json: bool):
+    headers = {"HTTP_ACCEPT": "application/json"} if accept_json else {}
+    files = {name: upload for name, upload in fields.items() if hasattr(upload, "read")}
+    if encoding == "urlencoded" and not files:
+        body = urlencode(fields, doseq=True)
+        return client.post(url, body, content_type="application/x-www-form-urlencoded", **headers)
+    return client.post(url, fields, **headers)
+
+
+# Buttons that turn a post into another action (compute, add a row): sent now and then.
+BUTTONS = {"compute", "add_penalty", "add_another"}
+
+UNKNOWN_FIELDS = st.dictionaries(
+    st.text("abcdefghijklmnopqrstuvwxyz_-0123456789", max_size=12), GARBAGE, max_size=2
+)
+
+
+def draw_fields(data, world, name) -> dict:
+    """The fields of one post: a valid post with one to three fields changed (these reach
+    the service), every known field, or any of them."""
+    _who, _args, fields = ENDPOINTS[name]
+    known = fields(world)
+    buttons = {key: known.pop(key) for key in BUTTONS & set(known)}
+    mode = data.draw(st.sampled_from(["nearly valid", "every field", "some fields"]), "mode")
+    if mode == "nearly valid":
+        posted = dict(VALID.get(name, lambda w: {})(world))
+        keys = st.lists(st.sampled_from(sorted(known)), max_size=3, unique=True)
+        changed = data.draw(keys, label="changed") if known else []
+        posted.update({key: data.draw(known[key], label=key) for key in changed})
+    elif mode == "every field":
+        posted = data.draw(st.fixed_dictionaries(known), label="fields")
+    else:
+        posted = data.draw(st.fixed_dictionaries({}, optional=known), label="fields")
+    posted.update(data.draw(st.fixed_dictionaries({}, optional=buttons), label="buttons"))
+    return {**data.draw(UNKNOWN_FIELDS, label="unknown fields"), **posted}
+
+
+# Where a hand is entered: the most fields, and the service with the most to check.
+HAND_ENTRY = ["hand_edit", "table_sheet"]
+
+
+@pytest.mark.parametrize("name", sorted(set(ENDPOINTS) - set(HAND_ENTRY)))
+@FUZZ
+@given(data=st.data())
+def test_random_posts_never_fail_the_server_nor_break_what_is_stored(world, name, data):
+    post_randomly(world, name, data)
+
+
+@pytest.mark.parametrize("name", HAND_ENTRY)
+@settings(FUZZ, max_examples=2 * FUZZ.max_examples)
+@given(data=st.data())
+def test_random_hand_entries_never_fail_the_server_nor_break_what_is_stored(world, name, data):
+    post_randomly(world, name, data)
+
+
+def post_randomly(world, name, data):
+    who, url_args, _fields = ENDPOINTS[name]
+    kwargs = {key: data.draw(strategy, label=key) for key, strategy in url_args.items()}
+    if who == "table":
+        who, kwargs["number"], kwargs["table"] = data.draw(TABLE_VISITS, label="visit")
+    fields = draw_fields(data, world, name)
+    encoding = data.draw(st.sampled_from(["multipart", "urlencoded"]), label="encoding")
+    accept_json = name in HAND_ENTRY and data.draw(st.booleans(), label="json")
+    url = reverse(name, kwargs=kwargs)
+
+    with transaction.atomic():
+        client = world.client(who)
+        response = post(client, url, fields, encoding, accept_json)
+        event(f"{response.status_code}")  # pytest --hypothesis-show-statistics counts them
+        assert response.status_code < 500
+        assert_consistent()
+        transaction.set_rollback(True)

@@ -1,0 +1,260 @@
+"""Login throttling: ten wrong passwords for one account from one address lock that account
+out of that address for fifteen minutes, on the login page and the admin's; an organiser
+can unlock it sooner from the "Locked-out accounts" page."""
+
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.db.models import F
+from django.test import Client, RequestFactory, override_settings
+from django.urls import reverse
+
+from tests.conftest import login
+from tournament.login_throttle import client_ip, failed_logins
+
+LOGIN_URL = reverse("login")
+LIST_URL = reverse("lockouts")
+UNLOCK_URL = reverse("lockout_unlock")
+
+
+def try_login(client: Client, password: str, *, username: str = "referee", url=LOGIN_URL, **extra):
+    return client.post(url, {"username": username, "password": password}, **extra)
+
+
+def logged_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def lock_out(client: Client, *, username: str = "referee", **extra) -> None:
+    for attempt in range(1, 11):
+        response = try_login(client, f"wrong-{attempt}", username=username, **extra)
+        assert response.status_code == (429 if attempt == 10 else 200), attempt
+
+
+def minutes_pass(minutes: int) -> None:
+    AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(minutes=minutes))
+
+
+# ---------------------------------------------------------------- the lockout
+
+
+def test_ten_wrong_passwords_lock_the_account_out_even_with_the_right_one(referee):
+    client = Client()
+    for attempt in range(1, 10):
+        response = try_login(client, f"wrong-{attempt}")
+        assert response.status_code == 200
+        assert "Please enter a correct username and password" in response.content.decode()
+    response = try_login(client, "wrong-10")
+    assert response.status_code == 429
+    html = response.content.decode()
+    assert "Too many failed logins" in html
+    assert "After 10 wrong passwords" in html
+    assert "Try again in 15 minutes, or ask an organiser to unlock it now." in html
+
+    response = try_login(client, "pw-referee")
+    assert response.status_code == 429
+    assert "Too many failed logins" in response.content.decode()
+    assert not logged_in(client)
+
+
+def test_the_lockout_ends_after_fifteen_minutes(referee):
+    client = Client()
+    lock_out(client)
+    minutes_pass(14)
+    assert try_login(client, "pw-referee").status_code == 429
+    minutes_pass(2)
+    response = try_login(client, "pw-referee")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("home")
+    assert logged_in(client)
+
+
+def test_trying_again_while_locked_out_does_not_prolong_it(referee):
+    client = Client()
+    lock_out(client)
+    minutes_pass(10)
+    assert try_login(client, "pw-referee").status_code == 429
+    assert try_login(client, "wrong-11").status_code == 429
+    minutes_pass(6)
+    assert try_login(client, "pw-referee").status_code == 302
+
+
+def test_the_lockout_is_for_one_account_from_one_address(referee, organiser):
+    lock_out(Client(), REMOTE_ADDR="10.0.0.1")
+    assert try_login(Client(), "pw-referee", REMOTE_ADDR="10.0.0.2").status_code == 302
+    other_account = try_login(
+        Client(), "pw-organiser", username="organiser", REMOTE_ADDR="10.0.0.1"
+    )
+    assert other_account.status_code == 302
+    assert try_login(Client(), "pw-referee", REMOTE_ADDR="10.0.0.1").status_code == 429
+
+
+def test_a_login_that_succeeds_clears_the_count(referee):
+    client = Client()
+    for attempt in range(9):
+        assert try_login(client, f"wrong-{attempt}").status_code == 200
+    assert try_login(client, "pw-referee").status_code == 302
+    client.post(reverse("logout"))
+    for attempt in range(9):
+        assert try_login(client, f"wrong-{attempt}").status_code == 200
+    assert try_login(client, "pw-referee").status_code == 302
+
+
+def test_the_admin_login_is_throttled_too(db):
+    User.objects.create_superuser("admin", password="pw-admin")
+    client = Client()
+    url = reverse("admin:login")
+    for attempt in range(10):
+        response = try_login(client, f"wrong-{attempt}", username="admin", url=url)
+    assert response.status_code == 429
+    assert try_login(client, "pw-admin", username="admin", url=url).status_code == 429
+
+
+def test_behind_a_proxy_the_address_is_the_one_it_forwards(referee):
+    """With one proxy (nginx), the last X-Forwarded-For entry is the visitor's; what comes
+    before it the visitor may have written themselves."""
+    with override_settings(TRUSTED_PROXY_COUNT=1):
+        lock_out(Client(), HTTP_X_FORWARDED_FOR="198.51.100.7, 203.0.113.5")
+        assert AccessAttempt.objects.get().ip_address == "203.0.113.5"
+        other_visitor = try_login(Client(), "pw-referee", HTTP_X_FORWARDED_FOR="203.0.113.6")
+        assert other_visitor.status_code == 302
+        spoofing = try_login(Client(), "pw-referee", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.5")
+        assert spoofing.status_code == 429
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "expected"),
+    [
+        (0, "203.0.113.5", "10.0.0.9"),  # no proxy: the header is the visitor's own say
+        (1, "203.0.113.5", "203.0.113.5"),
+        (1, "1.2.3.4, 203.0.113.5", "203.0.113.5"),
+        (2, "203.0.113.5, 10.0.0.2", "203.0.113.5"),
+        (2, "203.0.113.5", "10.0.0.9"),  # too short: it went round a proxy
+        (1, "", "10.0.0.9"),
+        (1, "not-an-address", "10.0.0.9"),
+        (1, "2001:db8::1", "2001:db8::1"),
+    ],
+)
+def test_client_address(settings, proxies, forwarded, expected):
+    settings.TRUSTED_PROXY_COUNT = proxies
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.9", HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_ip(request) == expected
+
+
+def test_the_servers_own_password_checks_are_not_throttled(referee):
+    """authenticate() without a request (a management command, the shell) checks the
+    password as before."""
+    assert authenticate(username="referee", password="pw-referee") == referee
+    assert authenticate(username="referee", password="wrong") is None
+
+
+# ---------------------------------------------------------------- the organisers' page
+
+
+@pytest.mark.parametrize(
+    ("persona", "expected"),
+    [("organiser", 200), ("referee", 403), ("other_referee", 403), ("anonymous", 302)],
+)
+def test_the_list_by_persona(personas, persona, expected):
+    response = personas[persona].get(LIST_URL)
+    assert response.status_code == expected
+    if persona == "anonymous":
+        assert response["Location"].startswith(LOGIN_URL + "?next=")
+
+
+@pytest.mark.parametrize(
+    ("persona", "expected"),
+    [("organiser", 302), ("referee", 403), ("other_referee", 403), ("anonymous", 302)],
+)
+def test_only_organisers_unlock(personas, persona, expected):
+    lock_out(Client())
+    response = personas[persona].post(
+        UNLOCK_URL, {"username": "referee", "ip_address": "127.0.0.1"}
+    )
+    assert response.status_code == expected
+    if persona == "organiser":
+        assert response["Location"] == LIST_URL
+    elif persona == "anonymous":
+        assert response["Location"].startswith(LOGIN_URL + "?next=")
+    assert AccessAttempt.objects.exists() == (persona != "organiser")
+
+
+def test_a_superuser_may_unlock(referee):
+    lock_out(Client())
+    client = login(User.objects.create_superuser("admin", password="pw-admin"))
+    assert client.get(LIST_URL).status_code == 200
+    client.post(UNLOCK_URL, {"username": "referee", "ip_address": "127.0.0.1"})
+    assert not AccessAttempt.objects.exists()
+
+
+def test_the_unlock_takes_post_only(organiser):
+    client = login(organiser)
+    assert client.get(UNLOCK_URL).status_code == 405
+    assert client.put(LIST_URL).status_code == 405
+
+
+def test_an_organiser_unlocks_a_referee_who_then_logs_in(organiser, referee):
+    tablet = Client()
+    lock_out(tablet, REMOTE_ADDR="10.0.0.7")
+    try_login(Client(), "wrong", username="organiser", REMOTE_ADDR="10.0.0.8")
+
+    organiser_client = login(organiser)
+    html = organiser_client.get(LIST_URL).content.decode()
+    assert 'data-username="referee"' in html
+    assert "locked out for 14" in html
+    assert "10.0.0.7" in html
+    assert [
+        (row.username, row.failures, row.locked_until is not None) for row in failed_logins()
+    ] == [
+        ("organiser", 1, False),
+        ("referee", 10, True),
+    ]
+
+    response = organiser_client.post(
+        UNLOCK_URL, {"username": "referee", "ip_address": "10.0.0.7"}, follow=True
+    )
+    assert "referee may log in again from 10.0.0.7." in response.content.decode()
+    assert try_login(tablet, "pw-referee", REMOTE_ADDR="10.0.0.7").status_code == 302
+    assert [row.username for row in failed_logins()] == ["organiser"]
+
+
+def test_an_unlock_without_address_unlocks_every_address(organiser, referee):
+    lock_out(Client(), REMOTE_ADDR="10.0.0.7")
+    lock_out(Client(), REMOTE_ADDR="10.0.0.8")
+    lock_out(Client(), username="organiser", REMOTE_ADDR="10.0.0.8")
+    response = login(organiser).post(
+        UNLOCK_URL, {"username": "referee", "ip_address": ""}, follow=True
+    )
+    assert "referee may log in again from every address." in response.content.decode()
+    assert [row.username for row in failed_logins()] == ["organiser"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"username": ""},
+        {"username": "referee", "ip_address": "10.0.0.300"},
+        {"username": "x" * 151},
+    ],
+)
+def test_an_unlock_of_nothing_valid_unlocks_nothing(organiser, referee, data):
+    lock_out(Client())
+    response = login(organiser).post(UNLOCK_URL, data, follow=True)
+    assert "Nothing unlocked" in response.content.decode()
+    assert AccessAttempt.objects.count() == 1
+
+
+def test_the_home_page_links_the_list_for_organisers_only(organiser, referee):
+    assert LIST_URL in login(organiser).get(reverse("home")).content.decode()
+    assert LIST_URL not in login(referee).get(reverse("home")).content.decode()
+
+
+def test_the_admin_lists_the_failed_logins(referee):
+    lock_out(Client(), REMOTE_ADDR="10.0.0.7")
+    client = login(User.objects.create_superuser("admin", password="pw-admin"))
+    html = client.get(reverse("admin:axes_accessattempt_changelist")).content.decode()
+    assert "10.0.0.7" in html

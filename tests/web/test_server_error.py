@@ -1,0 +1,69 @@
+"""A server error: the page shows a short id, and the service's log (stderr) has the same id
+on the line with the traceback."""
+
+import io
+import logging
+import re
+from unittest import mock
+
+import pytest
+from django.test import Client
+
+
+@pytest.fixture
+def service_log():
+    """What the site writes to stderr, the service's log, during the test."""
+    handler = next(h for h in logging.getLogger().handlers if h.name == "stderr")
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)
+
+
+def broken_home():
+    return mock.patch(
+        "tournament.selectors.tournament_list", side_effect=RuntimeError("the home page broke")
+    )
+
+
+@pytest.mark.django_db
+def test_the_500_page_shows_the_id_that_the_log_line_carries(service_log):
+    with broken_home():
+        response = Client(raise_request_exception=False).get("/")
+    assert response.status_code == 500
+    html = response.content.decode()
+    assert "Something went wrong on the server" in html
+    error_id = re.search(r"<strong data-error-id>([0-9a-f]{8})</strong>", html)[1]
+
+    log = service_log.getvalue()
+    assert f"ERROR django.request: Internal Server Error: / [error {error_id}]\n" in log
+    assert "Traceback (most recent call last):" in log
+    assert "RuntimeError: the home page broke" in log
+
+
+@pytest.mark.django_db
+def test_each_error_has_its_own_id():
+    client = Client(raise_request_exception=False)
+    with broken_home():
+        pages = [client.get("/").content.decode() for _ in range(2)]
+    ids = {re.search(r"data-error-id>(\w+)<", page)[1] for page in pages}
+    assert len(ids) == 2
+
+
+@pytest.mark.django_db
+def test_the_page_answers_even_when_its_template_fails(service_log):
+    with (
+        broken_home(),
+        mock.patch("django.template.loader.render_to_string", side_effect=RuntimeError("no")),
+    ):
+        response = Client(raise_request_exception=False).get("/")
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("text/plain")
+    error_id = re.fullmatch(r"Server error ([0-9a-f]{8})\n", response.content.decode())[1]
+    assert f"[error {error_id}]" in service_log.getvalue()
+
+
+@pytest.mark.django_db
+def test_other_log_lines_carry_no_error_id(service_log):
+    assert Client().get("/t/no-such-cup/").status_code == 404
+    assert "WARNING django.request: Not Found: /t/no-such-cup/\n" in service_log.getvalue()

@@ -1,0 +1,78 @@
+"""Static files as a real event serves them (DEBUG off, after collectstatic): hashed names
+in the pages, compressed copies, cached for good; the admin's too."""
+
+import gzip
+import re
+
+import pytest
+from django.core.management import call_command
+from django.test import Client, override_settings
+
+MANIFEST = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+
+def serving(static_root):
+    """The settings of `make serve` for static files; a new Client starts whitenoise on them."""
+    return override_settings(
+        STATIC_ROOT=static_root,
+        STORAGES=MANIFEST,
+        WHITENOISE_USE_FINDERS=False,
+        WHITENOISE_AUTOREFRESH=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def static_root(tmp_path_factory):
+    """collectstatic run once, into a temporary STATIC_ROOT."""
+    root = tmp_path_factory.mktemp("staticfiles")
+    with serving(root):
+        call_command("collectstatic", interactive=False, verbosity=0)
+    return root
+
+
+@pytest.fixture
+def collected(static_root, db):
+    with serving(static_root):
+        yield static_root
+
+
+def stylesheet(html: str) -> str:
+    return re.search(r'<link rel="stylesheet" href="(/static/css/site\.[0-9a-f]{12}\.css)">', html)[
+        1
+    ]
+
+
+def test_pages_link_the_hashed_stylesheet_served_for_good(collected):
+    client = Client()
+    url = stylesheet(client.get("/").content.decode())
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/css")
+    assert "immutable" in response["Cache-Control"]
+    body = b"".join(response.streaming_content)
+    assert body == (collected / "css/site.css").read_bytes()
+
+
+def test_a_browser_that_takes_gzip_gets_it(collected):
+    client = Client()
+    url = stylesheet(client.get("/").content.decode())
+    response = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate")
+    assert response["Content-Encoding"] == "gzip"
+    assert (
+        gzip.decompress(b"".join(response.streaming_content))
+        == (collected / "css/site.css").read_bytes()
+    )
+
+
+def test_the_unhashed_name_is_served_too(collected):
+    assert Client().get("/static/css/site.css").status_code == 200
+
+
+def test_the_admin_stylesheets_are_served(collected):
+    client = Client()
+    html = client.get("/admin/login/").content.decode()
+    url = re.search(r'href="(/static/admin/css/base\.[0-9a-f]{12}\.css)"', html)[1]
+    assert client.get(url).status_code == 200

@@ -1,0 +1,39 @@
+"""Bring a backup back into an empty database: a new machine, or the event's database lost."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from tournament.backups import BackupError, restore
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a file written by 'manage.py backup' into this database, which must be "
+        "migrated ('manage.py migrate') and hold no data yet, not even an account. All or "
+        "nothing: a refused or failed restore changes nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="a file written by 'manage.py backup'")
+
+    def handle(self, *args, file, verbosity=1, **options):
+        path = Path(file)
+        try:
+            info = restore(path)
+        except BackupError as error:
+            raise CommandError(str(error)) from error
+        if verbosity >= 1:
+            self.stdout.write(
+                _("Restored %(rows)s rows from %(path)s (backup of %(created_at)s, %(database)s).")
+                % {
+                    "rows": info.rows,
+                    "path": path,
+                    "created_at": info.created_at,
+                    "database": info.database,
+                }
+            )
+            for label, count in info.counts.items():
+                if count:
+                    self.stdout.write(f"  {label} {count}")
