@@ -12,6 +12,7 @@ from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from axes.utils import reset
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db.models import Max, Sum
 from django.shortcuts import render
 from django.utils import timezone
@@ -32,6 +33,19 @@ class LoginThrottleBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def username(request, credentials=None) -> str | None:
+    """The name a login was tried with, as axes records it: cut to the longest name an
+    account can have. (A longer one matches no account; stored whole, it would not fit
+    axes' column on PostgreSQL, and the login page would fail instead of refusing it.)"""
+    if credentials:
+        name = credentials.get("username")
+    else:
+        name = getattr(request, "data", request.POST).get("username")
+    if not isinstance(name, str):
+        return name
+    return name[: User._meta.get_field("username").max_length]
 
 
 def _address(text: str) -> str | None:

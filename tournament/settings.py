@@ -209,6 +209,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "tournament.login_throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "tournament.login_throttle.client_ip"
+AXES_USERNAME_CALLABLE = "tournament.login_throttle.username"
 # The number of reverse proxies in front of the app that append to X-Forwarded-For (1 for
 # the nginx of docs/deploy.md); 0 reads the address the app's connection comes from.
 TRUSTED_PROXY_COUNT = _int("MCR_PROXY_COUNT", 0)

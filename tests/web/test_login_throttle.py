@@ -258,3 +258,11 @@ def test_the_admin_lists_the_failed_logins(referee):
     client = login(User.objects.create_superuser("admin", password="pw-admin"))
     html = client.get(reverse("admin:axes_accessattempt_changelist")).content.decode()
     assert "10.0.0.7" in html
+
+
+def test_a_name_too_long_for_any_account_is_refused_as_a_wrong_login(db):
+    # Recorded cut to an account name's length: it fits axes' column on every database.
+    response = try_login(Client(), "x", username="n" * 400)
+    assert response.status_code == 200
+    assert "Please enter a correct username and password" in response.content.decode()
+    assert AccessAttempt.objects.get().username == "n" * 150
