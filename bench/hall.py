@@ -325,3 +325,33 @@ def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(share / 100 * len(ordered)))
     return ordered[rank - 1]
+
+
+def chromium(width: int, height: int, *, console_log: bool = False):
+    """Debian's headless Chromium with a viewport of exactly ``width`` × ``height`` CSS
+    pixels, as on a tablet; ``console_log`` keeps the page's console for reading."""
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--no-first-run",
+        f"--window-size={width},{height + 200}",
+    ):
+        options.add_argument(flag)
+    if console_log:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    return driver

@@ -41,6 +41,9 @@ from urllib.request import urlopen
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from hall import chromium  # noqa: E402
 
 # Hand number -> what the referee enters. Every fourth hand is a draw.
 PLAIN_DISCARD = {"outcome": "discard", "winner": "1", "discarder": "2", "pick": "8"}
@@ -253,9 +256,6 @@ def main(argv=None) -> int:
     if not (shutil.which("chromium") and shutil.which("chromedriver")):
         print("needs chromium and chromedriver: apt-get install chromium chromium-driver")
         return 2
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
     print(
         " size       taps  keys  scrolls  trips  plain-win-taps  page-p50-ms  page-p95-ms"
         "  post-p50-ms  post-p95-ms"
@@ -281,25 +281,7 @@ def main(argv=None) -> int:
                         break
                     except OSError:
                         time.sleep(0.1)
-                options = webdriver.ChromeOptions()
-                options.binary_location = shutil.which("chromium")
-                for flag in (
-                    "--headless=new",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-dev-shm-usage",
-                    "--disable-background-networking",
-                    "--no-first-run",
-                    f"--window-size={width},{height + 200}",
-                ):
-                    options.add_argument(flag)
-                driver = webdriver.Chrome(
-                    service=Service(shutil.which("chromedriver")), options=options
-                )
-                driver.execute_cdp_cmd(
-                    "Emulation.setDeviceMetricsOverride",
-                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
-                )
+                driver = chromium(width, height)
                 try:
                     referee, plain, saves = enter_table(driver, base)
                     cookies = {c["name"]: c["value"] for c in driver.get_cookies()}
