@@ -342,7 +342,7 @@ def test_a_backup_on_a_sqlite_file_lets_a_tablet_save_and_holds_the_state_before
         closing(sqlite3.connect(spare["MCR_DB_PATH"])) as copy,
     ):
         source.backup(copy)
-    run(event, sys.executable, "manage.py", "setup_demo")
+    run({**event, "MCR_DEBUG": "1"}, sys.executable, "manage.py", "setup_demo")
 
     result = json.loads(
         run(event, sys.executable, "-c", SQLITE_TABLET_DURING_BACKUP, str(path)).splitlines()[-1]

@@ -127,7 +127,24 @@ def printed_accounts(lines: list[str]) -> dict[str, tuple[str, str]]:
     return accounts
 
 
+@pytest.fixture
+def demo_settings(settings):
+    """``make run``'s settings (MCR_DEBUG=1), where the demo may be set up."""
+    settings.DEBUG = True
+    return settings
+
+
 @pytest.mark.django_db
+def test_setup_demo_refuses_on_a_real_events_server(settings):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="runs only with MCR_DEBUG=1"):
+        run("setup_demo")
+    assert counts()["tournaments"] == 0
+    assert counts()["users"] == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("demo_settings")
 def test_setup_demo_loads_the_demo_once():
     first = run("setup_demo")
     assert "Loaded the demo tournament." in first
@@ -143,6 +160,7 @@ def test_setup_demo_loads_the_demo_once():
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("demo_settings")
 def test_setup_demo_accounts_log_in_with_the_printed_passwords():
     run("setup_demo")
     accounts = printed_accounts(run("setup_demo"))
@@ -161,6 +179,7 @@ def test_setup_demo_accounts_log_in_with_the_printed_passwords():
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("demo_settings")
 def test_setup_demo_leaves_an_existing_tournament_alone():
     owner = make_user("owner", can_create=True)
     # The first tournament of a fresh database, created before the demo is loaded.
@@ -178,6 +197,7 @@ def test_setup_demo_leaves_an_existing_tournament_alone():
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("demo_settings")
 def test_setup_demo_does_not_claim_a_changed_password():
     user = make_user("referee")  # an account that existed before the demo, with its own password
     lines = run("setup_demo")

@@ -91,7 +91,7 @@ def demo_database(tmp_path_factory):
         name = str(tmp_path_factory.mktemp("demo") / "db.sqlite3")
         env["MCR_DB_PATH"] = name
     manage(env, "migrate", "--noinput")
-    manage(env, "setup_demo")
+    manage({**env, "MCR_DEBUG": "1"}, "setup_demo")  # the demo is set up as make run does
     yield name
     if ON_POSTGRESQL:
         _admin(f'DROP DATABASE "{name}" WITH (FORCE)')

@@ -16,7 +16,8 @@ DEMO_SLUG = "demo-open-2026"
 
 
 @pytest.fixture
-def demo(db):
+def demo(db, settings):
+    settings.DEBUG = True  # as make run sets up the demo: the command refuses on a real server
     call_command("setup_demo", stdout=io.StringIO())
     return Tournament.objects.get(slug=DEMO_SLUG)
 

@@ -116,11 +116,15 @@ def _hands_prefetch():
     return Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number"))
 
 
+def table_players(table: Table) -> list[Player]:
+    """The table's players by starting seat, P1..P4."""
+    return [seat.player for seat in table.seats.select_related("player").order_by("seat")]
+
+
 def table_sheet(table: Table) -> TableSheet:
     """The score sheet of one table: 16 scheduled hands, entered results, running totals."""
-    seats = list(table.seats.select_related("player").order_by("seat"))
     hands = {h.number: h for h in table.hands.prefetch_related("penalties").order_by("number")}
-    return _build_sheet(table, [s.player for s in seats], hands)
+    return _build_sheet(table, table_players(table), hands)
 
 
 def _build_sheet(table: Table, players: list[Player], hands: dict[int, Hand]) -> TableSheet:

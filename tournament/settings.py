@@ -121,6 +121,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("MCR_DB_PATH", str(BASE_DIR / "db.sqlite3")),
+            # Each server process keeps its connection (as on PostgreSQL) instead of opening
+            # the file and setting it up again for every request of every tablet.
+            "CONN_MAX_AGE": 60,
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
@@ -220,7 +223,10 @@ TRUSTED_PROXY_COUNT = _int("MCR_PROXY_COUNT", 0)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"error_id": {"()": "tournament.error_ids.ErrorIdFilter"}},
+    "filters": {
+        "error_id": {"()": "tournament.error_ids.ErrorIdFilter"},
+        "wrong_host": {"()": "tournament.error_ids.WrongHostFilter"},
+    },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(error_id)s"}
     },
@@ -234,5 +240,9 @@ LOGGING = {
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     # Named here, these two lose Django's default handlers (which print only with DEBUG on)
     # and pass their lines to the root's.
-    "loggers": {"django": {"level": "INFO"}, "tournament": {"level": "INFO"}},
+    "loggers": {
+        "django": {"level": "INFO"},
+        "tournament": {"level": "INFO"},
+        "django.security.DisallowedHost": {"filters": ["wrong_host"]},
+    },
 }

@@ -3,6 +3,7 @@ cards only), the tablet entering, correcting and confirming at its table and now
 revocation taking effect at the next request, and the revoke buttons with every persona."""
 
 import re
+import uuid
 
 import pytest
 from django.test import Client
@@ -101,6 +102,32 @@ def test_a_hand_entered_on_the_tablet_records_the_device_and_no_user(tablet):
     assert hand.entered_by_device == device_links.link_id(table(1), token)
     assert hand.entered_by_device.startswith("table 1 · ")
     assert "via the table" in tablet.get(url("table_sheet", 1, 1)).content.decode()
+
+
+# What the hall's load depends on: a tablet's save and its sheet's reload, in queries (the
+# session, the link's table with its session and tournament, then the work itself). The
+# same with 8 hands entered as with none: nothing grows with the sheet.
+SAVE_QUERIES = 13
+SHEET_QUERIES = 7
+
+
+def test_a_tablets_save_and_sheet_load_take_a_fixed_number_of_queries(
+    tablet, django_assert_num_queries
+):
+    for number in (1, 8):
+        if number == 8:
+            for earlier in range(2, 8):
+                tablet.post(url("table_sheet", 1, 1), hand_data(earlier))
+        with django_assert_num_queries(SAVE_QUERIES):
+            response = tablet.post(
+                url("table_sheet", 1, 1),
+                hand_data(number, submission_key=uuid.uuid4()),
+                HTTP_ACCEPT="application/json",
+            )
+        assert response.json()["saved"] is True
+        with django_assert_num_queries(SHEET_QUERIES):
+            assert tablet.get(url("table_sheet", 1, 1)).status_code == 200
+    assert Hand.objects.filter(table=table(1)).count() == 8
 
 
 def test_a_hand_entered_by_the_referee_records_no_device(session_in_play, referee):

@@ -67,3 +67,14 @@ def test_the_page_answers_even_when_its_template_fails(service_log):
 def test_other_log_lines_carry_no_error_id(service_log):
     assert Client().get("/t/no-such-cup/").status_code == 404
     assert "WARNING django.request: Not Found: /t/no-such-cup/\n" in service_log.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_request_for_another_host_is_one_warning_line_without_a_traceback(service_log):
+    response = Client().get("/", HTTP_HOST="scanner.example")
+    assert response.status_code == 400
+    log = service_log.getvalue()
+    line = "WARNING django.security.DisallowedHost: Invalid HTTP_HOST header: 'scanner.example'"
+    assert line in log
+    assert "ERROR" not in log
+    assert "Traceback" not in log

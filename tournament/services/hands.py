@@ -546,7 +546,8 @@ def hand_record(
         hand.deducted = settlement.deducted
         hand.entered_by = user
         hand.entered_by_device = device
-        hand.full_clean(validate_unique=False, validate_constraints=False)
+        # The table was just read and locked: no need to ask the database it exists again.
+        hand.full_clean(exclude=["table"], validate_unique=False, validate_constraints=False)
         try:
             with transaction.atomic():
                 hand.save()

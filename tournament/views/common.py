@@ -80,6 +80,11 @@ def table_entry_required(view):
     return checked
 
 
+def _is_granted_table(granted: Table, slug, number, table) -> bool:
+    session = granted.session
+    return (granted.number, session.number, session.tournament.slug) == (table, number, slug)
+
+
 def table_access(request, slug, number, table) -> tuple[Tournament, Table]:
     """The tournament and the table whose pages are asked for (views wrapped in
     ``table_entry_required``), or 404; 403 unless the visitor may enter its hands.
@@ -93,6 +98,11 @@ def table_access(request, slug, number, table) -> tuple[Tournament, Table]:
     if grant is None:
         tournament = get_tournament(request, slug, role="referee")
         return tournament, get_table_for_entry(request, tournament, number, table)
+    if _is_granted_table(grant.table, slug, number, table) and not request.user.is_authenticated:
+        # The tablet's own table, as its link loaded it (with session and tournament): the
+        # common case of every save and sheet load, without looking the table up again.
+        request.device_link = grant.link
+        return grant.table.session.tournament, grant.table
     tournament = _found(selectors.tournament_by_slug(slug))
     found = get_table(tournament, number, table)
     if can_enter_at_table(request.user, found):

@@ -231,22 +231,23 @@ def _hand_schedule(players) -> dict:
 def table_sheet(request, slug, number, table):
     """The running score sheet; its form enters the next hand."""
     tournament, table = table_access(request, slug, number, table)
-    sheet = selectors.table_sheet(table)
-    players, next_number = sheet.players, sheet.next_number
     stored = None
     if request.method == "POST":
-        # The form was made for one hand: its number, not the sheet's next one, decides.
-        slot = _slot(_posted_number(request.POST) or next_number)
+        # The form was made for one hand: its number, not the sheet's next one, decides. A
+        # save needs the players only; the whole sheet is read when a page is to be shown.
+        posted_number = _posted_number(request.POST)
+        sheet = None if posted_number else selectors.table_sheet(table)
+        players = sheet.players if sheet else selectors.table_players(table)
+        slot = _slot(posted_number or sheet.next_number)
         form = HandForm(request.POST, players=players, slot=slot)
         penalties = PenaltyFormSet(
             request.POST, prefix="penalty", form_kwargs={"players": players, "slot": slot}
         )
-        if "compute" in request.POST:
+        if "compute" in request.POST or "add_penalty" in request.POST:
+            sheet = sheet or selectors.table_sheet(table)
             kwargs = {"players": players, "slot": slot}
-            return _compute(request, tournament, sheet, form, penalties, kwargs)
-        if "add_penalty" in request.POST:
-            kwargs = {"players": players, "slot": slot}
-            return _add_penalty_row(request, tournament, sheet, form, penalties, kwargs)
+            show = _compute if "compute" in request.POST else _add_penalty_row
+            return show(request, tournament, sheet, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
         if hand is not None:
             # Shown by the sheet's next load, after a plain post or a background save alike.
@@ -262,6 +263,8 @@ def table_sheet(request, slug, number, table):
         if form.has_error("number", "hand_already_entered"):
             stored = sheet.hand(_posted_number(request.POST))
     else:
+        sheet = selectors.table_sheet(table)
+        players, next_number = sheet.players, sheet.next_number
         slot = _slot(next_number)
         form = HandForm(players=players, slot=slot, initial={"number": next_number, "flowers": 0})
         penalties = PenaltyFormSet(prefix="penalty", form_kwargs={"players": players, "slot": slot})

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import Permission, User
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tournament import services
@@ -22,6 +22,14 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
+        if not settings.DEBUG:
+            # A real event's server (MCR_DEBUG=0): accounts whose passwords anyone can read
+            # in the README would let anyone in as its organiser.
+            raise CommandError(
+                "setup_demo makes accounts whose passwords are public (they are in the "
+                "README), so it runs only with MCR_DEBUG=1, as make run sets. For a real "
+                "event, make the organiser's account with manage.py createsuperuser."
+            )
         plan = read_plan(DEMO_PLAN)
         tournament = Tournament.objects.filter(slug=plan["tournament"]["slug"]).first()
         if tournament is None:
