@@ -92,3 +92,10 @@ bench-drops: $(STAMP)
 .PHONY: loadtest
 loadtest: $(STAMP)
 	$(PY) bench/loadtest.py
+
+# Big tournaments' pages and exports: builds 100x8, 400x10 and 1,000x10 tournaments (about
+# a quarter of an hour; BENCH_WEB_DB=postgresql for the PostgreSQL of DATABASE_URL) and
+# prints queries, server time, bytes and the workbook's memory per page.
+.PHONY: bench-web
+bench-web: $(STAMP)
+	$(PY) bench/web_benchmark.py --database $(or $(BENCH_WEB_DB),sqlite)

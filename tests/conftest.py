@@ -6,10 +6,18 @@ its referee, the referee of another tournament, and an anonymous visitor.
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.core.cache import cache
 from django.test import Client
 
 from tournament import services
 from tournament.models import Table, Tournament
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: the database is rolled back after each test, so
+    a tournament's id and version come round again while the cache would remember them."""
+    cache.clear()
 
 
 def make_user(username: str, *, can_create: bool = False) -> User:

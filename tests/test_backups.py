@@ -237,6 +237,23 @@ def test_backup_refuses_a_folder_that_does_not_exist(db, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.django_db(transaction=True)
+def test_backup_refuses_a_database_behind_the_sites_migrations(tmp_path):
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    executor.migrate([("tournament", "0010_history")])
+    try:
+        with pytest.raises(CommandError, match=r"run manage\.py migrate, then back up"):
+            call_command("backup", str(tmp_path / "mcr.json.gz"))
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(latest)
+
+
 def test_backup_file_is_private_and_headed(tournament, tmp_path):
     path = tmp_path / "mcr.json.gz"
     call_command("backup", str(path), stdout=io.StringIO())

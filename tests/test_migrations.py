@@ -44,3 +44,58 @@ def test_hands_kept_against_the_calculator_before_the_flag_are_marked_kept():
     assert [(h.number, h.referee_figure_kept) for h in kept] == [(1, True), (2, False), (3, False)]
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_results_of_hands_entered_before_they_were_stored_are_stored_by_the_migration():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("tournament", "0010_history")]
+    after = [("tournament", "0011_stored_results")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    tournament = old.get_model("tournament", "Tournament").objects.create(name="Old", slug="old")
+    session = old.get_model("tournament", "Session").objects.create(
+        tournament=tournament, number=1, seed=1
+    )
+    played, drawn = (
+        old.get_model("tournament", "Table").objects.create(session=session, number=n)
+        for n in (1, 2)
+    )
+    player = old.get_model("tournament", "Player")
+    seat = old.get_model("tournament", "Seat")
+    for n in range(8):
+        seat.objects.create(
+            session=session,
+            table=played if n < 4 else drawn,
+            player=player.objects.create(tournament=tournament, number=n + 1, name=f"P{n}"),
+            seat=n % 4,
+            lot=n + 1,
+        )
+    hand = old.get_model("tournament", "Hand")
+    hand.objects.create(
+        table=played, number=1, outcome="self_drawn", winner=0, fan=8, flowers=0,
+        points_p1=48, points_p2=-16, points_p3=-16, points_p4=-16,
+    )  # fmt: skip
+    hand.objects.create(
+        table=played, number=2, outcome="discard", winner=1, discarder=0, fan=8, flowers=0,
+        points_p1=-16, points_p2=32, points_p3=-8, points_p4=-8,
+    )  # fmt: skip
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    seats = new.get_model("tournament", "Seat").objects.order_by("table__number", "seat")
+    assert [(s.score, s.place, s.table_points_twelfths) for s in seats] == [
+        (32, 1, 48),
+        (16, 2, 24),
+        (-24, 3, 6),
+        (-24, 3, 6),
+    ] + [(0, None, 0)] * 4
+    tables = new.get_model("tournament", "Table").objects.order_by("number")
+    assert [t.hands_entered for t in tables] == [2, 0]
+    assert new.get_model("tournament", "TournamentVersion").objects.get().number == 1
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

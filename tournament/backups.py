@@ -32,6 +32,8 @@ from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
+from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Model
 from django.utils import timezone
@@ -157,6 +159,14 @@ def backup(path: Path, *, using: str = DEFAULT_DB_ALIAS) -> BackupInfo:
     path = Path(path)
     connection = connections[using]
     models = backed_up_models()
+    if MigrationExecutor(connection).migration_plan(MigrationLoader(connection).graph.leaf_nodes()):
+        # The site's code is newer than the database: its rows would not read as its models.
+        raise BackupError(
+            _(
+                "This database is not migrated to this version of the site: run manage.py "
+                "migrate, then back up."
+            )
+        )
     try:
         handle, part = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     except OSError as error:

@@ -125,6 +125,20 @@ class Tournament(models.Model):
         return [key for key in self.tiebreak_order.split(",") if key]
 
 
+class TournamentVersion(models.Model):
+    """A number that every write to a tournament's data raises, in the write's transaction:
+    what is computed from the data (standings, the workbook) is cached under it, and a
+    cached copy under an older number is never used again."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="version"
+    )
+    number = models.PositiveBigIntegerField(default=1)
+
+    def __str__(self):
+        return f"{self.tournament_id} v{self.number}"
+
+
 # What an organiser sets on a player (the form, the import file, the service).
 PLAYER_FIELDS = ("number", "name", "name_zh", "team", "country", "is_substitute")
 
@@ -267,13 +281,18 @@ class Table(models.Model):
     device_link_version = models.PositiveIntegerField(default=1)
     # The four players' initials, by starting seat, when they checked the sheet at confirmation.
     confirmed_initials = models.JSONField(_("players' initials"), default=list, blank=True)
-    history = TournamentHistory()
+    # How many of its hands are entered, kept with its seats' results (see ``Seat.score``).
+    hands_entered = models.PositiveSmallIntegerField(default=0)
+    history = TournamentHistory(excluded_fields=["hands_entered"])
 
     class Meta:
         ordering = ["session", "number"]
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="table_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+            models.CheckConstraint(
+                condition=Q(hands_entered__lte=HANDS_PER_SESSION), name="table_hands_entered_max"
+            ),
         ]
 
     def __str__(self):
@@ -299,7 +318,15 @@ class Seat(models.Model):
     replaces = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
     )
-    history = TournamentHistory()
+    # The seat's result at its table so far: the sum of its points in the hands entered, its
+    # place and its exact table points in twelfths (7/3 is 28), or no place while no hand is
+    # entered. Kept by the hand service in each hand's transaction (``services.results``) so
+    # that standings add them up instead of settling every hand again; the history keeps
+    # the hands they come from, and ``manage.py verify_results`` checks them against those.
+    score = models.IntegerField(default=0)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_points_twelfths = models.PositiveSmallIntegerField(default=0)
+    history = TournamentHistory(excluded_fields=["score", "place", "table_points_twelfths"])
 
     class Meta:
         ordering = ["table", "seat"]
@@ -308,6 +335,11 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
             models.UniqueConstraint(fields=["session", "lot"], name="one_lot_per_number"),
             models.CheckConstraint(condition=Q(seat__lte=3), name="seat_is_p1_to_p4"),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True, score=0, table_points_twelfths=0)
+                | Q(place__gte=1, place__lte=4, table_points_twelfths__lte=48),
+                name="seat_result_in_range",
+            ),
         ]
 
     def __str__(self):

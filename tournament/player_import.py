@@ -49,7 +49,8 @@ def stored_players(tournament: Tournament, *, for_update: bool = False) -> dict[
     """The tournament's players as plain data: number → the fields an import can set."""
     players = tournament.players.all()
     if for_update:
-        players = players.select_for_update()
+        # The players' rows only: their model's order joins the tournament's row.
+        players = players.select_for_update(of=("self",))
     return {values["number"]: values for values in players.values(*PLAYER_FIELDS)}
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.core.cache import cache
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,6 +29,7 @@ from tournament.models import (
     Table,
     TableReopening,
     Tournament,
+    TournamentVersion,
 )
 from tournament.seating.schedule import schedule_stats
 
@@ -37,6 +39,15 @@ ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
 
 def tournament_by_slug(slug: str) -> Tournament | None:
     return Tournament.objects.filter(slug=slug).first()
+
+
+def data_version(tournament: Tournament) -> int:
+    """The version of the tournament's data as stored now (``TournamentVersion``); 0 before
+    it has one. Read before the data cached under it, so the data is never older."""
+    found = TournamentVersion.objects.filter(tournament_id=tournament.pk).values_list(
+        "number", flat=True
+    )
+    return found.first() or 0
 
 
 def session_by_number(tournament, number: int) -> Session | None:
@@ -316,22 +327,55 @@ class StandingRow:
         return tuple(-values[key] for key in tiebreaks)
 
 
+PLACES = (1, 2, 3, 4)
+# Cached standings are kept under the tournament's version, so they are never stale; an
+# hour bounds the memory that versions no longer read hold.
+STANDINGS_CACHE_SECONDS = 3600
+
+
 def standings(tournament) -> list[StandingRow]:
     """Players ordered by the tournament's ranking order; equal players share a rank.
 
     Substitutes (and players who withdrew before playing) are listed after the
     ranked players, without a rank: a substitute's results count for the
     opponents but the substitute is not ranked.
+
+    Cached under the tournament's version, read first: every write raises it, so the
+    standings are never older than the data. (A write service
+    that needs the standings computes them with ``compute_standings``: what it reads inside
+    its transaction must not be cached under the version from before it.)
     """
+    key = f"mcr:standings:{tournament.pk}:{data_version(tournament)}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = compute_standings(tournament)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
+
+
+def compute_standings(tournament) -> list[StandingRow]:
+    """``standings`` from the database as it is now: the seats' stored results added up,
+    one query for the players and one for the totals, whatever the tournament's size."""
     rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
-    for result in tournament_results(tournament):
-        row = rows[result.player.pk]
-        row.table_points += result.table_points
-        row.score += result.score
-        row.places[result.place - 1] += 1
-        row.sessions_played += 1
-        if row.best_session is None or result.score > row.best_session:
-            row.best_session = result.score
+    totals = (
+        Seat.objects.filter(session__tournament=tournament, place__isnull=False)
+        .values("player_id")
+        .annotate(
+            total=Sum("score"),
+            twelfths=Sum("table_points_twelfths"),
+            sessions_played=Count("pk"),
+            best_session=Max("score"),
+            **{f"place_{place}": Count("pk", filter=Q(place=place)) for place in PLACES},
+        )
+        .order_by()
+    )
+    for total in totals:
+        row = rows[total["player_id"]]
+        row.score = total["total"]
+        row.table_points = scoring.from_twelfths(total["twelfths"])
+        row.places = [total[f"place_{place}"] for place in PLACES]
+        row.sessions_played = total["sessions_played"]
+        row.best_session = total["best_session"]
     tiebreaks = tournament.tiebreaks
     ranked = sorted(
         (r for r in rows.values() if r.ranked),
@@ -344,6 +388,50 @@ def standings(tournament) -> list[StandingRow]:
         previous_key = key
     substitutes = sorted((r for r in rows.values() if not r.ranked), key=lambda r: r.player.number)
     return ranked + substitutes
+
+
+@dataclass(frozen=True)
+class StoredResultDifference:
+    """A seat whose stored result is not what its table's hands give."""
+
+    session: int
+    table: int
+    seat: int
+    player: Player
+    stored: tuple[int, int | None, Fraction]  # score, place, table points
+    from_hands: tuple[int, int | None, Fraction]
+
+
+def stored_results_differences(tournament) -> tuple[int, list[StoredResultDifference]]:
+    """Every table's stored seat results checked against its hands, settled again here:
+    the number of tables checked, and each seat that differs (none, unless something wrote
+    the database behind the services' back)."""
+    differences = []
+    tables = 0
+    for session in tournament.sessions.order_by("number"):
+        stored = {
+            (seat.table_id, seat.seat): seat
+            for seat in Seat.objects.filter(session=session).select_related("player")
+        }
+        for sheet in session_sheets(session):
+            tables += 1
+            entered = sheet.entered > 0
+            for index, (player, score, place, points) in enumerate(sheet.summary):
+                seat = stored[(sheet.table.pk, index)]
+                have = (seat.score, seat.place, scoring.from_twelfths(seat.table_points_twelfths))
+                want = (score, place, points) if entered else (0, None, Fraction(0))
+                if have != want or sheet.table.hands_entered != sheet.entered:
+                    differences.append(
+                        StoredResultDifference(
+                            session=session.number,
+                            table=sheet.table.number,
+                            seat=index,
+                            player=player,
+                            stored=have,
+                            from_hands=want,
+                        )
+                    )
+    return tables, differences
 
 
 @dataclass

@@ -11,6 +11,7 @@ from tournament.models import (
     HANDS_PER_SESSION,
     SEATING_METHOD_CHOICES,
     TIEBREAK_CHOICES,
+    SeatingPlan,
     Tournament,
 )
 from tournament.selectors import ACTIVE_PLAYERS, tournament_referees
@@ -163,6 +164,13 @@ class DrawForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         self.fields["method"].initial = tournament.seating_method
+        plan = SeatingPlan.objects.filter(tournament=tournament).only("seed").first()
+        if plan is not None:
+            # Once planned, the planned method seats every session from the plan's seed.
+            self.fields["seed"].help_text = _(
+                "The planned seating seats every session from its plan's seed, %(seed)s: leave "
+                "it empty. For another method, leave empty for a fresh random seed."
+            ) % {"seed": plan.seed}
         drawn = set(tournament.sessions.values_list("number", flat=True))
         self.fields["number"].choices = [
             (n, _("Session %(n)s") % {"n": n})

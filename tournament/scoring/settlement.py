@@ -430,3 +430,38 @@ def table_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
         shared = TABLE_POINTS_BY_PLACE[place - 1 : place - 1 + tied]
         result.append(Fraction(sum(shared), tied))
     return tuple(result)
+
+
+# Table points are 4, 2, 1, 0, shared by 2, 3 or 4 tied players: every share is a whole
+# number of twelfths (7/3 = 28/12, 7/4 = 21/12), which the database stores exactly.
+TWELFTHS = 12
+
+
+def to_twelfths(points: Fraction) -> int:
+    """Table points as a whole number of twelfths: 7/3 -> 28. ValueError for any other."""
+    twelfths = Fraction(points) * TWELFTHS
+    if twelfths.denominator != 1:
+        raise ValueError(f"{points} table points are not a whole number of twelfths")
+    return twelfths.numerator
+
+
+def from_twelfths(twelfths: int) -> Fraction:
+    """The exact table points of ``twelfths``: 28 -> 7/3."""
+    return Fraction(twelfths, TWELFTHS)
+
+
+def table_result(hands: Iterable[Sequence[int]]) -> list[tuple[int, int | None, int]]:
+    """(score, place, table points in twelfths) of each player P1..P4 at a table, from the
+    points of the hands entered there; no place and nothing won while none is entered.
+
+    >>> table_result([(24, -8, -8, -8), (-8, 24, -8, -8)])
+    [(16, 1, 36), (16, 1, 36), (-16, 3, 6), (-16, 3, 6)]
+    """
+    hands = list(hands)
+    if not hands:
+        return [(0, None, 0)] * PLAYERS
+    scores = tuple(sum(points[player] for points in hands) for player in range(PLAYERS))
+    return [
+        (score, place, to_twelfths(share))
+        for score, place, share in zip(scores, places(scores), table_points(scores), strict=True)
+    ]

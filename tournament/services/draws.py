@@ -15,6 +15,7 @@ from tournament.seating.published import (
     seat_order_lots,
 )
 from tournament.services.referees import referees_copy_from_previous
+from tournament.services.results import tournament_touch
 
 
 def _session_refused(number: int, message: str, code: str) -> ValidationError:
@@ -111,6 +112,7 @@ def session_draw(
                 session=session, table=table, player=players[player], seat=seat, lot=lot
             )
     referees_copy_from_previous(session=session)
+    tournament_touch(tournament.pk)
     return session
 
 
@@ -136,9 +138,12 @@ def _tables_by_mode(*, tournament, method, players, seed, top):
     drawn = selectors.drawn_tables(tournament)
     history = [drawn[n] for n in sorted(drawn)]
     numbers = set(players)
-    # Ranked players first, then the others by number (standings already list them so).
+    # Ranked players first, then the others by number (standings already list them so): as
+    # stored now, not from the cache (see ``selectors.standings``).
     ranking = [
-        row.player.number for row in selectors.standings(tournament) if row.player.number in numbers
+        row.player.number
+        for row in selectors.compute_standings(tournament)
+        if row.player.number in numbers
     ]
     table_count = len(players) // 4
     if method == "top_tables" and not 1 <= top <= table_count:
@@ -260,6 +265,7 @@ def session_cancel_draw(*, session: Session) -> None:
             % {"n": session.number},
             code="session_has_hands",
         )
+    tournament_touch(session.tournament_id)
     # The history keeps the session, its tables and seats, each marked as a cancelled draw.
     with audit.acting(reason=audit.DRAW_CANCELLED):
         session.delete()
@@ -295,4 +301,5 @@ def seat_replace(*, seat: Seat, player: Player) -> Seat:
     seat.replaces = None if player == drawn else drawn
     seat.player = player
     seat.save(update_fields=["player", "replaces"])
+    tournament_touch(seat.session.tournament_id)
     return seat

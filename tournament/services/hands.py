@@ -22,6 +22,7 @@ from tournament.models import (
 )
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
+from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.sessions import session_reopen
 
 
@@ -399,7 +400,14 @@ def _stored_hand(table: Table, number: int, version: int | None) -> Hand | None:
     """The hand a new entry or a correction replaces; refused when it would overwrite."""
     # Locked until the save commits, so two corrections of one hand cannot both pass the
     # version check on a database that does not serialise writers.
-    hand = Hand.objects.select_for_update().filter(table=table, number=number).first()
+    # By id, not the model's order, which would join (and, on PostgreSQL, lock) the table's
+    # session and tournament rows too.
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .filter(table=table, number=number)
+        .order_by("pk")
+        .first()
+    )
     if version is None and hand is not None:
         raise _already_entered(number)
     if version is not None and (hand is None or hand.version != version):
@@ -565,7 +573,9 @@ def hand_record(
             HandSubmission.objects.create(
                 key=submission_key, hand=hand, version=hand.version, submitted_by=user
             )
-        return hand
+    table_results_store(table)
+    tournament_touch(table.session.tournament_id)
+    return hand
 
 
 # Room for a player's initials, in Latin letters or in Chinese characters.
@@ -645,6 +655,10 @@ def table_confirm(
         table.confirmed_by = user
         table.confirmed_initials = initials
         table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
+    if missing:
+        # Hands not played count as entered, with no points: the table has its result.
+        table_results_store(table)
+    tournament_touch(table.session.tournament_id)
     return table
 
 
@@ -668,4 +682,5 @@ def table_reopen(*, table: Table, user, reason: str) -> Table:
         # The players' check was of the sheet as it was: a new confirmation asks them again.
         table.confirmed_initials = []
         table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
+    tournament_touch(table.session.tournament_id)
     return table

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament.models import PLAYER_FIELDS, Player, Seat, Tournament
 from tournament.player_import import state_fingerprint, stored_players
+from tournament.services.results import tournament_touch
 
 
 @transaction.atomic
@@ -48,6 +49,7 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
         setattr(player, key, value)
     player.full_clean()
     player.save()
+    tournament_touch(tournament.pk)
     return player
 
 
@@ -57,6 +59,7 @@ def player_withdraw(*, player: Player) -> Player:
     if player.withdrawn_at is None:
         player.withdrawn_at = timezone.now()
         player.save(update_fields=["withdrawn_at"])
+    tournament_touch(player.tournament_id)
     return player
 
 
@@ -65,6 +68,7 @@ def player_reinstate(*, player: Player) -> Player:
     if player.withdrawn_at is not None:
         player.withdrawn_at = None
         player.save(update_fields=["withdrawn_at"])
+    tournament_touch(player.tournament_id)
     return player
 
 
@@ -102,4 +106,5 @@ def players_import(*, tournament: Tournament, rows: list[dict], fingerprint: str
             updated += 1
         else:
             unchanged += 1
+    tournament_touch(tournament.pk)
     return ImportOutcome(created=created, updated=updated, unchanged=unchanged)

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 
 from tournament import selectors
 from tournament.models import Session, Table
+from tournament.services.results import tournament_touch
 
 # No tournament hall holds more tables; a bound so "1-999999999" is refused, not expanded.
 MAX_TABLE_NUMBER = 999
@@ -108,6 +109,7 @@ def tables_assign(
         table.referee = referee
         if changed:
             table.save(update_fields=["referee"])
+    tournament_touch(session.tournament_id)
     return found
 
 

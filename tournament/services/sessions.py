@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament.models import Session, Table
+from tournament.services.results import tournament_touch
 
 # As the model's validator: more would be another session, not extra time.
 MAX_EXTRA_MINUTES = 240
@@ -21,6 +22,7 @@ def session_open(*, session: Session) -> Session:
     if session.opened_at is None:
         session.opened_at = timezone.now()
         session.save(update_fields=["opened_at"])
+    tournament_touch(session.tournament_id)
     return session
 
 
@@ -40,6 +42,7 @@ def session_close(*, session: Session) -> Session:
     if session.closed_at is None:
         session.closed_at = timezone.now()
         session.save(update_fields=["closed_at"])
+    tournament_touch(session.tournament_id)
     return session
 
 
@@ -48,6 +51,7 @@ def session_reopen(*, session: Session) -> Session:
     if session.closed_at is not None:
         session.closed_at = None
         session.save(update_fields=["closed_at"])
+    tournament_touch(session.tournament_id)
     return session
 
 
@@ -64,6 +68,7 @@ def table_extra_time(*, table: Table, minutes: int) -> Table:
         raise ValidationError(_("The session is closed."), code="session_closed")
     table.extra_minutes = minutes
     table.save(update_fields=["extra_minutes"])
+    tournament_touch(table.session.tournament_id)
     return table
 
 
@@ -78,6 +83,7 @@ def device_links_revoke(*, session: Session) -> Session:
     stored.device_links_version += 1
     stored.save(update_fields=["device_links_version"])
     session.device_links_version = stored.device_links_version
+    tournament_touch(session.tournament_id)
     return session
 
 
@@ -88,4 +94,5 @@ def device_link_revoke(*, table: Table) -> Table:
     stored.device_link_version += 1
     stored.save(update_fields=["device_link_version"])
     table.device_link_version = stored.device_link_version
+    tournament_touch(table.session.tournament_id)
     return table

@@ -5,7 +5,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament import audit
-from tournament.models import DEFAULT_SEATING_METHOD, DEFAULT_TIEBREAK_ORDER, Tournament
+from tournament.models import (
+    DEFAULT_SEATING_METHOD,
+    DEFAULT_TIEBREAK_ORDER,
+    Tournament,
+    TournamentVersion,
+)
+from tournament.services.results import tournament_touch
 
 
 @transaction.atomic
@@ -39,6 +45,7 @@ def tournament_create(
             _replace_accounts(tournament, organisers=organisers, referees=referees)
             # The history's second row: the tournament with its accounts.
             tournament.save()
+    TournamentVersion.objects.create(tournament=tournament)
     return tournament
 
 
@@ -91,6 +98,7 @@ def tournament_update(
     tournament.full_clean()
     _replace_accounts(tournament, organisers=organisers, referees=referees)
     tournament.save()
+    tournament_touch(tournament.pk)
     return tournament
 
 

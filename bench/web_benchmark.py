@@ -1,0 +1,321 @@
+"""Big tournaments' pages and exports: queries, server time, bytes and the workbook's memory.
+
+    .venv/bin/python bench/web_benchmark.py [--sizes 100x8,400x10,1000x10] [--runs 5]
+        [--database sqlite|postgresql] [--keep FILE]
+
+(``make bench-web``.) Each size (players x sessions) is a complete tournament built by
+``manage.py generate_tournament`` (seed 1) in one database: a SQLite file by default (kept
+with ``--keep FILE`` and used again by the next run), or a database of its own on the
+PostgreSQL server that DATABASE_URL names, dropped at the end. Each page is then asked for
+through Django's test client in this process, as the tournament's organiser, with the
+production settings (DEBUG off):
+
+- **cold**: the cache emptied first, as after a write (each write raises the tournament's
+  version, under which standings are cached); **warm**: asked again, from the cache;
+- the queries of a cold request, its size in bytes, and for the workbook the peak of the
+  memory it allocates (tracemalloc, in a run of its own);
+- the standings added up from the stored seat results against the same standings settled
+  again from every hand (what ``manage.py verify_results`` does), in the same run;
+- writes: one hand saved through the sheet's background request (p50/p95 of 64), and the
+  draw of one more session by each method (each cancelled before the next), in a
+  transaction rolled back at the end so that the tournament stays as built.
+
+Prints one table per size. Figures are CPU-bound and vary with the machine's load: compare
+figures of the same run, and runs made on an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+import urllib.parse
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+SEED = 1
+TARGET_MS = {
+    "standings": 150,
+    "standings.xlsx": 5000,
+    "seating": 100,
+    "seating by name": 100,
+    "player page": 100,
+    "referee sheet": 100,
+    "referee home": 100,
+    "overview": 100,
+}
+
+
+def parse_sizes(text: str) -> list[tuple[int, int]]:
+    sizes = []
+    for part in text.split(","):
+        players, _, sessions = part.strip().partition("x")
+        sizes.append((int(players), int(sessions)))
+    return sizes
+
+
+def configure(args) -> object | None:
+    """Settings for this process before Django starts; the PostgreSQL database made, if any."""
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.settings"
+    os.environ["MCR_DEBUG"] = "0"
+    os.environ["MCR_SECRET_KEY"] = secrets.token_urlsafe(50)
+    os.environ["MCR_ALLOWED_HOSTS"] = "testserver"
+    os.environ["MCR_SECURE_SSL_REDIRECT"] = "0"
+    os.environ["MCR_SECURE_COOKIES"] = "0"
+    os.environ["MCR_SECURE_HSTS_SECONDS"] = "0"
+    if args.database == "postgresql":
+        from hall import _admin
+
+        url = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test"
+        name = f"mcr_bench_web_{uuid.uuid4().hex[:12]}"
+        _admin(url, f'CREATE DATABASE "{name}"')
+        parts = urllib.parse.urlsplit(url)
+        os.environ["DATABASE_URL"] = urllib.parse.urlunsplit(parts._replace(path="/" + name))
+        return (url, name)
+    os.environ.pop("DATABASE_URL", None)
+    path = args.keep or str(Path(tempfile.mkdtemp(prefix="mcr-bench-web-")) / "bench.sqlite3")
+    os.environ["MCR_DB_PATH"] = path
+    return None
+
+
+def timed(run, runs: int) -> float:
+    """The median, in ms, of ``runs`` calls of ``run``."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def body(response) -> bytes:
+    if response.streaming:
+        return b"".join(response.streaming_content)
+    return response.content
+
+
+def build(players: int, sessions: int, organiser):
+    from django.core.management import call_command
+
+    from tournament.models import Tournament
+
+    slug = f"bench-{players}x{sessions}-s{SEED}"
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        started = time.perf_counter()
+        call_command(
+            "generate_tournament",
+            players=players,
+            sessions=sessions,
+            seed=SEED,
+            slug=slug,
+            organiser=organiser.username,
+            stdout=open(os.devnull, "w"),  # noqa: SIM115
+        )
+        print(f"  built {players} x {sessions} in {time.perf_counter() - started:.0f} s")
+        tournament = Tournament.objects.get(slug=slug)
+    return tournament
+
+
+def measure_pages(client, tournament, runs: int) -> list[tuple]:
+    from django.core.cache import cache
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    slug = tournament.slug
+    last = tournament.sessions.order_by("-number").first().number
+    middle = tournament.players.count() // 2
+    pages = {
+        "overview": reverse("tournament", args=[slug]),
+        "standings": reverse("standings", args=[slug]),
+        "standings.xlsx": reverse("standings_xlsx", args=[slug]),
+        "seating": reverse("seating", args=[slug, last]),
+        "seating by name": reverse("seating_by_name", args=[slug, last]),
+        "player page": reverse("player_schedule", args=[slug, middle]),
+        "referee home": reverse("referee_home", args=[slug]),
+        "referee sheet": reverse("table_sheet", args=[slug, last, 1]),
+    }
+    rows = []
+    for name, path in pages.items():
+        page_runs = max(1, runs // 2) if name == "standings.xlsx" else runs
+
+        def cold(path=path):
+            cache.clear()
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            body(response)
+
+        def warm(path=path):
+            body(client.get(path))
+
+        cache.clear()
+        # A request empties the connection's query log as it starts: start from empty too.
+        reset_queries()
+        with CaptureQueriesContext(connection) as captured:
+            size = len(body(client.get(path)))
+        queries = len(captured)  # now: the next request empties the log it reads
+        cold_ms = timed(cold, page_runs)
+        warm(path)
+        warm_ms = timed(warm, page_runs)
+        peak = None
+        if name == "standings.xlsx":
+            cache.clear()
+            tracemalloc.start()
+            body(client.get(path))
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+        rows.append((name, queries, cold_ms, warm_ms, size, peak))
+    return rows
+
+
+def measure_standings_sources(tournament, runs: int) -> tuple[float, float]:
+    """The standings from the stored results, and settled again from every hand (ms)."""
+    from tournament import selectors
+
+    stored = timed(lambda: selectors.compute_standings(tournament), runs)
+    from_hands = timed(lambda: selectors.tournament_results(tournament), max(1, runs // 2))
+    return stored, from_hands
+
+
+class RolledBack(Exception):
+    pass
+
+
+def measure_writes(client, tournament) -> dict:
+    """A hand saved through the sheet's request, and a draw of one more session by each
+    method; undone afterwards."""
+    from django.db import transaction
+
+    figures = {}
+    try:
+        with transaction.atomic():
+            figures = _writes(client, tournament)
+            raise RolledBack
+    except RolledBack:
+        pass
+    return figures
+
+
+def _writes(client, tournament) -> dict:
+    from django.urls import reverse
+
+    from tournament import services
+    from tournament.models import Tournament
+
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    number = tournament.session_count + 1
+    tournament = services.tournament_update(tournament=tournament, session_count=number)
+    draws = {}
+    # (The planned method seats the sessions of its plan only: its draws are timed when the
+    # tournament is built.)
+    for method in ("standings", "serpentine", "top_tables", "lot", "random"):
+        started = time.perf_counter()
+        session = services.session_draw(tournament=tournament, number=number, method=method)
+        draws[method] = (time.perf_counter() - started) * 1000
+        if method != "random":
+            services.session_cancel_draw(session=session)
+    services.session_open(session=session)
+    saves = []
+    tables = list(session.tables.order_by("number")[:16])
+    for hand in range(1, 5):
+        for table in tables:
+            path = reverse("table_sheet", args=[tournament.slug, number, table.number])
+            data = {
+                "number": hand,
+                "submission_key": str(uuid.uuid4()),
+                "outcome": "discard",
+                "winner": hand % 4,
+                "discarder": (hand + 1) % 4,
+                "fan": 8 + hand,
+                "flowers": 0,
+                "penalty-TOTAL_FORMS": 0,
+                "penalty-INITIAL_FORMS": 0,
+                "penalty-MIN_NUM_FORMS": 0,
+                "penalty-MAX_NUM_FORMS": 8,
+            }
+            started = time.perf_counter()
+            response = client.post(path, data, HTTP_ACCEPT="application/json")
+            saves.append((time.perf_counter() - started) * 1000)
+            assert response.json().get("saved"), response.content
+    saves.sort()
+    return {
+        "save p50": statistics.median(saves),
+        "save p95": saves[int(len(saves) * 0.95) - 1],
+        "draws": draws,
+    }
+
+
+def report(size, pages, sources, writes) -> None:
+    players, sessions = size
+    print(f"\n{players} players x {sessions} sessions ({players // 4 * sessions * 16} hands)")
+    print(f"  {'page':<16} {'queries':>7} {'cold ms':>9} {'warm ms':>9} {'bytes':>10}  target")
+    for name, queries, cold, warm, size_bytes, peak in pages:
+        memory = f", peak {peak / 2**20:.0f} MB" if peak is not None else ""
+        print(
+            f"  {name:<16} {queries:>7} {cold:>9.1f} {warm:>9.1f} {size_bytes:>10}"
+            f"  {TARGET_MS[name]} ms{memory}"
+        )
+    stored, from_hands = sources
+    print(
+        f"  standings from the stored results {stored:.1f} ms;"
+        f" settled again from every hand {from_hands:.1f} ms"
+    )
+    print(
+        f"  hand saved through the sheet: p50 {writes['save p50']:.1f} ms,"
+        f" p95 {writes['save p95']:.1f} ms (target 15 ms)"
+    )
+    draws = ", ".join(f"{method} {ms:.0f} ms" for method, ms in writes["draws"].items())
+    print(f"  draw of one session: {draws} (target 2000 ms)")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100x8,400x10,1000x10", type=parse_sizes)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--keep", help="the SQLite file to build in and use again")
+    args = parser.parse_args(argv)
+    postgres = configure(args)
+    try:
+        import django
+
+        django.setup()
+        from django.contrib.auth.models import User
+        from django.core.management import call_command
+        from django.test import Client
+
+        call_command("migrate", verbosity=0)
+        organiser, _ = User.objects.get_or_create(username="bench-organiser")
+        client = Client()
+        client.force_login(organiser)
+        print(f"database: {args.database}; {args.runs} runs a figure (median)")
+        for size in args.sizes:
+            tournament = build(*size, organiser)
+            pages = measure_pages(client, tournament, args.runs)
+            sources = measure_standings_sources(tournament, args.runs)
+            writes = measure_writes(client, tournament)
+            report(size, pages, sources, writes)
+    finally:
+        if postgres is not None:
+            from django.db import connections
+
+            connections.close_all()
+            from hall import _admin
+
+            url, name = postgres
+            _admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""Each seat's result stored with the hands, the standings added up from them, the version
+every write raises, and ``manage.py verify_results``."""
+
+import io
+import random
+from fractions import Fraction
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.conftest import make_players
+from tournament import player_import, scoring, selectors, services
+from tournament.models import Seat, Table, TournamentVersion
+
+
+def stored(table: Table) -> list[tuple[int, int | None, Fraction]]:
+    return [
+        (seat.score, seat.place, scoring.from_twelfths(seat.table_points_twelfths))
+        for seat in Seat.objects.filter(table=table).order_by("seat")
+    ]
+
+
+def from_the_sheet(table: Table) -> list[tuple[int, int | None, Fraction]]:
+    sheet = selectors.table_sheet(table)
+    if sheet.entered == 0:
+        return [(0, None, Fraction(0))] * 4
+    return [(score, place, points) for _player, score, place, points in sheet.summary]
+
+
+def random_hand(rng: random.Random, table: Table, number: int, **extra) -> None:
+    outcome = rng.choice(["discard", "discard", "self_drawn", "draw"])
+    fields = {"outcome": outcome}
+    if outcome != "draw":
+        winner = rng.randrange(4)
+        fields.update(winner=winner, fan=rng.choice([8, 8, 9, 12, 16, 24, 88]))
+        fields["flowers"] = rng.choice([0, 0, 1, 2])
+        if outcome == "discard":
+            fields["discarder"] = rng.choice([seat for seat in range(4) if seat != winner])
+    services.hand_record(table=table, number=number, **fields, **extra)
+
+
+def version(tournament) -> int:
+    return TournamentVersion.objects.get(tournament=tournament).number
+
+
+def test_a_drawn_table_has_no_result(session_in_play):
+    table = session_in_play.tables.get(number=1)
+    assert table.hands_entered == 0
+    assert stored(table) == [(0, None, Fraction(0))] * 4
+
+
+def test_every_hand_saved_stores_its_tables_results_as_the_sheet_gives_them(session_in_play):
+    rng = random.Random(7)
+    table = session_in_play.tables.get(number=2)
+    for number in range(1, 17):
+        random_hand(rng, table, number)
+        assert stored(table) == from_the_sheet(table)
+        table.refresh_from_db()
+        assert table.hands_entered == number
+    # The other tables are untouched.
+    assert stored(session_in_play.tables.get(number=1)) == [(0, None, Fraction(0))] * 4
+
+
+def test_a_correction_stores_the_corrected_result(session_in_play):
+    table = session_in_play.tables.get(number=1)
+    services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
+    assert [score for score, *_ in stored(table)] == [48, -16, -16, -16]
+    services.hand_record(
+        table=table, number=1, outcome="discard", winner=1, discarder=0, fan=8, version=1
+    )
+    assert stored(table) == [
+        (-16, 4, Fraction(0)),
+        (32, 1, Fraction(4)),
+        (-8, 2, Fraction(3, 2)),
+        (-8, 2, Fraction(3, 2)),
+    ]
+    assert stored(table) == from_the_sheet(table)
+
+
+def test_hands_not_played_at_confirmation_give_the_table_its_result(session_in_play, referee):
+    table = session_in_play.tables.get(number=3)
+    services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    table.refresh_from_db()
+    assert table.hands_entered == 16
+    assert stored(table) == [(0, 1, Fraction(7, 4))] * 4 == from_the_sheet(table)
+
+
+def test_penalties_count_in_the_stored_result(session_in_play):
+    table = session_in_play.tables.get(number=1)
+    penalty = services.PenaltyEntry(offender=2, kind="deducted", points=10, reason="Lateness")
+    services.hand_record(table=table, number=1, outcome="draw", penalties=[penalty])
+    assert stored(table) == [
+        (0, 1, Fraction(7, 3)),
+        (0, 1, Fraction(7, 3)),
+        (-10, 4, Fraction(0)),
+        (0, 1, Fraction(7, 3)),
+    ]
+
+
+def reference_standings(tournament) -> dict[int, tuple]:
+    """Player number -> (table points, score, places, sessions, best session), added up here
+    from every table's sheet, the hands settled again."""
+    totals = {p.number: [Fraction(0), 0, [0, 0, 0, 0], 0, None] for p in tournament.players.all()}
+    for result in selectors.tournament_results(tournament):
+        row = totals[result.player.number]
+        row[0] += result.table_points
+        row[1] += result.score
+        row[2][result.place - 1] += 1
+        row[3] += 1
+        row[4] = result.score if row[4] is None else max(row[4], result.score)
+    return {number: (a, b, tuple(c), d, e) for number, (a, b, c, d, e) in totals.items()}
+
+
+def test_standings_from_the_stored_results_are_those_of_the_hands(tournament, referee):
+    rng = random.Random(11)
+    make_players(tournament, 16)
+    make_players(tournament, 2, start=17, is_substitute=True)
+    for number in (1, 2):
+        session = services.session_open(
+            session=services.session_draw(tournament=tournament, number=number, seed=number)
+        )
+        for table in session.tables.all():
+            # Session 2 is still being played: some tables have only a few hands.
+            for hand in range(1, (16 if number == 1 else rng.randrange(0, 6)) + 1):
+                random_hand(rng, table, hand)
+        if number == 1:
+            services.player_withdraw(player=tournament.players.get(number=3))
+    rows = selectors.standings(tournament)
+    got = {
+        row.player.number: (
+            row.table_points,
+            row.score,
+            tuple(row.places),
+            row.sessions_played,
+            row.best_session,
+        )
+        for row in rows
+    }
+    assert got == reference_standings(tournament)
+    assert sum(row.table_points for row in rows) == 7 * sum(
+        1 for t in Table.objects.filter(session__tournament=tournament) if t.hands_entered
+    )
+    ranks = [row.rank for row in rows if row.rank is not None]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+
+
+def test_standings_are_read_from_the_cache_until_the_next_write(
+    session_in_play, django_assert_num_queries
+):
+    tournament = session_in_play.tournament
+    table = session_in_play.tables.get(number=1)
+    services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
+    # The version, then the players and the seats' totals.
+    with django_assert_num_queries(3):
+        first = selectors.standings(tournament)
+    with django_assert_num_queries(1):
+        assert selectors.standings(tournament) == first
+    services.hand_record(table=table, number=2, outcome="self_drawn", winner=1, fan=8)
+    with django_assert_num_queries(3):
+        after = selectors.standings(tournament)
+    assert {row.player.number: row.score for row in after} != {
+        row.player.number: row.score for row in first
+    }
+    assert after == selectors.compute_standings(tournament)
+
+
+def test_every_write_raises_the_tournaments_version(tournament, organiser, referee):
+    steps = []
+
+    def step(name, write):
+        before = version(tournament)
+        write()
+        steps.append((name, version(tournament) > before))
+
+    make_players(tournament, 8)
+    step("player_save", lambda: services.player_save(tournament=tournament, number=9, name="Nine"))
+    nine = tournament.players.get(number=9)
+    step("player_withdraw", lambda: services.player_withdraw(player=nine))
+    step("player_reinstate", lambda: services.player_reinstate(player=nine))
+    rows = [{"number": 10, "name": "Ten"}]
+    fingerprint = player_import.state_fingerprint(player_import.stored_players(tournament), rows)
+    step(
+        "players_import",
+        lambda: services.players_import(tournament=tournament, rows=rows, fingerprint=fingerprint),
+    )
+    services.player_withdraw(player=nine)
+    services.player_withdraw(player=tournament.players.get(number=10))
+    step("session_draw", lambda: services.session_draw(tournament=tournament, number=1, seed=1))
+    session = tournament.sessions.get(number=1)
+    table = session.tables.get(number=1)
+    step(
+        "tables_assign",
+        lambda: services.tables_assign(session=session, referee=referee, tables=[1]),
+    )
+    services.player_reinstate(player=nine)
+    seat = table.seats.get(seat=0)
+    step("seat_replace", lambda: services.seat_replace(seat=seat, player=nine))
+    step("session_open", lambda: services.session_open(session=session))
+    step("table_extra_time", lambda: services.table_extra_time(table=table, minutes=5))
+    step("device_link_revoke", lambda: services.device_link_revoke(table=table))
+    step("device_links_revoke", lambda: services.device_links_revoke(session=session))
+    step(
+        "hand_record",
+        lambda: services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8),
+    )
+    step(
+        "table_confirm",
+        lambda: services.table_confirm(
+            table=table, user=referee, record_missing_as_not_played=True
+        ),
+    )
+    step("table_reopen", lambda: services.table_reopen(table=table, user=organiser, reason="x"))
+    for other in session.tables.exclude(pk=table.pk):
+        services.table_confirm(table=other, user=referee, record_missing_as_not_played=True)
+    services.table_confirm(table=table, user=referee)
+    step("session_close", lambda: services.session_close(session=session))
+    step("session_reopen", lambda: services.session_reopen(session=session))
+    services.player_withdraw(player=nine)
+    second = services.session_draw(tournament=tournament, number=2, seed=2)
+    step("session_cancel_draw", lambda: services.session_cancel_draw(session=second))
+    step(
+        "tournament_update",
+        lambda: services.tournament_update(tournament=tournament, name="Spring Open II"),
+    )
+    assert [name for name, raised in steps if not raised] == []
+    # Every write service is in the walk above: a new one has to be added to it.
+    assert {name for name, _raised in steps} == set(services.__all__) - NOT_WRITES
+
+
+# What the services module offers besides the writes the walk above checks: data classes and
+# reads; tournament_create (which makes the version) and tournament_delete (which removes
+# it); referees_copy_from_previous, which only session_draw calls.
+NOT_WRITES = {
+    "HandRefused",
+    "ImportOutcome",
+    "PenaltyEntry",
+    "fan_list",
+    "hand_entry",
+    "parse_table_numbers",
+    "penalty_entries",
+    "score_winning_hand",
+    "stored_hand_result",
+    "referees_copy_from_previous",
+    "tournament_create",
+    "tournament_delete",
+}
+
+
+def verify(*args) -> str:
+    out = io.StringIO()
+    call_command("verify_results", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_verify_results_finds_no_difference_in_results_kept_by_the_services(session_in_play):
+    rng = random.Random(3)
+    for table in session_in_play.tables.all():
+        for number in range(1, 9):
+            random_hand(rng, table, number)
+    assert verify("spring-open") == "spring-open: 4 tables checked, 0 seats differ.\n"
+
+
+def test_verify_results_reports_a_corrupted_seat_and_repairs_it(session_in_play):
+    table = session_in_play.tables.get(number=2)
+    services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
+    seat = table.seats.get(seat=1)
+    Seat.objects.filter(pk=seat.pk).update(score=99, place=1, table_points_twelfths=48)
+
+    with pytest.raises(CommandError, match="run again with --repair"):
+        verify("spring-open")
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_results", "spring-open", stdout=out)
+    assert out.getvalue().splitlines() == [
+        f"session 1 table 2 P2 {seat.player.name}: stored score +99, place 1, 4 table points;"
+        " from the hands score -16, place 2, 1 table points",
+        "spring-open: 4 tables checked, 1 seats differ.",
+    ]
+
+    repaired = verify("spring-open", "--repair")
+    assert repaired.endswith("Stored the hands' results at 1 tables.\n")
+    assert verify("spring-open") == "spring-open: 4 tables checked, 0 seats differ.\n"
+
+
+def test_verify_results_of_an_unknown_tournament_says_so(db):
+    with pytest.raises(CommandError, match="No tournament with the short name nowhere"):
+        verify("nowhere")
