@@ -91,6 +91,10 @@ def test_the_tablet_sees_its_tables_sheet(tablet):
     assert response.status_code == 200
     assert response.context["table"] == table(1)
     assert response.context["can_enter"]
+    # The header says which table's tablet this is, and offers no account to log in to.
+    html = response.content.decode()
+    assert '<span class="who">Tablet of table 1</span>' in html
+    assert "Log in" not in html
 
 
 def test_a_hand_entered_on_the_tablet_records_the_device_and_no_user(tablet):

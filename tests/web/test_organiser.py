@@ -461,6 +461,19 @@ def test_a_draw_without_a_seed_gets_a_fresh_nine_digit_seed(tournament, organise
     assert 100_000_000 <= tournament.sessions.get(number=2).seed <= 999_999_999
 
 
+def test_once_planned_the_draw_form_says_the_plan_keeps_its_seed(tournament, organiser):
+    services.tournament_update(tournament=tournament, seating_method="planned")
+    make_players(tournament, 8)
+    page = reverse("session_draw", args=[tournament.slug])
+    assert (
+        "Leave empty for a fresh random seed. The same seed"
+        in login(organiser).get(page).content.decode()
+    )
+    session = services.session_draw(tournament=tournament, number=1)
+    html = login(organiser).get(page).content.decode()
+    assert f"seats every session from its plan&#x27;s seed, {session.seed}: leave it empty" in html
+
+
 def test_drawing_the_same_session_twice_is_refused(drawn, tournament, organiser):
     seats_before = seating_of(drawn)
     response = login(organiser).post(

@@ -76,3 +76,14 @@ def test_the_admin_stylesheets_are_served(collected):
     html = client.get("/admin/login/").content.decode()
     url = re.search(r'href="(/static/admin/css/base\.[0-9a-f]{12}\.css)"', html)[1]
     assert client.get(url).status_code == 200
+
+
+def test_pages_name_the_sites_icon_and_it_is_served(collected):
+    client = Client()
+    icon = re.search(
+        r'<link rel="icon" href="(/static/favicon\.[0-9a-f]{12}\.svg)"',
+        client.get("/").content.decode(),
+    )[1]
+    response = client.get(icon)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("image/svg+xml")

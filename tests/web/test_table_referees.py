@@ -127,3 +127,17 @@ def test_a_second_organiser_may_assign_too(tournament, url, drawn, other_referee
     response = login(other_referee).post(url, {"referee": str(other_referee.pk), "tables": "1"})
     assert response.status_code == 302
     assert referees_by_table(drawn)[1] == "other-referee"
+
+
+def test_each_table_links_to_its_sheet_also_once_the_session_is_closed(personas, url, drawn):
+    drawn = services.session_open(session=drawn)
+    organiser = drawn.tournament.organisers.get()
+    for table in drawn.tables.all():
+        services.table_confirm(table=table, user=organiser, record_missing_as_not_played=True)
+    services.session_close(session=drawn)
+    html = personas["organiser"].get(url).content.decode()
+    for number in (1, 2, 3, 4):
+        sheet = reverse("table_sheet", args=[drawn.tournament.slug, 1, number])
+        assert f'<a href="{sheet}"' in html
+    sheet = personas["organiser"].get(reverse("table_sheet", args=[drawn.tournament.slug, 1, 2]))
+    assert "Reopen for correction" in sheet.content.decode()
