@@ -219,14 +219,14 @@ def test_standings_rows_hold_exact_table_points_and_hand_worked_figures(standing
     got = [(r[0], r[1], r[6], r[8], list(r[9:13]), r[13], r[14]) for r in rows]
     assert got == EXPECTED_STANDINGS
     assert all(isinstance(r[6], Fraction) for r in rows)
-    assert [r[7] for r in rows] == ["16/3", "4.5", "4.5", "4", "17/6", "2", "1.5", "10/3"]
+    assert [r[7] for r in rows] == [r[6] for r in rows]
+    assert all(isinstance(r[7], exports.ExactPoints) for r in rows)
     assert [r[15] for r in rows] == [False] * 7 + [True]
 
 
 @pytest.mark.django_db
 def test_hand_rows_list_every_entered_hand_with_points_by_seat(standings_scenario):
-    sessions = [(s.number, selectors.session_sheets(s)) for s in standings_scenario.sessions.all()]
-    _, *rows = exports.hand_rows(sessions)
+    _, *rows = exports.hand_rows(standings_scenario)
     # 16 hands at each of the three confirmed tables, 1 at the unconfirmed one.
     assert len(rows) == 16 * 3 + 1
     # Session 1, table 1, hand 2: dealer P2 (Bo Li) wins on P3's (Hui Zhang) discard.
@@ -280,7 +280,8 @@ def test_team_standings_sum_ranked_members(standings_scenario):
     _, *rows = exports.team_rows(selectors.team_standings(selectors.standings(standings_scenario)))
     assert [(r[0], r[1], r[3], r[5]) for r in rows] == EXPECTED_TEAMS
     assert rows[0][2] == "Chen Jing, Dana Novak"
-    assert rows[0][4] == "59/6"
+    assert rows[0][4] == Fraction(59, 6)
+    assert isinstance(rows[0][4], exports.ExactPoints)
 
 
 # ---------------------------------------------------------------- the workbook
@@ -315,7 +316,13 @@ def test_standings_sheet_stores_numbers_as_numbers(standings_scenario):
     points = column(sheet, "Table points")
     exact = column(sheet, "Table points (exact)")
     assert [r[points] for r in rows] == [5.3333, 4.5, 4.5, 4, 2.8333, 2, 1.5, 3.3333]
-    assert [r[exact] for r in rows] == ["16/3", "4.5", "4.5", "4", "17/6", "2", "1.5", "10/3"]
+    # The exact column holds the number itself, shown as a fraction: 16/3 reads "5 1/3".
+    fractions = [(16, 3), (9, 2), (9, 2), (4, 1), (17, 6), (2, 1), (3, 2), (10, 3)]
+    assert [r[exact] for r in rows] == [pytest.approx(n / d, rel=1e-14) for n, d in fractions]
+    for row_index in range(2, len(rows) + 2):
+        cell = sheet.cell(row=row_index, column=exact + 1)
+        assert cell.number_format == "# ??/??"
+        assert cell.data_type == "n"
     for row in rows:
         for index in (1, points, column(sheet, "Score"), column(sheet, "1st")):
             assert isinstance(row[index], int | float) and not isinstance(row[index], bool)
@@ -365,11 +372,11 @@ def test_session_sheets_give_scores_places_and_confirmation(standings_scenario):
         "Confirmed",
     ]
     by_number = {r[2]: r for r in data_rows(sheet)}
-    assert by_number[5] == [1, "P1", 5, "Eve Sato", "佐藤惠", 50, 1, 4, "4", True]
-    assert by_number[7] == [2, "P3", 7, "Gao Ming", "高明", -32, 3, 0.5, "0.5", True]
+    assert by_number[5] == [1, "P1", 5, "Eve Sato", "佐藤惠", 50, 1, 4, 4, True]
+    assert by_number[7] == [2, "P3", 7, "Gao Ming", "高明", -32, 3, 0.5, 0.5, True]
     session_2 = {r[2]: r for r in data_rows(workbook["Session 2"])}
-    assert session_2[3][5:] == [0, 1, 2.3333, "7/3", True]
-    assert session_2[6][5:] == [-8, 2, 1.5, "1.5", False]
+    assert session_2[3][5:] == [0, 1, 2.3333, pytest.approx(7 / 3, rel=1e-14), True]
+    assert session_2[6][5:] == [-8, 2, 1.5, 1.5, False]
 
 
 @pytest.mark.django_db

@@ -3,11 +3,12 @@
 Rows are built in memory (unsaved players), so these tests need no database.
 """
 
+import re
+from datetime import UTC, datetime
 from fractions import Fraction
 
 import pytest
-from django.test import RequestFactory
-from django_tables2 import RequestConfig
+from django.http import QueryDict
 
 from tournament.formatting import format_table_points
 from tournament.models import Player
@@ -61,11 +62,32 @@ ROWS = [
 ]
 
 
+def query(**params) -> QueryDict:
+    """The page's query string, as the view passes ``request.GET``."""
+    result = QueryDict(mutable=True)
+    for name, value in params.items():
+        result[name.replace("_", "-")] = value
+    return result
+
+
 def sorted_numbers(sort, rows=ROWS):
-    request = RequestFactory().get("/", {"sort": sort} if sort else {})
-    table = StandingsTable(list(rows))
-    RequestConfig(request, paginate=False).configure(table)
-    return [r.record.player.number for r in table.rows]
+    table = StandingsTable(list(rows), query(sort=sort) if sort else None)
+    return [r.player.number for r in table.rows]
+
+
+def body_rows(html):
+    """Each body row's cells, tags stripped."""
+    body = html.split("<tbody>", 1)[1]
+    return [
+        [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
+        for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, flags=re.S)
+    ]
+
+
+def heading(html, label):
+    """The ``<th>`` whose link or text is ``label``."""
+    (found,) = re.findall(rf"<th(?: [^>]*)?>(?:<a [^>]*>)?{label}(?:</a>)?</th>", html)
+    return found
 
 
 def test_unsorted_table_keeps_the_standings_order():
@@ -102,27 +124,65 @@ def test_unknown_sort_column_is_ignored():
 
 
 def test_cells_show_exact_points_names_and_substitute_mark():
-    request = RequestFactory().get("/")
-    first = row(1, 1, Fraction(7, 3), 12, best=12)
+    first = row(1, 1, Fraction(7, 3), 12, best=12, team="Tigers")
     first.player.name_zh = "陈静"
     table = StandingsTable([first, row(9, None, Fraction(7, 4), -3, substitute=True, best=-3)])
-    RequestConfig(request, paginate=False).configure(table)
-    html = table.as_html(request)
-    assert "7/3" in html
-    assert "1.75" in html
+    html = table.as_html()
+    assert html.startswith('<table class="standings">')
+    assert '<td class="num">7/3</td>' in html
+    assert '<td class="num">1.75</td>' in html
     assert '<span lang="zh-Hans">陈静</span>' in html
-    assert "substitute" in html
-    cells = [[cell for cell in r] for r in table.rows]
-    assert cells[1][0] == ""  # the substitute has no rank
+    assert '<tr class="substitute">' in html
+    assert '<span class="badge">substitute</span>' in html
+    assert body_rows(html) == [
+        ["1", "1", "Player 1 陈静", "Tigers", "7/3", "12", "1", "0", "0", "0", "1", "12"],
+        # The substitute has no rank.
+        ["", "9", "Player 9 substitute", "", "1.75", "-3", "1", "0", "0", "0", "1", "-3"],
+    ]
+
+
+def test_headings_are_the_columns_labels():
+    html = StandingsTable(ROWS).as_html()
+    labels = re.findall(r"<th(?: [^>]*)?>(?:<a [^>]*>)?([^<]*)", html)
+    assert labels == [
+        "Rank",
+        "No.",
+        "Player",
+        "Team",
+        "Table points",
+        "Score",
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "Sessions",
+        "Best session",
+    ]
+    assert heading(html, "Score").startswith('<th class="num orderable">')
+    assert heading(html, "Player").startswith('<th class="orderable">')
+
+
+def test_withdrawn_player_is_marked():
+    gone = row(1, 1, 1, 0, best=0)
+    gone.player.withdrawn_at = datetime(2025, 5, 1, 14, 0, tzinfo=UTC)
+    html = StandingsTable([gone]).as_html()
+    assert '<span class="badge warn">withdrawn</span>' in html
 
 
 def test_player_name_is_escaped():
-    request = RequestFactory().get("/")
-    evil = row(1, 1, 1, 0, best=0)
+    evil = row(1, 1, 1, 0, best=0, team="<b>Team</b>")
     evil.player.name = "<script>x</script>"
-    html = StandingsTable([evil]).as_html(request)
-    assert "<script>x</script>" not in html
-    assert "&lt;script&gt;" in html
+    evil.player.name_zh = "<i>zh</i>"
+    html = StandingsTable([evil]).as_html()
+    assert "<script>" not in html and "<b>" not in html and "<i>" not in html
+    assert "&lt;script&gt;x&lt;/script&gt;" in html
+    assert "&lt;b&gt;Team&lt;/b&gt;" in html
+    assert "&lt;i&gt;zh&lt;/i&gt;" in html
+
+
+def test_empty_tables_say_so():
+    assert "No players registered yet." in StandingsTable([]).as_html()
+    assert "No teams." in TeamStandingsTable([]).as_html()
 
 
 def test_team_table_sorts_by_exact_points_on_its_own_parameter():
@@ -131,18 +191,77 @@ def test_team_table_sorts_by_exact_points_on_its_own_parameter():
         TeamRow("Dragons", ["C", "D"], Fraction(13, 2), 13, rank=2),
         TeamRow("Cranes", ["E"], Fraction(23, 3), -4, rank=3),
     ]
-    request = RequestFactory().get("/", {"team-sort": "table_points", "sort": "-score"})
-    table = TeamStandingsTable(teams)
-    RequestConfig(request, paginate=False).configure(table)
-    assert [r.record.team for r in table.rows] == ["Dragons", "Cranes", "Tigers"]
-    html = table.as_html(request)
+    page_query = query(team_sort="table_points", sort="-score")
+    table = TeamStandingsTable(teams, page_query)
+    assert [r.team for r in table.rows] == ["Dragons", "Cranes", "Tigers"]
+    html = table.as_html()
+    assert html.startswith('<table class="team-standings">')
     assert "59/6" in html and "6.5" in html and "A, B" in html
+    # The players' sort is not this table's: sorted by the same name, it keeps its order.
+    players = StandingsTable(ROWS, query(team_sort="-rank"))
+    assert [r.player.number for r in players.rows] == [1, 2, 3, 4, 5, 9, 10]
+
+
+def test_team_members_do_not_sort():
+    teams = [TeamRow("B", ["Z"], Fraction(1), 0, rank=1), TeamRow("A", ["Y"], Fraction(0), 0, 2)]
+    table = TeamStandingsTable(teams, query(team_sort="members"))
+    assert [r.team for r in table.rows] == ["B", "A"]
+    assert heading(table.as_html(), "Members") == "<th>Members</th>"
 
 
 def test_first_click_on_a_number_column_sorts_the_largest_first():
-    request = RequestFactory().get("/")
     table = StandingsTable(list(ROWS))
-    RequestConfig(request, paginate=False).configure(table)
-    assert table.columns["table_points"].order_by_alias.next == "-table_points"
-    assert table.columns["score"].order_by_alias.next == "-score"
-    assert table.columns["rank"].order_by_alias.next == "rank"
+    first_click = {column.name: table.next_sort(column) for column in table.columns}
+    assert first_click == {
+        "rank": "rank",
+        "number": "number",
+        "player": "player",
+        "team": "team",
+        "table_points": "-table_points",
+        "score": "-score",
+        "first": "-first",
+        "second": "-second",
+        "third": "-third",
+        "fourth": "-fourth",
+        "sessions_played": "-sessions_played",
+        "best_session": "-best_session",
+    }
+
+
+def test_heading_links_sort_and_mark_the_current_sort_keeping_other_parameters():
+    html = StandingsTable(ROWS, query(sort="-score", team_sort="rank")).as_html()
+    # The sorted column is marked and its link turns the sort round.
+    assert heading(html, "Score") == (
+        '<th class="desc num orderable" aria-sort="descending">'
+        '<a href="?sort=score&amp;team-sort=rank">Score</a></th>'
+    )
+    # Another column's link sorts by it, the other table's sort kept; no mark.
+    assert heading(html, "Table points") == (
+        '<th class="num orderable"><a href="?sort=-table_points&amp;team-sort=rank">'
+        "Table points</a></th>"
+    )
+    assert html.count("aria-sort") == 1
+    ascending = StandingsTable(ROWS, query(sort="rank")).as_html()
+    assert heading(ascending, "Rank") == (
+        '<th class="asc num orderable" aria-sort="ascending"><a href="?sort=-rank">Rank</a></th>'
+    )
+    teams = TeamStandingsTable([], query(sort="player", team_sort="-score")).as_html()
+    assert '<a href="?sort=player&amp;team-sort=score">Score</a>' in teams
+    assert '<a href="?sort=player&amp;team-sort=team">Team</a>' in teams
+
+
+def test_an_unknown_sort_marks_no_heading():
+    html = StandingsTable(ROWS, query(sort="-nonsense")).as_html()
+    assert "aria-sort" not in html
+    assert '<a href="?sort=-score">Score</a>' in html
+
+
+def test_a_thousand_rows_render():
+    rows = [
+        row(n, n if n <= 990 else None, Fraction(n % 17, 3), n % 50 - 25, substitute=n > 990)
+        for n in range(1, 1001)
+    ]
+    table = StandingsTable(rows, query(sort="-table_points"))
+    html = table.as_html()
+    assert len(body_rows(html)) == 1000
+    assert html.count('<tr class="substitute">') == 10

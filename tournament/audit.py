@@ -87,6 +87,17 @@ def current_actor() -> Actor:
     return Actor(user=user, device=device, reason=actor.reason)
 
 
+def bulk_history() -> dict:
+    """What ``simple_history.utils.bulk_create_with_history`` needs to write history rows that
+    name the current actor, as one-by-one saves do (it sends no signal per row)."""
+    actor = current_actor()
+    return {
+        "default_user": actor.user,
+        "default_change_reason": actor.reason or None,
+        "custom_historical_attrs": {"history_device": actor.device[:DEVICE_MAX_LENGTH]},
+    }
+
+
 class HistoryActor(models.Model):
     """What every historical row adds to simple-history's: the table device that made the
     change, when no account did."""

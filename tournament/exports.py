@@ -2,24 +2,34 @@
 
 Each ``*_rows`` function yields a header, then one tuple of plain values per line:
 ints, strings, booleans, ``None`` for an empty cell and exact ``Fraction``s for table
-points. Only the writer turns a ``Fraction`` into a number Excel can hold, so any other
-writer (CSV, a test) sees the exact values.
+points (``ExactPoints`` where the cell is to show the fraction itself). Only the writer
+turns a ``Fraction`` into a number Excel can hold, so any other writer (CSV, a test) sees
+the exact values.
+
+The rows come from the stored seat results and from the hands read as plain values, a
+session after another, and the writer streams them into a write-only workbook: a
+1,000-player tournament's 40,000 hands are never all in memory at once. The file is cached
+under the tournament's version.
 """
 
 import io
+import itertools
 import unicodedata
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
+from django.core.cache import cache
 from django.utils.functional import Promise
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from tournament import selectors
+from tournament import scoring, seating, selectors
 from tournament.formatting import WIND_NAMES, format_table_points
-from tournament.models import SEAT_LABELS, Seat
+from tournament.models import SEAT_LABELS, Hand, Seat
 from tournament.scoring import PenaltyKind
 
 Row = tuple
@@ -27,8 +37,20 @@ Row = tuple
 # Excel keeps 15 significant digits; four decimals tell 7/3 from 2.33 at a glance, and
 # the exact value sits in the "(exact)" column beside it.
 TABLE_POINTS_DECIMALS = 4
+# The "(exact)" column: a number shown as a fraction, 7/3 as "2 1/3" and 29/12 as
+# "2 5/12" (table points are twelfths at most), that sums and sorts as a number.
+EXACT_POINTS_FORMAT = "# ??/??"
 MAX_COLUMN_WIDTH = 60
 EXCEL_SHEET_TITLE_LENGTH = 31
+# Column widths are measured on the header and the first rows: a write-only sheet takes
+# its widths before its rows.
+WIDTH_SAMPLE_ROWS = 500
+# Cached workbooks are kept under the tournament's version, so they are never stale.
+WORKBOOK_CACHE_SECONDS = 3600
+
+
+class ExactPoints(Fraction):
+    """Table points for a cell that shows the exact fraction (a number, not text)."""
 
 
 def _seat(seat: int | None) -> str | None:
@@ -74,7 +96,7 @@ def standings_rows(rows: Iterable[selectors.StandingRow]) -> Iterator[Row]:
             player.team,
             player.country,
             row.table_points,
-            format_table_points(row.table_points),
+            ExactPoints(row.table_points),
             row.score,
             *row.places,
             row.sessions_played,
@@ -83,8 +105,9 @@ def standings_rows(rows: Iterable[selectors.StandingRow]) -> Iterator[Row]:
         )
 
 
-def session_rows(sheets: Iterable[selectors.TableSheet]) -> Iterator[Row]:
-    """One session's results: every player of every table, by table and starting seat."""
+def session_rows(seats: Iterable[Seat]) -> Iterator[Row]:
+    """One session's results: every player of every table, by table and starting seat, from
+    the seats' stored results (empty where the table has no hand yet)."""
     yield (
         _("Table"),
         _("Seat"),
@@ -97,24 +120,46 @@ def session_rows(sheets: Iterable[selectors.TableSheet]) -> Iterator[Row]:
         _("Table points (exact)"),
         _("Confirmed"),
     )
-    for sheet in sheets:
-        for seat, (player, score, place, points) in enumerate(sheet.summary):
-            yield (
-                sheet.table.number,
-                SEAT_LABELS[seat],
-                player.number,
-                player.name,
-                player.name_zh,
-                score,
-                place,
-                points,
-                format_table_points(points),
-                sheet.table.is_confirmed,
-            )
+    for seat in seats:
+        played = seat.place is not None
+        points = scoring.from_twelfths(seat.table_points_twelfths)
+        yield (
+            seat.table.number,
+            SEAT_LABELS[seat.seat],
+            seat.player.number,
+            seat.player.name,
+            seat.player.name_zh,
+            seat.score if played else None,
+            seat.place,
+            points if played else None,
+            ExactPoints(points) if played else None,
+            seat.table.is_confirmed,
+        )
 
 
-def hand_rows(sessions: Iterable[tuple[int, list[selectors.TableSheet]]]) -> Iterator[Row]:
-    """Every entered hand of every table, with the settled points per starting seat."""
+HAND_FIELDS = (
+    "table__session__number",
+    "table__number",
+    "table_id",
+    "number",
+    "outcome",
+    "winner",
+    "discarder",
+    "fan",
+    "flowers",
+    "fan_names",
+    "winning_hand",
+    "computed_fan",
+    "points_p1",
+    "points_p2",
+    "points_p3",
+    "points_p4",
+)
+
+
+def hand_rows(tournament) -> Iterator[Row]:
+    """Every entered hand of every table, with the settled points per starting seat: read as
+    plain values in one streamed query, never as model objects."""
     yield (
         _("Session"),
         _("Table"),
@@ -137,34 +182,42 @@ def hand_rows(sessions: Iterable[tuple[int, list[selectors.TableSheet]]]) -> Ite
         _("Points P3"),
         _("Points P4"),
     )
-    for session_number, sheets in sessions:
-        for sheet in sheets:
-            for line in sheet.rows:
-                hand = line.hand
-                if hand is None:
-                    continue
-                dealer = _player_at(sheet.players, line.slot.dealer)
-                winner = _player_at(sheet.players, hand.winner)
-                discarder = _player_at(sheet.players, hand.discarder)
-                yield (
-                    session_number,
-                    sheet.table.number,
-                    hand.number,
-                    str(WIND_NAMES[line.slot.prevalent_wind]),
-                    SEAT_LABELS[line.slot.dealer],
-                    dealer.name if dealer else None,
-                    str(hand.get_outcome_display()),
-                    _seat(hand.winner),
-                    winner.name if winner else None,
-                    _seat(hand.discarder),
-                    discarder.name if discarder else None,
-                    hand.fan,
-                    hand.flowers if hand.is_win else None,
-                    hand.fan_names,
-                    hand.winning_hand,
-                    hand.computed_fan,
-                    *hand.points,
-                )
+    names = {
+        (table, seat): name
+        for table, seat, name in Seat.objects.filter(session__tournament=tournament)
+        .order_by()
+        .values_list("table_id", "seat", "player__name")
+    }
+    slots = {slot.number: slot for slot in seating.session_schedule()}
+    outcomes = {key: str(label) for key, label in Hand.OUTCOME_CHOICES}
+    hands = (
+        Hand.objects.filter(table__session__tournament=tournament)
+        .order_by("table__session__number", "table__number", "number")
+        .values_list(*HAND_FIELDS)
+        .iterator(chunk_size=2000)
+    )
+    for session, table, table_id, number, outcome, winner, discarder, *rest in hands:
+        fan, flowers, fan_names, winning_hand, computed_fan, *points = rest
+        slot = slots[number]
+        yield (
+            session,
+            table,
+            number,
+            str(WIND_NAMES[slot.prevalent_wind]),
+            SEAT_LABELS[slot.dealer],
+            names.get((table_id, slot.dealer)),
+            outcomes[outcome],
+            _seat(winner),
+            names.get((table_id, winner)) if winner is not None else None,
+            _seat(discarder),
+            names.get((table_id, discarder)) if discarder is not None else None,
+            fan,
+            flowers if outcome in Hand.WINS else None,
+            fan_names,
+            winning_hand,
+            computed_fan,
+            *points,
+        )
 
 
 def penalty_rows(tournament) -> Iterator[Row]:
@@ -257,7 +310,7 @@ def team_rows(teams: Iterable[selectors.TeamRow]) -> Iterator[Row]:
             team.team,
             ", ".join(team.members),
             team.table_points,
-            format_table_points(team.table_points),
+            ExactPoints(team.table_points),
             team.score,
         )
 
@@ -267,17 +320,30 @@ def has_teams(rows: Iterable[selectors.StandingRow]) -> bool:
     return any(row.player.team for row in rows)
 
 
+def _session_seats(tournament) -> Iterator[tuple[int, Iterator[Seat]]]:
+    """(session number, its seats by table and seat) for every session, from one query."""
+    seats = (
+        Seat.objects.filter(session__tournament=tournament)
+        .select_related("session", "table", "player")
+        .order_by("session__number", "table__number", "seat")
+        .iterator(chunk_size=2000)
+    )
+    return itertools.groupby(seats, key=lambda seat: seat.session.number)
+
+
 def workbook_sheets(tournament) -> Iterator[tuple[str, Iterable[Row]]]:
-    """(sheet title, rows) for every sheet of the standings workbook, in order."""
+    """(sheet title, rows) for every sheet of the standings workbook, in order; each sheet's
+    rows are read as it is written."""
     rows = selectors.standings(tournament)
     yield _("Standings"), standings_rows(rows)
-    sessions = [
-        (session.number, selectors.session_sheets(session))
-        for session in tournament.sessions.order_by("number")
-    ]
-    for number, sheets in sessions:
-        yield _("Session %(number)s") % {"number": number}, session_rows(sheets)
-    yield _("Hands"), hand_rows(sessions)
+    drawn = set(tournament.sessions.values_list("number", flat=True))
+    for number, seats in _session_seats(tournament):
+        drawn.discard(number)
+        yield _("Session %(number)s") % {"number": number}, session_rows(seats)
+    # A session drawn with no seat (no players) still has its sheet, with a header only.
+    for number in sorted(drawn):
+        yield _("Session %(number)s") % {"number": number}, session_rows([])
+    yield _("Hands"), hand_rows(tournament)
     yield _("Penalties"), penalty_rows(tournament)
     yield _("Seating"), seating_rows(tournament)
     if has_teams(rows):
@@ -290,6 +356,8 @@ def workbook_sheets(tournament) -> Iterator[tuple[str, Iterable[Row]]]:
 def _cell_value(value):
     """The one place where exact values become what a spreadsheet cell can hold."""
     if isinstance(value, Fraction):
+        if isinstance(value, ExactPoints):
+            return float(value)
         return round(float(value), TABLE_POINTS_DECIMALS)
     if isinstance(value, Promise):
         value = str(value)
@@ -301,6 +369,8 @@ def _display_width(value) -> int:
     """Characters the value takes on screen; CJK characters are twice as wide."""
     if value is None:
         return 0
+    if isinstance(value, ExactPoints):
+        value = format_table_points(value) + "  "
     return sum(2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in str(value))
 
 
@@ -310,36 +380,57 @@ def _sheet_title(title: str) -> str:
     return title[:EXCEL_SHEET_TITLE_LENGTH]
 
 
-def write_sheet(worksheet, rows: Iterable[Row]) -> None:
-    """Write a header and rows; bold frozen header, columns as wide as their content."""
+def _cell(sheet, value, *, bold: Font | None = None) -> WriteOnlyCell:
+    cell = WriteOnlyCell(sheet, value=_cell_value(value))
+    if cell.data_type == "f":
+        # Names come from registration forms and imports: text starting with "=" stays
+        # text instead of becoming a formula Excel would run.
+        cell.data_type = "s"
+    if isinstance(value, ExactPoints):
+        cell.number_format = EXACT_POINTS_FORMAT
+    if bold is not None:
+        cell.font = bold
+    return cell
+
+
+def write_sheet(workbook: Workbook, title: str, rows: Iterable[Row]) -> None:
+    """Write a sheet of a write-only workbook: a bold frozen header, then the rows as they
+    come, columns as wide as the header and the first rows' content."""
+    sheet = workbook.create_sheet(_sheet_title(title))
+    rows = iter(rows)
+    header = next(rows)
+    sample = list(itertools.islice(rows, WIDTH_SAMPLE_ROWS))
     widths: dict[int, int] = {}
-    bold = Font(bold=True)
-    for row_index, row in enumerate(rows, start=1):
+    for row in (header, *sample):
         for column_index, value in enumerate(row, start=1):
-            cell = worksheet.cell(row=row_index, column=column_index, value=_cell_value(value))
-            if cell.data_type == "f":
-                # Names come from registration forms and imports: text starting with "="
-                # stays text instead of becoming a formula Excel would run.
-                cell.data_type = "s"
-            if row_index == 1:
-                cell.font = bold
-            widths[column_index] = max(widths.get(column_index, 0), _display_width(cell.value))
+            width = _display_width(value if isinstance(value, ExactPoints) else _cell_value(value))
+            widths[column_index] = max(widths.get(column_index, 0), width)
     for column_index, width in widths.items():
         letter = get_column_letter(column_index)
-        worksheet.column_dimensions[letter].width = min(width + 2, MAX_COLUMN_WIDTH)
-    worksheet.freeze_panes = "A2"
+        sheet.column_dimensions[letter].width = min(width + 2, MAX_COLUMN_WIDTH)
+    sheet.freeze_panes = "A2"
+    bold = Font(bold=True)
+    sheet.append([_cell(sheet, value, bold=bold) for value in header])
+    for row in itertools.chain(sample, rows):
+        sheet.append([_cell(sheet, value) for value in row])
 
 
 def standings_workbook(tournament) -> Workbook:
-    """The whole tournament as a workbook: standings, sessions, hands, penalties, seating."""
-    workbook = Workbook()
-    workbook.remove(workbook.active)
+    """The whole tournament as a write-only workbook: standings, sessions, hands, penalties,
+    seating (and teams)."""
+    workbook = Workbook(write_only=True)
     for title, rows in workbook_sheets(tournament):
-        write_sheet(workbook.create_sheet(_sheet_title(title)), rows)
+        write_sheet(workbook, title, rows)
     return workbook
 
 
 def standings_xlsx_bytes(tournament) -> bytes:
-    buffer = io.BytesIO()
-    standings_workbook(tournament).save(buffer)
-    return buffer.getvalue()
+    """The workbook's file, cached under the tournament's version and the language."""
+    key = f"mcr:workbook:{tournament.pk}:{selectors.data_version(tournament)}:{get_language()}"
+    content = cache.get(key)
+    if content is None:
+        buffer = io.BytesIO()
+        standings_workbook(tournament).save(buffer)
+        content = buffer.getvalue()
+        cache.set(key, content, WORKBOOK_CACHE_SECONDS)
+    return content

@@ -55,7 +55,11 @@ def session_by_number(tournament, number: int) -> Session | None:
 
 
 def player_by_number(tournament, number: int) -> Player | None:
-    return Player.objects.filter(tournament=tournament, number=number).first()
+    """Player ``number``, holding ``tournament`` as read: its pages need no second read."""
+    player = Player.objects.filter(tournament=tournament, number=number).first()
+    if player is not None:
+        player.tournament = tournament
+    return player
 
 
 def table_by_number(tournament, session: int, number: int) -> Table | None:
@@ -186,10 +190,13 @@ class RefereeTable:
     """A table as the referees' pages list it: players, referee and hands entered so far."""
 
     table: Table  # with its session and its referee
-    players: list[Player]  # by starting seat P1..P4
-    entered: int
+    players: list[str]  # the players' names by starting seat P1..P4
 
     hands_per_session = seating.HANDS_PER_SESSION
+
+    @property
+    def entered(self) -> int:
+        return self.table.hands_entered
 
 
 @dataclass(frozen=True)
@@ -198,50 +205,58 @@ class RefereeSession:
     tables: list[RefereeTable]
 
 
-def _referee_tables(tables, sessions: dict[int, Session]) -> list[RefereeTable]:
-    """``tables`` with their referee, players and hands counted: two queries in all."""
-    seats = Seat.objects.select_related("player").order_by("seat")
-    tables = (
-        tables.select_related("referee")
-        .annotate(entered=Count("hands"))
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("session__number", "number")
-    )
+def _referee_tables(tables, seats, sessions: dict[int, Session]) -> list[RefereeTable]:
+    """``tables`` by session and number with their referee, and their players' names from
+    ``seats`` (the same tables' seats): two queries, each filtered as the caller's is, so no
+    list of ids grows with the tables; the names read as plain values."""
+    names: dict[int, list[str]] = {}
+    for table_id, name in seats.order_by("seat").values_list("table_id", "player__name"):
+        names.setdefault(table_id, []).append(name)
     listed = []
-    for table in tables:
+    for table in tables.select_related("referee").order_by("session__number", "number"):
         table.session = sessions[table.session_id]
-        listed.append(
-            RefereeTable(
-                table=table, players=[s.player for s in table.seats.all()], entered=table.entered
-            )
-        )
+        listed.append(RefereeTable(table=table, players=names.get(table.pk, [])))
     return listed
 
 
-def referee_sessions(tournament, *, referee=None) -> list[RefereeSession]:
-    """The referee's home: the sessions in play (opened, not closed; normally one), each
-    with the tables assigned to ``referee``, or every table when ``referee`` is None (an
-    organiser). Three queries whatever the number of tables."""
-    sessions = {
-        session.pk: session
-        for session in tournament.sessions.filter(
-            opened_at__isnull=False, closed_at__isnull=True
-        ).order_by("number")
-    }
-    if not sessions:
-        return []
-    tables = Table.objects.filter(session__in=list(sessions))
-    if referee is not None:
-        tables = tables.filter(referee=referee)
-    by_session: dict[int, list[RefereeTable]] = {pk: [] for pk in sessions}
-    for item in _referee_tables(tables, sessions):
-        by_session[item.table.session_id].append(item)
-    return [RefereeSession(session=sessions[pk], tables=by_session[pk]) for pk in sessions]
+@dataclass(frozen=True)
+class RefereeHome:
+    """The referee's home: the sessions in play (normally one) with their tables, and the
+    tournament's other sessions, closed or not open yet."""
+
+    in_play: list[RefereeSession]
+    closed: list[Session]
+    not_open: list[Session]
+
+
+def referee_home(tournament, *, referee=None) -> RefereeHome:
+    """The sessions in play (opened, not closed), each with the tables assigned to
+    ``referee``, or every table when ``referee`` is None (an organiser); the other sessions
+    only by number. Three queries whatever the number of sessions and tables."""
+    # Without the draw input: a session-by-session draw keeps every earlier table in it.
+    sessions = list(tournament.sessions.defer("draw_input").order_by("number"))
+    in_play = {session.pk: session for session in sessions if session.is_in_play}
+    by_session: dict[int, list[RefereeTable]] = {pk: [] for pk in in_play}
+    if in_play:
+        tables = Table.objects.filter(session__in=list(in_play))
+        seats = Seat.objects.filter(session__in=list(in_play))
+        if referee is not None:
+            tables = tables.filter(referee=referee)
+            seats = seats.filter(table__referee=referee)
+        for item in _referee_tables(tables, seats, in_play):
+            by_session[item.table.session_id].append(item)
+    return RefereeHome(
+        in_play=[RefereeSession(session=in_play[pk], tables=by_session[pk]) for pk in in_play],
+        closed=[session for session in sessions if session.closed_at is not None],
+        not_open=[session for session in sessions if session.opened_at is None],
+    )
 
 
 def session_referee_tables(session: Session) -> list[RefereeTable]:
-    """Every table of the session with its referee, players and hands: two queries."""
-    return _referee_tables(session.tables.all(), {session.pk: session})
+    """Every table of the session with its referee, players and hands entered: two queries."""
+    return _referee_tables(
+        session.tables.all(), Seat.objects.filter(session=session), {session.pk: session}
+    )
 
 
 def tournament_referees(tournament):
@@ -541,10 +556,15 @@ class TournamentOverview:
 def tournament_overview(tournament) -> TournamentOverview:
     """The drawn sessions with their tables and confirmed tables counted, and the number
     of active players: two queries whatever the number of sessions and tables."""
-    sessions = tournament.sessions.annotate(
-        table_count=Count("tables"),
-        confirmed_count=Count("tables", filter=Q(tables__confirmed_at__isnull=False)),
-    ).order_by("number")
+    # Without the draw input: a session-by-session draw keeps every earlier table in it.
+    sessions = (
+        tournament.sessions.defer("draw_input")
+        .annotate(
+            table_count=Count("tables"),
+            confirmed_count=Count("tables", filter=Q(tables__confirmed_at__isnull=False)),
+        )
+        .order_by("number")
+    )
     return TournamentOverview(
         sessions=list(sessions),
         active_players=tournament.players.filter(ACTIVE_PLAYERS).count(),
@@ -622,17 +642,46 @@ class SeatingFigures:
     drawn_sessions: int
     command: str
     groups_json: str
-    plan_players: list[tuple[int, Player | None]]  # command-line number i -> registered player
+    # Command-line number i -> the registered player it stands for ("12 Li Wei"), or "".
+    plan_players: list[tuple[int, str]]
 
 
 def seating_figures(tournament) -> SeatingFigures:
     """The plan (if any) with its figures and reproducing command, and the figures of the
-    sessions drawn so far, recounted from the stored seats."""
+    sessions drawn so far, recounted from the stored seats.
+
+    Cached under the tournament's version, read first (see ``standings``): the figures
+    are recounted from every seat of every drawn session, and the seating pages are read
+    by every player at once when a session is drawn."""
+    key = f"mcr:seating-figures:{tournament.pk}:{data_version(tournament)}"
+    figures = cache.get(key)
+    if figures is None:
+        figures = compute_seating_figures(tournament)
+        cache.set(key, figures, STANDINGS_CACHE_SECONDS)
+    return figures
+
+
+def compute_seating_figures(tournament) -> SeatingFigures:
+    """``seating_figures`` from the database as it is now: three queries (the plan, the
+    players, the seats), the seats read as plain values."""
     plan = SeatingPlan.objects.filter(tournament=tournament).first()
-    drawn = drawn_tables(tournament)
-    players = {p.number: p for p in tournament.players.all()}
-    groups = seating_groups(tournament, players.values())
-    drawn_stats = schedule_stats([drawn[n] for n in sorted(drawn)], groups).as_dict()
+    group_field = tournament.separate_by
+    players: dict[int, tuple[int, str]] = {}  # player id -> (number, name)
+    groups: dict[int, str] = {}  # player number -> group, as ``seating_groups`` gives
+    for pk, number, name, group in tournament.players.values_list(
+        "pk", "number", "name", group_field or "name"
+    ):
+        players[pk] = (number, name)
+        if group_field and group.strip():
+            groups[number] = group
+    # Session number -> table id -> the players' numbers East..North. Table order does not
+    # change the figures, only which players share a table, their seats and session order.
+    drawn: dict[int, dict[int, list[int]]] = {}
+    for session, table, seat, player in Seat.objects.filter(
+        session__tournament=tournament
+    ).values_list("session__number", "table_id", "seat", "player_id"):
+        drawn.setdefault(session, {}).setdefault(table, [0, 0, 0, 0])[seat] = players[player][0]
+    drawn_stats = schedule_stats([list(drawn[n].values()) for n in sorted(drawn)], groups).as_dict()
     command = groups_json = ""
     plan_players = []
     if plan is not None:
@@ -643,7 +692,11 @@ def seating_figures(tournament) -> SeatingFigures:
         if plan.groups:
             command += " --groups groups.json"
             groups_json = json.dumps(plan.groups, ensure_ascii=False, sort_keys=False)
-        plan_players = [(i, players.get(n)) for i, n in enumerate(plan.players, start=1)]
+        by_number = dict(players.values())
+        plan_players = [
+            (i, f"{n} {by_number[n]}" if n in by_number else "")
+            for i, n in enumerate(plan.players, start=1)
+        ]
     return SeatingFigures(
         plan=plan,
         plan_stats=plan.stats if plan else None,
@@ -669,48 +722,114 @@ class PlayerSeat:
         return SEAT_LABELS[self.seat]
 
 
-def session_seats_by_name(session: Session) -> list[Seat]:
-    """The session's seats, players in alphabetical order (for players finding their table)."""
-    seats = session.seats.select_related("player", "table")
-    return sorted(seats, key=lambda s: (s.player.name.casefold(), s.player.number))
+@dataclass(frozen=True)
+class ListedPlayer:
+    """A seated player as the seating pages show them."""
+
+    number: int
+    name: str
+    name_zh: str = ""
+    is_substitute: bool = False
+
+
+@dataclass(frozen=True)
+class ListedSeat:
+    """A seat as the seating pages list it: table number, seat, lot and players."""
+
+    table: int
+    seat: int
+    lot: int
+    player: ListedPlayer
+    replaces: ListedPlayer | None  # the player the lot gave this seat, when replaced
 
 
 @dataclass(frozen=True)
 class SeatedTable:
-    table: Table
-    seats: list[Seat]  # P1..P4 (East..North), each with its player and whom it replaces
+    number: int
+    seats: list[ListedSeat]  # P1..P4 (East..North)
+
+
+def _listed_seats(session: Session) -> list[ListedSeat]:
+    """The session's seats by table and seat: one query, read as plain values, since a
+    session of 2,000 players would spend more time making models than reading rows."""
+    rows = (
+        Seat.objects.filter(session=session)
+        .order_by("table__number", "seat")
+        .values_list(
+            "table__number",
+            "seat",
+            "lot",
+            "player__number",
+            "player__name",
+            "player__name_zh",
+            "player__is_substitute",
+            "replaces__number",
+            "replaces__name",
+        )
+    )
+    return [
+        ListedSeat(
+            table=table,
+            seat=seat,
+            lot=lot,
+            player=ListedPlayer(number, name, name_zh, is_substitute),
+            replaces=None if replaced is None else ListedPlayer(replaced, replaced_name),
+        )
+        for (
+            table,
+            seat,
+            lot,
+            number,
+            name,
+            name_zh,
+            is_substitute,
+            replaced,
+            replaced_name,
+        ) in rows
+    ]
+
+
+def session_seats_by_name(session: Session) -> list[ListedSeat]:
+    """The session's seats, players in alphabetical order (for players finding their table)."""
+    return sorted(_listed_seats(session), key=lambda s: (s.player.name.casefold(), s.player.number))
 
 
 def session_tables(session: Session) -> list[SeatedTable]:
-    """The session's tables by number with their seats in seat order: two queries."""
-    seats = Seat.objects.select_related("player", "replaces").order_by("seat")
-    tables = session.tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number")
-    return [SeatedTable(table=table, seats=list(table.seats.all())) for table in tables]
+    """The session's tables by number with their seats in seat order: one query."""
+    tables: list[SeatedTable] = []
+    for seat in _listed_seats(session):
+        if not tables or tables[-1].number != seat.table:
+            tables.append(SeatedTable(number=seat.table, seats=[]))
+        tables[-1].seats.append(seat)
+    return tables
 
 
 def player_schedule(player: Player) -> list[PlayerSeat]:
-    """Every drawn session of the player: table, starting seat and the three opponents."""
-    own = list(
-        Seat.objects.filter(player=player)
-        .select_related("session", "table")
-        .order_by("session__number")
+    """Every drawn session of the player: table, starting seat and the three opponents.
+
+    One query: the seats of every table the player sits at, with their sessions (without
+    the draw input, which a session-by-session draw fills with every earlier table)."""
+    seats = (
+        Seat.objects.filter(table__seats__player=player)
+        .select_related("session", "table", "player")
+        .defer("session__draw_input")
+        .order_by("session__number", "seat")
     )
-    others: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(table__in=[s.table for s in own]).select_related("player"):
-        others.setdefault(seat.table_id, []).append(seat)
-    return [
-        PlayerSeat(
-            session=seat.session,
-            table=seat.table,
-            seat=seat.seat,
-            opponents=[
-                (SEAT_LABELS[o.seat], o.player)
-                for o in sorted(others[seat.table_id], key=lambda o: o.seat)
-                if o.player_id != player.pk
-            ],
+    by_table: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    schedule = []
+    for table_seats in by_table.values():
+        own = next(seat for seat in table_seats if seat.player_id == player.pk)
+        schedule.append(
+            PlayerSeat(
+                session=own.session,
+                table=own.table,
+                seat=own.seat,
+                opponents=[(SEAT_LABELS[o.seat], o.player) for o in table_seats if o is not own],
+            )
         )
-        for seat in own
-    ]
+    return schedule
 
 
 @dataclass(frozen=True)
@@ -736,30 +855,33 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     tournament = player.tournament
     if tournament.seating_method != "planned":
         return []
-    plan = SeatingPlan.objects.filter(tournament=tournament).first()
+    plan = SeatingPlan.objects.filter(tournament=tournament).only("sessions").first()
     if plan is None:
         return []
     drawn = set(tournament.sessions.values_list("number", flat=True))
-    by_number = {p.number: p for p in tournament.players.all()}
-    planned = []
+    found = []  # (session, table, the table's players' numbers East..North)
     for session, tables in enumerate(plan.sessions, start=1):
         if session in drawn:
             continue
         for table, numbers in enumerate(tables, start=1):
             if player.number in numbers:
-                planned.append(
-                    PlannedSeat(
-                        session=session,
-                        table=table,
-                        seat=numbers.index(player.number),
-                        opponents=[
-                            (SEAT_LABELS[i], by_number.get(n))
-                            for i, n in enumerate(numbers)
-                            if n != player.number
-                        ],
-                    )
-                )
-    return planned
+                found.append((session, table, numbers))
+    # Only the opponents: at most three a session, however many players are registered.
+    opponents = {n for _session, _table, numbers in found for n in numbers} - {player.number}
+    by_number = {p.number: p for p in tournament.players.filter(number__in=opponents)}
+    return [
+        PlannedSeat(
+            session=session,
+            table=table,
+            seat=numbers.index(player.number),
+            opponents=[
+                (SEAT_LABELS[i], by_number.get(n))
+                for i, n in enumerate(numbers)
+                if n != player.number
+            ],
+        )
+        for session, table, numbers in found
+    ]
 
 
 def seats_waiting_for_play(player: Player):

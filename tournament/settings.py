@@ -63,7 +63,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "axes",
-    "django_tables2",
     "simple_history",
     "tournament",
 ]
@@ -167,8 +166,6 @@ SESSION_COOKIE_AGE = int(timedelta(days=14).total_seconds())
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
-
-DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
 # Uploaded import files are read in memory; a player list is far below this.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

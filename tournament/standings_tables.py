@@ -1,134 +1,258 @@
-"""Sortable HTML tables of the standings (django-tables2).
+"""Sortable HTML tables of the standings: the players' table and the teams' table.
 
-The rows are the dataclasses from ``selectors`` (``StandingRow``, ``TeamRow``), kept
-as they are: table points stay ``Fraction``s, so sorting compares exact values and
-only the cell text is formatted.
+The rows are the dataclasses from ``selectors`` (``StandingRow``, ``TeamRow``), kept as
+they are: table points stay ``Fraction``s, so sorting compares exact values and only the
+cell text is formatted. Each table is written as one string in Python, with no template
+per row or cell: at a thousand players a template per cell cost seconds a page.
+
+A table reads its sort from one query parameter (``sort`` for the players, ``team-sort``
+for the teams, so sorting one leaves the other alone): a column name, with a leading
+``-`` for descending. Its column headings are links to the same page sorted by them.
 """
 
-import django_tables2 as tables
-from django.utils.html import format_html, format_html_join
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.functional import Promise
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
-from django_tables2.data import TableListData
-from django_tables2.utils import Accessor, OrderBy
 
 from tournament.formatting import format_table_points
+from tournament.selectors import StandingRow
 
 
-def _is_empty(values: tuple) -> bool:
-    return any(v is None or v == "" for v in values)
+@dataclass(frozen=True)
+class Column:
+    """One column: its heading, its cell's HTML and the value it sorts by.
 
-
-class _EmptyLastData(TableListData):
-    """List data whose empty values (no rank, no session yet) sort last in both directions.
-
-    django-tables2 compares ``None`` with a number by truthiness, which would put the
-    unranked substitutes first when sorting by rank; a ranking reads best with them
-    at the end whichever way it is sorted.
+    ``cell`` returns HTML, already escaped. ``sort_value`` is None for a column that does
+    not sort. A number column's first click sorts the largest first, as a ranking reads;
+    ``largest_first=False`` keeps the smallest first (the rank: 1 at the top).
     """
 
-    def order_by(self, aliases):
-        # One stable sort per alias, least significant first, gives the combined order.
-        for alias in reversed([OrderBy(a) for a in aliases]):
-            column = self.table.columns[alias.bare]
-            accessors = column.column.order_by or (column.accessor,)
-            keys = [Accessor(OrderBy(a).bare) for a in accessors]
-
-            def key(record, keys=keys):
-                return tuple(k.resolve(record, quiet=True) for k in keys)
-
-            present = [r for r in self.data if not _is_empty(key(r))]
-            empty = [r for r in self.data if _is_empty(key(r))]
-            present.sort(key=key, reverse=alias.is_descending)
-            self.data = present + empty
+    name: str
+    label: Promise
+    cell: Callable[[Any], str]
+    sort_value: Callable[[Any], Any] | None = None
+    number: bool = False
+    largest_first: bool = False
 
 
-class _ExactTable(tables.Table):
-    """A table over a list of rows, sorted in Python with empty values last."""
-
-    def __init__(self, data, *args, **kwargs):
-        super().__init__(_EmptyLastData(list(data)), *args, **kwargs)
-
-
-def _num_attrs():
-    return {"td": {"class": "num"}, "th": {"class": "num"}}
+def _is_empty(value) -> bool:
+    """No rank, no session yet, no team: such rows sort last whichever way."""
+    if isinstance(value, tuple):
+        return any(_is_empty(v) for v in value)
+    return value is None or value == ""
 
 
-class NumberColumn(tables.Column):
-    """A right-aligned number; its first click sorts the largest first, as a ranking reads."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("attrs", _num_attrs())
-        kwargs.setdefault("initial_sort_descending", True)
-        super().__init__(*args, **kwargs)
+def _number_text(value) -> str:
+    # Integers need no escaping; None (no rank, no session yet) shows as an empty cell.
+    return "" if value is None else str(value)
 
 
-class TablePointsColumn(NumberColumn):
-    """Exact table points; sorting uses the ``Fraction`` itself, not this text."""
-
-    def render(self, value):
-        return format_table_points(value)
-
-    def value(self, value):
-        return format_table_points(value)
+def number_column(name: str, label: Promise, value: Callable[[Any], Any], **kwargs) -> Column:
+    """A right-aligned count or score, sorted by its value, the largest first."""
+    kwargs.setdefault("largest_first", True)
+    return Column(name, label, lambda row: _number_text(value(row)), value, number=True, **kwargs)
 
 
-class StandingsTable(_ExactTable):
-    rank = tables.Column(verbose_name=_("Rank"), attrs=_num_attrs(), default="")
-    number = tables.Column(verbose_name=_("No."), accessor="player__number", attrs=_num_attrs())
-    player = tables.Column(
-        verbose_name=_("Player"),
-        accessor="player__name",
-        order_by=("player__name", "player__number"),
+def table_points_column() -> Column:
+    """Exact table points: the text is "7/3" or "1.75", sorting uses the ``Fraction``."""
+    return Column(
+        "table_points",
+        _("Table points"),
+        lambda row: format_table_points(row.table_points),
+        lambda row: row.table_points,
+        number=True,
+        largest_first=True,
     )
-    team = tables.Column(verbose_name=_("Team"), accessor="player__team", default="")
-    table_points = TablePointsColumn(verbose_name=_("Table points"))
-    score = NumberColumn(verbose_name=_("Score"))
-    first = NumberColumn(verbose_name=_("1st"), accessor="places__0")
-    second = NumberColumn(verbose_name=_("2nd"), accessor="places__1")
-    third = NumberColumn(verbose_name=_("3rd"), accessor="places__2")
-    fourth = NumberColumn(verbose_name=_("4th"), accessor="places__3")
-    sessions_played = NumberColumn(verbose_name=_("Sessions"))
-    best_session = NumberColumn(verbose_name=_("Best session"))
 
-    class Meta:
-        attrs = {"class": "standings"}
-        empty_text = _("No players registered yet.")
-        row_attrs = {"class": lambda record: "" if record.ranked else "substitute"}
 
-    def render_player(self, record):
-        player = record.player
-        badges = []
-        if player.is_substitute:
-            badges.append(("", _("substitute")))
-        if player.withdrawn_at is not None:
-            badges.append((" warn", _("withdrawn")))
-        chinese = (
-            format_html(' <span lang="zh-Hans">{}</span>', player.name_zh) if player.name_zh else ""
-        )
+def rank_column() -> Column:
+    return number_column("rank", _("Rank"), lambda row: row.rank, largest_first=False)
+
+
+class SortableTable:
+    """Rows in the order asked for by the query, and the table's HTML.
+
+    ``rows`` are kept in the order given (the standings order) unless the query names a
+    column to sort by; an unknown or unsortable column is ignored. Python's sort is
+    stable, also reversed, so rows equal on the column (shared ranks) keep the standings
+    order in both directions.
+    """
+
+    columns: tuple[Column, ...] = ()
+    css_class = ""
+    # What the table says when it has no rows.
+    empty_text: Promise | str = ""
+    sort_parameter = "sort"
+
+    def __init__(self, rows: Iterable, query: QueryDict | None = None):
+        self.query = query if query is not None else QueryDict()
+        self.sort_column, self.descending = self._requested_sort()
+        rows = list(rows)
+        if self.sort_column is not None:
+            rows = self._sorted(rows, self.sort_column, self.descending)
+        self.rows = rows
+
+    def _requested_sort(self) -> tuple[Column | None, bool]:
+        asked = self.query.get(self.sort_parameter, "")
+        name = asked.removeprefix("-")
+        for column in self.columns:
+            if column.name == name and column.sort_value is not None:
+                return column, asked.startswith("-")
+        return None, False
+
+    @staticmethod
+    def _sorted(rows: list, column: Column, descending: bool) -> list:
+        present, empty = [], []
+        for row in rows:
+            (empty if _is_empty(column.sort_value(row)) else present).append(row)
+        present.sort(key=column.sort_value, reverse=descending)
+        return present + empty
+
+    def next_sort(self, column: Column) -> str:
+        """The sort its heading's link asks for: the other way round on the sorted column,
+        else the column's first direction."""
+        current = column is self.sort_column
+        descending = not self.descending if current else column.largest_first
+        return f"-{column.name}" if descending else column.name
+
+    def column(self, name: str) -> Column:
+        return next(column for column in self.columns if column.name == name)
+
+    def sort_url(self, column: Column) -> str:
+        """The page's query with this table's sort changed; other parameters kept."""
+        query = self.query.copy()
+        query[self.sort_parameter] = self.next_sort(column)
+        return "?" + query.urlencode()
+
+    def row_class(self, row) -> str:
+        return ""
+
+    def _heading(self, column: Column) -> str:
+        classes = ["num"] if column.number else []
+        if column.sort_value is None:
+            return format_html("<th{}>{}</th>", _class_attribute(classes), column.label)
+        if column is not self.sort_column:
+            return format_html(
+                '<th{}><a href="{}">{}</a></th>',
+                _class_attribute([*classes, "orderable"]),
+                self.sort_url(column),
+                column.label,
+            )
+        # The current sort: "asc"/"desc" for the eye, aria-sort for screen readers.
+        direction, aria = ("desc", "descending") if self.descending else ("asc", "ascending")
         return format_html(
-            "{}{}{}",
-            player.name,
-            chinese,
-            format_html_join("", ' <span class="badge{}">{}</span>', badges),
+            '<th{} aria-sort="{}"><a href="{}">{}</a></th>',
+            _class_attribute([direction, *classes, "orderable"]),
+            aria,
+            self.sort_url(column),
+            column.label,
         )
 
-    def value_player(self, record):
-        player = record.player
-        return f"{player.name} {player.name_zh}".strip()
+    def as_html(self) -> SafeString:
+        headings = "".join(self._heading(column) for column in self.columns)
+        # Each column's opening cell tag is worked out once rather than per row.
+        cells = [('<td class="num">' if c.number else "<td>", c.cell) for c in self.columns]
+        lines = []
+        for row in self.rows:
+            css = self.row_class(row)
+            lines.append(f'<tr class="{css}">' if css else "<tr>")
+            lines.extend(f"{opening}{cell(row)}</td>" for opening, cell in cells)
+            lines.append("</tr>\n")
+        if not self.rows:
+            lines.append(
+                format_html(
+                    '<tr><td colspan="{}">{}</td></tr>\n', len(self.columns), self.empty_text
+                )
+            )
+        # Safe: every heading and cell above is escaped, and the row classes are fixed words.
+        return mark_safe(
+            f'<table class="{self.css_class}">\n<thead><tr>{headings}</tr></thead>\n'
+            f"<tbody>\n{''.join(lines)}</tbody>\n</table>"
+        )
 
 
-class TeamStandingsTable(_ExactTable):
-    rank = tables.Column(verbose_name=_("Rank"), attrs=_num_attrs())
-    team = tables.Column(verbose_name=_("Team"))
-    members = tables.Column(verbose_name=_("Members"), orderable=False)
-    table_points = TablePointsColumn(verbose_name=_("Table points"))
-    score = NumberColumn(verbose_name=_("Score"))
+def _class_attribute(classes: list[str]) -> str:
+    return format_html(' class="{}"', " ".join(classes)) if classes else ""
 
-    class Meta:
-        attrs = {"class": "team-standings"}
-        # Its own sort parameter, so sorting one table on the page leaves the other alone.
-        prefix = "team-"
-        empty_text = _("No teams.")
 
-    def render_members(self, value):
-        return ", ".join(value)
+# ---------------------------------------------------------------- the players' table
+
+
+def _player_cell(row: StandingRow) -> str:
+    # Plain escape() and f-strings rather than format_html: this cell is built once per
+    # player, and format_html's escaping of every argument doubled the table's cost.
+    player = row.player
+    html = escape(player.name)
+    if player.name_zh:
+        html += f' <span lang="zh-Hans">{escape(player.name_zh)}</span>'
+    if player.is_substitute:
+        html += f' <span class="badge">{escape(_("substitute"))}</span>'
+    if player.withdrawn_at is not None:
+        html += f' <span class="badge warn">{escape(_("withdrawn"))}</span>'
+    return html
+
+
+def _place_column(index: int, name: str, label: Promise) -> Column:
+    return number_column(name, label, lambda row: row.places[index])
+
+
+class StandingsTable(SortableTable):
+    """The players in the standings; substitutes, unranked, in grey."""
+
+    columns = (
+        rank_column(),
+        Column(
+            "number",
+            _("No."),
+            lambda row: str(row.player.number),
+            lambda row: row.player.number,
+            number=True,
+        ),
+        Column(
+            "player",
+            _("Player"),
+            _player_cell,
+            # Namesakes stay in number order.
+            lambda row: (row.player.name, row.player.number),
+        ),
+        Column("team", _("Team"), lambda row: escape(row.player.team), lambda row: row.player.team),
+        table_points_column(),
+        number_column("score", _("Score"), lambda row: row.score),
+        _place_column(0, "first", _("1st")),
+        _place_column(1, "second", _("2nd")),
+        _place_column(2, "third", _("3rd")),
+        _place_column(3, "fourth", _("4th")),
+        number_column("sessions_played", _("Sessions"), lambda row: row.sessions_played),
+        number_column("best_session", _("Best session"), lambda row: row.best_session),
+    )
+    css_class = "standings"
+    empty_text = _("No players registered yet.")
+    sort_parameter = "sort"
+
+    def row_class(self, row: StandingRow) -> str:
+        return "" if row.ranked else "substitute"
+
+
+# ---------------------------------------------------------------- the teams' table
+
+
+class TeamStandingsTable(SortableTable):
+    """The teams, by their ranked members' table points."""
+
+    columns = (
+        rank_column(),
+        Column("team", _("Team"), lambda row: escape(row.team), lambda row: row.team),
+        Column("members", _("Members"), lambda row: escape(", ".join(row.members))),
+        table_points_column(),
+        number_column("score", _("Score"), lambda row: row.score),
+    )
+    css_class = "team-standings"
+    empty_text = _("No teams.")
+    # Its own parameter, so sorting one table on the page leaves the other alone.
+    sort_parameter = "team-sort"

@@ -251,9 +251,18 @@ def test_giving_tables_to_a_referee_is_kept_per_table_that_changes(drawn, organi
 
 def test_a_new_draw_keeps_the_referees_it_copies(drawn, tournament, organiser, referee):
     services.tables_assign(session=drawn, referee=referee, tables=[1])
-    second = services.session_draw(tournament=tournament, number=2, seed=6, method="lot")
+    with audit.acting(user=organiser):
+        second = services.session_draw(tournament=tournament, number=2, seed=6, method="lot")
+    # The tables are drawn with the referees they keep: one history row each, by the drawer.
     table = second.tables.get(number=1)
-    assert changes(latest(Table, id=table.pk)) == {"referee": (None, referee.pk)}
+    (created,) = Table.history.filter(id=table.pk)
+    assert (created.history_type, created.history_user, created.referee_id) == (
+        "+",
+        organiser,
+        referee.pk,
+    )
+    seats = Seat.history.filter(table_id=table.pk)
+    assert [(row.history_type, row.history_user) for row in seats] == [("+", organiser)] * 4
 
 
 # ------------------------------------------------------------------------ hands

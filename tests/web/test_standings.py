@@ -6,6 +6,7 @@ hand there.
 
 import io
 import re
+from fractions import Fraction
 
 import openpyxl
 import pytest
@@ -13,10 +14,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tests.test_exports import EXPECTED_STANDINGS, make_scenario_tournament
+from tests.test_exports import EXPECTED_STANDINGS, SEATS_2, make_scenario_tournament
 from tournament import services
-from tournament.formatting import format_table_points
 from tournament.models import Table
+from tournament.views import standings as standings_views
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -52,9 +53,24 @@ def xlsx_url(slug="standings-cup"):
     return reverse("standings_xlsx", args=[slug])
 
 
+def table_rows(response, css_class="standings"):
+    """The cells of each body row of the page's table of that class, tags stripped."""
+    html = response.content.decode()
+    body = html.split(f'<table class="{css_class}">', 1)[1].split("</table>", 1)[0]
+    body = body.split("<tbody>", 1)[1]
+    return [
+        [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
+        for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, flags=re.S)
+    ]
+
+
 def numbers_in_order(response):
     """Player numbers in the order the standings table lists them."""
-    return [r.record.player.number for r in response.context["table"].rows]
+    return [int(cells[1]) for cells in table_rows(response)]
+
+
+def ranks_in_order(response):
+    return [int(cells[0]) if cells[0] else None for cells in table_rows(response)]
 
 
 # ---------------------------------------------------------------- who may see it
@@ -92,8 +108,7 @@ def test_head_is_allowed(clients):
 def test_page_lists_players_by_rank_with_exact_points(clients):
     response = clients["anonymous"].get(page_url())
     assert numbers_in_order(response) == [number for _, number, *_ in EXPECTED_STANDINGS]
-    ranks = [r.record.rank for r in response.context["table"].rows]
-    assert ranks == [1, 2, 3, 4, 5, 6, 7, None]
+    assert ranks_in_order(response) == [1, 2, 3, 4, 5, 6, 7, None]
     html = response.content.decode()
     for text in ("16/3", "4.5", "17/6", "1.5", "10/3"):
         assert f">{text}<" in html
@@ -124,7 +139,7 @@ def test_sorted_by_rank_the_substitute_stays_last(clients):
 @pytest.mark.django_db
 def test_page_shows_team_standings(clients):
     response = clients["anonymous"].get(page_url())
-    teams = [(t.record.rank, t.record.team) for t in response.context["team_table"].rows]
+    teams = [(int(t[0]), t[1]) for t in table_rows(response, "team-standings")]
     assert teams == [(1, "Tigers"), (2, "Dragons")]
     assert ">59/6<" in response.content.decode()
 
@@ -135,8 +150,9 @@ def test_no_team_standings_without_teams(db):
     for player in tournament.players.all():
         services.player_save(tournament=tournament, player=player, team="")
     response = Client().get(page_url("solo-open"))
-    assert response.context["team_table"] is None
-    assert "Team standings" not in response.content.decode()
+    html = response.content.decode()
+    assert "Team standings" not in html
+    assert "team-standings" not in html
 
 
 @pytest.mark.django_db
@@ -165,8 +181,91 @@ def test_tied_players_share_a_rank_and_the_next_rank_is_skipped(db):
     # 32, one 1st place, best session 32) and share rank 2; 2 is 4th; 7 and 1 share 5th.
     make_scenario_tournament(slug="tied-open", sessions=1)
     response = Client().get(page_url("tied-open"))
-    got = [(r.record.player.number, r.record.rank) for r in response.context["table"].rows]
+    got = list(zip(numbers_in_order(response), ranks_in_order(response), strict=True))
     assert got == [(5, 1), (3, 2), (4, 2), (2, 4), (1, 5), (7, 5), (6, 7), (8, None)]
+
+
+# ---------------------------------------------------------------- sorting links and the cache
+
+
+@pytest.mark.django_db
+def test_headings_link_to_their_sort_and_mark_the_current_one(clients):
+    html = clients["anonymous"].get(page_url(), {"sort": "-score"}).content.decode()
+    # The sorted column is marked; its link sorts the other way.
+    assert (
+        '<th class="desc num orderable" aria-sort="descending"><a href="?sort=score">Score</a></th>'
+        in html
+    )
+    assert '<th class="num orderable"><a href="?sort=-table_points">Table points</a></th>' in html
+    assert '<th class="num orderable"><a href="?sort=rank">Rank</a></th>' in html
+    # The team table's links keep the players' sort, and its own sort is not marked.
+    teams = html.split('<table class="team-standings">', 1)[1]
+    assert '<a href="?sort=-score&amp;team-sort=-table_points">Table points</a>' in teams
+    assert "aria-sort" not in teams
+    assert html.count("aria-sort") == 1
+
+
+@pytest.mark.django_db
+def test_sorting_the_team_table_leaves_the_players_alone(clients):
+    response = clients["anonymous"].get(page_url(), {"team-sort": "-rank"})
+    assert numbers_in_order(response) == [number for _, number, *_ in EXPECTED_STANDINGS]
+    teams = [t[1] for t in table_rows(response, "team-standings")]
+    assert teams == ["Dragons", "Tigers"]
+
+
+@pytest.fixture
+def table_builds(monkeypatch):
+    """How many times the view built the tables' HTML, rather than reading it from the cache."""
+    calls = []
+    build = standings_views.standings_tables_html
+
+    def counted(tournament, query):
+        calls.append(query.urlencode())
+        return build(tournament, query)
+
+    monkeypatch.setattr(standings_views, "standings_tables_html", counted)
+    return calls
+
+
+def player_cells(response, number):
+    (cells,) = [cells for cells in table_rows(response) if cells[1] == str(number)]
+    return cells
+
+
+@pytest.mark.django_db
+def test_tables_are_served_from_the_cache_until_a_write(clients, cup, table_builds):
+    client = clients["anonymous"]
+    first = client.get(page_url())
+    assert client.get(page_url()).content == first.content
+    assert table_builds == [""]
+    # Each sort, and each language, is cached on its own.
+    sorted_once = client.get(page_url(), {"sort": "-score"})
+    assert client.get(page_url(), {"sort": "-score"}).content == sorted_once.content
+    client.get(page_url(), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert table_builds == ["", "sort=-score", ""]
+    # Fu Hao (6): -54 in session 1, -8 so far in session 2.
+    assert player_cells(first, 6)[4:6] == ["1.5", "-62"]
+
+    # A second hand at the unconfirmed table: 6 self-draws 8 fan, +48 -> -54 - 8 + 48 = -14;
+    # 6 now leads the table (40 against 1's 16): 0 + 4 table points.
+    table = Table.objects.get(session__tournament=cup, session__number=2, number=2)
+    services.hand_record(
+        table=table, number=2, outcome="self_drawn", winner=SEATS_2[6][1], fan=8, user=None
+    )
+    after = client.get(page_url())
+    assert len(table_builds) == 4
+    assert player_cells(after, 6)[4:6] == ["4", "-14"]
+
+
+@pytest.mark.django_db
+def test_a_cached_page_costs_no_standings_queries(clients, django_assert_max_num_queries):
+    client = clients["anonymous"]
+    with django_assert_max_num_queries(20) as cold:
+        client.get(page_url())
+    with django_assert_max_num_queries(len(cold) - 1) as warm:
+        client.get(page_url())
+    # Only the tournament, its version and the provisional note's count are read.
+    assert not any("tournament_seat" in q["sql"] for q in warm.captured_queries)
 
 
 # ---------------------------------------------------------------- the download
@@ -189,15 +288,14 @@ def test_standings_sheet_agrees_with_the_page(clients):
     ]
     names = [c.value for c in sheet[1]]
     rows = [dict(zip(names, r, strict=True)) for r in sheet.iter_rows(min_row=2, values_only=True)]
-    on_page = [r.record for r in page.context["table"].rows]
-    assert [r["Number"] for r in rows] == [r.player.number for r in on_page]
-    assert [r["Rank"] for r in rows] == [r.rank for r in on_page]
-    assert [r["Score"] for r in rows] == [r.score for r in on_page]
-    assert [r["Table points (exact)"] for r in rows] == [
-        format_table_points(r.table_points) for r in on_page
-    ]
-    # And the page shows the same text in its table points column.
+    on_page = table_rows(page)
+    assert [r["Number"] for r in rows] == numbers_in_order(page)
+    assert [r["Rank"] for r in rows] == ranks_in_order(page)
+    assert [r["Score"] for r in rows] == [int(cells[5]) for cells in on_page]
+    # The page writes table points exactly ("16/3", "4.5"); the sheet's exact column holds
+    # the same value (as text or as a number shown as a fraction).
+    exact = [float(Fraction(str(r["Table points (exact)"]))) for r in rows]
+    assert exact == [pytest.approx(float(Fraction(cells[4])), rel=1e-14) for cells in on_page]
     html = page.content.decode()
-    shown = re.findall(r'<td class="num">([^<]*)</td>', html)
-    for text in (r["Table points (exact)"] for r in rows):
-        assert text in shown
+    for cells in on_page:
+        assert f'<td class="num">{cells[4]}</td>' in html

@@ -190,6 +190,29 @@ def test_a_closed_session_leaves_the_home(play, tournament, organiser, referee):
     assert "No session is in play." in response.content.decode()
 
 
+def test_the_home_names_the_sessions_not_in_play(play, tournament, organiser, referee):
+    # Session 1 in play; sessions 2 and 3 drawn, not open yet.
+    for number in (2, 3):
+        services.session_draw(tournament=tournament, number=number, seed=number)
+    page = " ".join(login(referee).get(url("referee_home")).content.decode().split())
+    assert "Not open yet: session 2, session 3." in page
+    assert "Closed:" not in page and url("table_referees", 2) not in page
+    # An organiser reaches each session's Referees page from the line.
+    page = login(organiser).get(url("referee_home")).content.decode()
+    assert f'<a href="{url("table_referees", 3)}">session 3</a>' in page
+
+
+def test_a_closed_session_is_named_under_the_session_in_play(play, tournament, organiser):
+    for table in play.tables.all():
+        services.table_confirm(table=table, user=organiser, record_missing_as_not_played=True)
+    services.session_close(session=play)
+    services.session_open(session=services.session_draw(tournament=tournament, number=2, seed=2))
+    response = login(organiser).get(url("referee_home"))
+    assert [item.session.number for item in response.context["sessions"]] == [2]
+    page = " ".join(response.content.decode().split())
+    assert f'Closed: <a href="{url("table_referees", 1)}">session 1</a>.' in page
+
+
 def test_a_drawn_session_not_yet_open_is_not_in_play(tournament, referee):
     make_players(tournament, 16)
     services.session_draw(tournament=tournament, number=1, seed=5)
@@ -229,8 +252,8 @@ def test_the_home_reads_the_same_queries_whatever_the_number_of_tables(
     client = login(organiser if persona == "organiser" else referee)
     home = url("referee_home", slug=tournament.slug)
     # Session and user (2), the tournament (1), the role checks (2 for the view and 3 for the
-    # page's links; an organiser's end one query sooner each), then the sessions in play,
-    # their tables with hands counted, and the tables' seats with players (3).
+    # page's links; an organiser's end one query sooner each), then the sessions, the tables
+    # in play with their referees, and their players' names (3).
     expected = 11 if persona == "referee" else 9
     with django_assert_num_queries(expected):
         response = client.get(home)

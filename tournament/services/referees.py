@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import selectors
-from tournament.models import Session, Table
+from tournament.models import Session, Table, Tournament
 from tournament.services.results import tournament_touch
 
 # No tournament hall holds more tables; a bound so "1-999999999" is refused, not expanded.
@@ -113,22 +113,30 @@ def tables_assign(
     return found
 
 
+def previous_referees(*, tournament_id: int, number: int) -> dict[int, int]:
+    """Table number -> the referee of that table in session ``number - 1``, for the
+    referees who still referee or organise the tournament."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    eligible = selectors.tournament_referees(tournament).values("pk")
+    return dict(
+        Table.objects.filter(
+            session__tournament_id=tournament_id,
+            session__number=number - 1,
+            referee__in=eligible,
+        ).values_list("number", "referee_id")
+    )
+
+
 @transaction.atomic
 def referees_copy_from_previous(*, session: Session) -> list[Table]:
     """Give each table of ``session`` with no referee the referee of the same table number
     in the session before, if they still referee or organise the tournament.
 
-    Called when a session is drawn, so a referee keeps their tables from session to
-    session unless an organiser moves them. Returns the tables given a referee.
+    A session is drawn with them already (``session_draw``), so a referee keeps their
+    tables from session to session unless an organiser moves them; this gives them again
+    to tables left without one since. Returns the tables given a referee.
     """
-    eligible = selectors.tournament_referees(session.tournament).values("pk")
-    earlier = dict(
-        Table.objects.filter(
-            session__tournament_id=session.tournament_id,
-            session__number=session.number - 1,
-            referee__in=eligible,
-        ).values_list("number", "referee_id")
-    )
+    earlier = previous_referees(tournament_id=session.tournament_id, number=session.number)
     if not earlier:
         return []
     copied = list(
@@ -138,4 +146,6 @@ def referees_copy_from_previous(*, session: Session) -> list[Table]:
         table.referee_id = earlier[table.number]
         # Saved one by one, not by QuerySet.update: the history keeps each assignment.
         table.save(update_fields=["referee"])
+    if copied:
+        tournament_touch(session.tournament_id)
     return copied

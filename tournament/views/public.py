@@ -7,7 +7,6 @@ from django.views.decorators.http import require_safe
 
 from tournament import seating, selectors
 from tournament.forms.tournaments import DrawForm
-from tournament.models import SEAT_LABELS
 from tournament.permissions import can_create_tournament
 from tournament.views.common import get_player, get_session, get_tournament, roles
 
@@ -69,7 +68,7 @@ def seating_by_name(request, slug, number):
     context.update(
         tournament=tournament,
         session=session,
-        seats=[(SEAT_LABELS[s.seat], s) for s in selectors.session_seats_by_name(session)],
+        seats=selectors.session_seats_by_name(session),
     )
     return render(request, "seating/by_name.html", context)
 

@@ -42,9 +42,12 @@ def referee_home(request, slug):
     tournament = get_tournament(request, slug, role="referee")
     context = roles(request, tournament)
     referee = None if context["is_organiser"] else request.user
+    home = selectors.referee_home(tournament, referee=referee)
     context.update(
         tournament=tournament,
-        sessions=selectors.referee_sessions(tournament, referee=referee),
+        sessions=home.in_play,
+        closed_sessions=home.closed,
+        not_open_sessions=home.not_open,
     )
     return render(request, "referee/home.html", context)
 

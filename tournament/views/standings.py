@@ -1,9 +1,17 @@
-"""Public standings: the sortable page and the Excel workbook. Anyone may read them."""
+"""Public standings: the sortable page and the Excel workbook. Anyone may read them.
 
+The page's tables are cached as HTML under the tournament's data version, the sort asked
+for and the language: a visitor reloading the page during a session is served the same
+text until a hand or any other write raises the version.
+"""
+
+import hashlib
+
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
-from django_tables2 import RequestConfig
 
 from tournament import exports, selectors
 from tournament.standings_tables import StandingsTable, TeamStandingsTable
@@ -11,25 +19,47 @@ from tournament.views.common import get_tournament, roles
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
+# Old versions are never asked for again; they only need to leave the cache eventually.
+TABLES_CACHE_SECONDS = selectors.STANDINGS_CACHE_SECONDS
+
+
+def tables_cache_key(tournament, version: int, query) -> str:
+    """The key of the page's tables for this version, query and language.
+
+    The query holds both tables' sort parameters; the rest of it is kept in the heading
+    links, so it is part of the key too (normally there is none). Hashed, as a visitor
+    may type anything into it and cache keys must stay short and plain.
+    """
+    asked = sorted(query.lists())
+    digest = hashlib.sha256(repr(asked).encode()).hexdigest()[:32]
+    return f"mcr:standings-page:{tournament.pk}:{version}:{get_language()}:{digest}"
+
+
+def standings_tables_html(tournament, query) -> dict[str, str]:
+    """The players' table and the teams' table ("" without teams), as HTML."""
+    rows = selectors.standings(tournament)
+    teams = ""
+    if exports.has_teams(rows):
+        teams = TeamStandingsTable(selectors.team_standings(rows), query).as_html()
+    return {"players": StandingsTable(rows, query).as_html(), "teams": teams}
+
 
 @require_safe
 def standings_page(request, slug):
     tournament = get_tournament(request, slug)
-    rows = selectors.standings(tournament)
-    config = RequestConfig(request, paginate=False)
-    table = StandingsTable(rows)
-    config.configure(table)
-    team_table = None
-    if exports.has_teams(rows):
-        team_table = TeamStandingsTable(selectors.team_standings(rows))
-        config.configure(team_table)
+    # The version is read before the standings, so what is cached under it is never older.
+    key = tables_cache_key(tournament, selectors.data_version(tournament), request.GET)
+    tables = cache.get(key)
+    if tables is None:
+        tables = standings_tables_html(tournament, request.GET)
+        cache.set(key, tables, TABLES_CACHE_SECONDS)
     return render(
         request,
         "standings/standings.html",
         {
             "tournament": tournament,
-            "table": table,
-            "team_table": team_table,
+            "standings_table": tables["players"],
+            "team_standings_table": tables["teams"],
             "unconfirmed_tables": selectors.unconfirmed_table_count(tournament),
             **roles(request, tournament),
         },

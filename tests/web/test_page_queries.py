@@ -1,0 +1,137 @@
+"""The pages an event reads most run the same queries however big the tournament is.
+
+Each page is read in the same tournament shape at two sizes (8 players with 1 session
+drawn, 24 players with 3): the count must not move. The seating pages are also read at
+2,000 players, the size of the largest events, seated by plan and by lot.
+"""
+
+import pytest
+from django.urls import reverse
+
+from tests.conftest import login, make_players, make_tournament, make_user
+from tournament import services
+
+# 8 players and 1 session drawn; 24 players and 3 sessions drawn.
+SIZES = [(8, 1), (24, 3)]
+
+
+def build(players: int, drawn: int, *, method: str = "lot"):
+    """A tournament of 4 sessions, ``drawn`` of them drawn: the earlier ones played and
+    closed, the last one in play with a few hands entered at two tables."""
+    organiser = make_user("host")
+    tournament = make_tournament(creator=organiser, slug="size", seating_method=method)
+    make_players(tournament, players)
+    for number in range(1, drawn + 1):
+        # A planned tournament keeps its plan's seed: only the first draw gives one.
+        seed = number if method == "lot" or number == 1 else None
+        session = services.session_draw(tournament=tournament, number=number, seed=seed)
+        services.session_open(session=session)
+        tables = list(session.tables.order_by("number"))
+        for table in tables[:2]:
+            for hand in (1, 2):
+                services.hand_record(table=table, number=hand, outcome="draw")
+        if number < drawn:
+            for table in tables:
+                services.table_confirm(
+                    table=table, user=organiser, record_missing_as_not_played=True
+                )
+            services.session_close(session=session)
+    return tournament, organiser
+
+
+def read(client, url, django_assert_num_queries, queries):
+    with django_assert_num_queries(queries):
+        response = client.get(url)
+    assert response.status_code == 200
+    return response
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_seating_page(db, django_assert_num_queries, players, drawn):
+    tournament, _organiser = build(players, drawn)
+    url = reverse("seating", args=[tournament.slug, drawn])
+    # The tournament, the session, its seats with tables and players; the data version,
+    # then (not cached yet) the figures: the plan, the players, every drawn seat.
+    response = read(login(None), url, django_assert_num_queries, 7)
+    assert response.content.decode().count('<tr id="table-') == players // 4
+    # Read again, the figures come from the cache under the same version.
+    read(login(None), url, django_assert_num_queries, 4)
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_seating_page_of_a_planned_tournament(db, django_assert_num_queries, players, drawn):
+    tournament, _organiser = build(players, drawn, method="planned")
+    url = reverse("seating", args=[tournament.slug, drawn])
+    response = read(login(None), url, django_assert_num_queries, 7)
+    # The plan's player list: one row for each player in the command.
+    assert response.content.decode().count('<tr><td class="num">') == players
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_seating_by_name(db, django_assert_num_queries, players, drawn):
+    tournament, _organiser = build(players, drawn)
+    url = reverse("seating_by_name", args=[tournament.slug, drawn])
+    # The tournament, the session, its seats with tables and players.
+    response = read(login(None), url, django_assert_num_queries, 3)
+    page = response.content.decode()
+    assert page.count(reverse("player_schedule", args=[tournament.slug, 1])) == 1
+    assert page.count("<tr>\n    <td><a href=") == players
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_overview(db, django_assert_num_queries, players, drawn):
+    tournament, organiser = build(players, drawn)
+    url = reverse("tournament", args=[tournament.slug])
+    # The tournament, its sessions with their tables counted, the active players.
+    response = read(login(None), url, django_assert_num_queries, 3)
+    assert response.content.decode().count('<td class="seed">') == drawn
+    # An organiser's: the session and account (2), the role checks and the draw form.
+    read(login(organiser), url, django_assert_num_queries, 9)
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+@pytest.mark.parametrize("method", ["lot", "planned"])
+def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
+    tournament, _organiser = build(players, drawn, method=method)
+    url = reverse("player_schedule", args=[tournament.slug, 1])
+    # The tournament, the player, the seats of the player's tables; a planned tournament's
+    # page adds the plan, the sessions drawn and the opponents in the planned sessions.
+    queries = 6 if method == "planned" else 3
+    response = read(login(None), url, django_assert_num_queries, queries)
+    assert len(response.context["schedule"]) == drawn
+    assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_referee_home(db, django_assert_num_queries, players, drawn):
+    tournament, organiser = build(players, drawn)
+    url = reverse("referee_home", args=[tournament.slug])
+    # The session and account (2), the tournament, the role checks (2 + 2), then the
+    # sessions, the tables in play with their referees, and their players' names.
+    response = read(login(organiser), url, django_assert_num_queries, 9)
+    (in_play,) = response.context["sessions"]
+    assert [row.entered for row in in_play.tables][:3] == [2, 2, 0][: players // 4]
+    assert len(response.context["closed_sessions"]) == drawn - 1
+    assert len(response.context["not_open_sessions"]) == 0
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_score_sheet(db, django_assert_num_queries, players, drawn):
+    tournament, organiser = build(players, drawn)
+    url = reverse("table_sheet", args=[tournament.slug, drawn, 1])
+    response = read(login(organiser), url, django_assert_num_queries, 13)
+    assert response.context["sheet"].entered == 2
+
+
+@pytest.mark.parametrize("method", ["planned", "lot"])
+def test_the_seating_pages_answer_at_two_thousand_players(db, method):
+    organiser = make_user("host")
+    tournament = make_tournament(creator=organiser, slug="world-open", seating_method=method)
+    make_players(tournament, 2000)
+    services.session_draw(tournament=tournament, number=1, seed=7)
+    client = login(None)
+    seating = client.get(reverse("seating", args=[tournament.slug, 1]))
+    assert seating.status_code == 200
+    assert seating.content.decode().count('<tr id="table-') == 500
+    by_name = client.get(reverse("seating_by_name", args=[tournament.slug, 1]))
+    assert by_name.status_code == 200
