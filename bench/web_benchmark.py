@@ -178,13 +178,15 @@ def measure_pages(client, tournament, runs: int) -> list[tuple]:
     return rows
 
 
-def measure_standings_sources(tournament, runs: int) -> tuple[float, float]:
-    """The standings from the stored results, and settled again from every hand (ms)."""
+def measure_standings_sources(tournament, runs: int) -> tuple[float, float, int, int]:
+    """The standings from the stored results, and settled again from every hand (ms); then
+    what ``manage.py verify_results`` checks: tables checked, seats whose results differ."""
     from tournament import selectors
 
     stored = timed(lambda: selectors.compute_standings(tournament), runs)
     from_hands = timed(lambda: selectors.tournament_results(tournament), max(1, runs // 2))
-    return stored, from_hands
+    tables, differences = selectors.stored_results_differences(tournament)
+    return stored, from_hands, tables, len(differences)
 
 
 class RolledBack(Exception):
@@ -265,11 +267,12 @@ def report(size, pages, sources, writes) -> None:
             f"  {name:<16} {queries:>7} {cold:>9.1f} {warm:>9.1f} {size_bytes:>10}"
             f"  {TARGET_MS[name]} ms{memory}"
         )
-    stored, from_hands = sources
+    stored, from_hands, tables, differences = sources
     print(
         f"  standings from the stored results {stored:.1f} ms;"
         f" settled again from every hand {from_hands:.1f} ms"
     )
+    print(f"  verify_results: {tables} tables checked, {differences} seats differ")
     print(
         f"  hand saved through the sheet: p50 {writes['save p50']:.1f} ms,"
         f" p95 {writes['save p95']:.1f} ms (target 15 ms)"

@@ -1,7 +1,9 @@
 """Reads that are more than a lookup: score sheets, session results, standings.
 
-Everything is computed from the stored hands, so a corrected hand changes the
-standings at once; table points stay exact ``Fraction``s.
+Score sheets are read from the stored hands; standings add up the seat results that the
+hand service stores with each hand (``services.results``), cached under the tournament's
+version, so a corrected hand changes the standings at once. Table points stay exact
+``Fraction``s.
 """
 
 import json

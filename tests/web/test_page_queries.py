@@ -135,3 +135,31 @@ def test_the_seating_pages_answer_at_two_thousand_players(db, method):
     assert seating.content.decode().count('<tr id="table-') == 500
     by_name = client.get(reverse("seating_by_name", args=[tournament.slug, 1]))
     assert by_name.status_code == 200
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_standings_page(db, django_assert_num_queries, players, drawn):
+    tournament, _organiser = build(players, drawn)
+    url = reverse("standings", args=[tournament.slug])
+    # The tournament, the data version (the page's key), the data version again (the
+    # standings' key), the players, the seats' totals; the tables not confirmed yet.
+    response = read(login(None), url, django_assert_num_queries, 6)
+    assert response.content.decode().count("<tr") == players + 1
+    # Read again: the tables' HTML comes from the cache; the provisional note still counts.
+    read(login(None), url, django_assert_num_queries, 3)
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_workbook(db, django_assert_num_queries, players, drawn):
+    tournament, _organiser = build(players, drawn)
+    url = reverse("standings_xlsx", args=[tournament.slug])
+    # The tournament, the data version (the file's key), the standings (version, players,
+    # totals), the sessions drawn, every seat once for the session sheets, the seats'
+    # names and the hands for the Hands sheet, the seats and the penalties for their
+    # sheet, the seating: one query each, whatever the number of sessions.
+    read(login(None), url, django_assert_num_queries, WORKBOOK_QUERIES)
+    # Read again under the same version: the file comes from the cache.
+    read(login(None), url, django_assert_num_queries, 2)
+
+
+WORKBOOK_QUERIES = 12
