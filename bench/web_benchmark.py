@@ -16,9 +16,10 @@ production settings (DEBUG off):
   memory it allocates (tracemalloc, in a run of its own);
 - the standings added up from the stored seat results against the same standings settled
   again from every hand (what ``manage.py verify_results`` does), in the same run;
-- writes: one hand saved through the sheet's background request (p50/p95 of 64), and the
-  draw of one more session by each method (each cancelled before the next), in a
-  transaction rolled back at the end so that the tournament stays as built.
+- writes: one hand saved through the sheet's background request (p50/p95 of 64) and
+  through the hand service alone (64 more), and the draw of one more session by each
+  method (each cancelled before the next), in a transaction rolled back at the end so
+  that the tournament stays as built.
 
 Prints one table per size. Figures are CPU-bound and vary with the machine's load: compare
 figures of the same run, and runs made on an idle machine.
@@ -249,10 +250,23 @@ def _writes(client, tournament) -> dict:
             response = client.post(path, data, HTTP_ACCEPT="application/json")
             saves.append((time.perf_counter() - started) * 1000)
             assert response.json().get("saved"), response.content
+    # The hand service alone, as the other tables' referees' saves reach it: the hand, its
+    # table's stored results and the tournament's version.
+    service = []
+    for hand in range(5, 9):
+        for table in tables:
+            started = time.perf_counter()
+            services.hand_record(
+                table=table, number=hand, outcome="self_drawn", winner=hand % 4, fan=8
+            )
+            service.append((time.perf_counter() - started) * 1000)
     saves.sort()
+    service.sort()
     return {
         "save p50": statistics.median(saves),
         "save p95": saves[int(len(saves) * 0.95) - 1],
+        "service p50": statistics.median(service),
+        "service p95": service[int(len(service) * 0.95) - 1],
         "draws": draws,
     }
 
@@ -275,7 +289,8 @@ def report(size, pages, sources, writes) -> None:
     print(f"  verify_results: {tables} tables checked, {differences} seats differ")
     print(
         f"  hand saved through the sheet: p50 {writes['save p50']:.1f} ms,"
-        f" p95 {writes['save p95']:.1f} ms (target 15 ms)"
+        f" p95 {writes['save p95']:.1f} ms; the hand service alone: p50"
+        f" {writes['service p50']:.1f} ms, p95 {writes['service p95']:.1f} ms (target 15 ms)"
     )
     draws = ", ".join(f"{method} {ms:.0f} ms" for method, ms in writes["draws"].items())
     print(f"  draw of one session: {draws} (target 2000 ms)")
