@@ -843,11 +843,13 @@ def walk(run: Rehearsal, database: EventDatabase, server: Server, folder: Path, 
                     tablet = Browser(f"table {table}'s tablet", base, run)
                     try:
                         tablet.open(tables[table]["link"])
+                        # Signed in by the link, with no account: the header names the tablet.
+                        who = tablet.text(".account .who")
                         run.check(
                             f"session {session} table {table}: the device link opens the sheet",
                             tablet.path.startswith(f"/t/{SLUG}/sessions/{session}/tables/{table}/")
-                            and not tablet.finds(".account .who"),
-                            tablet.path,
+                            and who == f"Tablet of table {table}",
+                            f"{tablet.path} ({who})",
                         )
                         play_table(tablet, run, session, table, tables[table]["seats"], plan)
                     finally:
