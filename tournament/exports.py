@@ -380,12 +380,6 @@ def _sheet_title(title: str) -> str:
     return title[:EXCEL_SHEET_TITLE_LENGTH]
 
 
-def _needs_own_cell(value) -> bool:
-    """A value a plain cell would show wrongly: exact points (their fraction format), and
-    text that a spreadsheet would take for a formula."""
-    return isinstance(value, ExactPoints) or (isinstance(value, str) and value.startswith("="))
-
-
 def _cell(sheet, value, *, bold: Font | None = None) -> WriteOnlyCell:
     cell = WriteOnlyCell(sheet, value=_cell_value(value))
     if cell.data_type == "f":
@@ -418,11 +412,7 @@ def write_sheet(workbook: Workbook, title: str, rows: Iterable[Row]) -> None:
     bold = Font(bold=True)
     sheet.append([_cell(sheet, value, bold=bold) for value in header])
     for row in itertools.chain(sample, rows):
-        # Plain values where a plain cell does: a styled cell object for each of a big
-        # event's million cells would take most of the workbook's time.
-        sheet.append(
-            [_cell(sheet, value) if _needs_own_cell(value) else _cell_value(value) for value in row]
-        )
+        sheet.append([_cell(sheet, value) for value in row])
 
 
 def standings_workbook(tournament) -> Workbook:
