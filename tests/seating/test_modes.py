@@ -122,6 +122,55 @@ def test_serpentine_swaps_within_quarters_to_separate_groups():
     assert group_conflicts(session, clubs) == 0
 
 
+def literal_serpentine(ranking, history, groups):
+    """The docstring's steepest descent, spelled out: every swap of two same-quarter players
+    is scored against the whole session, the best strict improvement is made (ties: closest
+    tables, then quarter, then tables in order), until none helps. Tables unoriented."""
+    n = len(ranking) // 4
+    met, last = pair_counts(history), pair_counts(history[-1:])
+    w_group = 6 * n + 1
+    w_met = (6 * n + 1) * w_group
+
+    def cost(tables):
+        total = 0
+        for table in tables:
+            for a, b in itertools.combinations(sorted(table), 2):
+                total += met[a, b] * w_met + last[a, b]
+                total += w_group * (groups.get(a) is not None and groups.get(a) == groups.get(b))
+        return total
+
+    tables = serpentine_order(ranking)
+    while True:
+        current, best = cost(tables), None
+        for q in range(4):
+            for ti, tj in itertools.combinations(range(n), 2):
+                tables[ti][q], tables[tj][q] = tables[tj][q], tables[ti][q]
+                delta = cost(tables) - current
+                tables[ti][q], tables[tj][q] = tables[tj][q], tables[ti][q]
+                if delta < 0 and (best is None or (delta, tj - ti, q, ti, tj) < best):
+                    best = (delta, tj - ti, q, ti, tj)
+        if best is None:
+            return [set(table) for table in tables]
+        _, _, q, ti, tj = best
+        tables[ti][q], tables[tj][q] = tables[tj][q], tables[ti][q]
+
+
+@pytest.mark.parametrize("trial", range(12))
+def test_serpentine_makes_the_swaps_a_literal_steepest_descent_makes(trial):
+    rng = random.Random(trial)
+    players = list(range(1, 4 * rng.randint(2, 7) + 1))
+    history = []
+    for _ in range(rng.randint(1, 4)):
+        order = rng.sample(players, len(players))
+        history.append([order[i : i + 4] for i in range(0, len(order), 4)])
+    groups = {p: rng.choice("ABC") for p in players if rng.random() < 0.4}
+    ranking = rng.sample(players, len(players))
+    session = seat_session(
+        "serpentine", players=players, seed=trial, ranking=ranking, history=history, groups=groups
+    )
+    assert [set(table) for table in session] == literal_serpentine(ranking, history, groups)
+
+
 @pytest.mark.parametrize("top", [1, 2, 4])
 def test_top_tables_are_seated_by_standings(top):
     history = [seat_session("random", players=PLAYERS, seed=1)]

@@ -214,16 +214,22 @@ class _PairCosts:
     def __init__(
         self, history: Sequence[Sequence[Sequence[int]]], groups: dict[int, str], n_tables: int
     ) -> None:
-        self.met = meetings(history)
-        self.last = meetings(history[-1:]) if history else Counter()
         self.groups = groups
         pairs = 6 * n_tables  # pairs seated together in one session
         self.w_group = pairs + 1
         self.w_met = (pairs + 1) * self.w_group
+        # near[a][b]: the cost of a and b having met, for the pairs that have (a few per
+        # player), looked up from either side.
+        self.near: dict[int, dict[int, int]] = {}
+        last = meetings(history[-1:]) if history else Counter()
+        for (a, b), times in meetings(history).items():
+            cost = times * self.w_met + last.get((a, b), 0)
+            self.near.setdefault(a, {})[b] = cost
+            self.near.setdefault(b, {})[a] = cost
 
     def pair(self, a: int, b: int) -> int:
-        key = (a, b) if a < b else (b, a)
-        cost = self.met.get(key, 0) * self.w_met + self.last.get(key, 0)
+        near = self.near.get(a)
+        cost = near.get(b, 0) if near else 0
         group = self.groups.get(a)
         if group is not None and group == self.groups.get(b):
             cost += self.w_group
@@ -295,24 +301,52 @@ def _serpentine_tables(ranking: list[int], costs: _PairCosts) -> list[list[int]]
     # tables[tj][q], so every table keeps one player per quarter.
     tables = serpentine_order(ranking)
     n = len(tables)
+    # own[t][q]: what the player of quarter q costs with the rest of table t. Costs are never
+    # negative, so a swap can only lower the total if one of the two players it moves costs
+    # something where they sit. The search keeps, for each such player, their best swap, and
+    # after a swap rescans only what the two changed tables can affect: it makes the same swaps
+    # as a scan of every pair of tables would, in a fraction of the time.
+    own = [[costs.others(table[q], table, q) for q in range(4)] for table in tables]
+
+    def swap_key(q: int, ti: int, tj: int) -> tuple | None:
+        delta = (
+            costs.others(tables[tj][q], tables[ti], q)
+            - own[ti][q]
+            + costs.others(tables[ti][q], tables[tj], q)
+            - own[tj][q]
+        )
+        if delta >= 0:
+            return None
+        low, high = (ti, tj) if ti < tj else (tj, ti)
+        return (delta, high - low, q, low, high)
+
+    def best_swap(t: int, q: int, partners) -> tuple | None:
+        keys = [swap_key(q, t, u) for u in partners if u != t]
+        return min((key for key in keys if key is not None), default=None)
+
+    best = {(t, q): best_swap(t, q, range(n)) for t in range(n) for q in range(4) if own[t][q]}
     for _ in range(16 * n * n + 16):
-        best = None
-        for q in range(4):
-            for ti in range(n):
-                for tj in range(ti + 1, n):
-                    a, b = tables[ti][q], tables[tj][q]
-                    delta = (
-                        costs.others(b, tables[ti], q)
-                        - costs.others(a, tables[ti], q)
-                        + costs.others(a, tables[tj], q)
-                        - costs.others(b, tables[tj], q)
-                    )
-                    if delta < 0:
-                        key = (delta, tj - ti, q, ti, tj)
-                        if best is None or key < best:
-                            best = key
-        if best is None:
+        found = min((key for key in best.values() if key is not None), default=None)
+        if found is None:
             break
-        _, _, q, ti, tj = best
+        _, _, q, ti, tj = found
         tables[ti][q], tables[tj][q] = tables[tj][q], tables[ti][q]
+        changed = (ti, tj)
+        for t in changed:
+            own[t] = [costs.others(tables[t][r], tables[t], r) for r in range(4)]
+        for (t, r), key in best.items():
+            if t in changed:
+                continue
+            if key is not None and (key[3] in changed or key[4] in changed):
+                best[t, r] = best_swap(t, r, range(n))
+            else:
+                fresh = best_swap(t, r, changed)
+                if fresh is not None and (key is None or fresh < key):
+                    best[t, r] = fresh
+        for t in changed:
+            for r in range(4):
+                if own[t][r]:
+                    best[t, r] = best_swap(t, r, range(n))
+                else:
+                    best.pop((t, r), None)
     return tables
