@@ -313,6 +313,9 @@ def main(argv=None) -> int:
         from django.test import Client
 
         call_command("migrate", verbosity=0)
+        # With DEBUG off pages name the static files by their hashed copies, as `make serve`
+        # gathers them.
+        call_command("collectstatic", interactive=False, verbosity=0)
         organiser, _ = User.objects.get_or_create(username="bench-organiser")
         client = Client()
         client.force_login(organiser)

@@ -14,7 +14,6 @@ under the tournament's version.
 
 import io
 import itertools
-import unicodedata
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
@@ -22,29 +21,18 @@ from django.core.cache import cache
 from django.utils.functional import Promise
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
 
-from tournament import scoring, seating, selectors
-from tournament.formatting import WIND_NAMES, format_table_points
-from tournament.models import SEAT_LABELS, Hand, Seat
+from tournament import scoring, seating, selectors, xlsx_writer
+from tournament.formatting import WIND_NAMES
+from tournament.models import SEAT_LABELS, Hand, Penalty, Seat
 from tournament.scoring import PenaltyKind
 
 Row = tuple
 
 # Excel keeps 15 significant digits; four decimals tell 7/3 from 2.33 at a glance, and
-# the exact value sits in the "(exact)" column beside it.
+# the exact value sits in the "(exact)" column beside it, a number shown as a fraction
+# (7/3 as "2 1/3") that sums and sorts as a number.
 TABLE_POINTS_DECIMALS = 4
-# The "(exact)" column: a number shown as a fraction, 7/3 as "2 1/3" and 29/12 as
-# "2 5/12" (table points are twelfths at most), that sums and sorts as a number.
-EXACT_POINTS_FORMAT = "# ??/??"
-MAX_COLUMN_WIDTH = 60
-EXCEL_SHEET_TITLE_LENGTH = 31
-# Column widths are measured on the header and the first rows: a write-only sheet takes
-# its widths before its rows.
-WIDTH_SAMPLE_ROWS = 500
 # Cached workbooks are kept under the tournament's version, so they are never stale.
 WORKBOOK_CACHE_SECONDS = 3600
 
@@ -105,9 +93,24 @@ def standings_rows(rows: Iterable[selectors.StandingRow]) -> Iterator[Row]:
         )
 
 
-def session_rows(seats: Iterable[Seat]) -> Iterator[Row]:
+SESSION_SEAT_FIELDS = (
+    "session__number",
+    "table__number",
+    "seat",
+    "player__number",
+    "player__name",
+    "player__name_zh",
+    "score",
+    "place",
+    "table_points_twelfths",
+    "table__confirmed_at",
+)
+
+
+def session_rows(seats: Iterable[tuple]) -> Iterator[Row]:
     """One session's results: every player of every table, by table and starting seat, from
-    the seats' stored results (empty where the table has no hand yet)."""
+    the seats' stored results (empty where the table has no hand yet); ``seats`` are tuples
+    of ``SESSION_SEAT_FIELDS``."""
     yield (
         _("Table"),
         _("Seat"),
@@ -120,20 +123,20 @@ def session_rows(seats: Iterable[Seat]) -> Iterator[Row]:
         _("Table points (exact)"),
         _("Confirmed"),
     )
-    for seat in seats:
-        played = seat.place is not None
-        points = scoring.from_twelfths(seat.table_points_twelfths)
+    for _session, table, seat, number, name, name_zh, score, place, twelfths, confirmed in seats:
+        played = place is not None
+        points = scoring.from_twelfths(twelfths)
         yield (
-            seat.table.number,
-            SEAT_LABELS[seat.seat],
-            seat.player.number,
-            seat.player.name,
-            seat.player.name_zh,
-            seat.score if played else None,
-            seat.place,
+            table,
+            SEAT_LABELS[seat],
+            number,
+            name,
+            name_zh,
+            score if played else None,
+            place,
             points if played else None,
             ExactPoints(points) if played else None,
-            seat.table.is_confirmed,
+            confirmed is not None,
         )
 
 
@@ -188,7 +191,11 @@ def hand_rows(tournament) -> Iterator[Row]:
         .order_by()
         .values_list("table_id", "seat", "player__name")
     }
-    slots = {slot.number: slot for slot in seating.session_schedule()}
+    # What the schedule says of each hand number, translated once.
+    slots = {
+        slot.number: (str(WIND_NAMES[slot.prevalent_wind]), slot.dealer)
+        for slot in seating.session_schedule()
+    }
     outcomes = {key: str(label) for key, label in Hand.OUTCOME_CHOICES}
     hands = (
         Hand.objects.filter(table__session__tournament=tournament)
@@ -198,14 +205,14 @@ def hand_rows(tournament) -> Iterator[Row]:
     )
     for session, table, table_id, number, outcome, winner, discarder, *rest in hands:
         fan, flowers, fan_names, winning_hand, computed_fan, *points = rest
-        slot = slots[number]
+        wind, dealer = slots[number]
         yield (
             session,
             table,
             number,
-            str(WIND_NAMES[slot.prevalent_wind]),
-            SEAT_LABELS[slot.dealer],
-            names.get((table_id, slot.dealer)),
+            wind,
+            SEAT_LABELS[dealer],
+            names.get((table_id, dealer)),
             outcomes[outcome],
             _seat(winner),
             names.get((table_id, winner)) if winner is not None else None,
@@ -234,15 +241,25 @@ def penalty_rows(tournament) -> Iterator[Row]:
         _("Paid to"),
         _("Reason"),
     )
-    players = selectors.players_by_table_seat(tournament)
-    for penalty in selectors.penalties_of(tournament):
+    penalties = selectors.penalties_of(tournament)
+    # The players of the tables with a penalty only: a few, where the tournament has thousands.
+    players = {
+        (table, seat): (number, name)
+        for table, seat, number, name in Seat.objects.filter(
+            table__in=Penalty.objects.filter(hand__table__session__tournament=tournament).values(
+                "hand__table"
+            )
+        )
+        .order_by()
+        .values_list("table_id", "seat", "player__number", "player__name")
+    }
+    for penalty in penalties:
         table = penalty.hand.table
-        where = (table.session.number, table.number)
-        offender = players.get((*where, penalty.offender))
+        offender = players.get((table.pk, penalty.offender))
         if penalty.beneficiary is not None:
-            beneficiary = players.get((*where, penalty.beneficiary))
+            beneficiary = players.get((table.pk, penalty.beneficiary))
             paid_to = (
-                f"{SEAT_LABELS[penalty.beneficiary]} {beneficiary.number} {beneficiary.name}"
+                f"{SEAT_LABELS[penalty.beneficiary]} {beneficiary[0]} {beneficiary[1]}"
                 if beneficiary
                 else SEAT_LABELS[penalty.beneficiary]
             )
@@ -255,8 +272,8 @@ def penalty_rows(tournament) -> Iterator[Row]:
             table.number,
             penalty.hand.number,
             SEAT_LABELS[penalty.offender],
-            offender.number if offender else None,
-            offender.name if offender else None,
+            offender[0] if offender else None,
+            offender[1] if offender else None,
             str(penalty.get_kind_display()),
             penalty.points,
             paid_to,
@@ -278,20 +295,21 @@ def seating_rows(tournament) -> Iterator[Row]:
     )
     seats = (
         Seat.objects.filter(session__tournament=tournament)
-        .select_related("session", "table", "player")
         .order_by("session__number", "table__number", "seat")
-    )
-    for seat in seats:
-        yield (
-            seat.session.number,
-            seat.table.number,
-            SEAT_LABELS[seat.seat],
-            seat.lot,
-            seat.player.number,
-            seat.player.name,
-            seat.player.name_zh,
-            seat.player.team,
+        .values_list(
+            "session__number",
+            "table__number",
+            "seat",
+            "lot",
+            "player__number",
+            "player__name",
+            "player__name_zh",
+            "player__team",
         )
+        .iterator(chunk_size=2000)
+    )
+    for session, table, seat, *rest in seats:
+        yield (session, table, SEAT_LABELS[seat], *rest)
 
 
 def team_rows(teams: Iterable[selectors.TeamRow]) -> Iterator[Row]:
@@ -320,15 +338,15 @@ def has_teams(rows: Iterable[selectors.StandingRow]) -> bool:
     return any(row.player.team for row in rows)
 
 
-def _session_seats(tournament) -> Iterator[tuple[int, Iterator[Seat]]]:
+def _session_seats(tournament) -> Iterator[tuple[int, Iterator[tuple]]]:
     """(session number, its seats by table and seat) for every session, from one query."""
     seats = (
         Seat.objects.filter(session__tournament=tournament)
-        .select_related("session", "table", "player")
         .order_by("session__number", "table__number", "seat")
+        .values_list(*SESSION_SEAT_FIELDS)
         .iterator(chunk_size=2000)
     )
-    return itertools.groupby(seats, key=lambda seat: seat.session.number)
+    return itertools.groupby(seats, key=lambda seat: seat[0])
 
 
 def workbook_sheets(tournament) -> Iterator[tuple[str, Iterable[Row]]]:
@@ -350,78 +368,36 @@ def workbook_sheets(tournament) -> Iterator[tuple[str, Iterable[Row]]]:
         yield _("Teams"), team_rows(selectors.team_standings(rows))
 
 
-# ---------------------------------------------------------------- xlsx writer
+# ---------------------------------------------------------------- xlsx
 
 
 def _cell_value(value):
-    """The one place where exact values become what a spreadsheet cell can hold."""
+    """The one place where exact values become what a spreadsheet cell holds: a ``Fraction``
+    the writer shows as a fraction (``ExactPoints``), or a number rounded for the eye."""
     if isinstance(value, Fraction):
         if isinstance(value, ExactPoints):
-            return float(value)
+            return value
         return round(float(value), TABLE_POINTS_DECIMALS)
     if isinstance(value, Promise):
-        value = str(value)
-    # An empty text is an empty cell, as a blank field is on paper.
-    return None if value == "" else value
+        return str(value)
+    return value
 
 
-def _display_width(value) -> int:
-    """Characters the value takes on screen; CJK characters are twice as wide."""
-    if value is None:
-        return 0
-    if isinstance(value, ExactPoints):
-        value = format_table_points(value) + "  "
-    return sum(2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in str(value))
+# Values the writer takes as they are.
+_PLAIN = frozenset({int, bool, float, str, type(None)})
 
 
-def _sheet_title(title: str) -> str:
-    for char in "[]:*?/\\":
-        title = title.replace(char, " ")
-    return title[:EXCEL_SHEET_TITLE_LENGTH]
+def _cell_values(rows: Iterable[Row]) -> Iterator[list]:
+    for row in rows:
+        yield [value if type(value) in _PLAIN else _cell_value(value) for value in row]
 
 
-def _cell(sheet, value, *, bold: Font | None = None) -> WriteOnlyCell:
-    cell = WriteOnlyCell(sheet, value=_cell_value(value))
-    if cell.data_type == "f":
-        # Names come from registration forms and imports: text starting with "=" stays
-        # text instead of becoming a formula Excel would run.
-        cell.data_type = "s"
-    if isinstance(value, ExactPoints):
-        cell.number_format = EXACT_POINTS_FORMAT
-    if bold is not None:
-        cell.font = bold
-    return cell
-
-
-def write_sheet(workbook: Workbook, title: str, rows: Iterable[Row]) -> None:
-    """Write a sheet of a write-only workbook: a bold frozen header, then the rows as they
-    come, columns as wide as the header and the first rows' content."""
-    sheet = workbook.create_sheet(_sheet_title(title))
-    rows = iter(rows)
-    header = next(rows)
-    sample = list(itertools.islice(rows, WIDTH_SAMPLE_ROWS))
-    widths: dict[int, int] = {}
-    for row in (header, *sample):
-        for column_index, value in enumerate(row, start=1):
-            width = _display_width(value if isinstance(value, ExactPoints) else _cell_value(value))
-            widths[column_index] = max(widths.get(column_index, 0), width)
-    for column_index, width in widths.items():
-        letter = get_column_letter(column_index)
-        sheet.column_dimensions[letter].width = min(width + 2, MAX_COLUMN_WIDTH)
-    sheet.freeze_panes = "A2"
-    bold = Font(bold=True)
-    sheet.append([_cell(sheet, value, bold=bold) for value in header])
-    for row in itertools.chain(sample, rows):
-        sheet.append([_cell(sheet, value) for value in row])
-
-
-def standings_workbook(tournament) -> Workbook:
-    """The whole tournament as a write-only workbook: standings, sessions, hands, penalties,
-    seating (and teams)."""
-    workbook = Workbook(write_only=True)
-    for title, rows in workbook_sheets(tournament):
-        write_sheet(workbook, title, rows)
-    return workbook
+def write_standings_workbook(tournament, file) -> None:
+    """The whole tournament as an .xlsx: standings, sessions, hands, penalties, seating (and
+    teams), each sheet written as its rows are read."""
+    xlsx_writer.write_workbook(
+        file, ((title, _cell_values(rows)) for title, rows in workbook_sheets(tournament))
+    )
 
 
 def standings_xlsx_bytes(tournament) -> bytes:
@@ -430,7 +406,7 @@ def standings_xlsx_bytes(tournament) -> bytes:
     content = cache.get(key)
     if content is None:
         buffer = io.BytesIO()
-        standings_workbook(tournament).save(buffer)
+        write_standings_workbook(tournament, buffer)
         content = buffer.getvalue()
         cache.set(key, content, WORKBOOK_CACHE_SECONDS)
     return content

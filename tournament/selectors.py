@@ -489,16 +489,6 @@ def penalties_of(tournament):
     )
 
 
-def players_by_table_seat(tournament) -> dict[tuple[int, int, int], Player]:
-    """(session, table, seat) -> player for the whole tournament, in one query."""
-    mapping = {}
-    for s in Seat.objects.filter(session__tournament=tournament).select_related(
-        "session", "table", "player"
-    ):
-        mapping[(s.session.number, s.table.number, s.seat)] = s.player
-    return mapping
-
-
 class DrawRefused(Exception):
     """The active players cannot be seated; ``message`` says what is missing."""
 
