@@ -14,19 +14,33 @@ def can_unlock_logins(user) -> bool:
     return can_create_tournament(user)
 
 
+def _is_member(user, tournament, role: str) -> bool:
+    """Whether ``user`` is among the tournament's ``role`` ("organisers" or "referees"). A
+    request loads its user afresh, so the answer is kept on the user for the rest of it:
+    a page checks the same role several times."""
+    known = getattr(user, "_tournament_roles", None)
+    if known is None:
+        known = {}
+        user._tournament_roles = known
+    key = (tournament.pk, role)
+    if key not in known:
+        known[key] = getattr(tournament, role).filter(pk=user.pk).exists()
+    return known[key]
+
+
 def is_organiser(user, tournament) -> bool:
     if not user.is_authenticated:
         return False
     if user.is_superuser:
         return True
-    return tournament.organisers.filter(pk=user.pk).exists()
+    return _is_member(user, tournament, "organisers")
 
 
 def is_referee(user, tournament) -> bool:
     """Referees of the tournament; its organisers may also enter results."""
     if not user.is_authenticated:
         return False
-    return is_organiser(user, tournament) or tournament.referees.filter(pk=user.pk).exists()
+    return is_organiser(user, tournament) or _is_member(user, tournament, "referees")
 
 
 def can_enter_at_table(user, table) -> bool:
@@ -35,6 +49,6 @@ def can_enter_at_table(user, table) -> bool:
     if not user.is_authenticated:
         return False
     tournament = table.session.tournament
-    if table.referee_id == user.pk and tournament.referees.filter(pk=user.pk).exists():
+    if table.referee_id == user.pk and _is_member(user, tournament, "referees"):
         return True
     return is_organiser(user, tournament)

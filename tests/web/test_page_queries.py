@@ -85,8 +85,9 @@ def test_the_overview(db, django_assert_num_queries, players, drawn):
     # The tournament, its sessions with their tables counted, the active players.
     response = read(login(None), url, django_assert_num_queries, 3)
     assert response.content.decode().count('<td class="seed">') == drawn
-    # An organiser's: the session and account (2), the role checks and the draw form.
-    read(login(organiser), url, django_assert_num_queries, 9)
+    # An organiser's: the session and account (2), the role checks (each asked once) and
+    # the draw form.
+    read(login(organiser), url, django_assert_num_queries, 8)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
@@ -106,9 +107,9 @@ def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
 def test_the_referee_home(db, django_assert_num_queries, players, drawn):
     tournament, organiser = build(players, drawn)
     url = reverse("referee_home", args=[tournament.slug])
-    # The session and account (2), the tournament, the role checks (2 + 2), then the
-    # sessions, the tables in play with their referees, and their players' names.
-    response = read(login(organiser), url, django_assert_num_queries, 9)
+    # The session and account (2), the tournament, the role check (an organiser: 1), then
+    # the sessions, the tables in play with their referees, and their players' names.
+    response = read(login(organiser), url, django_assert_num_queries, 7)
     (in_play,) = response.context["sessions"]
     assert [row.entered for row in in_play.tables][:3] == [2, 2, 0][: players // 4]
     assert len(response.context["closed_sessions"]) == drawn - 1
@@ -119,7 +120,8 @@ def test_the_referee_home(db, django_assert_num_queries, players, drawn):
 def test_the_score_sheet(db, django_assert_num_queries, players, drawn):
     tournament, organiser = build(players, drawn)
     url = reverse("table_sheet", args=[tournament.slug, drawn, 1])
-    response = read(login(organiser), url, django_assert_num_queries, 13)
+    # The session and account (2), the tournament, the role check (1), the table, the sheet.
+    response = read(login(organiser), url, django_assert_num_queries, 10)
     assert response.context["sheet"].entered == 2
 
 

@@ -554,8 +554,11 @@ def hand_record(
         hand.deducted = settlement.deducted
         hand.entered_by = user
         hand.entered_by_device = device
-        # The table was just read and locked: no need to ask the database it exists again.
-        hand.full_clean(exclude=["table"], validate_unique=False, validate_constraints=False)
+        # The table was just read and locked, the user is the one making the request: no need
+        # to ask the database whether they exist again.
+        hand.full_clean(
+            exclude=["table", "entered_by"], validate_unique=False, validate_constraints=False
+        )
         try:
             with transaction.atomic():
                 hand.save()
