@@ -13,13 +13,15 @@ production settings (DEBUG off):
 - **cold**: the cache emptied first, as after a write (each write raises the tournament's
   version, under which standings are cached); **warm**: asked again, from the cache;
 - the queries of a cold request, its size in bytes, and for the workbook the peak of the
-  memory it allocates (tracemalloc, in a run of its own);
+  memory it allocates (tracemalloc, in a run of its own) and the process's resident memory
+  before it and at its peak (Linux's VmRSS and VmHWM, in another run);
 - the standings added up from the stored seat results against the same standings settled
   again from every hand (what ``manage.py verify_results`` does), in the same run;
 - writes: one hand saved through the sheet's background request (p50/p95 of 64) and
-  through the hand service alone (64 more), and the draw of one more session by each
-  method (each cancelled before the next), in a transaction rolled back at the end so
-  that the tournament stays as built.
+  through the hand service alone (64 more), the draw of one more session by each
+  session-by-session method (each cancelled before the next), and the planned method's
+  draw for a new tournament of as many players and sessions (its first draw plans them
+  all), in a transaction rolled back at the end so that the tournament stays as built.
 
 Prints one table per size. Figures are CPU-bound and vary with the machine's load: compare
 figures of the same run, and runs made on an idle machine.
@@ -175,8 +177,27 @@ def measure_pages(client, tournament, runs: int) -> list[tuple]:
             body(client.get(path))
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
+            cache.clear()
+            before = resident_memory()
+            body(client.get(path))
+            peak = (peak, before, resident_memory(peak=True))
         rows.append((name, queries, cold_ms, warm_ms, size, peak))
     return rows
+
+
+def resident_memory(*, peak: bool = False) -> int | None:
+    """The process's resident memory in bytes (Linux): now, or its peak since the last call
+    that asked for now (which resets the peak)."""
+    try:
+        if not peak:
+            Path("/proc/self/clear_refs").write_text("5")
+        field = "VmHWM:" if peak else "VmRSS:"
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
 
 
 def measure_standings_sources(tournament, runs: int) -> tuple[float, float, int, int]:
@@ -219,8 +240,6 @@ def _writes(client, tournament) -> dict:
     number = tournament.session_count + 1
     tournament = services.tournament_update(tournament=tournament, session_count=number)
     draws = {}
-    # (The planned method seats the sessions of its plan only: its draws are timed when the
-    # tournament is built.)
     for method in ("standings", "serpentine", "top_tables", "lot", "random"):
         started = time.perf_counter()
         session = services.session_draw(tournament=tournament, number=number, method=method)
@@ -228,6 +247,7 @@ def _writes(client, tournament) -> dict:
         if method != "random":
             services.session_cancel_draw(session=session)
     services.session_open(session=session)
+    draws["planned"] = _planned_draw(tournament)
     saves = []
     tables = list(session.tables.order_by("number")[:16])
     for hand in range(1, 5):
@@ -271,12 +291,41 @@ def _writes(client, tournament) -> dict:
     }
 
 
+def _planned_draw(tournament) -> float:
+    """The planned method's draw (ms): its first session's, which plans every session (the
+    others read the plan), for a tournament of the same players and sessions."""
+    from tournament import rehearsal, services
+
+    planned = services.tournament_create(
+        name="Planned draw",
+        slug=f"{tournament.slug}-planned",
+        session_count=tournament.session_count,
+        session_minutes=tournament.session_minutes,
+        seating_method="planned",
+    )
+    for fields in rehearsal.planned_players(players=tournament.players.count(), seed=SEED):
+        services.player_save(tournament=planned, **fields)
+    started = time.perf_counter()
+    services.session_draw(
+        tournament=planned, number=1, seed=rehearsal.draw_seed(seed=SEED, session=1)
+    )
+    return (time.perf_counter() - started) * 1000
+
+
 def report(size, pages, sources, writes) -> None:
     players, sessions = size
     print(f"\n{players} players x {sessions} sessions ({players // 4 * sessions * 16} hands)")
     print(f"  {'page':<16} {'queries':>7} {'cold ms':>9} {'warm ms':>9} {'bytes':>10}  target")
     for name, queries, cold, warm, size_bytes, peak in pages:
-        memory = f", peak {peak / 2**20:.0f} MB" if peak is not None else ""
+        memory = ""
+        if peak is not None:
+            allocated, before, resident = peak
+            memory = f", allocates at most {allocated / 2**20:.0f} MB"
+            if before and resident:
+                memory += (
+                    f"; the process's resident memory {before / 2**20:.0f} MB before,"
+                    f" {resident / 2**20:.0f} MB at its peak"
+                )
         print(
             f"  {name:<16} {queries:>7} {cold:>9.1f} {warm:>9.1f} {size_bytes:>10}"
             f"  {TARGET_MS[name]} ms{memory}"
