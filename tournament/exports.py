@@ -1,14 +1,14 @@
-"""The standings workbook: one row generator per sheet, and the xlsx writer that consumes them.
+"""The standings workbook: one row generator per sheet, and the file made of them.
 
 Each ``*_rows`` function yields a header, then one tuple of plain values per line:
 ints, strings, booleans, ``None`` for an empty cell and exact ``Fraction``s for table
-points (``ExactPoints`` where the cell is to show the fraction itself). Only the writer
-turns a ``Fraction`` into a number Excel can hold, so any other writer (CSV, a test) sees
-the exact values.
+points (``ExactPoints`` where the cell is to show the fraction itself). Only the step to
+the file turns a ``Fraction`` into a number a spreadsheet holds, so any other reader of the
+rows (CSV, a test) sees the exact values.
 
-The rows come from the stored seat results and from the hands read as plain values, a
-session after another, and the writer streams them into a write-only workbook: a
-1,000-player tournament's 40,000 hands are never all in memory at once. The file is cached
+The rows come from the stored seat results and from the hands and seats read as plain
+values, never as model objects, and ``xlsx_writer`` streams them into the file as they come:
+a 1,000-player tournament's 40,000 hands are never all in memory at once. The file is cached
 under the tournament's version.
 """
 

@@ -36,3 +36,40 @@ def test_a_player_who_withdrew_before_playing_is_not_ranked(tournament):
     rows = selectors.standings(tournament)
     assert [r.player.number for r in rows if r.rank is not None] == [1, 2, 3, 4]
     assert rows[-1].player.number == 5 and rows[-1].rank is None
+
+
+def test_cached_standings_come_back_as_they_were_computed(tournament):
+    # The cache pickles the rows; the players travel as their field values.
+    make_players(tournament, 9)
+    services.player_save(
+        tournament=tournament, player=tournament.players.get(number=9), name_zh="张伟", team="Red"
+    )
+    services.player_withdraw(player=tournament.players.get(number=9))
+    session = services.session_open(
+        session=services.session_draw(tournament=tournament, number=1, seed=3)
+    )
+    for table in session.tables.all():
+        services.hand_record(table=table, number=1, outcome="self_drawn", winner=1, fan=8)
+
+    def described(rows):
+        return [
+            (
+                row.player.pk,
+                [getattr(row.player, f.attname) for f in row.player._meta.concrete_fields],
+                row.table_points,
+                row.score,
+                row.places,
+                row.sessions_played,
+                row.best_session,
+                row.rank,
+            )
+            for row in rows
+        ]
+
+    computed = selectors.compute_standings(tournament)
+    first, cached = selectors.standings(tournament), selectors.standings(tournament)
+    assert cached is not first  # the second came from the cache, unpickled
+    assert described(cached) == described(first) == described(computed)
+    # The winners 4, the three tied losers (2 + 1 + 0) / 3 each, the withdrawn player 0.
+    assert {row.table_points for row in cached} == {Fraction(4), Fraction(1), Fraction(0)}
+    assert all(not row.player._state.adding and row.player._state.db for row in cached)
