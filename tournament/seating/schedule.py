@@ -9,6 +9,7 @@ printed.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -71,20 +72,23 @@ def schedule_stats(
     """Recount the figures of any schedule (tables in seat order; groups by player)."""
     sessions = [[tuple(table) for table in tables] for tables in sessions]
     groups = groups or {}
-    meetings: dict[tuple[int, int], int] = {}
+    meetings: Counter = Counter()
     players: set[int] = set()
     conflicts = 0
     consecutive = 0
     previous: set[tuple[int, int]] = set()
     for tables in sessions:
-        current: set[tuple[int, int]] = set()
+        # Each session's pairs in one list, counted in bulk: a 1,000-player schedule has
+        # thousands of pairs a session, and its page recounts them when a session is drawn.
+        pairs = [pair for table in tables for pair in combinations(sorted(table), 2)]
         for table in tables:
             players.update(table)
-            for a, b in combinations(sorted(table), 2):
-                meetings[(a, b)] = meetings.get((a, b), 0) + 1
-                current.add((a, b))
-                if a in groups and b in groups and groups[a] == groups[b]:
-                    conflicts += 1
+        meetings.update(pairs)
+        if groups:
+            conflicts += sum(
+                1 for a, b in pairs if a in groups and b in groups and groups[a] == groups[b]
+            )
+        current = set(pairs)
         consecutive += len(current & previous)
         previous = current
     return ScheduleStats(
