@@ -128,12 +128,18 @@ class Tournament(models.Model):
 class TournamentVersion(models.Model):
     """A number that every write to a tournament's data raises, in the write's transaction:
     what is computed from the data (standings, the workbook) is cached under it, and a
-    cached copy under an older number is never used again."""
+    cached copy under an older number is never used again.
+
+    ``seating`` is raised by every write but those that cannot change the seating (hands,
+    table confirmations, sessions opened and closed, referees, clocks, device links): the
+    seating figures, recounted from every seat, are cached under it, so that they survive
+    the thousands of hands entered while a session is played."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="version"
     )
     number = models.PositiveBigIntegerField(default=1)
+    seating = models.PositiveBigIntegerField(default=1)
 
     def __str__(self):
         return f"{self.tournament_id} v{self.number}"

@@ -52,6 +52,15 @@ def data_version(tournament: Tournament) -> int:
     return found.first() or 0
 
 
+def seating_version(tournament: Tournament) -> int:
+    """The version of the tournament's seating (``TournamentVersion.seating``): raised by
+    the writes that can change it, not by hands. 0 before the tournament has one."""
+    found = TournamentVersion.objects.filter(tournament_id=tournament.pk).values_list(
+        "seating", flat=True
+    )
+    return found.first() or 0
+
+
 def session_by_number(tournament, number: int) -> Session | None:
     return Session.objects.filter(tournament=tournament, number=number).first()
 
@@ -673,10 +682,11 @@ def seating_figures(tournament) -> SeatingFigures:
     """The plan (if any) with its figures and reproducing command, and the figures of the
     sessions drawn so far, recounted from the stored seats.
 
-    Cached under the tournament's version, read first (see ``standings``): the figures
-    are recounted from every seat of every drawn session, and the seating pages are read
-    by every player at once when a session is drawn."""
-    key = f"mcr:seating-figures:{tournament.pk}:{data_version(tournament)}"
+    Cached under the tournament's seating version, read first (see ``standings``): the
+    figures are recounted from every seat of every drawn session, the seating pages are
+    read by every player at once when a session is drawn, and the hands entered while it
+    is played leave the figures (and that version) as they are."""
+    key = f"mcr:seating-figures:{tournament.pk}:{seating_version(tournament)}"
     figures = cache.get(key)
     if figures is None:
         figures = compute_seating_figures(tournament)

@@ -164,13 +164,37 @@ def test_standings_are_read_from_the_cache_until_the_next_write(
     assert after == selectors.compute_standings(tournament)
 
 
+def seating_version(tournament) -> int:
+    return TournamentVersion.objects.get(tournament=tournament).seating
+
+
+# The writes that cannot change the seating: they leave the seating version (and the seating
+# figures cached under it) as they are.
+SEATING_KEPT = {
+    "device_link_revoke",
+    "device_links_revoke",
+    "hand_record",
+    "referees_copy_from_previous",
+    "session_close",
+    "session_open",
+    "session_reopen",
+    "table_confirm",
+    "table_extra_time",
+    "table_reopen",
+    "tables_assign",
+}
+
+
 def test_every_write_raises_the_tournaments_version(tournament, organiser, referee):
     steps = []
+    seating_raised = set()
 
     def step(name, write):
-        before = version(tournament)
+        before, seating_before = version(tournament), seating_version(tournament)
         write()
         steps.append((name, version(tournament) > before))
+        if seating_version(tournament) > seating_before:
+            seating_raised.add(name)
 
     make_players(tournament, 8)
     step("player_save", lambda: services.player_save(tournament=tournament, number=9, name="Nine"))
@@ -230,6 +254,8 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
     assert [name for name, raised in steps if not raised] == []
     # Every write service is in the walk above: a new one has to be added to it.
     assert {name for name, _raised in steps} == set(services.__all__) - NOT_WRITES
+    # Every other write raises the seating version too.
+    assert seating_raised == {name for name, _raised in steps} - SEATING_KEPT
 
 
 # What the services module offers besides the writes the walk above checks: data classes and

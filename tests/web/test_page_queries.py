@@ -58,6 +58,22 @@ def test_the_seating_page(db, django_assert_num_queries, players, drawn):
     read(login(None), url, django_assert_num_queries, 4)
 
 
+def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
+    db, django_assert_num_queries
+):
+    tournament, _organiser = build(8, 1)
+    url = reverse("seating", args=[tournament.slug, 1])
+    read(login(None), url, django_assert_num_queries, 7)
+    # A hand changes the standings, not the seating: the figures stay cached.
+    table = tournament.sessions.get(number=1).tables.get(number=1)
+    services.hand_record(table=table, number=3, outcome="draw")
+    read(login(None), url, django_assert_num_queries, 4)
+    # A player's new name is in the figures (the plan's players): they are recounted.
+    player = tournament.players.get(number=1)
+    services.player_save(tournament=tournament, player=player, name="Renamed")
+    read(login(None), url, django_assert_num_queries, 7)
+
+
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
 def test_the_seating_page_of_a_planned_tournament(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn, method="planned")

@@ -577,7 +577,7 @@ def hand_record(
                 key=submission_key, hand=hand, version=hand.version, submitted_by=user
             )
     table_results_store(table)
-    tournament_touch(table.session.tournament_id)
+    tournament_touch(table.session.tournament_id, seating=False)
     return hand
 
 
@@ -661,7 +661,7 @@ def table_confirm(
     if missing:
         # Hands not played count as entered, with no points: the table has its result.
         table_results_store(table)
-    tournament_touch(table.session.tournament_id)
+    tournament_touch(table.session.tournament_id, seating=False)
     return table
 
 
@@ -685,5 +685,5 @@ def table_reopen(*, table: Table, user, reason: str) -> Table:
         # The players' check was of the sheet as it was: a new confirmation asks them again.
         table.confirmed_initials = []
         table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
-    tournament_touch(table.session.tournament_id)
+    tournament_touch(table.session.tournament_id, seating=False)
     return table

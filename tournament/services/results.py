@@ -67,17 +67,20 @@ def results_restore(*, tournament, tables: Sequence[Table]) -> None:
     ``manage.py verify_results`` found them different)."""
     for table in tables:
         table_results_store(table)
-    tournament_touch(tournament.pk)
+    tournament_touch(tournament.pk, seating=False)
 
 
-def tournament_touch(tournament_id: int) -> None:
-    """Raise the tournament's version: its data changed in the transaction under way.
+def tournament_touch(tournament_id: int, *, seating: bool = True) -> None:
+    """Raise the tournament's version: its data changed in the transaction under way. With
+    ``seating=False``, from a write that cannot change the seating (see
+    ``TournamentVersion``), its seating version stays.
 
     Last in a write's transaction where it can be: on PostgreSQL the version's row stays
     locked until the commit, so concurrent writes of one tournament queue on it briefly.
     """
-    if not TournamentVersion.objects.filter(tournament_id=tournament_id).update(
-        number=F("number") + 1
-    ):
+    raised = {"number": F("number") + 1}
+    if seating:
+        raised["seating"] = F("seating") + 1
+    if not TournamentVersion.objects.filter(tournament_id=tournament_id).update(**raised):
         # A tournament made before versions existed, or outside the services (the admin).
         TournamentVersion.objects.get_or_create(tournament_id=tournament_id)

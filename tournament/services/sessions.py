@@ -22,7 +22,7 @@ def session_open(*, session: Session) -> Session:
     if session.opened_at is None:
         session.opened_at = timezone.now()
         session.save(update_fields=["opened_at"])
-    tournament_touch(session.tournament_id)
+    tournament_touch(session.tournament_id, seating=False)
     return session
 
 
@@ -42,7 +42,7 @@ def session_close(*, session: Session) -> Session:
     if session.closed_at is None:
         session.closed_at = timezone.now()
         session.save(update_fields=["closed_at"])
-    tournament_touch(session.tournament_id)
+    tournament_touch(session.tournament_id, seating=False)
     return session
 
 
@@ -51,7 +51,7 @@ def session_reopen(*, session: Session) -> Session:
     if session.closed_at is not None:
         session.closed_at = None
         session.save(update_fields=["closed_at"])
-    tournament_touch(session.tournament_id)
+    tournament_touch(session.tournament_id, seating=False)
     return session
 
 
@@ -68,7 +68,7 @@ def table_extra_time(*, table: Table, minutes: int) -> Table:
         raise ValidationError(_("The session is closed."), code="session_closed")
     table.extra_minutes = minutes
     table.save(update_fields=["extra_minutes"])
-    tournament_touch(table.session.tournament_id)
+    tournament_touch(table.session.tournament_id, seating=False)
     return table
 
 
@@ -83,7 +83,7 @@ def device_links_revoke(*, session: Session) -> Session:
     stored.device_links_version += 1
     stored.save(update_fields=["device_links_version"])
     session.device_links_version = stored.device_links_version
-    tournament_touch(session.tournament_id)
+    tournament_touch(session.tournament_id, seating=False)
     return session
 
 
@@ -94,5 +94,5 @@ def device_link_revoke(*, table: Table) -> Table:
     stored.device_link_version += 1
     stored.save(update_fields=["device_link_version"])
     table.device_link_version = stored.device_link_version
-    tournament_touch(table.session.tournament_id)
+    tournament_touch(table.session.tournament_id, seating=False)
     return table
