@@ -251,10 +251,10 @@ def test_the_home_reads_the_same_queries_whatever_the_number_of_tables(
     tournament, organiser, referee = in_play(players)
     client = login(organiser if persona == "organiser" else referee)
     home = url("referee_home", slug=tournament.slug)
-    # Session and user (2), the tournament (1), the role checks (2 for the view and 3 for the
-    # page's links; an organiser's end one query sooner each), then the sessions, the tables
-    # in play with their referees, and their players' names (3).
-    expected = 11 if persona == "referee" else 9
+    # Session and user (2), the tournament (1), the role checks (each role asked once a
+    # request: organiser, then referee; an organiser's end at the first), then the
+    # sessions, the tables in play with their referees, and their players' names (3).
+    expected = 8 if persona == "referee" else 7
     with django_assert_num_queries(expected):
         response = client.get(home)
     assert sum(len(item.tables) for item in response.context["sessions"]) == players // 4
