@@ -17,11 +17,12 @@ production settings (DEBUG off):
   before it and at its peak (Linux's VmRSS and VmHWM, in another run);
 - the standings added up from the stored seat results against the same standings settled
   again from every hand (what ``manage.py verify_results`` does), in the same run;
-- writes: one hand saved through the sheet's background request (p50/p95 of 64) and
-  through the hand service alone (64 more), the draw of one more session by each
-  session-by-session method (each cancelled before the next), and the planned method's
-  draw for a new tournament of as many players and sessions (its first draw plans them
-  all), in a transaction rolled back at the end so that the tournament stays as built.
+- writes, in transactions rolled back at the end so that the tournament stays as built:
+  the draw of one more session by each session-by-session method (each cancelled before
+  the next) and the planned method's draw for a new tournament of as many players and
+  sessions (its first draw plans them all); then, in a transaction of their own, one more
+  session drawn and hands saved in it through the sheet's background request (p50/p95 of
+  64) and through the hand service alone (64 more).
 
 Prints one table per size. Figures are CPU-bound and vary with the machine's load: compare
 figures of the same run, and runs made on an idle machine.
@@ -216,38 +217,54 @@ class RolledBack(Exception):
 
 
 def measure_writes(client, tournament) -> dict:
-    """A hand saved through the sheet's request, and a draw of one more session by each
-    method; undone afterwards."""
+    """The draw of one more session by each method, then hands saved in a session of their
+    own; each in a transaction undone afterwards, so that the saves do not run inside the
+    draws' transaction (which no real save does)."""
     from django.db import transaction
 
     figures = {}
-    try:
-        with transaction.atomic():
-            figures = _writes(client, tournament)
-            raise RolledBack
-    except RolledBack:
-        pass
+    for part in (_draws, _saves):
+        try:
+            with transaction.atomic():
+                figures.update(part(client, _one_more_session(tournament)))
+                raise RolledBack
+        except RolledBack:
+            pass
     return figures
 
 
-def _writes(client, tournament) -> dict:
-    from django.urls import reverse
-
+def _one_more_session(tournament):
     from tournament import services
     from tournament.models import Tournament
 
     tournament = Tournament.objects.get(pk=tournament.pk)
-    number = tournament.session_count + 1
-    tournament = services.tournament_update(tournament=tournament, session_count=number)
+    return services.tournament_update(
+        tournament=tournament, session_count=tournament.session_count + 1
+    )
+
+
+def _draws(client, tournament) -> dict:
+    from tournament import services
+
+    number = tournament.session_count
     draws = {}
     for method in ("standings", "serpentine", "top_tables", "lot", "random"):
         started = time.perf_counter()
         session = services.session_draw(tournament=tournament, number=number, method=method)
         draws[method] = (time.perf_counter() - started) * 1000
-        if method != "random":
-            services.session_cancel_draw(session=session)
-    services.session_open(session=session)
+        services.session_cancel_draw(session=session)
     draws["planned"] = _planned_draw(tournament)
+    return {"draws": draws}
+
+
+def _saves(client, tournament) -> dict:
+    from django.urls import reverse
+
+    from tournament import services
+
+    number = tournament.session_count
+    session = services.session_draw(tournament=tournament, number=number, method="random")
+    services.session_open(session=session)
     saves = []
     tables = list(session.tables.order_by("number")[:16])
     for hand in range(1, 5):
@@ -287,7 +304,6 @@ def _writes(client, tournament) -> dict:
         "save p95": saves[int(len(saves) * 0.95) - 1],
         "service p50": statistics.median(service),
         "service p95": service[int(len(service) * 0.95) - 1],
-        "draws": draws,
     }
 
 

@@ -646,9 +646,12 @@ def registration_summary(tournament) -> RegistrationSummary:
 def drawn_tables(tournament) -> dict[int, list[tuple[int, ...]]]:
     """Session number -> its tables in table order, each the players' numbers East..North."""
     sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
-    for session, table, seat, player in Seat.objects.filter(
-        session__tournament=tournament
-    ).values_list("session__number", "table__number", "seat", "player__number"):
+    # Unordered (sorted below): the model's default order would sort every seat first.
+    for session, table, seat, player in (
+        Seat.objects.filter(session__tournament=tournament)
+        .order_by()
+        .values_list("session__number", "table__number", "seat", "player__number")
+    ):
         sessions.setdefault(session, {}).setdefault(table, []).append((seat, player))
     return {
         session: [tuple(p for _seat, p in sorted(tables[t])) for t in sorted(tables)]
@@ -710,9 +713,12 @@ def compute_seating_figures(tournament) -> SeatingFigures:
     # Session number -> table id -> the players' numbers East..North. Table order does not
     # change the figures, only which players share a table, their seats and session order.
     drawn: dict[int, dict[int, list[int]]] = {}
-    for session, table, seat, player in Seat.objects.filter(
-        session__tournament=tournament
-    ).values_list("session__number", "table_id", "seat", "player_id"):
+    # Unordered: the model's default order would sort every seat of the tournament first.
+    for session, table, seat, player in (
+        Seat.objects.filter(session__tournament=tournament)
+        .order_by()
+        .values_list("session__number", "table_id", "seat", "player_id")
+    ):
         drawn.setdefault(session, {}).setdefault(table, [0, 0, 0, 0])[seat] = players[player][0]
     drawn_stats = schedule_stats([list(drawn[n].values()) for n in sorted(drawn)], groups).as_dict()
     command = groups_json = ""
