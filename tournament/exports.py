@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from django.core.cache import cache
 from django.utils.functional import Promise
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from tournament import scoring, seating, selectors, xlsx_writer
@@ -361,7 +361,7 @@ def workbook_sheets(tournament) -> Iterator[tuple[str, Iterable[Row]]]:
     # A session drawn with no seat (no players) still has its sheet, with a header only.
     for number in sorted(drawn):
         yield _("Session %(number)s") % {"number": number}, session_rows([])
-    yield _("Hands"), hand_rows(tournament)
+    yield pgettext("workbook sheet", "Hands"), hand_rows(tournament)
     yield _("Penalties"), penalty_rows(tournament)
     yield _("Seating"), seating_rows(tournament)
     if has_teams(rows):

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.audit import TournamentHistory
 from tournament.scoring import MAX_FLOWERS, MIN_FAN, Outcome, PenaltyKind
@@ -65,7 +66,7 @@ def validate_tiebreak_order(value: str) -> None:
 
 
 class Tournament(models.Model):
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
     slug = models.SlugField(_("short name in addresses"), max_length=60, unique=True)
     session_count = models.PositiveSmallIntegerField(
         _("number of sessions"),
@@ -152,7 +153,7 @@ PLAYER_FIELDS = ("number", "name", "name_zh", "team", "country", "is_substitute"
 class Player(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(pgettext_lazy("player", "name"), max_length=120)
     name_zh = models.CharField(_("Chinese name"), max_length=60, blank=True)
     team = models.CharField(_("team or club"), max_length=120, blank=True)
     country = models.CharField(_("country"), max_length=60, blank=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tournament import workbook_bounds
 
@@ -366,7 +367,7 @@ def _substitute(cell: object) -> bool | None:
 def field_label(name: str) -> str:
     return {
         "number": _("number"),
-        "name": _("name"),
+        "name": pgettext("player", "name"),
         "name_zh": _("Chinese name"),
         "team": _("team"),
         "country": _("country"),

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import clock, scoring, seating
+from tournament import clock, names, scoring, seating
 from tournament.models import (
     SEAT_LABELS,
     Hand,
@@ -828,9 +828,17 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
     ]
 
 
-def session_seats_by_name(session: Session) -> list[ListedSeat]:
-    """The session's seats, players in alphabetical order (for players finding their table)."""
-    return sorted(_listed_seats(session), key=lambda s: (s.player.name.casefold(), s.player.number))
+def session_seats_by_name(session: Session, query: str = "") -> list[ListedSeat]:
+    """The session's seats, players in alphabetical order (Chinese names by their pinyin), for
+    players finding their table; with a query, only the players it finds (names.matches)."""
+    seats = [
+        seat
+        for seat in _listed_seats(session)
+        if names.matches(
+            query, name=seat.player.name, name_zh=seat.player.name_zh, number=seat.player.number
+        )
+    ]
+    return sorted(seats, key=lambda s: (names.sort_key(s.player.name), s.player.number))
 
 
 def session_tables(session: Session) -> list[SeatedTable]:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from tournament.views import (
     accounts,
@@ -25,6 +25,8 @@ urlpatterns = [
     path("accounts/locked-out/", accounts.lockout_list, name="lockouts"),
     path("accounts/locked-out/unlock/", accounts.lockout_unlock, name="lockout_unlock"),
     path("admin/", admin.site.urls),
+    # The language switch in the header posts here (Django's set_language view).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("calculator/", calculator.calculator, name="calculator"),
     # Organisers
     path("new/", organiser.tournament_create, name="tournament_create"),

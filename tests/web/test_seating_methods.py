@@ -387,3 +387,45 @@ def test_the_session_command_refuses_a_bad_input(tmp_path):
     )
     assert out.returncode == 2
     assert "cannot seat this input" in out.stderr
+
+
+def test_the_alphabetical_page_puts_chinese_names_among_latin_ones_by_pinyin(tournament):
+    for number, name in enumerate(["Zhou Li", "张伟", "adams", "陈静"], start=1):
+        services.player_save(tournament=tournament, number=number, name=name)
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    response = login(None).get(reverse("seating_by_name", args=[tournament.slug, 1]))
+    assert [s.player.name for s in response.context["seats"]] == [
+        "adams",
+        "陈静",
+        "张伟",
+        "Zhou Li",
+    ]
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [("zw", ["张伟"]), ("zhang", ["张伟"]), ("li", ["Zhou Li"]), ("3", ["adams"]), ("", None)],
+)
+def test_the_alphabetical_page_finds_players_by_name_pinyin_or_number(
+    tournament, personas, persona, query, found
+):
+    for number, name in enumerate(["Zhou Li", "张伟", "adams", "陈静"], start=1):
+        services.player_save(tournament=tournament, number=number, name=name)
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    url = reverse("seating_by_name", args=[tournament.slug, 1])
+    response = personas[persona].get(url, {"q": query})
+    listed = [s.player.name for s in response.context["seats"]]
+    assert listed == (found or ["adams", "陈静", "张伟", "Zhou Li"])
+    page = response.content.decode()
+    assert f'name="q" value="{query}"' in page
+    assert ("Show everyone" in page) is bool(query)
+
+
+def test_a_search_that_finds_no_one_says_so(tournament):
+    make_players(tournament, 4)
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    url = reverse("seating_by_name", args=[tournament.slug, 1])
+    response = login(None).get(url, {"q": "<nobody>"})
+    assert response.context["seats"] == []
+    assert "No player matches “&lt;nobody&gt;”." in response.content.decode()

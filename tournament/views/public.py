@@ -64,11 +64,13 @@ def seating_by_name(request, slug, number):
     """The session's seating in alphabetical order of players, for finding one's table."""
     tournament = get_tournament(request, slug)
     session = get_session(tournament, number)
+    query = request.GET.get("q", "").strip()[:60]
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
         session=session,
-        seats=selectors.session_seats_by_name(session),
+        query=query,
+        seats=selectors.session_seats_by_name(session, query),
     )
     return render(request, "seating/by_name.html", context)
 
