@@ -2,13 +2,20 @@
 
 from fractions import Fraction
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 WIND_NAMES = {
     "E": gettext_lazy("East"),
     "S": gettext_lazy("South"),
     "W": gettext_lazy("West"),
     "N": gettext_lazy("North"),
+}
+# A wind in one letter, where a grid has room for no more (东 南 西 北 in Chinese).
+WIND_LETTERS = {
+    "E": pgettext_lazy("wind letter", "E"),
+    "S": pgettext_lazy("wind letter", "S"),
+    "W": pgettext_lazy("wind letter", "W"),
+    "N": pgettext_lazy("wind letter", "N"),
 }
 
 

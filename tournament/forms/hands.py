@@ -11,6 +11,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournament import selectors
+from tournament.formatting import WIND_LETTERS
 from tournament.forms.service_errors import add_service_errors
 from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
@@ -71,7 +72,7 @@ def seat_choices(players, slot=None):
     for seat, player in enumerate(players):
         label = f"{SEAT_LABELS[seat]} · {player.name}"
         if slot is not None:
-            wind = slot.seat_winds[seat]
+            wind = WIND_LETTERS[slot.seat_winds[seat]]
             label += f" ({wind}{', ' + str(_('dealer')) if slot.dealer == seat else ''})"
         choices.append((seat, label))
     return choices

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 from django import template
 
-from tournament.formatting import WIND_NAMES, format_table_points
+from tournament.formatting import WIND_LETTERS, WIND_NAMES, format_table_points
 from tournament.models import SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, MIN_FAN
 from tournament.seating import HANDS_PER_SESSION
@@ -56,6 +56,11 @@ def outcome_label(outcome):
 @register.filter
 def wind_name(wind):
     return WIND_NAMES.get(wind, wind)
+
+
+@register.filter
+def wind_letter(wind):
+    return WIND_LETTERS.get(wind, wind)
 
 
 @register.filter
