@@ -329,7 +329,7 @@ class Referee:
         self.driver.get(self.base + "/accounts/login/")
         self.driver.find_element(By.NAME, "username").send_keys("referee")
         self.driver.find_element(By.NAME, "password").send_keys("bench-referee")
-        self.driver.find_element(By.CSS_SELECTOR, "form [type=submit]").click()
+        self.driver.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
         time.sleep(1)
 
     def tap(self, css: str) -> None:

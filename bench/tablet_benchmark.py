@@ -167,7 +167,7 @@ def enter_table(driver, base: str) -> tuple[Referee, int, list[float]]:
     driver.get(base + "/accounts/login/")
     driver.find_element(By.NAME, "username").send_keys("referee")
     driver.find_element(By.NAME, "password").send_keys("bench-referee")
-    driver.find_element(By.CSS_SELECTOR, "form [type=submit]").click()
+    driver.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
     time.sleep(0.5)
     driver.get(base + "/t/bench/sessions/1/tables/1/#entry")
     plain_taps = 0

@@ -219,7 +219,7 @@ def log_in(driver, username: str, password: str) -> None:
     driver.get(driver.live_server_url + "/accounts/login/")
     driver.find_element(By.NAME, "username").send_keys(username)
     driver.find_element(By.NAME, "password").send_keys(password)
-    navigates(driver, driver.find_element(By.CSS_SELECTOR, "form [type=submit]").click)
+    navigates(driver, driver.find_element(By.CSS_SELECTOR, "main form [type=submit]").click)
 
 
 @pytest.fixture
