@@ -8,6 +8,7 @@ from tournament.views import (
     calculator,
     devices,
     organiser,
+    paper,
     players,
     public,
     referee,
@@ -110,6 +111,16 @@ urlpatterns = [
         "t/<slug:slug>/sessions/<int:number>/cards/",
         referee.table_cards,
         name="table_cards",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/score-sheets/",
+        paper.score_sheets,
+        name="score_sheets",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/penalty-sheet/",
+        paper.penalty_sheet,
+        name="penalty_sheet",
     ),
     # A table's tablet, signed in from the table card
     path("device/<str:token>/", devices.device_link, name="device_link"),

@@ -181,3 +181,27 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
 
 
 WORKBOOK_QUERIES = 12
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_paper_score_sheets(db, django_assert_num_queries, players, drawn):
+    tournament, organiser = build(players, drawn)
+    url = reverse("score_sheets", args=[tournament.slug, drawn])
+    # The session and account (2), the tournament, the role check (1), the session, and
+    # every table's seats with their players in one.
+    response = read(login(organiser), url, django_assert_num_queries, 6)
+    assert len(response.context["sheets"]) == players // 4
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_paper_penalty_record(db, django_assert_num_queries, players, drawn):
+    tournament, organiser = build(players, drawn)
+    session = tournament.sessions.get(number=drawn)
+    late = services.PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")
+    for table in session.tables.all():
+        services.hand_record(table=table, number=3, outcome="draw", penalties=[late])
+    url = reverse("penalty_sheet", args=[tournament.slug, drawn])
+    # The session and account (2), the tournament, the role check (1), the session, the
+    # session's penalties, the seats that name their offenders.
+    response = read(login(organiser), url, django_assert_num_queries, 7)
+    assert len(response.context["record"].lines) == players // 4

@@ -1,0 +1,69 @@
+"""The paper fallback, for a table whose tablet dies: a blank score sheet per table and the
+session's penalty record, one A4 page each, printed like the table cards and by the same
+people (the tournament's referees and organisers)."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from tournament import selectors
+from tournament.views.common import get_session, get_tournament, roles
+
+
+def _blank(request) -> bool:
+    """``?blank=1``: the players left out, to be written in by hand."""
+    return request.GET.get("blank") == "1"
+
+
+def _table_number(request) -> int | None:
+    """``?table=n``: one table's sheet only; 0 for anything but a whole number (no table
+    has it)."""
+    value = request.GET.get("table", "").strip()
+    if not value:
+        return None
+    return int(value) if value.isdecimal() and len(value) < 6 else 0
+
+
+@login_required
+@require_safe
+def score_sheets(request, slug, number):
+    """Blank score sheets, one A4 page per table of the drawn session (or of one table)."""
+    tournament = get_tournament(request, slug, role="referee")
+    session = get_session(tournament, number)
+    table = _table_number(request)
+    sheets = selectors.session_score_sheets(session, blank=_blank(request), table=table)
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        session=session,
+        sheets=sheets,
+        blank=_blank(request),
+        table=table,
+        table_value=request.GET.get("table", ""),
+    )
+    if table is not None and not sheets:
+        # Said beside the field, with the form to try another number.
+        context["table_error"] = _("Session %(session)s has no table %(table)s.") % {
+            "session": session.number,
+            "table": request.GET.get("table", ""),
+        }
+        return render(request, "referee/score_sheets.html", context, status=404)
+    return render(request, "referee/score_sheets.html", context)
+
+
+@login_required
+@require_safe
+def penalty_sheet(request, slug, number):
+    """The session's penalty record on one A4 page: the penalties recorded so far, then
+    blank rows (all blank with ``?blank=1``)."""
+    tournament = get_tournament(request, slug, role="referee")
+    session = get_session(tournament, number)
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        session=session,
+        record=selectors.session_penalty_record(session, blank=_blank(request)),
+        blank=_blank(request),
+    )
+    return render(request, "referee/penalty_sheet.html", context)
