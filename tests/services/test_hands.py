@@ -78,6 +78,14 @@ def test_invalid_hand_is_refused_with_its_field_and_saves_nothing(table, fields,
     assert not Hand.objects.exists()
 
 
+def test_an_unknown_outcome_is_refused_in_the_site_words(table):
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(table=table, number=1, outcome="won")
+    assert raised.value.messages == ["Unknown outcome or penalty kind."]
+    assert codes(raised.value) == {"invalid"}
+    assert not Hand.objects.exists()
+
+
 def test_hand_number_outside_1_to_16_is_refused(table):
     with pytest.raises(ValidationError) as raised:
         services.hand_record(table=table, number=17, outcome="draw")

@@ -19,10 +19,17 @@ def test_the_calculator_refuses_post(personas):
     assert personas["anonymous"].post(URL, {"hand": STRAIGHT}).status_code == 405
 
 
-def test_a_hand_is_scored_with_english_and_chinese_names(client, db):
+def result_of(page: str) -> str:
+    """The scored hand's part of the page: the fans and the fans left out."""
+    return page[page.index('<div class="scored">') :]
+
+
+def test_a_hand_is_scored_with_the_fan_names_of_the_page_language(client, db):
     page = client.get(URL, {"hand": STRAIGHT}).content.decode()
-    assert "Pure Straight" in page and "清龙" in page
+    assert "Pure Straight" in result_of(page) and "清龙" not in result_of(page)
     assert "Reaches the 8-fan minimum" in page
+    page = client.get(URL, {"hand": STRAIGHT}, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "清龙" in result_of(page) and "Pure Straight" not in result_of(page)
 
 
 def test_an_illegal_hand_is_explained_beside_the_field(client, db):
@@ -103,9 +110,9 @@ def test_fans_named_without_a_hand_are_checked_for_exclusions(client, db):
 
 def test_a_count_no_hand_reaches_is_reported_without_a_hand(client, db):
     page = names_only(client, claimed_fans="Pure Straight ×2")
-    assert "Pure Straight (清龙) is claimed 2 times; a hand counts it at most once." in page
+    assert "Pure Straight is claimed 2 times; a hand counts it at most once." in page
     page = names_only(client, claimed_fans="Tile Hog ×4")
-    assert "Tile Hog (四归一) is claimed 4 times; a hand counts it at most 3 times." in page
+    assert "Tile Hog is claimed 4 times; a hand counts it at most 3 times." in page
 
 
 def test_a_total_that_differs_from_the_fans_named_is_reported_without_a_hand(client, db):

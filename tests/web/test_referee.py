@@ -280,12 +280,43 @@ def test_compute_fills_the_fan_from_the_hand_and_saves_nothing(personas, urls):
     )
     assert response.status_code == 200
     page = response.content.decode()
-    assert "Mixed Straight" in page and "花龙" in page
+    assert "Mixed Straight" in page and "花龙" not in page
     assert not Hand.objects.filter(number=2, table__number=1).exists()
     scored = services.score_winning_hand(
         text=SOUTH_PUNG_HAND, number=2, winner=1, outcome="discard"
     )
     assert f'name="fan" value="{scored.total_without_flowers}"' in page
+
+
+def test_compute_names_the_fans_in_the_page_language(personas, urls):
+    client = personas["referee"]
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "zh-hans"
+    response = post_hand(
+        client,
+        urls["sheet"],
+        outcome="discard",
+        winner="1",
+        discarder="0",
+        winning_hand=SOUTH_PUNG_HAND,
+        compute="1",
+    )
+    page = response.content.decode()
+    assert "花龙" in page and "Mixed Straight" not in page
+    # The fans claimed are filled in Chinese, and read back as they are saved.
+    claimed = response.context["form"].initial["fan_names"]
+    assert claimed.startswith("花龙")
+    response = post_hand(
+        client,
+        urls["sheet"],
+        outcome="discard",
+        winner="1",
+        discarder="0",
+        fan=response.context["form"].initial["fan"],
+        fan_names=claimed,
+        winning_hand=SOUTH_PUNG_HAND,
+    )
+    assert response.status_code == 302
+    assert Hand.objects.get(number=2, table__number=1).fan_names == claimed
 
 
 def test_a_typed_fan_that_disagrees_is_shown_before_saving(personas, urls):

@@ -7,6 +7,7 @@ its own. With neither, the hand is required.
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core_messages import core_error
 from tournament.scoring import notation
 from tournament.scoring.claims import parse_claimed_fans
 from tournament.scoring.hand import HandError
@@ -49,7 +50,7 @@ class CalculatorForm(forms.Form):
         try:
             self.claimed = parse_claimed_fans(text)
         except HandError as error:
-            raise forms.ValidationError(error.message, code=error.code) from error
+            raise core_error(error) from error
         return text
 
     def clean_hand(self):
@@ -60,7 +61,7 @@ class CalculatorForm(forms.Form):
             self.parsed = notation.parse_hand(text)
             self.scored = notation.score_hand(self.parsed)
         except HandError as error:
-            raise forms.ValidationError(error.message, code=error.code) from error
+            raise core_error(error) from error
         return text
 
     @property

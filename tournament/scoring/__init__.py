@@ -9,6 +9,9 @@
   (``_decompose`` holds its tile arithmetic);
 - ``claims``: checking a referee's claimed fans or total against each other and against
   the calculator;
+- ``messages``: the translatable messages of the cores' errors (``CoreError``: a
+  ``gettext_noop`` template and its params), which the web pages show in the reader's
+  language;
 - ``__main__``: the command line, ``python -m tournament.scoring``.
 """
 

@@ -22,6 +22,7 @@ import sys
 from typing import TextIO
 
 from tournament.scoring.hand import HandError
+from tournament.scoring.messages import gettext_noop
 from tournament.scoring.notation import ERROR_CODES, hand_from_json, parse_hand, score_hand
 
 USAGE = """\
@@ -91,7 +92,7 @@ def read_json(line: str) -> object:
         why = "nested too deeply"
     except Exception as exc:  # any failure of the parser is a bad line
         why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
-    raise HandError("invalid_json", f"not a JSON value: {why}")
+    raise HandError("invalid_json", gettext_noop("not a JSON value: %(why)s"), {"why": why})
 
 
 def answer_json_line(line: str) -> dict:

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from tournament.scoring import _decompose as shapes
-from tournament.scoring.fans import FANS
+from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan
 from tournament.scoring.hand import WIND_TILES, HandError, WinningHand
+from tournament.scoring.messages import gettext_noop
 from tournament.scoring.settlement import MIN_FAN
 
 __all__ = ["ExcludedFan", "FanCount", "Scored", "clear_caches", "score", "score_arrangements"]
@@ -57,6 +58,11 @@ class ExcludedFan:
     by_key: str
     by_en: str
     by_zh: str
+
+    @property
+    def by(self) -> Fan:
+        """The fan that excludes this one."""
+        return FAN_BY_KEY[self.by_key]
 
 
 @dataclass(frozen=True)
@@ -867,14 +873,22 @@ def _unreadable(hand: WinningHand) -> HandError:
     The codes are notation's (``validate`` reports the same problems first).
     """
     if hand.seat_wind not in _WIND_TILE:
-        return HandError("invalid_seat_wind", f"seat wind {hand.seat_wind!r} is not E, S, W or N")
+        return HandError(
+            "invalid_seat_wind",
+            gettext_noop("seat wind %(wind)s is not E, S, W or N"),
+            {"wind": repr(hand.seat_wind)},
+        )
     if hand.prevalent_wind not in _WIND_TILE:
         return HandError(
-            "invalid_prevalent_wind", f"prevalent wind {hand.prevalent_wind!r} is not E, S, W or N"
+            "invalid_prevalent_wind",
+            gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
+            {"wind": repr(hand.prevalent_wind)},
         )
     tiles = [*hand.concealed, hand.win_tile, *(t for meld in hand.melds for t in meld.tiles)]
     unknown = next((t for t in tiles if t not in shapes.TILE_INDEX), None)
-    return HandError("unknown_tile", f"{unknown!r} is not a tile")
+    return HandError(
+        "unknown_tile", gettext_noop("%(tile)s is not a tile"), {"tile": repr(unknown)}
+    )
 
 
 def score(hand: WinningHand) -> Scored:
@@ -896,8 +910,10 @@ def score(hand: WinningHand) -> Scored:
     if best is None:
         raise HandError(
             "not_a_winning_hand",
-            "the tiles do not form four sets and a pair, seven pairs, thirteen orphans, "
-            "honors and knitted tiles or a knitted straight",
+            gettext_noop(
+                "the tiles do not form four sets and a pair, seven pairs, thirteen orphans, "
+                "honors and knitted tiles or a knitted straight"
+            ),
         )
     shape, fans, per_set = best
     return _result(shape, fans, per_set, hand.flowers)

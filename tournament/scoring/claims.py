@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan, fan_by_name
 from tournament.scoring.hand import HandError
+from tournament.scoring.messages import gettext_noop
 from tournament.scoring.settlement import MAX_FLOWERS, MIN_FAN
 
 FLOWERS = "flower_tiles"
@@ -50,10 +51,6 @@ _POINTS_AT_END = re.compile(rf"\s*(?:\(\s*(\d+)\s*{_UNIT}\s*\)|(\d+)\s*{_UNIT})\
 class ClaimedFan:
     fan: Fan
     count: int = 1
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _read_part(part: str) -> tuple[str, int, int | None]:
@@ -84,15 +81,26 @@ def parse_claimed_fans(text: str) -> tuple[ClaimedFan, ...]:
         try:
             fan = fan_by_name(name)
         except KeyError as error:
-            raise HandError("unknown_fan", f"Unknown fan name: {name!r}.") from error
-        if count < 1:
-            raise HandError("bad_fan_count", f"{fan.name_en}: a count is at least 1.")
-        if points is not None and points not in (fan.points, fan.points * count):
             raise HandError(
-                "fan_points_mismatch",
-                f"{fan.name_en} scores {_plural(fan.points, 'point')}, not {points}. "
-                "A number after a fan's name is read as its points; "
-                "write “×2” for a fan counted twice.",
+                "unknown_fan", gettext_noop("Unknown fan name: %(name)s."), {"name": repr(name)}
+            ) from error
+        if count < 1:
+            raise HandError(
+                "bad_fan_count", gettext_noop("%(fan)s: a count is at least 1."), {"fan": fan}
+            )
+        if points is not None and points not in (fan.points, fan.points * count):
+            if fan.points == 1:
+                why = gettext_noop(
+                    "%(fan)s scores 1 point, not %(written)s. A number after a fan's name is "
+                    "read as its points; write “×2” for a fan counted twice."
+                )
+            else:
+                why = gettext_noop(
+                    "%(fan)s scores %(points)s points, not %(written)s. A number after a fan's "
+                    "name is read as its points; write “×2” for a fan counted twice."
+                )
+            raise HandError(
+                "fan_points_mismatch", why, {"fan": fan, "points": fan.points, "written": points}
             )
         counts[fan.key] += count
     return tuple(ClaimedFan(FAN_BY_KEY[key], n) for key, n in counts.items())

@@ -6,8 +6,11 @@ dragon (白). This module only describes a hand; ``notation`` reads one from tex
 JSON and checks it is legal, ``calculator`` scores it.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
+
+from tournament.scoring.messages import CoreError
 
 SUITS = ("m", "p", "s")
 WIND_TILES = ("E", "S", "W", "N")
@@ -19,13 +22,23 @@ ALL_TILES = SUITED_TILES + HONOR_TILES  # the 34 kinds, in a fixed order
 MeldKind = Literal["chow", "pung", "kong"]
 
 
-class HandError(ValueError):
-    """An illegal or unreadable hand: a stable ``code`` and a message saying where and why."""
+class HandError(CoreError):
+    """An illegal or unreadable hand: a stable ``code`` and a message saying where and why.
 
-    def __init__(self, code: str, message: str, *, position: int | None = None):
-        super().__init__(message)
+    ``template`` (a ``gettext_noop`` literal) and ``params`` make the ``message``, in English
+    here and in the reader's language on the web pages (see ``messages``).
+    """
+
+    def __init__(
+        self,
+        code: str,
+        template: str,
+        params: Mapping[str, object] | None = None,
+        *,
+        position: int | None = None,
+    ):
+        super().__init__(template, params)
         self.code = code
-        self.message = message
         self.position = position
 
 

@@ -29,6 +29,7 @@ from tournament.scoring.hand import (
     Meld,
     WinningHand,
 )
+from tournament.scoring.messages import Message, gettext_noop
 from tournament.scoring.settlement import MAX_FLOWERS
 
 if TYPE_CHECKING:
@@ -88,15 +89,27 @@ _SETTINGS: Final = ("seat", "wind", "flowers")
 CONDITION_WORDS: Final = frozenset(_FLAGS + _SETTINGS)
 """The words that may follow ``|``, as ``parse_hand_with_conditions`` reports them."""
 _CHINESE_HONORS: Final = dict(zip("东東南西北中发發白", "EESWNCFFP", strict=True))
-_HONOR_NAMES: Final = {"P": "the white dragon", "S": "the South wind"}
 _CONTEXT: Final = 12
-_TILE_HELP: Final = "tiles are 1m-9m, 1p-9p, 1s-9s, the winds E S W N and the dragons C F P"
+
+# Where a tile that is not a tile was found, for _check_tile's message.
+IN_CONCEALED: Final = Message(gettext_noop("the concealed hand"))
+IN_WIN_TILE: Final = Message(gettext_noop("the winning tile"))
+IN_HAND: Final = Message(gettext_noop("the hand"))
 
 
-def _error(code: str, message: str, position: int | None = None) -> HandError:
+def _in_meld(number: int) -> Message:
+    return Message(gettext_noop("meld %(number)s"), {"number": number})
+
+
+def _error(
+    code: str,
+    template: str,
+    params: Mapping[str, object] | None = None,
+    position: int | None = None,
+) -> HandError:
     # Looked up so an unlisted code fails loudly in tests instead of reaching users.
     ERROR_CODES[code]
-    return HandError(code, message, position=position)
+    return HandError(code, template, params, position=position)
 
 
 def _tile_key(tile: str) -> int:
@@ -132,9 +145,16 @@ def _write_tiles(tiles) -> str:
 # --- legality ----------------------------------------------------------------------------
 
 
-def _check_tile(tile: object, where: str) -> None:
+def _check_tile(tile: object, where: Message) -> None:
     if not isinstance(tile, str) or tile not in _TILE_ORDER:
-        raise _error("unknown_tile", f"{tile!r} in {where} is not a tile; {_TILE_HELP}")
+        raise _error(
+            "unknown_tile",
+            gettext_noop(
+                "%(tile)s in %(where)s is not a tile; tiles are 1m-9m, 1p-9p, 1s-9s, "
+                "the winds E S W N and the dragons C F P"
+            ),
+            {"tile": repr(tile), "where": where},
+        )
 
 
 def _is_chow(tiles: tuple[str, ...]) -> bool:
@@ -153,48 +173,83 @@ def _check_meld(meld: object, number: int, *, inferred: bool = False) -> None:
     pung, 3 others a chow), so a message can say what the tiles are neither of.
     """
     if not isinstance(meld, Meld):
-        raise _error("wrong_type", f"meld {number} is {type(meld).__name__}, not a Meld")
-    name = f"meld {number}"
+        raise _error(
+            "wrong_type",
+            gettext_noop("meld %(number)s is %(type)s, not a Meld"),
+            {"number": number, "type": type(meld).__name__},
+        )
     if meld.kind not in ("chow", "pung", "kong"):
         raise _error(
-            "invalid_meld_kind", f"{name} has kind {meld.kind!r}; a meld is a chow, pung or kong"
+            "invalid_meld_kind",
+            gettext_noop("meld %(number)s has kind %(kind)s; a meld is a chow, pung or kong"),
+            {"number": number, "kind": repr(meld.kind)},
         )
     if not isinstance(meld.tiles, tuple | list):
-        raise _error("wrong_type", f"the tiles of {name} must be a list of tiles")
+        raise _error(
+            "wrong_type",
+            gettext_noop("the tiles of meld %(number)s must be a list of tiles"),
+            {"number": number},
+        )
     for tile in meld.tiles:
-        _check_tile(tile, name)
-    shown = _write_tiles(_sorted(meld.tiles))
+        _check_tile(tile, _in_meld(number))
+    shown = {"number": number, "tiles": _write_tiles(_sorted(meld.tiles))}
     if meld.kind == "chow" and not _is_chow(tuple(meld.tiles)):
         if inferred:
-            why = (
-                f"{name} ({shown}) is neither a pung (three identical tiles) nor a chow "
-                "(three consecutive tiles of one suit)"
+            why = gettext_noop(
+                "meld %(number)s (%(tiles)s) is neither a pung (three identical tiles) nor a "
+                "chow (three consecutive tiles of one suit)"
             )
         else:
-            why = f"{name} ({shown}) is not a chow: three consecutive tiles of one suit, no honors"
-        raise _error("invalid_chow", why)
+            why = gettext_noop(
+                "meld %(number)s (%(tiles)s) is not a chow: three consecutive tiles of one "
+                "suit, no honors"
+            )
+        raise _error("invalid_chow", why, shown)
     if meld.kind == "pung" and (len(meld.tiles) != 3 or len(set(meld.tiles)) != 1):
-        raise _error("invalid_pung", f"{name} ({shown}) is not a pung: three identical tiles")
-    if meld.kind == "kong" and (len(meld.tiles) != 4 or len(set(meld.tiles)) != 1):
-        raise _error("invalid_kong", f"{name} ({shown}) is not a kong: four identical tiles")
-    if not isinstance(meld.concealed, bool):
-        raise _error("wrong_type", f"concealed of {name} must be true or false")
-    if meld.concealed and meld.kind != "kong":
         raise _error(
-            "concealed_meld_not_kong",
-            f"{name} ({shown}) is a concealed {meld.kind}; only a kong is declared concealed",
+            "invalid_pung",
+            gettext_noop("meld %(number)s (%(tiles)s) is not a pung: three identical tiles"),
+            shown,
         )
+    if meld.kind == "kong" and (len(meld.tiles) != 4 or len(set(meld.tiles)) != 1):
+        raise _error(
+            "invalid_kong",
+            gettext_noop("meld %(number)s (%(tiles)s) is not a kong: four identical tiles"),
+            shown,
+        )
+    if not isinstance(meld.concealed, bool):
+        raise _error(
+            "wrong_type",
+            gettext_noop("concealed of meld %(number)s must be true or false"),
+            {"number": number},
+        )
+    if meld.concealed and meld.kind != "kong":
+        why = {
+            "chow": gettext_noop(
+                "meld %(number)s (%(tiles)s) is a concealed chow; only a kong is declared concealed"
+            ),
+            "pung": gettext_noop(
+                "meld %(number)s (%(tiles)s) is a concealed pung; only a kong is declared concealed"
+            ),
+        }[meld.kind]
+        raise _error("concealed_meld_not_kong", why, shown)
     claimed = meld.claimed_from
     if claimed is not None and (isinstance(claimed, bool) or claimed not in (1, 2, 3)):
         raise _error(
             "invalid_claimed_from",
-            f"{name} is claimed from {claimed!r}; write 1 (the player on the left), "
-            "2 (opposite), 3 (on the right) or nothing",
+            gettext_noop(
+                "meld %(number)s is claimed from %(claimed)s; write 1 (the player on the "
+                "left), 2 (opposite), 3 (on the right) or nothing"
+            ),
+            {"number": number, "claimed": repr(claimed)},
         )
     if meld.concealed and claimed is not None:
         raise _error(
             "concealed_kong_claimed",
-            f"{name} ({shown}) is a concealed kong, so it is not claimed from anyone",
+            gettext_noop(
+                "meld %(number)s (%(tiles)s) is a concealed kong, so it is not claimed from anyone"
+            ),
+            shown,
         )
 
 
@@ -207,26 +262,35 @@ def validate(hand: WinningHand) -> None:
     """
     for field in ("self_drawn", "fourth_tile", "kong", "last_tile"):
         if not isinstance(getattr(hand, field), bool):
-            raise _error("wrong_type", f"{field} must be true or false")
+            raise _error(
+                "wrong_type", gettext_noop("%(field)s must be true or false"), {"field": field}
+            )
     if hand.seat_wind not in WIND_TILES:
-        raise _error("invalid_seat_wind", f"seat wind {hand.seat_wind!r} is not E, S, W or N")
+        raise _error(
+            "invalid_seat_wind",
+            gettext_noop("seat wind %(wind)s is not E, S, W or N"),
+            {"wind": repr(hand.seat_wind)},
+        )
     if hand.prevalent_wind not in WIND_TILES:
         raise _error(
-            "invalid_prevalent_wind", f"prevalent wind {hand.prevalent_wind!r} is not E, S, W or N"
+            "invalid_prevalent_wind",
+            gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
+            {"wind": repr(hand.prevalent_wind)},
         )
     flowers = hand.flowers
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= MAX_FLOWERS:
         raise _error(
             "invalid_flowers",
-            f"flowers is {flowers!r}; it must be a whole number from 0 to {MAX_FLOWERS}",
+            gettext_noop("flowers is %(flowers)s; it must be a whole number from 0 to %(most)s"),
+            {"flowers": repr(flowers), "most": MAX_FLOWERS},
         )
     if not isinstance(hand.concealed, tuple | list):
-        raise _error("wrong_type", "the concealed tiles must be a list of tiles")
+        raise _error("wrong_type", gettext_noop("the concealed tiles must be a list of tiles"))
     if not isinstance(hand.melds, tuple | list):
-        raise _error("wrong_type", "the melds must be a list of melds")
+        raise _error("wrong_type", gettext_noop("the melds must be a list of melds"))
     for tile in hand.concealed:
-        _check_tile(tile, "the concealed hand")
-    _check_tile(hand.win_tile, "the winning tile")
+        _check_tile(tile, IN_CONCEALED)
+    _check_tile(hand.win_tile, IN_WIN_TILE)
     for number, meld in enumerate(hand.melds, 1):
         _check_meld(meld, number)
 
@@ -234,9 +298,16 @@ def validate(hand: WinningHand) -> None:
     if count != TILES_IN_HAND:
         raise _error(
             "wrong_tile_count",
-            f"the hand has {count} tiles ({len(hand.concealed)} concealed, "
-            f"{len(hand.melds)} meld(s) counted as 3 each, and the winning tile); "
-            f"a winning hand has {TILES_IN_HAND}",
+            gettext_noop(
+                "the hand has %(count)s tiles (%(concealed)s concealed, %(melds)s meld(s) "
+                "counted as 3 each, and the winning tile); a winning hand has %(needed)s"
+            ),
+            {
+                "count": count,
+                "concealed": len(hand.concealed),
+                "melds": len(hand.melds),
+                "needed": TILES_IN_HAND,
+            },
         )
     meld_tiles = [tile for meld in hand.melds for tile in meld.tiles]
     copies = Counter([*hand.concealed, *meld_tiles, hand.win_tile])
@@ -244,37 +315,58 @@ def validate(hand: WinningHand) -> None:
         if copies[tile] > COPIES_PER_TILE:
             raise _error(
                 "too_many_copies",
-                f"{copies[tile]} copies of {tile} in the hand, melds and winning tile together; "
-                f"the set has {COPIES_PER_TILE}",
+                gettext_noop(
+                    "%(copies)s copies of %(tile)s in the hand, melds and winning tile "
+                    "together; the set has %(most)s"
+                ),
+                {"copies": copies[tile], "tile": tile, "most": COPIES_PER_TILE},
             )
 
     win = hand.win_tile
     if hand.kong and hand.self_drawn and not any(meld.kind == "kong" for meld in hand.melds):
         raise _error(
             "replacement_without_kong",
-            "out with replacement tile (kong, self-drawn) needs a kong among the melds",
+            gettext_noop(
+                "out with replacement tile (kong, self-drawn) needs a kong among the melds"
+            ),
         )
     if hand.kong and not hand.self_drawn:
         held = copies[win] - 1
+        if held == 1:
+            raise _error(
+                "robbing_kong_with_copy",
+                gettext_noop(
+                    "robbing the kong (kong, not self-drawn) on %(tile)s while the hand holds "
+                    "1 other copy of it: the robbed kong would need three more"
+                ),
+                {"tile": win},
+            )
         if held:
             raise _error(
                 "robbing_kong_with_copy",
-                f"robbing the kong (kong, not self-drawn) on {win} while the hand holds "
-                f"{held} other cop{'y' if held == 1 else 'ies'} of it: the robbed kong "
-                "would need three more",
+                gettext_noop(
+                    "robbing the kong (kong, not self-drawn) on %(tile)s while the hand holds "
+                    "%(held)s other copies of it: the robbed kong would need three more"
+                ),
+                {"tile": win, "held": held},
             )
         if hand.last_tile:
             raise _error(
                 "robbing_kong_last_tile",
-                "robbing the kong cannot also be last tile: a kong is robbed when it is "
-                "declared, not from the last discard, and no kong is declared once the wall "
-                "is empty",
+                gettext_noop(
+                    "robbing the kong cannot also be last tile: a kong is robbed when it is "
+                    "declared, not from the last discard, and no kong is declared once the "
+                    "wall is empty"
+                ),
             )
     if hand.fourth_tile and win in hand.concealed:
         raise _error(
             "fourth_tile_with_copy",
-            f"fourth tile on {win} while the concealed hand holds another copy of it, "
-            "so the winning tile cannot be the last one",
+            gettext_noop(
+                "fourth tile on %(tile)s while the concealed hand holds another copy of it, "
+                "so the winning tile cannot be the last one"
+            ),
+            {"tile": win},
         )
 
 
@@ -290,10 +382,11 @@ def score_hand(hand: WinningHand) -> Scored:
 # --- the notation ------------------------------------------------------------------------
 
 
-def _snippet(text: str, start: int, end: int) -> str:
+def _snippet(text: str, start: int, end: int) -> str | Message:
     if start >= len(text):
         tail = text[-_CONTEXT:]
-        return f"end of text, after {'…' if len(text) > _CONTEXT else ''}{tail}"
+        lead = "…" if len(text) > _CONTEXT else ""
+        return Message(gettext_noop("end of text, after %(tail)s"), {"tail": f"{lead}{tail}"})
     before = text[max(0, start - _CONTEXT) : start]
     after = text[end : end + _CONTEXT]
     lead = "…" if start > _CONTEXT else ""
@@ -301,9 +394,44 @@ def _snippet(text: str, start: int, end: int) -> str:
     return f"{lead}{before}>>{text[start:end]}<<{after}{trail}"
 
 
-def _located(code: str, text: str, start: int, end: int, why: str) -> HandError:
-    """An error at text[start:end]; the message counts characters from 1, like an editor."""
-    return _error(code, f"at character {start + 1} ({_snippet(text, start, end)}): {why}", start)
+def _located(
+    code: str,
+    text: str,
+    start: int,
+    end: int,
+    template: str,
+    params: Mapping[str, object] | None = None,
+) -> HandError:
+    """An error at text[start:end], saying why with ``template`` and ``params``; the message
+    counts characters from 1, like an editor."""
+    return _error(
+        code,
+        gettext_noop("at character %(character)s (%(context)s): %(problem)s"),
+        {
+            "character": start + 1,
+            "context": _snippet(text, start, end),
+            "problem": Message(template, params or {}),
+        },
+        start,
+    )
+
+
+# Digits not followed by a suit letter, by the character that follows them instead: an
+# uppercase suit letter, which may be an honor of its own.
+_MISSING_SUIT: Final = {
+    "": gettext_noop("%(digits)s must be followed by a suit letter m, p or s"),
+    "M": gettext_noop(
+        "%(digits)s must be followed by a suit letter m, p or s; suit letters are lowercase"
+    ),
+    "P": gettext_noop(
+        "%(digits)s must be followed by a suit letter m, p or s; suit letters are lowercase "
+        "(P alone is an honor: the white dragon)"
+    ),
+    "S": gettext_noop(
+        "%(digits)s must be followed by a suit letter m, p or s; suit letters are lowercase "
+        "(S alone is an honor: the South wind)"
+    ),
+}
 
 
 def _read_tiles(text: str, i: int) -> tuple[list[tuple[str, int]], int]:
@@ -318,22 +446,23 @@ def _read_tiles(text: str, i: int) -> tuple[list[tuple[str, int]], int]:
                 j += 1
             if j >= n or text[j] not in SUITS:
                 bad = text[j] if j < n else ""
-                hint = ""
-                if bad in ("M", "P", "S"):
-                    hint = "; suit letters are lowercase"
-                    if bad in HONOR_TILES:
-                        hint += f" ({bad} alone is an honor: {_HONOR_NAMES[bad]})"
                 raise _located(
                     "missing_suit",
                     text,
                     i,
                     j,
-                    f"{text[i:j]} must be followed by a suit letter m, p or s{hint}",
+                    _MISSING_SUIT.get(bad, _MISSING_SUIT[""]),
+                    {"digits": text[i:j]},
                 )
             for k in range(i, j):
                 if text[k] == "0":
                     raise _located(
-                        "unknown_tile", text, k, k + 1, f"0{text[j]} is not a tile; ranks are 1-9"
+                        "unknown_tile",
+                        text,
+                        k,
+                        k + 1,
+                        gettext_noop("0%(suit)s is not a tile; ranks are 1-9"),
+                        {"suit": text[j]},
                     )
                 tiles.append((text[k] + text[j], k))
             i = j + 1
@@ -341,15 +470,24 @@ def _read_tiles(text: str, i: int) -> tuple[list[tuple[str, int]], int]:
             tiles.append((char, i))
             i += 1
         elif char.isalpha():
+            params = {"typed": repr(char), "character": char}
             if char in _CHINESE_HONORS:
-                why = f"write {char} as {_CHINESE_HONORS[char]}"
+                why = gettext_noop("%(typed)s is not a tile; write %(character)s as %(tile)s")
+                params["tile"] = _CHINESE_HONORS[char]
             elif char in SUITS:
-                why = f"the suit letter {char} needs ranks before it, as in 5{char}"
+                why = gettext_noop(
+                    "%(typed)s is not a tile; the suit letter %(character)s needs ranks "
+                    "before it, as in 5%(character)s"
+                )
             elif char.upper() in HONOR_TILES:
-                why = f"honors are uppercase: write {char.upper()}"
+                why = gettext_noop("%(typed)s is not a tile; honors are uppercase: write %(tile)s")
+                params["tile"] = char.upper()
             else:
-                why = _TILE_HELP
-            raise _located("unknown_tile", text, i, i + 1, f"{char!r} is not a tile; {why}")
+                why = gettext_noop(
+                    "%(typed)s is not a tile; tiles are 1m-9m, 1p-9p, 1s-9s, the winds "
+                    "E S W N and the dragons C F P"
+                )
+            raise _located("unknown_tile", text, i, i + 1, why, params)
         else:
             break
     return tiles, i
@@ -371,7 +509,10 @@ def _read_meld(text: str, start: int, number: int) -> tuple[Meld, int]:
                 text,
                 start,
                 n,
-                f"the {opener} at character {start + 1} is never closed with {closer}",
+                gettext_noop(
+                    "the %(opener)s at character %(character)s is never closed with %(closer)s"
+                ),
+                {"opener": opener, "character": start + 1, "closer": closer},
             )
         char = text[i]
         if char.isspace():
@@ -390,8 +531,10 @@ def _read_meld(text: str, start: int, number: int) -> tuple[Meld, int]:
                     text,
                     i,
                     j,
-                    "after ':' write who the meld was claimed from: 1 (the player on the "
-                    "left), 2 (opposite) or 3 (on the right)",
+                    gettext_noop(
+                        "after ':' write who the meld was claimed from: 1 (the player on the "
+                        "left), 2 (opposite) or 3 (on the right)"
+                    ),
                 )
             claimed = int(text[i + 1 : j])
             suffix_at = i
@@ -405,17 +548,24 @@ def _read_meld(text: str, start: int, number: int) -> tuple[Meld, int]:
                 text,
                 i,
                 i + 1,
-                f"expected {closer} to close the {opener} at character {start + 1}",
+                gettext_noop(
+                    "expected %(closer)s to close the %(opener)s at character %(character)s"
+                ),
+                {"opener": opener, "character": start + 1, "closer": closer},
             )
         else:
-            where = ", which comes last," if suffix_at is not None else ""
+            if suffix_at is None:
+                why = gettext_noop(
+                    "%(typed)s cannot stand inside a meld; write tiles then an optional claim "
+                    "suffix :1, :2 or :3 before %(closer)s"
+                )
+            else:
+                why = gettext_noop(
+                    "%(typed)s cannot stand inside a meld; write tiles then an optional claim "
+                    "suffix :1, :2 or :3, which comes last, before %(closer)s"
+                )
             raise _located(
-                "unexpected_character",
-                text,
-                i,
-                i + 1,
-                f"{char!r} cannot stand inside a meld; write tiles then an optional claim "
-                f"suffix :1, :2 or :3{where} before {closer}",
+                "unexpected_character", text, i, i + 1, why, {"typed": repr(char), "closer": closer}
             )
 
     names = _sorted(tile for tile, _ in tiles)
@@ -426,7 +576,8 @@ def _read_meld(text: str, start: int, number: int) -> tuple[Meld, int]:
                 text,
                 start,
                 i,
-                f"a concealed kong in {{ }} has 4 tiles, this one has {len(names)}",
+                gettext_noop("a concealed kong in { } has 4 tiles, this one has %(count)s"),
+                {"count": len(names)},
             )
         meld = Meld("kong", names, concealed=True, claimed_from=claimed)
     else:
@@ -436,7 +587,10 @@ def _read_meld(text: str, start: int, number: int) -> tuple[Meld, int]:
                 text,
                 start,
                 i,
-                f"a meld in [ ] has 3 tiles (chow or pung) or 4 (kong), this one has {len(names)}",
+                gettext_noop(
+                    "a meld in [ ] has 3 tiles (chow or pung) or 4 (kong), this one has %(count)s"
+                ),
+                {"count": len(names)},
             )
         if len(names) == 4:
             kind = "kong"
@@ -448,7 +602,7 @@ def _read_meld(text: str, start: int, number: int) -> tuple[Meld, int]:
     try:
         _check_meld(meld, number, inferred=True)
     except HandError as error:
-        raise _located(error.code, text, start, i, error.message) from None
+        raise _located(error.code, text, start, i, error.template, error.params) from None
     return meld, i
 
 
@@ -478,7 +632,8 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
                     text,
                     i,
                     j,
-                    f"{key} was already given at character {seen[key] + 1}",
+                    gettext_noop("%(condition)s was already given at character %(character)s"),
+                    {"condition": key, "character": seen[key] + 1},
                 )
             seen[key] = i
         value_at = i + len(written_key) + 1
@@ -502,7 +657,8 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
                     text,
                     value_at,
                     max(j, value_at + 1),
-                    f"{key}= takes a wind, E, S, W or N, not {raw_value!r}",
+                    gettext_noop("%(condition)s= takes a wind, E, S, W or N, not %(typed)s"),
+                    {"condition": key, "typed": repr(raw_value)},
                 )
             found[field] = raw_value.upper()
         elif key == "flowers" and equals:
@@ -512,22 +668,35 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
                     text,
                     value_at,
                     max(j, value_at + 1),
-                    f"flowers= takes a whole number from 0 to {MAX_FLOWERS}, not {raw_value!r}",
+                    gettext_noop("flowers= takes a whole number from 0 to %(most)s, not %(typed)s"),
+                    {"most": MAX_FLOWERS, "typed": repr(raw_value)},
                 )
             found["flowers"] = int(raw_value)
         else:
-            hint = ""
             if key in _SETTINGS:
-                hint = f"; write {key}=value with no spaces"
+                why = gettext_noop(
+                    "%(typed)s is not a win condition: use self, kong, fourth, last, "
+                    "seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s; write %(condition)s=value "
+                    "with no spaces"
+                )
             elif key in _FLAGS:
-                hint = f"; {key} takes no value"
+                why = gettext_noop(
+                    "%(typed)s is not a win condition: use self, kong, fourth, last, "
+                    "seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s; %(condition)s takes no "
+                    "value"
+                )
+            else:
+                why = gettext_noop(
+                    "%(typed)s is not a win condition: use self, kong, fourth, last, "
+                    "seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s"
+                )
             raise _located(
                 "unknown_condition",
                 text,
                 i,
                 j,
-                f"{word!r} is not a win condition: use self, kong, fourth, last, "
-                f"seat=E|S|W|N, wind=E|S|W|N, flowers=0..{MAX_FLOWERS}{hint}",
+                why,
+                {"typed": repr(word), "most": MAX_FLOWERS, "condition": key},
             )
         i = j
     return found, frozenset(seen)
@@ -555,9 +724,15 @@ def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
     fixed order of ALL_TILES; melds in the order written.
     """
     if not isinstance(text, str):
-        raise _error("wrong_type", f"a hand in notation is text, not {type(text).__name__}")
+        raise _error(
+            "wrong_type",
+            gettext_noop("a hand in notation is text, not %(type)s"),
+            {"type": type(text).__name__},
+        )
     if not text.strip():
-        raise _located("empty_hand", text, 0, len(text), "write the tiles, e.g. 123m ... +9s")
+        raise _located(
+            "empty_hand", text, 0, len(text), gettext_noop("write the tiles, e.g. 123m ... +9s")
+        )
     n = len(text)
     concealed: list[str] = []
     melds: list[Meld] = []
@@ -576,8 +751,11 @@ def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
                 text,
                 i,
                 i + 1,
-                f"the winning tile (+{win} at character {win_at + 1}) comes last, "
-                "before the | and the win conditions",
+                gettext_noop(
+                    "the winning tile (+%(tile)s at character %(character)s) comes last, "
+                    "before the | and the win conditions"
+                ),
+                {"tile": win, "character": win_at + 1},
             )
         elif char in "[{":
             meld, i = _read_meld(text, i, len(melds) + 1)
@@ -594,7 +772,8 @@ def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
                     text,
                     i,
                     max(end, i + 1),
-                    f"write exactly one winning tile after +, not {len(run)}",
+                    gettext_noop("write exactly one winning tile after +, not %(count)s"),
+                    {"count": len(run)},
                 )
             win = run[0][0]
             i = end
@@ -607,7 +786,10 @@ def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
                 text,
                 i,
                 i + 1,
-                f"{char} closes no meld; melds are written [789m], [555p:3] or {{CCCC}}",
+                gettext_noop(
+                    "%(typed)s closes no meld; melds are written [789m], [555p:3] or {CCCC}"
+                ),
+                {"typed": char},
             )
         else:
             raise _located(
@@ -615,8 +797,11 @@ def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
                 text,
                 i,
                 i + 1,
-                f"{char!r} is not part of the notation; write tiles, [melds], {{kongs}}, "
-                "+winning tile, then | conditions",
+                gettext_noop(
+                    "%(typed)s is not part of the notation; write tiles, [melds], {kongs}, "
+                    "+winning tile, then | conditions"
+                ),
+                {"typed": repr(char)},
             )
     if win is None:
         raise _located(
@@ -624,7 +809,7 @@ def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
             text,
             i,
             i + 1 if i < n else n,
-            "no winning tile: write it after +, as in +9s, before any |",
+            gettext_noop("no winning tile: write it after +, as in +9s, before any |"),
         )
     conditions, written = _read_conditions(text, i + 1) if i < n else ({}, frozenset())
     hand = WinningHand(concealed=_sorted(concealed), win_tile=win, melds=tuple(melds), **conditions)
@@ -636,7 +821,7 @@ def format_hand(hand: WinningHand) -> str:
     with its tiles sorted. Win conditions are written in a fixed order, with seat, wind
     and flowers always given."""
     for tile in (*hand.concealed, hand.win_tile, *(t for m in hand.melds for t in m.tiles)):
-        _check_tile(tile, "the hand")
+        _check_tile(tile, IN_HAND)
     parts = []
     if hand.concealed:
         parts.append(_write_tiles(_sorted(hand.concealed)))
@@ -663,7 +848,12 @@ def format_hand(hand: WinningHand) -> str:
 
 
 _REQUIRED: Final = object()
-_KIND_NAMES: Final = {list: "a list", str: "a string", bool: "true or false", int: "an integer"}
+_WRONG_KIND: Final = {
+    list: gettext_noop("the field %(field)s must be a list, got %(value)s"),
+    str: gettext_noop("the field %(field)s must be a string, got %(value)s"),
+    bool: gettext_noop("the field %(field)s must be true or false, got %(value)s"),
+    int: gettext_noop("the field %(field)s must be an integer, got %(value)s"),
+}
 
 
 def _field(obj: dict, name: str, kind: type, default: object, path: str = ""):
@@ -673,12 +863,14 @@ def _field(obj: dict, name: str, kind: type, default: object, path: str = ""):
     value = obj.get(name)
     if value is None:
         if default is _REQUIRED:
-            raise _error("missing_field", f"the field {label!r} is required")
+            raise _error(
+                "missing_field",
+                gettext_noop("the field %(field)s is required"),
+                {"field": repr(label)},
+            )
         return default
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise _error(
-            "wrong_type", f"the field {label!r} must be {_KIND_NAMES[kind]}, got {value!r}"
-        )
+        raise _error("wrong_type", _WRONG_KIND[kind], {"field": repr(label), "value": repr(value)})
     return value
 
 
@@ -687,7 +879,9 @@ def _tile_list(obj: dict, name: str, path: str = "") -> tuple[str, ...]:
     for index, tile in enumerate(tiles):
         if not isinstance(tile, str):
             raise _error(
-                "wrong_type", f"{path}{name}[{index}] must be a tile string like '5p', got {tile!r}"
+                "wrong_type",
+                gettext_noop("%(field)s[%(index)s] must be a tile string like '5p', got %(value)s"),
+                {"field": f"{path}{name}", "index": index, "value": repr(tile)},
             )
     return _sorted(tiles)
 
@@ -701,14 +895,22 @@ def hand_from_json(obj: object) -> WinningHand:
     ``missing_field``); tile names and everything else by `validate`.
     """
     if not isinstance(obj, dict):
-        raise _error("not_an_object", f"a hand is a JSON object, not {type(obj).__name__}")
+        raise _error(
+            "not_an_object",
+            gettext_noop("a hand is a JSON object, not %(type)s"),
+            {"type": type(obj).__name__},
+        )
     concealed = _tile_list(obj, "concealed")
     win_tile = _field(obj, "win_tile", str, _REQUIRED)
     melds = []
     for index, raw in enumerate(_field(obj, "melds", list, [])):
         path = f"melds[{index}]."
         if not isinstance(raw, dict):
-            raise _error("wrong_type", f"melds[{index}] must be an object, got {raw!r}")
+            raise _error(
+                "wrong_type",
+                gettext_noop("melds[%(index)s] must be an object, got %(value)s"),
+                {"index": index, "value": repr(raw)},
+            )
         melds.append(
             Meld(
                 kind=_field(raw, "kind", str, _REQUIRED, path),

@@ -16,6 +16,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Final
 
+from tournament.scoring.messages import CoreError, gettext_noop
+
 MIN_FAN: Final = 8
 """Fan a hand needs to win, flowers not counted."""
 
@@ -161,16 +163,24 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
 """Every code SettlementError can carry, with the HandResult field it concerns."""
 
 
-class SettlementError(ValueError):
+class SettlementError(CoreError):
     """A HandResult that the rules do not allow.
 
     `code` is a stable snake_case identifier (a key of ERROR_CODES), `field` the HandResult
     field it concerns, and `index` the position of the offending penalty when `field` is
-    "penalties" (None otherwise, or when the penalties as a whole are wrong).
+    "penalties" (None otherwise, or when the penalties as a whole are wrong). `template` (a
+    ``gettext_noop`` literal) and `params` make the English `message` (see ``messages``).
     """
 
-    def __init__(self, code: str, message: str, *, index: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        code: str,
+        template: str,
+        params: Mapping[str, object] | None = None,
+        *,
+        index: int | None = None,
+    ) -> None:
+        super().__init__(template, params)
         self.code = code
         # Looked up rather than passed so a code can never be reported against two fields.
         self.field = ERROR_CODES[code]
@@ -190,6 +200,23 @@ def _label(player: int) -> str:
     return f"P{player + 1}"
 
 
+# What a hand without a win cannot have, by outcome: whole sentences, one per outcome.
+_NOT_IN = {
+    Outcome.DRAW: {
+        "winner_not_allowed": gettext_noop("There is no winner in a draw."),
+        "discarder_not_allowed": gettext_noop("There is no discarder in a draw."),
+        "fan_not_allowed": gettext_noop("There is no fan in a draw."),
+        "flowers_not_allowed": gettext_noop("There are no flowers to count in a draw."),
+    },
+    Outcome.NOT_PLAYED: {
+        "winner_not_allowed": gettext_noop("There is no winner in a hand not played."),
+        "discarder_not_allowed": gettext_noop("There is no discarder in a hand not played."),
+        "fan_not_allowed": gettext_noop("There is no fan in a hand not played."),
+        "flowers_not_allowed": gettext_noop("There are no flowers to count in a hand not played."),
+    },
+}
+
+
 def validate_hand(hand: HandResult) -> None:
     """Check a HandResult against the rules; raise SettlementError on the first problem.
 
@@ -198,7 +225,9 @@ def validate_hand(hand: HandResult) -> None:
     if not isinstance(hand.outcome, Outcome):
         choices = ", ".join(o.value for o in Outcome)
         raise SettlementError(
-            "outcome_invalid", f"Outcome must be one of {choices}; got {hand.outcome!r}."
+            "outcome_invalid",
+            gettext_noop("Outcome must be one of %(choices)s; got %(value)s."),
+            {"choices": choices, "value": repr(hand.outcome)},
         )
     if hand.outcome in (Outcome.SELF_DRAWN, Outcome.DISCARD):
         _validate_win(hand)
@@ -210,119 +239,154 @@ def validate_hand(hand: HandResult) -> None:
 
 def _validate_win(hand: HandResult) -> None:
     if hand.winner is None:
-        raise SettlementError("winner_required", "A win needs a winner.")
+        raise SettlementError("winner_required", gettext_noop("A win needs a winner."))
     if not _is_player(hand.winner):
         raise SettlementError(
-            "winner_invalid", f"The winner must be a player 0..3; got {hand.winner!r}."
+            "winner_invalid",
+            gettext_noop("The winner must be a player 0..3; got %(value)s."),
+            {"value": repr(hand.winner)},
         )
 
     if hand.outcome is Outcome.DISCARD:
         if hand.discarder is None:
-            raise SettlementError("discarder_required", "A discard win needs a discarder.")
+            raise SettlementError(
+                "discarder_required", gettext_noop("A discard win needs a discarder.")
+            )
         if not _is_player(hand.discarder):
             raise SettlementError(
                 "discarder_invalid",
-                f"The discarder must be a player 0..3; got {hand.discarder!r}.",
+                gettext_noop("The discarder must be a player 0..3; got %(value)s."),
+                {"value": repr(hand.discarder)},
             )
         if hand.discarder == hand.winner:
             raise SettlementError(
                 "discarder_is_winner",
-                f"{_label(hand.winner)} cannot win on their own discard.",
+                gettext_noop("%(player)s cannot win on their own discard."),
+                {"player": _label(hand.winner)},
             )
     elif hand.discarder is not None:
-        raise SettlementError("discarder_not_allowed", "A self-drawn win has no discarder.")
+        raise SettlementError(
+            "discarder_not_allowed", gettext_noop("A self-drawn win has no discarder.")
+        )
 
     if hand.fan is None:
-        raise SettlementError("fan_required", "A win needs the winner's fan.")
+        raise SettlementError("fan_required", gettext_noop("A win needs the winner's fan."))
     if not _is_int(hand.fan):
-        raise SettlementError("fan_invalid", f"Fan must be a whole number; got {hand.fan!r}.")
+        raise SettlementError(
+            "fan_invalid",
+            gettext_noop("Fan must be a whole number; got %(value)s."),
+            {"value": repr(hand.fan)},
+        )
     if hand.fan < MIN_FAN:
         raise SettlementError(
             "fan_below_minimum",
-            f"A win needs at least {MIN_FAN} fan, flowers not counted; got {hand.fan}.",
+            gettext_noop("A win needs at least %(minimum)s fan, flowers not counted; got %(fan)s."),
+            {"minimum": MIN_FAN, "fan": hand.fan},
         )
 
     if not _is_int(hand.flowers):
         raise SettlementError(
-            "flowers_invalid", f"Flowers must be a whole number; got {hand.flowers!r}."
+            "flowers_invalid",
+            gettext_noop("Flowers must be a whole number; got %(value)s."),
+            {"value": repr(hand.flowers)},
         )
     if not 0 <= hand.flowers <= MAX_FLOWERS:
         raise SettlementError(
             "flowers_out_of_range",
-            f"Flowers must be between 0 and {MAX_FLOWERS}; got {hand.flowers}.",
+            gettext_noop("Flowers must be between 0 and %(most)s; got %(flowers)s."),
+            {"most": MAX_FLOWERS, "flowers": hand.flowers},
         )
 
 
 def _validate_no_win(hand: HandResult) -> None:
-    what = "a draw" if hand.outcome is Outcome.DRAW else "a hand not played"
-    if hand.winner is not None:
-        raise SettlementError("winner_not_allowed", f"There is no winner in {what}.")
-    if hand.discarder is not None:
-        raise SettlementError("discarder_not_allowed", f"There is no discarder in {what}.")
-    if hand.fan is not None:
-        raise SettlementError("fan_not_allowed", f"There is no fan in {what}.")
+    sentences = _NOT_IN[hand.outcome]
     # Flowers only count after a valid win, so anything but 0 here is a recording mistake.
-    if not (_is_int(hand.flowers) and hand.flowers == 0):
-        raise SettlementError("flowers_not_allowed", f"There are no flowers to count in {what}.")
+    for code, present in (
+        ("winner_not_allowed", hand.winner is not None),
+        ("discarder_not_allowed", hand.discarder is not None),
+        ("fan_not_allowed", hand.fan is not None),
+        ("flowers_not_allowed", not (_is_int(hand.flowers) and hand.flowers == 0)),
+    ):
+        if present:
+            raise SettlementError(code, sentences[code])
 
 
 def _validate_penalties(penalties: object) -> None:
     if not isinstance(penalties, tuple | list):
         raise SettlementError(
-            "penalties_invalid", f"Penalties must be a tuple of Penalty; got {penalties!r}."
+            "penalties_invalid",
+            gettext_noop("Penalties must be a tuple of Penalty; got %(value)s."),
+            {"value": repr(penalties)},
         )
     for index, penalty in enumerate(penalties):
         _validate_penalty(index, penalty)
 
 
 def _validate_penalty(index: int, penalty: object) -> None:
-    where = f"Penalty {index + 1}"
+    # Penalties are numbered from 1 in the messages, as on the sheet.
+    number = index + 1
     if not isinstance(penalty, Penalty):
         raise SettlementError(
-            "penalty_invalid", f"{where} must be a Penalty; got {penalty!r}.", index=index
+            "penalty_invalid",
+            gettext_noop("Penalty %(number)s must be a Penalty; got %(value)s."),
+            {"number": number, "value": repr(penalty)},
+            index=index,
         )
     if not _is_player(penalty.offender):
         raise SettlementError(
             "penalty_offender_invalid",
-            f"{where}: the offender must be a player 0..3; got {penalty.offender!r}.",
+            gettext_noop("Penalty %(number)s: the offender must be a player 0..3; got %(value)s."),
+            {"number": number, "value": repr(penalty.offender)},
             index=index,
         )
     if not isinstance(penalty.kind, PenaltyKind):
         choices = ", ".join(k.value for k in PenaltyKind)
         raise SettlementError(
             "penalty_kind_invalid",
-            f"{where}: the kind must be one of {choices}; got {penalty.kind!r}.",
+            gettext_noop("Penalty %(number)s: the kind must be one of %(choices)s; got %(value)s."),
+            {"number": number, "choices": choices, "value": repr(penalty.kind)},
             index=index,
         )
     if not (_is_int(penalty.points) and penalty.points > 0):
         raise SettlementError(
             "penalty_points_invalid",
-            f"{where}: points must be a positive whole number; got {penalty.points!r}.",
+            gettext_noop(
+                "Penalty %(number)s: points must be a positive whole number; got %(value)s."
+            ),
+            {"number": number, "value": repr(penalty.points)},
             index=index,
         )
     if penalty.kind is PenaltyKind.TO_ONE:
         if penalty.beneficiary is None:
             raise SettlementError(
                 "penalty_beneficiary_required",
-                f"{where}: a penalty paid to one player needs that player.",
+                gettext_noop("Penalty %(number)s: a penalty paid to one player needs that player."),
+                {"number": number},
                 index=index,
             )
         if not _is_player(penalty.beneficiary):
             raise SettlementError(
                 "penalty_beneficiary_invalid",
-                f"{where}: the beneficiary must be a player 0..3; got {penalty.beneficiary!r}.",
+                gettext_noop(
+                    "Penalty %(number)s: the beneficiary must be a player 0..3; got %(value)s."
+                ),
+                {"number": number, "value": repr(penalty.beneficiary)},
                 index=index,
             )
         if penalty.beneficiary == penalty.offender:
             raise SettlementError(
                 "penalty_beneficiary_is_offender",
-                f"{where}: {_label(penalty.offender)} cannot pay a penalty to themselves.",
+                gettext_noop("Penalty %(number)s: %(player)s cannot pay a penalty to themselves."),
+                {"number": number, "player": _label(penalty.offender)},
                 index=index,
             )
     elif penalty.beneficiary is not None:
         raise SettlementError(
             "penalty_beneficiary_not_allowed",
-            f"{where}: only a penalty paid to one player has a beneficiary.",
+            gettext_noop(
+                "Penalty %(number)s: only a penalty paid to one player has a beneficiary."
+            ),
+            {"number": number},
             index=index,
         )
 
@@ -333,8 +397,11 @@ def _validate_penalised_winner(hand: HandResult) -> None:
         if penalty.kind is PenaltyKind.TO_EACH_OTHER and penalty.offender == hand.winner:
             raise SettlementError(
                 "penalised_player_cannot_win",
-                f"{_label(hand.winner)} has a penalty paid to each other player "
-                f"(penalty {index + 1}, a false win or claim) and cannot win this hand.",
+                gettext_noop(
+                    "%(player)s has a penalty paid to each other player (penalty %(number)s, "
+                    "a false win or claim) and cannot win this hand."
+                ),
+                {"player": _label(hand.winner), "number": index + 1},
             )
 
 

@@ -10,7 +10,8 @@
 - ``modes``: the session-by-session modes (random, by standings, serpentine, top tables);
 - ``__main__``: the command line, ``python -m tournament.seating``.
 
-The package exports the draw and the rotation; import the other modules directly.
+The package exports the draw, the rotation and ``SeatingError`` (``errors``: what every module
+raises for players it cannot seat); import the other modules directly.
 """
 
 from tournament.seating.draw import (
@@ -21,6 +22,7 @@ from tournament.seating.draw import (
     lot_key,
     new_seed,
 )
+from tournament.seating.errors import SeatingError
 from tournament.seating.rotation import (
     HANDS_PER_SESSION,
     ROUND_SEATING,
@@ -36,6 +38,7 @@ __all__ = [
     "DrawError",
     "HandSlot",
     "SeatAssignment",
+    "SeatingError",
     "check_seed",
     "draw_by_lot",
     "lot_key",

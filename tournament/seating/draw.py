@@ -8,8 +8,11 @@ code or ``sha256sum``, so nobody has to trust our software.
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from tournament.scoring.messages import gettext_noop
+from tournament.seating.errors import SeatingError
 
 SEATS_PER_TABLE = 4
 
@@ -19,18 +22,48 @@ SEED_MIN = 100_000_000
 SEED_MAX = 999_999_999
 
 
-class DrawError(ValueError):
+class DrawError(SeatingError):
     """A draw that cannot be made. ``code`` says why, for forms to translate.
 
     Codes: ``bad_seed``, ``bad_player``, ``no_players``, ``duplicate_player``,
     ``not_multiple_of_four`` (then ``missing`` is the number of substitutes needed).
     """
 
-    def __init__(self, message: str, *, code: str, missing: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
+    def __init__(
+        self,
+        template: str,
+        params: Mapping[str, object] | None = None,
+        *,
+        code: str,
+        missing: int | None = None,
+    ) -> None:
+        super().__init__(template, params, code=code)
         self.missing = missing
+
+
+# Players not filling tables of four, by (one player, one table, one substitute missing):
+# whole sentences for the five cases there are.
+_SHORT_OF_FOUR = {
+    (True, True, False): gettext_noop(
+        "1 player is registered; 4 players are needed for 1 table: 3 substitutes are missing."
+    ),
+    (False, True, False): gettext_noop(
+        "%(players)s players are registered; %(needed)s players are needed for 1 table: "
+        "%(missing)s substitutes are missing."
+    ),
+    (False, True, True): gettext_noop(
+        "%(players)s players are registered; %(needed)s players are needed for 1 table: "
+        "1 substitute is missing."
+    ),
+    (False, False, False): gettext_noop(
+        "%(players)s players are registered; %(needed)s players are needed for %(tables)s "
+        "tables: %(missing)s substitutes are missing."
+    ),
+    (False, False, True): gettext_noop(
+        "%(players)s players are registered; %(needed)s players are needed for %(tables)s "
+        "tables: 1 substitute is missing."
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +85,18 @@ def check_seed(seed: object) -> None:
     """Raise DrawError ``bad_seed`` unless ``seed`` is a whole number of zero or more."""
     if not _is_int(seed) or seed < 0:
         raise DrawError(
-            f"The seed must be a whole number of zero or more, not {seed!r}.", code="bad_seed"
+            gettext_noop("The seed must be a whole number of zero or more, not %(seed)s."),
+            {"seed": repr(seed)},
+            code="bad_seed",
         )
 
 
 def _check_player(player: object) -> None:
     if not _is_int(player) or player < 1:
         raise DrawError(
-            f"Player numbers must be positive whole numbers, not {player!r}.", code="bad_player"
+            gettext_noop("Player numbers must be positive whole numbers, not %(player)s."),
+            {"player": repr(player)},
+            code="bad_player",
         )
 
 
@@ -90,14 +127,15 @@ def draw_by_lot(players: Sequence[int], seed: int) -> list[SeatAssignment]:
     check_seed(seed)
     players = list(players)
     if not players:
-        raise DrawError("There are no players to draw.", code="no_players")
+        raise DrawError(gettext_noop("There are no players to draw."), code="no_players")
     for player in players:
         _check_player(player)
     duplicates = sorted({player for player in players if players.count(player) > 1})
     if duplicates:
         numbers = ", ".join(str(player) for player in duplicates)
         raise DrawError(
-            f"Each player can be drawn only once; repeated: {numbers}.",
+            gettext_noop("Each player can be drawn only once; repeated: %(numbers)s."),
+            {"numbers": numbers},
             code="duplicate_player",
         )
     missing = -len(players) % SEATS_PER_TABLE
@@ -105,9 +143,8 @@ def draw_by_lot(players: Sequence[int], seed: int) -> list[SeatAssignment]:
         needed = len(players) + missing
         tables = needed // SEATS_PER_TABLE
         raise DrawError(
-            f"{len(players)} {_plural(len(players), 'player is', 'players are')} registered; "
-            f"{needed} players are needed for {tables} {_plural(tables, 'table', 'tables')}: "
-            f"{missing} {_plural(missing, 'substitute is', 'substitutes are')} missing.",
+            _SHORT_OF_FOUR[len(players) == 1, tables == 1, missing == 1],
+            {"players": len(players), "needed": needed, "tables": tables, "missing": missing},
             code="not_multiple_of_four",
             missing=missing,
         )
@@ -124,7 +161,3 @@ def draw_by_lot(players: Sequence[int], seed: int) -> list[SeatAssignment]:
         )
         for index, player in enumerate(ordered)
     ]
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return one if count == 1 else many

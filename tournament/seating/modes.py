@@ -59,6 +59,9 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from tournament.scoring.messages import gettext_noop
+from tournament.seating.errors import SeatingError
+
 MODES = ("random", "standings", "serpentine", "top_tables")
 
 # Swaps tried by the "random" mode's local search at most, and swaps in a row without a strict
@@ -95,7 +98,11 @@ def seat_session(
     outside 1..number of tables, or a history table that does not hold four players.
     """
     if mode not in MODES:
-        raise ValueError(f"Unknown seating mode {mode!r}; expected one of {', '.join(MODES)}.")
+        raise SeatingError(
+            gettext_noop("Unknown seating mode %(mode)s; expected one of %(modes)s."),
+            {"mode": repr(mode), "modes": ", ".join(MODES)},
+            code="unknown_mode",
+        )
     players = list(players)
     _check_players(players)
     _check_history(history)
@@ -114,9 +121,13 @@ def seat_session(
         tables = _serpentine_tables(ranking, costs)
     else:
         if not (isinstance(top, int) and 1 <= top <= n_tables):
-            raise ValueError(
-                f"top must be a whole number from 1 to {n_tables} (the number of tables), "
-                f"not {top!r}."
+            raise SeatingError(
+                gettext_noop(
+                    "top must be a whole number from 1 to %(tables)s (the number of tables), "
+                    "not %(top)s."
+                ),
+                {"tables": n_tables, "top": repr(top)},
+                code="bad_top",
             )
         tables = [ranking[4 * t : 4 * t + 4] for t in range(top)]
         rest = ranking[4 * top :]
@@ -185,23 +196,34 @@ def meetings(history: Sequence[Sequence[Sequence[int]]]) -> Counter:
 
 def _check_players(players: list[int]) -> None:
     if not players or len(players) % 4:
-        raise ValueError(
-            f"The number of players must be a positive multiple of 4, not {len(players)}."
+        raise SeatingError(
+            gettext_noop("The number of players must be a positive multiple of 4, not %(count)s."),
+            {"count": len(players)},
+            code="bad_player_count",
         )
     if len(set(players)) != len(players):
-        raise ValueError("A player is listed more than once.")
+        raise SeatingError(
+            gettext_noop("A player is listed more than once."), code="duplicate_player"
+        )
 
 
 def _check_ranking(ranking: Sequence[int], players: list[int]) -> None:
     if len(ranking) != len(players) or set(ranking) != set(players):
-        raise ValueError("The ranking must list every player exactly once, best first.")
+        raise SeatingError(
+            gettext_noop("The ranking must list every player exactly once, best first."),
+            code="bad_ranking",
+        )
 
 
 def _check_history(history: Sequence[Sequence[Sequence[int]]]) -> None:
     for session in history:
         for table in session:
             if len(table) != 4:
-                raise ValueError(f"A table in the history does not hold four players: {table!r}.")
+                raise SeatingError(
+                    gettext_noop("A table in the history does not hold four players: %(table)s."),
+                    {"table": repr(table)},
+                    code="bad_history_table",
+                )
 
 
 # --- costs --------------------------------------------------------------------------------

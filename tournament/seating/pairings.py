@@ -34,7 +34,9 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
+from tournament.scoring.messages import gettext_noop
 from tournament.seating import _constructions, _search
+from tournament.seating.errors import SeatingError
 
 Schedule = list[list[tuple[int, ...]]]
 
@@ -111,34 +113,63 @@ def _normal(tables: Iterable[Iterable[int]]) -> list[tuple[int, ...]]:
 
 def _check(players: Sequence[int], sessions: int) -> None:
     if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
-        raise ValueError(f"The number of sessions must be at least 1, not {sessions!r}.")
+        raise SeatingError(
+            gettext_noop("The number of sessions must be at least 1, not %(sessions)s."),
+            {"sessions": repr(sessions)},
+            code="bad_session_count",
+        )
     n = len(players)
     if n < 4:
-        raise ValueError(f"At least 4 players are needed, not {n}.")
+        raise SeatingError(
+            gettext_noop("At least 4 players are needed, not %(count)s."),
+            {"count": n},
+            code="too_few_players",
+        )
     if n % 4:
-        raise ValueError(
-            f"The number of players must be a multiple of 4: {n} players ({4 - n % 4} more needed)."
+        raise SeatingError(
+            gettext_noop(
+                "The number of players must be a multiple of 4: %(count)s players "
+                "(%(more)s more needed)."
+            ),
+            {"count": n, "more": 4 - n % 4},
+            code="bad_player_count",
         )
     if len(set(players)) != n:
         seen: set[int] = set()
         dupes = sorted({p for p in players if p in seen or seen.add(p)})
-        raise ValueError(f"Players appear more than once: {dupes}.")
+        raise SeatingError(
+            gettext_noop("Players appear more than once: %(players)s."),
+            {"players": repr(dupes)},
+            code="duplicate_player",
+        )
 
 
 def _fixed_indices(
     fixed: Sequence[Sequence[Sequence[int]]], index: Mapping[int, int], sessions: int
 ) -> list[list[list[int]]]:
     if len(fixed) > sessions:
-        raise ValueError(f"{len(fixed)} fixed sessions given for a plan of {sessions} sessions.")
+        raise SeatingError(
+            gettext_noop("%(fixed)s fixed sessions given for a plan of %(sessions)s sessions."),
+            {"fixed": len(fixed), "sessions": sessions},
+            code="too_many_fixed_sessions",
+        )
     out = []
     n = len(index)
     for number, session in enumerate(fixed, start=1):
         tables = [list(t) for t in session]
         seated = [p for t in tables for p in t]
         if any(len(t) != 4 for t in tables):
-            raise ValueError(f"Fixed session {number} has a table that is not of four players.")
+            raise SeatingError(
+                gettext_noop("Fixed session %(number)s has a table that is not of four players."),
+                {"number": number},
+                code="bad_fixed_table",
+            )
         if len(seated) != n or set(seated) != set(index):
-            raise ValueError(f"Fixed session {number} does not seat every player exactly once.")
+            raise SeatingError(
+                gettext_noop("Fixed session %(number)s does not seat every player exactly once."),
+                {"number": number},
+                code="bad_fixed_session",
+            )
         out.append([[index[p] for p in t] for t in tables])
     return out
 

@@ -48,6 +48,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from tournament.scoring.messages import gettext_noop
+from tournament.seating.errors import SeatingError
+
 Table = tuple[int, int, int, int]
 
 # Swaps tried by the local search at most; swaps without a new best before a kick; kicks
@@ -88,17 +91,28 @@ def replan(
     """
     players = list(players)
     if not players or len(players) % 4:
-        raise ValueError(
-            f"The number of players must be a positive multiple of 4, not {len(players)}."
+        raise SeatingError(
+            gettext_noop("The number of players must be a positive multiple of 4, not %(count)s."),
+            {"count": len(players)},
+            code="bad_player_count",
         )
     if len(set(players)) != len(players):
-        raise ValueError("A player is listed more than once.")
+        raise SeatingError(
+            gettext_noop("A player is listed more than once."), code="duplicate_player"
+        )
     if not (isinstance(played, int) and 0 <= played <= len(published)):
-        raise ValueError(f"played must be from 0 to {len(published)}, not {played!r}.")
+        raise SeatingError(
+            gettext_noop("played must be from 0 to %(sessions)s, not %(played)s."),
+            {"sessions": len(published), "played": repr(played)},
+            code="bad_played",
+        )
     for session in published:
         seated = [p for table in session for p in table]
         if any(len(table) != 4 for table in session) or len(set(seated)) != len(seated):
-            raise ValueError("Every published table must hold four distinct players.")
+            raise SeatingError(
+                gettext_noop("Every published table must hold four distinct players."),
+                code="bad_published_table",
+            )
 
     kept = [[tuple(table) for table in session] for session in published[:played]]
     later_published = [[list(table) for table in session] for session in published[played:]]

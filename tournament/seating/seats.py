@@ -37,6 +37,9 @@ import random
 from collections import deque
 from collections.abc import Iterable, Sequence
 
+from tournament.scoring.messages import gettext_noop
+from tournament.seating.errors import SeatingError
+
 SEATS = 4
 
 Table = tuple[int, int, int, int]
@@ -50,13 +53,21 @@ def _check(tables_by_session: Sequence[Sequence[Sequence[int]]]) -> list[list[tu
         for table in tables:
             players = tuple(table)
             if len(players) != SEATS:
-                raise ValueError(
-                    f"Session {index + 1}: every table needs four players, not {players!r}."
+                raise SeatingError(
+                    gettext_noop(
+                        "Session %(number)s: every table needs four players, not %(table)s."
+                    ),
+                    {"number": index + 1, "table": repr(players)},
+                    code="bad_table",
                 )
             for player in players:
                 if player in seen:
-                    raise ValueError(
-                        f"Session {index + 1}: player {player!r} is seated more than once."
+                    raise SeatingError(
+                        gettext_noop(
+                            "Session %(number)s: player %(player)s is seated more than once."
+                        ),
+                        {"number": index + 1, "player": repr(player)},
+                        code="player_seated_twice",
                     )
                 seen.add(player)
             session.append(players)

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from tournament import audit, models, seating, selectors
+from tournament.core_messages import core_error
 from tournament.models import Hand, Player, Seat, SeatingPlan, Session, Table, Tournament
 from tournament.seating import modes
 from tournament.seating.draw import SeatAssignment
@@ -79,19 +80,25 @@ def session_draw(
     except selectors.DrawRefused as refusal:
         raise ValidationError(refusal.message, code=refusal.code) from refusal
     draw_input = None
-    if method == "planned":
-        seed, tables = _tables_from_plan(
-            tournament=tournament, number=number, players=sorted(players), seed=seed
-        )
-    else:
-        if seed is None:
-            seed = seating.new_seed()
-        if method == "lot":
-            tables = _tables_by_lot(sorted(players), seed)
-        else:
-            tables, draw_input = _tables_by_mode(
-                tournament=tournament, method=method, players=players, seed=seed, top=top
+    try:
+        if method == "planned":
+            seed, tables = _tables_from_plan(
+                tournament=tournament, number=number, players=sorted(players), seed=seed
             )
+        else:
+            if seed is None:
+                seed = seating.new_seed()
+            if method == "lot":
+                tables = _tables_by_lot(sorted(players), seed)
+            else:
+                tables, draw_input = _tables_by_mode(
+                    tournament=tournament, method=method, players=players, seed=seed, top=top
+                )
+    except seating.SeatingError as error:
+        # What the seating core refuses, in its words (a seed, or players it cannot seat).
+        if error.code == "bad_seed":
+            raise ValidationError({"seed": core_error(error)}) from error
+        raise core_error(error) from error
     try:
         # A savepoint so a concurrent draw of the same session fails cleanly.
         with transaction.atomic():
@@ -132,11 +139,7 @@ def session_draw(
 
 
 def _tables_by_lot(players: list[int], seed: int):
-    try:
-        assignments = seating.draw_by_lot(players, seed)
-    except seating.DrawError as error:
-        field = "seed" if error.code == "bad_seed" else None
-        raise ValidationError({field: ValidationError(str(error), code=error.code)}) from error
+    assignments = seating.draw_by_lot(players, seed)
     tables: dict[int, list[SeatAssignment]] = {}
     for assignment in assignments:
         tables.setdefault(assignment.table, []).append(assignment)
@@ -220,11 +223,21 @@ def _tables_from_plan(*, tournament, number, players, seed):
                 "plan_needs_sessions_in_order",
             )
         fixed = [drawn[n] for n in sorted(drawn)]
-        if any(p not in set(players) for tables in fixed for table in tables for p in table):
+        active = set(players)
+        if any(p not in active for tables in fixed for table in tables for p in table):
             raise _session_refused(
                 number,
                 _(
                     "The sessions already drawn seat players who are no longer active: "
+                    "draw session %(number)s with a session-by-session method."
+                ),
+                "plan_roster_changed",
+            )
+        if any({p for table in tables for p in table} != active for tables in fixed):
+            raise _session_refused(
+                number,
+                _(
+                    "The sessions already drawn do not seat every active player: "
                     "draw session %(number)s with a session-by-session method."
                 ),
                 "plan_roster_changed",

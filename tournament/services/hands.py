@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tournament import audit, scoring, seating
+from tournament.core_messages import core_error, core_message, fans_in_words
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
@@ -60,8 +61,9 @@ class PenaltyEntry:
     beneficiary: int | None = None
 
 
-# What referees read when a hand is refused, by code, translatable: the scoring core's codes
-# (it speaks English) and the service's own.
+# What referees read when a hand is refused, by code, translatable: the service's own codes,
+# and the scoring core's where the sheet words them as an instruction beside the field (the
+# core's other errors are shown in its own words, translated: ``core_message``).
 HAND_MESSAGES = {
     "winner_required": _lazy("Choose the winner."),
     "discarder_required": _lazy("Choose who discarded the winning tile."),
@@ -90,7 +92,7 @@ MAX_PENALTIES_PER_HAND = 8
 def _hand_message(error: scoring.SettlementError) -> str:
     message = HAND_MESSAGES.get(error.code)
     if message is None:
-        return str(error)
+        return core_message(error)
     # Penalties are numbered from 1 on the form, as the referee sees them.
     return str(message) % {
         "n": (error.index or 0) + 1,
@@ -206,7 +208,7 @@ def settle(
             {error.field: ValidationError(_hand_message(error), code=error.code)}
         ) from error
     except ValueError as error:  # an unknown outcome or penalty kind
-        raise ValidationError(str(error), code="invalid") from error
+        raise ValidationError(_("Unknown outcome or penalty kind."), code="invalid") from error
 
 
 def score_winning_hand(
@@ -244,7 +246,7 @@ def score_winning_hand(
     try:
         hand, written = notation.parse_hand_with_conditions(text)
     except HandError as error:
-        raise refuse(error.message, error.code) from error
+        raise refuse(core_message(error), error.code) from error
     slot = seating.session_schedule()[number - 1]
     sheet = {
         "prevalent_wind": slot.prevalent_wind,
@@ -276,7 +278,7 @@ def score_winning_hand(
     try:
         return notation.score_hand(dataclasses.replace(hand, **sheet))
     except HandError as error:
-        raise refuse(error.message, error.code) from error
+        raise refuse(core_message(error), error.code) from error
 
 
 def _already_entered(number: int) -> ValidationError:
@@ -305,13 +307,9 @@ def _hand_snapshot(hand: Hand) -> dict:
 
 
 def fan_list(scored) -> str:
-    """The fans of a scored hand as a referee writes them (flowers left out), e.g.
-    "Mixed Straight, Dragon Pung, Short Straight ×2"."""
-    return ", ".join(
-        f.name_en if f.count == 1 else f"{f.name_en} ×{f.count}"
-        for f in scored.fans
-        if f.key != claims.FLOWERS
-    )
+    """The fans of a scored hand as a referee writes them (flowers left out), in the
+    reader's language, e.g. "Mixed Straight, Dragon Pung, Short Straight ×2"."""
+    return fans_in_words(f for f in scored.fans if f.key != claims.FLOWERS)
 
 
 DISPUTE_CODES = frozenset({"fan_disputed", "claim_disputed"})
@@ -374,7 +372,7 @@ def parse_fan_names(fan_names: str):
     try:
         return claims.parse_claimed_fans(fan_names)
     except HandError as error:
-        raise ValidationError(error.message, code=error.code) from error
+        raise core_error(error) from error
 
 
 def _submitted(key, table: Table, number: int) -> Hand | None:

@@ -4,9 +4,12 @@ from fractions import Fraction
 
 from django import template
 
+from tournament import core_messages
 from tournament.formatting import WIND_LETTERS, WIND_NAMES, format_table_points
 from tournament.models import SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, MIN_FAN
+from tournament.scoring.claims import parse_claimed_fans
+from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
 from tournament.seating.rotation import HANDS_PER_ROUND
 
@@ -73,3 +76,26 @@ def exact(value):
 def penalty_kind(kind: str) -> str:
     """How a penalty of ``kind`` is paid, in the reader's language."""
     return dict(Penalty.KIND_CHOICES).get(kind, kind)
+
+
+@register.filter
+def fan_name(fan) -> str:
+    """A fan's name in the page's language: ``{{ f|fan_name }}`` (清龙 or Pure Straight)."""
+    return core_messages.fan_name(fan)
+
+
+@register.filter
+def fans_listed(fans) -> str:
+    """Counted fans in the page's language, as a referee writes them: "清龙, 喜相逢 ×2"."""
+    return core_messages.fans_in_words(fans)
+
+
+@register.filter
+def fans_claimed(text: str) -> str:
+    """The fans a referee claimed for a hand, as stored, written in the page's language
+    ("Pure Straight, Short Straight ×2"); as typed when they cannot be read."""
+    try:
+        claimed = parse_claimed_fans(text)
+    except HandError:
+        return text
+    return core_messages.fans_in_words(claimed) or text
