@@ -3,10 +3,13 @@
 from fractions import Fraction
 
 from django import template
+from django.utils.translation import get_language
 
+from tournament import statistics
 from tournament.formatting import WIND_NAMES, format_table_points
 from tournament.models import SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, MIN_FAN
+from tournament.scoring.fans import FAN_BY_KEY
 from tournament.seating import HANDS_PER_SESSION
 from tournament.seating.rotation import HANDS_PER_ROUND
 
@@ -68,3 +71,41 @@ def exact(value):
 def penalty_kind(kind: str) -> str:
     """How a penalty of ``kind`` is paid, in the reader's language."""
     return dict(Penalty.KIND_CHOICES).get(kind, kind)
+
+
+def _chinese() -> bool:
+    return (get_language() or "").startswith("zh")
+
+
+@register.filter
+def fan_name(key: str) -> str:
+    """A fan's name in the page's language: its Chinese name on a Chinese page."""
+    fan = FAN_BY_KEY.get(key)
+    if fan is None:
+        return key
+    return fan.name_zh if _chinese() else fan.name_en
+
+
+@register.filter
+def fan_list(fans) -> str:
+    """A hand's fans (``statistics.HandFans``) in the page's language, a fan counted more
+    than once with its count: "Pure Straight, Pure Double Chow ×2" (清龙、一般高 ×2)."""
+    if not fans:
+        return ""
+    separator = "、" if _chinese() else ", "
+    return separator.join(
+        fan_name(key) + (f" ×{count}" if count > 1 else "") for key, count in fans.fans
+    )
+
+
+@register.filter
+def fan_points(key: str):
+    """The points a fan scores, from the fan table."""
+    fan = FAN_BY_KEY.get(key)
+    return "" if fan is None else fan.points
+
+
+@register.simple_tag
+def share(part: int, whole: int) -> str:
+    """``part`` out of ``whole`` as a percentage to one decimal (without the sign)."""
+    return statistics.percent(part, whole)
