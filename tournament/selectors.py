@@ -516,10 +516,10 @@ def compute_rank_history(tournament) -> RankHistory:
             row.places[place - 1] += 1
             row.sessions_played += 1
             row.best_session = score if row.best_session is None else max(row.best_session, score)
-        ordered = _ranked(rows.values(), tournament.tiebreaks)
-        ranked_counts.append(sum(1 for row in ordered if row.rank is not None))
-        for row in ordered:
-            ranks[row.player.pk].append(row.rank)
+        _ranked(rows.values(), tournament.tiebreaks)
+        ranked_counts.append(sum(1 for row in rows.values() if row.rank is not None))
+        for pk, row in rows.items():
+            ranks[pk].append(row.rank)
     return RankHistory(
         sessions=tuple(sorted(by_session)),
         ranked=tuple(ranked_counts),

@@ -145,7 +145,8 @@ def hand_fans(row: HandRow) -> HandFans | None:
 
 # A typed hand is scored again each time the statistics are computed, which is after every
 # write: remembered by what decides its fans, so only the hands entered since are scored.
-@lru_cache(maxsize=200_000)
+# Room for every hand of the largest events (1,000 players, 10 sessions: 40,000 hands).
+@lru_cache(maxsize=65_536)
 def _typed_fans(
     text: str, prevalent_wind: str, seat_wind: str, self_drawn: bool
 ) -> tuple[tuple[str, int], ...] | None:
