@@ -16,7 +16,7 @@ from tournament.scoring.messages import CoreError, Named, render
 
 def fan_name(fan: Named) -> str:
     """A fan's name in the page's language: Chinese under Chinese, English otherwise."""
-    return fan.name_zh if (get_language() or "").startswith("zh") else fan.name_en
+    return fan.name_zh if _chinese() else fan.name_en
 
 
 def core_message(error: CoreError) -> str:
@@ -37,4 +37,14 @@ def fans_in_words(fans: Iterable) -> str:
     for each in fans:
         name = fan_name(getattr(each, "fan", each))
         words.append(name if each.count == 1 else f"{name} ×{each.count}")
-    return ", ".join(words)
+    return list_in_words(words)
+
+
+def list_in_words(words: Iterable[str]) -> str:
+    """Words listed as the reader's language lists them: "a, b" in English, "甲、乙" in
+    Chinese (the enumeration comma)."""
+    return ("、" if _chinese() else ", ").join(words)
+
+
+def _chinese() -> bool:
+    return (get_language() or "").startswith("zh")

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import clock, names, scoring, seating
+from tournament import clock, names, scoring, seating, statistics
 from tournament.models import (
     SEAT_LABELS,
     Hand,
@@ -610,16 +610,233 @@ def compute_standings(tournament) -> list[StandingRow]:
         row.places = [total[f"place_{place}"] for place in PLACES]
         row.sessions_played = total["sessions_played"]
         row.best_session = total["best_session"]
-    tiebreaks = tournament.tiebreaks
-    keys = {row.player.pk: row.sort_key(tiebreaks) for row in rows.values() if row.ranked}
-    ranked = sorted((rows[pk] for pk in keys), key=lambda r: (keys[r.player.pk], r.player.number))
+    return _ranked(rows.values(), tournament.tiebreaks)
+
+
+def _ranked(rows, tiebreaks: list[str]) -> list[StandingRow]:
+    """``rows`` in the ranking order, each given its rank (shared by equal players); then
+    the players not ranked, by number, without one."""
+    keyed, others = [], []
+    for row in rows:
+        if row.ranked:
+            keyed.append((row.sort_key(tiebreaks), row.player.number, row))
+        else:
+            row.rank = None
+            others.append(row)
+    keyed.sort(key=lambda item: item[:2])
+    ranked = []
     previous_key = None
-    for position, row in enumerate(ranked, start=1):
-        key = keys[row.player.pk]
-        row.rank = ranked[position - 2].rank if key == previous_key else position
+    for position, (key, _number, row) in enumerate(keyed, start=1):
+        row.rank = ranked[-1].rank if key == previous_key else position
         previous_key = key
-    substitutes = sorted((r for r in rows.values() if not r.ranked), key=lambda r: r.player.number)
-    return ranked + substitutes
+        ranked.append(row)
+    return ranked + sorted(others, key=lambda r: r.player.number)
+
+
+@dataclass(frozen=True)
+class RankHistory:
+    """Every player's rank after each session with results, as the standings gave it then:
+    the seat results of that session and the earlier ones, ranked by ``_ranked``."""
+
+    sessions: tuple[int, ...]
+    ranked: tuple[int, ...]  # how many players were ranked after each session
+    ranks: dict[int, tuple[int | None, ...]]  # player id -> rank after each (None: unranked)
+
+    def of(self, player_id: int) -> tuple[tuple[int, int | None], ...]:
+        """(session, rank) after each session; the rank None while the player is unranked."""
+        ranks = self.ranks.get(player_id, (None,) * len(self.sessions))
+        return tuple(zip(self.sessions, ranks, strict=True))
+
+
+def rank_history(tournament, *, version: int | None = None) -> RankHistory:
+    """``compute_rank_history``, cached under the tournament's version (see ``standings``);
+    ``version`` when the caller has just read it."""
+    if version is None:
+        version = data_version(tournament)
+    key = f"mcr:rank-history:{tournament.pk}:{version}"
+    return _cached(key, lambda: compute_rank_history(tournament))
+
+
+def _cached(key: str, compute):
+    """The value cached under ``key`` (which holds the version it was computed at), or
+    ``compute()``'s, cached there for the next reader."""
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, STANDINGS_CACHE_SECONDS)
+    return value
+
+
+def compute_rank_history(tournament) -> RankHistory:
+    """The standings after each session, from the stored seat results: the sessions added
+    one by one and ranked by the same rules as ``compute_standings``, so the rank after the
+    last session is the standings' rank. Two queries: the players, every seat result."""
+    rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
+    by_session: dict[int, list[tuple[int, int, int, int]]] = {}
+    for session, *result in (
+        Seat.objects.filter(session__tournament=tournament, place__isnull=False)
+        .order_by()
+        .values_list("session__number", "player_id", "score", "table_points_twelfths", "place")
+    ):
+        by_session.setdefault(session, []).append(result)
+    twelfths = dict.fromkeys(rows, 0)
+    ranks: dict[int, list[int | None]] = {pk: [] for pk in rows}
+    ranked_counts = []
+    for session in sorted(by_session):
+        for player_id, score, points, place in by_session[session]:
+            row = rows[player_id]
+            row.score += score
+            twelfths[player_id] += points
+            row.table_points = scoring.from_twelfths(twelfths[player_id])
+            row.places[place - 1] += 1
+            row.sessions_played += 1
+            row.best_session = score if row.best_session is None else max(row.best_session, score)
+        _ranked(rows.values(), tournament.tiebreaks)
+        ranked_counts.append(sum(1 for row in rows.values() if row.rank is not None))
+        for pk, row in rows.items():
+            ranks[pk].append(row.rank)
+    return RankHistory(
+        sessions=tuple(sorted(by_session)),
+        ranked=tuple(ranked_counts),
+        ranks={pk: tuple(each) for pk, each in ranks.items()},
+    )
+
+
+# A hand as the statistics read it: its table's id first (to find the table's players).
+_HAND_ROW_FIELDS = (
+    "table_id",
+    "table__session__number",
+    "table__number",
+    "number",
+    "outcome",
+    "winner",
+    "discarder",
+    "fan",
+    "flowers",
+    "fan_names",
+    "winning_hand",
+)
+
+
+def _table_players(seats) -> dict[int, tuple[int, ...]]:
+    """Table id -> its players' ids by starting seat, from ``seats`` (one query)."""
+    players: dict[int, list[int]] = {}
+    for table_id, seat, player_id in seats.order_by().values_list("table_id", "seat", "player_id"):
+        players.setdefault(table_id, [0, 0, 0, 0])[seat] = player_id
+    return {table_id: tuple(four) for table_id, four in players.items()}
+
+
+def _hand_rows(hands, players: dict[int, tuple[int, ...]]) -> list[statistics.HandRow]:
+    """``hands`` (a queryset) as plain rows, in one query."""
+    row = statistics.HandRow
+    return [
+        row(
+            session,
+            table,
+            number,
+            outcome,
+            winner,
+            discarder,
+            fan,
+            flowers,
+            players[table_id],
+            names,
+            typed,
+        )
+        for (
+            table_id,
+            session,
+            table,
+            number,
+            outcome,
+            winner,
+            discarder,
+            fan,
+            flowers,
+            names,
+            typed,
+        ) in hands.order_by().values_list(*_HAND_ROW_FIELDS)
+    ]
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's page figures: statistics of their hands and their rank after each session."""
+
+    statistics: statistics.PlayerStatistics
+    ranks: tuple[tuple[int, int | None], ...]  # (session, rank or None while unranked)
+    chart: statistics.RankChart | None  # None while the player has no rank
+
+
+def player_record(player: Player) -> PlayerRecord:
+    """The player's statistics, cached per player under the tournament's version, and
+    their ranks from ``rank_history``: the version read once, then (not cached yet) three
+    queries for the player's tables and two for the rank history."""
+    tournament = player.tournament
+    version = data_version(tournament)
+    key = f"mcr:player-statistics:{tournament.pk}:{version}:{player.pk}"
+    figures = _cached(key, lambda: compute_player_statistics(player))
+    history = rank_history(tournament, version=version)
+    ranks = history.of(player.pk)
+    chart = None
+    if any(rank is not None for _session, rank in ranks):
+        chart = statistics.rank_chart(ranks, max(history.ranked))
+    return PlayerRecord(statistics=figures, ranks=ranks, chart=chart)
+
+
+def compute_player_statistics(player: Player) -> statistics.PlayerStatistics:
+    """The player's statistics from the hands and penalties of the tables they sat at:
+    three queries (those tables' seats, hands and penalties), whatever the tournament's size."""
+    players = _table_players(Seat.objects.filter(table__seats__player=player))
+    hands = _hand_rows(Hand.objects.filter(table__seats__player=player), players)
+    penalties = [
+        statistics.PenaltyRow(players[table_id], offender, kind, points)
+        for table_id, offender, kind, points in Penalty.objects.filter(
+            hand__table__seats__player=player
+        )
+        .order_by()
+        .values_list("hand__table_id", "offender", "kind", "points")
+    ]
+    return statistics.player_statistics(player.pk, hands, penalties)
+
+
+@dataclass(frozen=True)
+class ListedWin:
+    """One of the tournament's biggest hands, with its winner."""
+
+    hand: statistics.WinningHand
+    player: "ListedPlayer"
+
+
+@dataclass(frozen=True)
+class TournamentFigures:
+    statistics: statistics.TournamentStatistics
+    biggest: tuple[ListedWin, ...]
+
+
+def tournament_figures(tournament) -> TournamentFigures:
+    """``compute_tournament_figures``, cached under the tournament's version (see
+    ``standings``)."""
+    key = f"mcr:tournament-statistics:{tournament.pk}:{data_version(tournament)}"
+    return _cached(key, lambda: compute_tournament_figures(tournament))
+
+
+def compute_tournament_figures(tournament) -> TournamentFigures:
+    """The tournament's statistics from every hand entered: three queries (every seat, every
+    hand, the biggest hands' winners), whatever the tournament's size."""
+    players = _table_players(Seat.objects.filter(session__tournament=tournament))
+    hands = _hand_rows(Hand.objects.filter(table__session__tournament=tournament), players)
+    figures = statistics.tournament_statistics(hands)
+    winners = {
+        pk: ListedPlayer(number, name, name_zh, is_substitute)
+        for pk, number, name, name_zh, is_substitute in Player.objects.filter(
+            pk__in={hand.player for hand in figures.biggest}
+        ).values_list("pk", "number", "name", "name_zh", "is_substitute")
+    }
+    return TournamentFigures(
+        statistics=figures,
+        biggest=tuple(ListedWin(hand, winners[hand.player]) for hand in figures.biggest),
+    )
 
 
 @dataclass(frozen=True)

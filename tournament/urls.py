@@ -13,6 +13,7 @@ from tournament.views import (
     public,
     referee,
     standings,
+    statistics,
 )
 
 # The 500 page shows the error's id, which its log line carries too. (/healthz is answered
@@ -135,4 +136,5 @@ urlpatterns = [
     path("t/<slug:slug>/players/<int:number>/", public.player_schedule, name="player_schedule"),
     path("t/<slug:slug>/standings/", standings.standings_page, name="standings"),
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
+    path("t/<slug:slug>/statistics/", statistics.statistics_page, name="statistics"),
 ]

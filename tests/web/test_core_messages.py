@@ -69,7 +69,7 @@ def test_the_phrases_among_the_params_go_through_gettext_too(marking):
 
 @pytest.mark.parametrize(
     ("language", "expected"),
-    [("en", "Pure Straight: a count is at least 1."), ("zh-hans", "清龙: a count is at least 1.")],
+    [("en", "Pure Straight: a count is at least 1."), ("zh-hans", "清龙：计番次数至少为 1。")],
 )
 def test_a_fan_in_a_message_is_named_in_the_reader_language(language, expected):
     error = error_of(lambda: claims.parse_claimed_fans("Pure Straight ×0"))
@@ -92,12 +92,12 @@ def test_the_worked_example_of_the_scoring_doc(monkeypatch):
     with translation.override("en"):
         assert core_messages.core_message(error) == rows["an English page"]
     with translation.override("zh-hans"):
-        assert (
-            core_messages.core_message(error)
-            == rows["a Chinese page, the sentence not yet translated"]
-        )
-        monkeypatch.setattr(core_messages, "gettext", lambda text: FAKE_CATALOGUE.get(text, text))
-        shown = rows["a Chinese page, the catalogue saying `%(fan)s：次数至少为 1。`"]
+        shown = rows["a Chinese page (the catalogue has `%(fan)s：计番次数至少为 1。`)"]
+        assert core_messages.core_message(error) == shown
+        assert translation.gettext(error.template) == "%(fan)s：计番次数至少为 1。"
+        # Without the sentence in the catalogue, the fan is still named in Chinese.
+        monkeypatch.setattr(core_messages, "gettext", lambda text: text)
+        shown = rows["a Chinese page, were the sentence missing from the catalogue"]
         assert core_messages.core_message(error) == shown
 
 
@@ -160,7 +160,7 @@ def test_a_fan_is_named_in_the_page_language(language, expected):
 
 def test_the_fans_claimed_are_shown_in_the_page_language():
     with translation.override("zh-hans"):
-        assert fans_claimed("Pure Straight 16, Short Straight x2") == "清龙, 连六 ×2"
+        assert fans_claimed("Pure Straight 16, Short Straight x2") == "清龙、连六 ×2"
     with translation.override("en"):
         assert fans_claimed("清龙, 连六 ×2") == "Pure Straight, Short Straight ×2"
         # What cannot be read is shown as it was stored.
@@ -180,6 +180,6 @@ def test_the_score_sheet_shows_the_fans_claimed_in_the_page_language(personas, u
     )
     assert response.status_code == 302
     page = client.get(urls["sheet"], HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "花龙, 箭刻, 门前清" in page
+    assert "花龙、箭刻、门前清" in page
     page = client.get(urls["sheet"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Mixed Straight, Dragon Pung, Concealed Hand" in page

@@ -17,7 +17,7 @@ SIZES = [(8, 1), (24, 3)]
 
 def build(players: int, drawn: int, *, method: str = "lot"):
     """A tournament of 4 sessions, ``drawn`` of them drawn: the earlier ones played and
-    closed, the last one in play with a few hands entered at two tables."""
+    closed, the last one in play with a few hands entered at two tables (a win, a draw)."""
     organiser = make_user("host")
     tournament = make_tournament(creator=organiser, slug="size", seating_method=method)
     make_players(tournament, players)
@@ -28,8 +28,8 @@ def build(players: int, drawn: int, *, method: str = "lot"):
         services.session_open(session=session)
         tables = list(session.tables.order_by("number"))
         for table in tables[:2]:
-            for hand in (1, 2):
-                services.hand_record(table=table, number=hand, outcome="draw")
+            services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
+            services.hand_record(table=table, number=2, outcome="draw")
         if number < drawn:
             for table in tables:
                 services.table_confirm(
@@ -113,10 +113,27 @@ def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
     url = reverse("player_schedule", args=[tournament.slug, 1])
     # The tournament, the player, the seats of the player's tables; a planned tournament's
     # page adds the plan, the sessions drawn and the opponents in the planned sessions.
+    # Then the data version, and (not cached yet) the statistics: the seats, hands and
+    # penalties of the player's tables; the rank history: the players, every seat result.
     queries = 6 if method == "planned" else 3
-    response = read(login(None), url, django_assert_num_queries, queries)
+    response = read(login(None), url, django_assert_num_queries, queries + 1 + 3 + 2)
     assert len(response.context["schedule"]) == drawn
     assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
+    assert len(response.context["record"].ranks) == drawn
+    # Read again: the statistics and the ranks come from the cache under the same version.
+    read(login(None), url, django_assert_num_queries, queries + 1)
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+def test_the_statistics_page(db, django_assert_num_queries, players, drawn):
+    tournament, _organiser = build(players, drawn)
+    url = reverse("statistics", args=[tournament.slug])
+    # The tournament, the data version, then (not cached yet) every seat, every hand and the
+    # biggest hands' winners.
+    response = read(login(None), url, django_assert_num_queries, 5)
+    assert len(response.context["figures"].biggest) == min(10, 2 * drawn)
+    # Read again: the figures come from the cache under the same version.
+    read(login(None), url, django_assert_num_queries, 2)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

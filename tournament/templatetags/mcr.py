@@ -4,11 +4,12 @@ from fractions import Fraction
 
 from django import template
 
-from tournament import core_messages
+from tournament import core_messages, statistics
 from tournament.formatting import WIND_LETTERS, WIND_NAMES, format_table_points
 from tournament.models import SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, MIN_FAN
 from tournament.scoring.claims import parse_claimed_fans
+from tournament.scoring.fans import FAN_BY_KEY
 from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
 from tournament.seating.rotation import HANDS_PER_ROUND
@@ -80,13 +81,17 @@ def penalty_kind(kind: str) -> str:
 
 @register.filter
 def fan_name(fan) -> str:
-    """A fan's name in the page's language: ``{{ f|fan_name }}`` (清龙 or Pure Straight)."""
+    """A fan's name in the page's language (清龙 or Pure Straight): ``{{ fan|fan_name }}``
+    for a fan of the table, or ``{{ key|fan_name }}`` for its key."""
+    if isinstance(fan, str):
+        found = FAN_BY_KEY.get(fan)
+        return fan if found is None else core_messages.fan_name(found)
     return core_messages.fan_name(fan)
 
 
 @register.filter
 def fans_listed(fans) -> str:
-    """Counted fans in the page's language, as a referee writes them: "清龙, 喜相逢 ×2"."""
+    """Counted fans in the page's language, as a referee writes them: "清龙、喜相逢 ×2"."""
     return core_messages.fans_in_words(fans)
 
 
@@ -99,3 +104,27 @@ def fans_claimed(text: str) -> str:
     except HandError:
         return text
     return core_messages.fans_in_words(claimed) or text
+
+
+@register.filter
+def fan_list(fans) -> str:
+    """A hand's fans (``statistics.HandFans``: fan keys with their counts) in the page's
+    language: "Pure Straight, Pure Double Chow ×2" (清龙、一般高 ×2)."""
+    if not fans:
+        return ""
+    return core_messages.list_in_words(
+        fan_name(key) + (f" ×{count}" if count > 1 else "") for key, count in fans.fans
+    )
+
+
+@register.filter
+def fan_points(key: str):
+    """The points a fan scores, from the fan table."""
+    fan = FAN_BY_KEY.get(key)
+    return "" if fan is None else fan.points
+
+
+@register.simple_tag
+def share(part: int, whole: int) -> str:
+    """``part`` out of ``whole`` as a percentage to one decimal (without the sign)."""
+    return statistics.percent(part, whole)

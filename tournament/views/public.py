@@ -77,7 +77,8 @@ def seating_by_name(request, slug, number):
 
 @require_safe
 def player_schedule(request, slug, number):
-    """One player's drawn sessions: table, starting seat and opponents."""
+    """One player's drawn sessions (table, starting seat and opponents), the statistics of
+    their hands and their rank after each session."""
     tournament = get_tournament(request, slug)
     player = get_player(tournament, number)
     context = roles(request, tournament)
@@ -86,5 +87,6 @@ def player_schedule(request, slug, number):
         player=player,
         schedule=selectors.player_schedule(player),
         planned=selectors.player_planned_sessions(player),
+        record=selectors.player_record(player),
     )
     return render(request, "seating/player.html", context)

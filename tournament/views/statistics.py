@@ -1,0 +1,23 @@
+"""The tournament's statistics page: biggest hands, most frequent fans, wins by seat wind
+and the sessions' figures. Anyone may read it; the figures are cached under the
+tournament's version (``selectors.tournament_figures``)."""
+
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from tournament import selectors
+from tournament.views.common import get_tournament, roles
+
+
+@require_safe
+def statistics_page(request, slug):
+    tournament = get_tournament(request, slug)
+    return render(
+        request,
+        "statistics/tournament.html",
+        {
+            "tournament": tournament,
+            "figures": selectors.tournament_figures(tournament),
+            **roles(request, tournament),
+        },
+    )
