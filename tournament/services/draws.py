@@ -15,6 +15,7 @@ from tournament.seating.published import (
     replan_registered,
     seat_order_lots,
 )
+from tournament.services.commitments import committed_draw_seed, record_draw
 from tournament.services.referees import previous_referees
 from tournament.services.results import tournament_touch
 
@@ -43,6 +44,9 @@ def session_draw(
     when the active players or the drawn sessions no longer match it); the session modes
     (random, standings, serpentine, top_tables) seat this session from the drawn ones and the
     standings; "lot" is the draw by lot checkable with sha256.
+
+    While the first draw is committed (``DrawCommitment``), it is made with the committed
+    seed, only from the committed players, method and options, and reveals the seed.
     """
     method = method or tournament.seating_method
     if method not in {key for key, _label in models.SEATING_METHOD_CHOICES}:
@@ -78,6 +82,13 @@ def session_draw(
         players = {p.number: p for p in selectors.players_for_draw(tournament)}
     except selectors.DrawRefused as refusal:
         raise ValidationError(refusal.message, code=refusal.code) from refusal
+    # Locked with the tournament: a commitment made meanwhile waits for this draw.
+    list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk"))
+    pending = selectors.pending_commitment(tournament, lock=True)
+    if pending is not None:
+        seed = committed_draw_seed(
+            pending, tournament=tournament, method=method, top=top, typed_seed=seed
+        )
     draw_input = None
     if method == "planned":
         seed, tables = _tables_from_plan(
@@ -126,6 +137,14 @@ def session_draw(
         ],
         Seat,
         **history,
+    )
+    record_draw(
+        tournament=tournament,
+        pending=pending,
+        number=number,
+        method=method,
+        seed=seed,
+        tables=[table_players for table_players, _lots in tables],
     )
     tournament_touch(tournament.pk)
     return session
