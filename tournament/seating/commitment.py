@@ -217,7 +217,9 @@ def draw_input_differences(committed: Mapping, current: Mapping) -> list[Differe
     found = []
     if before["method"] != now["method"]:
         found.append(Difference("method", committed=before["method"], current=now["method"]))
-    for name in sorted(set(before["options"]) | set(now["options"])):
+    # Another method takes other options: its own difference says it all.
+    names = set(before["options"]) | set(now["options"]) if not found else set()
+    for name in sorted(names):
         if before["options"].get(name) != now["options"].get(name):
             found.append(
                 Difference(

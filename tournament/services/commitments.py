@@ -234,6 +234,14 @@ def draw_commitment_withdraw(*, commitment: DrawCommitment) -> DrawCommitment:
     return commitment
 
 
+def _option_value(value) -> str:
+    if value is None:
+        return _("not used")
+    if value == "":
+        return _("nothing")
+    return str(value)
+
+
 def _difference_text(difference: rules.Difference) -> str:
     numbers = ", ".join(str(n) for n in difference.players)
     count = len(difference.players)
@@ -245,8 +253,8 @@ def _difference_text(difference: rules.Difference) -> str:
     if difference.code == "option":
         return _("The option %(name)s was %(committed)s, now %(current)s.") % {
             "name": difference.name,
-            "committed": difference.committed if difference.committed is not None else "—",
-            "current": difference.current if difference.current is not None else "—",
+            "committed": _option_value(difference.committed),
+            "current": _option_value(difference.current),
         }
     if difference.code == "players_added":
         return ngettext(
