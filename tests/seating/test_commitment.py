@@ -400,3 +400,13 @@ def test_every_difference_is_named():
 def test_another_method_is_one_difference_whatever_its_options():
     found = rules.draw_input_differences(document("planned"), document("lot", roster=players(16)))
     assert found == [rules.Difference("method", committed="planned", current="lot")]
+
+
+def test_the_committed_version_is_the_package_s():
+    import tomllib
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    version = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+    assert __version__ == version
+    assert f"mcr-tournament {version}" == rules.SOFTWARE
