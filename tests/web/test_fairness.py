@@ -352,3 +352,20 @@ def test_the_fairness_page_reads_a_fixed_number_of_queries(
     with django_assert_num_queries(3):
         response = personas["anonymous"].get(url("fairness", sixteen))
     assert len(response.context["page"].covered) == 2
+
+
+def test_the_page_says_when_a_committed_draw_was_cancelled(personas, sixteen):
+    services.draw_commit(tournament=sixteen)
+    session = services.session_draw(tournament=sixteen, number=1)
+    seating_link = reverse("seating", args=[sixteen.slug, 1])
+    shown = page(personas["anonymous"], "fairness", sixteen)
+    assert f'<a href="{seating_link}">Session 1</a>: 4 tables, as drawn.' in shown
+    services.session_cancel_draw(session=session)
+    shown = page(personas["anonymous"], "fairness", sixteen)
+    assert "Session 1: drawn under the commitment, then the draw was cancelled." in shown
+    services.session_draw(tournament=sixteen, number=1, seed=3)
+    shown = page(personas["anonymous"], "fairness", sixteen)
+    assert (
+        f'<a href="{seating_link}">Session 1</a>: drawn under the commitment, then cancelled and '
+        "drawn again without it." in shown
+    )
