@@ -410,3 +410,22 @@ def test_the_committed_version_is_the_package_s():
     version = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
     assert __version__ == version
     assert f"mcr-tournament {version}" == rules.SOFTWARE
+
+
+def test_the_commitment_and_its_command_need_no_django():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, tournament.seating.commitment, tournament.seating.__main__; "
+        "assert 'django' not in sys.modules"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 from tournament import __version__
 from tournament.seating.draw import SEED_MAX, SEED_MIN, DrawError, check_seed, draw_by_lot
+from tournament.seating.modes import seat_session
+from tournament.seating.published import plan_registered
 
 FORMAT = "mcr-draw-commitment/1"
 RECORD_FORMAT = "mcr-fairness-record/1"
@@ -256,9 +258,6 @@ def committed_seating(document: Mapping, seed: int) -> list[list[tuple[int, ...]
     regular players by number, then the substitutes by number). Raises ``ValueError``
     (``DrawError`` included) when the document cannot be seated.
     """
-    from tournament.seating.modes import seat_session
-    from tournament.seating.published import plan_registered
-
     players = [player["number"] for player in document["players"]]
     groups = {p["number"]: p["group"] for p in document["players"] if p["group"].strip()}
     method = document["method"]

@@ -40,7 +40,6 @@ def tournament_detail(request, slug):
         player_count=overview.active_players,
         draw_form=DrawForm(tournament=tournament, commitment=pending) if organiser else None,
         has_commitments=bool(commitments),
-        commitment=live,
         pending_commitment=pending,
         # Before the first draw, with no commitment live: the draw can be committed.
         can_commit=organiser and live is None and not overview.sessions,
