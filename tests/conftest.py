@@ -49,13 +49,21 @@ def make_players(tournament: Tournament, count: int, *, start: int = 1, **extra)
     ]
 
 
-def play_some_sessions(tournament: Tournament, *, organiser: User, referee: User) -> None:
+def play_some_sessions(
+    tournament: Tournament, *, organiser: User, referee: User, committed: bool = False
+) -> None:
     """Session 1 played and closed, with a penalty, two corrected hands and a reopened table;
     session 2 seated from the whole-tournament plan, a substitute in a withdrawn player's seat.
+
+    ``committed``: session 1's draw committed beforehand (a first commitment withdrawn, then
+    seed 11 committed), which leaves the seats as they are without it.
     """
     make_players(tournament, 16)
     services.player_save(tournament=tournament, number=17, name="Substitute", is_substitute=True)
-    first = services.session_draw(tournament=tournament, number=1, seed=11)
+    if committed:
+        services.draw_commitment_withdraw(commitment=services.draw_commit(tournament=tournament))
+        services.draw_commit(tournament=tournament, seed=11)
+    first = services.session_draw(tournament=tournament, number=1, seed=None if committed else 11)
     services.session_open(session=first)
     table = first.tables.get(number=1)
     false_win = services.PenaltyEntry(

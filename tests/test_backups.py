@@ -79,10 +79,10 @@ def rewrite(path: Path, change) -> None:
 
 @pytest.fixture
 def played(transactional_db, tournament, organiser, referee):
-    """Session 1 played (a penalty, corrections, a reopened table), session 2 planned and
-    open, its tables given to the referee, hands saved from a tablet with submission keys;
-    the referee also belongs to a group with a permission."""
-    play_some_sessions(tournament, organiser=organiser, referee=referee)
+    """Session 1 committed and played (a penalty, corrections, a reopened table), session 2
+    planned and open, its tables given to the referee, hands saved from a tablet with
+    submission keys; the referee also belongs to a group with a permission."""
+    play_some_sessions(tournament, organiser=organiser, referee=referee, committed=True)
     second = tournament.sessions.get(number=2)
     give_all_tables(second, referee)
     services.session_open(session=second)

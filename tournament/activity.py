@@ -29,6 +29,7 @@ from simple_history.models import HistoricalRecords
 from tournament import audit
 from tournament.models import (
     SEAT_LABELS,
+    DrawCommitment,
     Hand,
     Penalty,
     Player,
@@ -59,6 +60,9 @@ HIDDEN_FIELDS = frozenset(
         "confirmed_by",
         "reopened_by",
         "draw_input",
+        # A commitment's secret stays off the log: the fairness page shows it once public.
+        "secret_seed",
+        "salt",
     }
 )
 # Said by the subject ("Hand 5, session 2 table 3"): not listed again with a row's values.
@@ -70,7 +74,7 @@ SUBJECT_FIELDS = {
     "hand": {"number"},
 }
 # Large figures (the whole-tournament schedule): said to have changed, not spelled out.
-SUMMARISED_FIELDS = frozenset({"players", "groups", "sessions", "stats"})
+SUMMARISED_FIELDS = frozenset({"players", "groups", "sessions", "stats", "document", "drawn"})
 # Raised to revoke device links: the number means nothing to a reader.
 REVOCATION_FIELDS = frozenset({"device_link_version", "device_links_version"})
 
@@ -117,6 +121,11 @@ EVENTS = {
         "device_link_version": (gettext_lazy("device link revoked"),) * 2,
     },
     "seat": {"player": (gettext_lazy("player changed"),) * 2},
+    "commitment": {
+        "public_value": (gettext_lazy("public value recorded"),) * 2,
+        "revealed_at": (gettext_lazy("revealed by the draw"),) * 2,
+        "withdrawn_at": (gettext_lazy("withdrawn"),) * 2,
+    },
 }
 
 
@@ -125,9 +134,10 @@ class ActivityFilter:
     """Which part of the tournament: a session, a table number (in every session, or in the
     one given), a player (their record, their seats and what happened at their tables).
 
-    Given together, they narrow each other. The settings and the seating plan are listed only
-    without a filter; a session's own rows (opened, closed, cancelled) without a table or a
-    player; a player's own rows (edits, withdrawal) without a session or a table.
+    Given together, they narrow each other. The settings, the seating plan and the draw's
+    commitments are listed only without a filter; a session's own rows (opened, closed,
+    cancelled) without a table or a player; a player's own rows (edits, withdrawal) without a
+    session or a table.
     """
 
     session: int | None = None
@@ -237,6 +247,9 @@ def _sources(tournament: Tournament, where: ActivityFilter) -> dict[str, models.
     if where.is_empty:
         sources["tournament"] = _historical(Tournament).objects.filter(id=tournament.pk)
         sources["plan"] = _historical(SeatingPlan).objects.filter(tournament_id=tournament.pk)
+        sources["commitment"] = _historical(DrawCommitment).objects.filter(
+            tournament_id=tournament.pk
+        )
     return sources
 
 
@@ -250,6 +263,7 @@ SOURCE_MODELS = {
     "hand": Hand,
     "penalty": Penalty,
     "reopening": TableReopening,
+    "commitment": DrawCommitment,
 }
 
 
@@ -388,6 +402,8 @@ def _subject(source: str, row, names: _Names) -> str:
         return _("Tournament settings")
     if source == "plan":
         return _("Seating plan")
+    if source == "commitment":
+        return _("Draw commitment %(hash)s") % {"hash": row.hash[:12]}
     if source == "player":
         return _("Player %(number)s %(name)s") % {"number": row.number, "name": row.name}
     if source == "session":

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from tournament.models import (
+    DrawCommitment,
     Hand,
     HandRevision,
     HandSubmission,
@@ -51,6 +52,13 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 @admin.register(SeatingPlan)
 class SeatingPlanAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["tournament", "seed", "fixed_sessions", "replans", "moved_seats", "updated_at"]
+
+
+@admin.register(DrawCommitment)
+class DrawCommitmentAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["tournament", "hash", "committed_at", "revealed_at", "withdrawn_at"]
+    # The secret stays off the admin too: the fairness page shows it once public.
+    exclude = ["secret_seed", "salt"]
 
 
 @admin.register(Session)

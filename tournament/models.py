@@ -558,3 +558,76 @@ class TableReopening(models.Model):
 
     def __str__(self):
         return f"{self.table}: {self.reason}"
+
+
+class DrawCommitment(models.Model):
+    """A tournament's first draw, committed before it is made (``seating.commitment``).
+
+    ``document`` is the canonical commitment document, exactly as hashed; ``secret_seed`` and
+    ``salt`` stay hidden until the draw reveals them (``revealed_at``). The public value
+    promised (``public_value_source``) is typed in later, before the draw. A commitment
+    withdrawn before the draw is kept, public, with its seed: at most one is live.
+    ``drawn`` holds the sessions drawn under it, as drawn: the first draw, and for the
+    planned method every later session taken from the committed schedule.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="draw_commitments"
+    )
+    hash = models.CharField(_("commitment hash"), max_length=64)
+    document = models.TextField(_("commitment document"))
+    secret_seed = models.BigIntegerField(_("secret seed"))
+    salt = models.CharField(_("salt"), max_length=64)
+    committed_at = models.DateTimeField(_("committed at"))
+    public_value_source = models.CharField(_("public value promised"), max_length=200, blank=True)
+    public_value = models.CharField(_("public value"), max_length=200, blank=True)
+    public_value_at = models.DateTimeField(_("public value typed at"), null=True, blank=True)
+    revealed_at = models.DateTimeField(_("revealed at"), null=True, blank=True)
+    session_number = models.PositiveSmallIntegerField(_("session drawn"), null=True, blank=True)
+    drawn = models.JSONField(default=dict, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    history = TournamentHistory()
+
+    class Meta:
+        ordering = ["tournament", "-committed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=Q(withdrawn_at__isnull=True),
+                name="one_live_commitment_per_tournament",
+            ),
+            models.CheckConstraint(
+                condition=Q(secret_seed__gte=0), name="commitment_seed_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(revealed_at__isnull=True) | Q(withdrawn_at__isnull=True),
+                name="commitment_drawn_or_withdrawn_not_both",
+            ),
+            models.CheckConstraint(
+                condition=Q(revealed_at__isnull=True) | Q(session_number__gte=1),
+                name="commitment_revealed_by_a_session",
+            ),
+            models.CheckConstraint(
+                condition=Q(public_value="") | ~Q(public_value_source=""),
+                name="commitment_public_value_only_when_promised",
+            ),
+            models.CheckConstraint(
+                condition=Q(public_value="", public_value_at__isnull=True)
+                | (~Q(public_value="") & Q(public_value_at__isnull=False)),
+                name="commitment_public_value_with_its_time",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} · {_('draw commitment')} {self.hash[:12]}"
+
+    @property
+    def is_live(self) -> bool:
+        """Not withdrawn: waiting for its draw, or drawn."""
+        return self.withdrawn_at is None
+
+    @property
+    def seed_is_public(self) -> bool:
+        """The seed and salt are shown once the draw revealed them or the commitment was
+        withdrawn (never used, so anyone may check what it held)."""
+        return self.revealed_at is not None or self.withdrawn_at is not None

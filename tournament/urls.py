@@ -35,6 +35,17 @@ urlpatterns = [
     path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),
     path("t/<slug:slug>/delete/", organiser.tournament_delete, name="tournament_delete"),
     path("t/<slug:slug>/draw/", organiser.session_draw, name="session_draw"),
+    path("t/<slug:slug>/commitment/", organiser.draw_commit, name="draw_commit"),
+    path(
+        "t/<slug:slug>/commitment/public-value/",
+        organiser.commitment_public_value,
+        name="commitment_public_value",
+    ),
+    path(
+        "t/<slug:slug>/commitment/withdraw/",
+        organiser.commitment_withdraw,
+        name="commitment_withdraw",
+    ),
     path("t/<slug:slug>/sessions/<int:number>/open/", organiser.session_open, name="session_open"),
     path(
         "t/<slug:slug>/sessions/<int:number>/close/", organiser.session_close, name="session_close"
@@ -134,6 +145,8 @@ urlpatterns = [
         name="seating_by_name",
     ),
     path("t/<slug:slug>/players/<int:number>/", public.player_schedule, name="player_schedule"),
+    path("t/<slug:slug>/fairness/", public.fairness, name="fairness"),
+    path("t/<slug:slug>/fairness.json", public.fairness_record, name="fairness_record"),
     path("t/<slug:slug>/standings/", standings.standings_page, name="standings"),
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
     path("t/<slug:slug>/statistics/", statistics.statistics_page, name="statistics"),

@@ -173,6 +173,10 @@ def seating_version(tournament) -> int:
 SEATING_KEPT = {
     "device_link_revoke",
     "device_links_revoke",
+    # A commitment changes no seat; the draw that reveals it does.
+    "draw_commit",
+    "draw_commitment_public_value",
+    "draw_commitment_withdraw",
     "hand_record",
     "referees_copy_from_previous",
     "session_close",
@@ -209,6 +213,19 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
     )
     services.player_withdraw(player=nine)
     services.player_withdraw(player=tournament.players.get(number=10))
+    step(
+        "draw_commit",
+        lambda: services.draw_commit(tournament=tournament, public_value_source="drand round 1"),
+    )
+    commitment = tournament.draw_commitments.get()
+    step(
+        "draw_commitment_public_value",
+        lambda: services.draw_commitment_public_value(commitment=commitment, value="ab12"),
+    )
+    step(
+        "draw_commitment_withdraw",
+        lambda: services.draw_commitment_withdraw(commitment=commitment),
+    )
     step("session_draw", lambda: services.session_draw(tournament=tournament, number=1, seed=1))
     session = tournament.sessions.get(number=1)
     table = session.tables.get(number=1)

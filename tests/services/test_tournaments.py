@@ -44,7 +44,7 @@ def rows_under(tournament_pk: int) -> dict[str, int]:
 
 @pytest.fixture
 def played(tournament, organiser, referee):
-    play_some_sessions(tournament, organiser=organiser, referee=referee)
+    play_some_sessions(tournament, organiser=organiser, referee=referee, committed=True)
     return tournament
 
 
@@ -289,6 +289,8 @@ def test_the_summary_counts_what_the_deletion_removes_in_one_query(
     assert deleted["tournament.HandRevision"] == summary.corrections
     assert deleted["tournament.TableReopening"] == summary.reopenings
     assert deleted["tournament.SeatingPlan"] == 1
+    # The draw's commitments, the withdrawn one too.
+    assert deleted["tournament.DrawCommitment"] == 2
 
 
 def test_the_summary_of_an_empty_tournament_is_all_zero(tournament):

@@ -9,11 +9,13 @@ are all kept, every drawn table has its four seats.
 
 Each example runs in a savepoint rolled back afterwards, so all examples start from the same
 tournament: session 1 in play (a hand entered at table 1, table 2 confirmed), session 2
-drawn, not started, and a substitute waiting.
+drawn, not started, and a substitute waiting; beside it two tournaments of 16 players with
+nothing drawn, one of them with its first draw committed.
 """
 
 import functools
 import io
+import json
 import os
 from urllib.parse import urlencode
 
@@ -27,19 +29,22 @@ from hypothesis import strategies as st
 from openpyxl import Workbook
 
 from tests import xlsx_files
-from tests.conftest import login
+from tests.conftest import login, make_players, make_tournament
 from tournament import device_links, scoring, services
 from tournament.forms.players import sign_preview
 from tournament.models import (
     SEATING_METHOD_CHOICES,
     SEPARATE_BY_CHOICES,
     TIEBREAK_CHOICES,
+    DrawCommitment,
     Hand,
     Player,
     Seat,
     Table,
+    Tournament,
 )
 from tournament.player_import import import_preview
+from tournament.seating import commitment as rules
 from tournament.services.hands import MAX_PENALTIES_PER_HAND, stored_hand_result
 
 # Enough examples to reach past each form's first checks, few enough for the file to run in
@@ -58,6 +63,10 @@ FUZZ = settings(
 )
 
 SLUG = "spring-open"
+# Two more tournaments of the organiser, nothing drawn: one free to commit its first draw,
+# one whose first draw is committed with a public value to come.
+FREE_SLUG = "free-cup"
+COMMITTED_SLUG = "committed-cup"
 
 # ---------------------------------------------------------------- values
 
@@ -244,6 +253,26 @@ ENDPOINTS = {
             "top": value("1", "2", "4"),
         },
     ),
+    "draw_commit": (
+        "organiser",
+        {"slug": st.sampled_from([FREE_SLUG, FREE_SLUG, COMMITTED_SLUG, SLUG])},
+        lambda w: {
+            "method": choice_of(SEATING_METHOD_CHOICES),
+            "top": value("1", "2", "4"),
+            "seed": value(st.integers(0, 10**15).map(str)),
+            "public_value_source": value("drand round 1234567", "lottery of 2026-12-05"),
+        },
+    ),
+    "commitment_public_value": (
+        "organiser",
+        {"slug": st.sampled_from([COMMITTED_SLUG, COMMITTED_SLUG, FREE_SLUG])},
+        lambda w: {"value": value("07 12 19 28 33 41", "ab" * 32)},
+    ),
+    "commitment_withdraw": (
+        "organiser",
+        {"slug": st.sampled_from([COMMITTED_SLUG, COMMITTED_SLUG, FREE_SLUG])},
+        lambda w: {},
+    ),
     "session_open": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "session_close": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "session_cancel_draw": (
@@ -380,6 +409,8 @@ VALID = {
     },
     "tournament_delete": lambda w: {"confirm_slug": SLUG},
     "session_draw": lambda w: {"number": "3", "method": "random"},
+    "draw_commit": lambda w: {"method": "planned"},
+    "commitment_public_value": lambda w: {"value": "07 12 19 28 33 41"},
     "seat_change": lambda w: {"seat": str(w.seat_pks[0]), "player": str(w.player_pks[-1])},
     "table_referees": lambda w: {"referee": str(w.referee.pk), "tables": "1-4"},
     "table_reopen": lambda w: {"reason": "Hand 3 was a win"},
@@ -454,6 +485,12 @@ class World:
         self.table_link = reverse(
             "device_link", args=[device_links.device_token(session.tables.get(number=3))]
         )
+        for slug in (FREE_SLUG, COMMITTED_SLUG):
+            make_players(make_tournament(creator=organiser, slug=slug), 16)
+        services.draw_commit(
+            tournament=Tournament.objects.get(slug=COMMITTED_SLUG),
+            public_value_source="drand round 1234567",
+        )
 
     def client(self, who: str) -> Client:
         if who == "anonymous":
@@ -482,6 +519,11 @@ def assert_consistent():
         assert hand.penalties.count() <= MAX_PENALTIES_PER_HAND
     for table in Table.objects.prefetch_related("seats"):
         assert sorted(seat.seat for seat in table.seats.all()) == [0, 1, 2, 3]
+    for commitment in DrawCommitment.objects.all():
+        document = json.loads(commitment.document)
+        assert commitment.hash == rules.commitment_hash(
+            document, seed=commitment.secret_seed, salt=commitment.salt
+        )
 
 
 def post(client, url, fields: dict, encoding: str, accept_json: bool):

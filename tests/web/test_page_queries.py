@@ -51,8 +51,9 @@ def test_the_seating_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("seating", args=[tournament.slug, drawn])
     # The tournament, the session, its seats with tables and players; the data version,
-    # then (not cached yet) the figures: the plan, the players, every drawn seat.
-    response = read(login(None), url, django_assert_num_queries, 7)
+    # then (not cached yet) the figures: the plan, the players, every drawn seat, the sessions
+    # the draw's commitment covers.
+    response = read(login(None), url, django_assert_num_queries, 8)
     assert response.content.decode().count('<tr id="table-') == players // 4
     # Read again, the figures come from the cache under the same version.
     read(login(None), url, django_assert_num_queries, 4)
@@ -63,7 +64,7 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
 ):
     tournament, _organiser = build(8, 1)
     url = reverse("seating", args=[tournament.slug, 1])
-    read(login(None), url, django_assert_num_queries, 7)
+    read(login(None), url, django_assert_num_queries, 8)
     # A hand changes the standings, not the seating: the figures stay cached.
     table = tournament.sessions.get(number=1).tables.get(number=1)
     services.hand_record(table=table, number=3, outcome="draw")
@@ -71,14 +72,14 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
     # A player's new name is in the figures (the plan's players): they are recounted.
     player = tournament.players.get(number=1)
     services.player_save(tournament=tournament, player=player, name="Renamed")
-    read(login(None), url, django_assert_num_queries, 7)
+    read(login(None), url, django_assert_num_queries, 8)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
 def test_the_seating_page_of_a_planned_tournament(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn, method="planned")
     url = reverse("seating", args=[tournament.slug, drawn])
-    response = read(login(None), url, django_assert_num_queries, 7)
+    response = read(login(None), url, django_assert_num_queries, 8)
     # The plan's player list: one row for each player in the command.
     assert response.content.decode().count('<tr><td class="num">') == players
 
@@ -98,12 +99,13 @@ def test_the_seating_by_name(db, django_assert_num_queries, players, drawn):
 def test_the_overview(db, django_assert_num_queries, players, drawn):
     tournament, organiser = build(players, drawn)
     url = reverse("tournament", args=[tournament.slug])
-    # The tournament, its sessions with their tables counted, the active players.
-    response = read(login(None), url, django_assert_num_queries, 3)
+    # The tournament, its sessions with their tables counted, the active players, the
+    # draw's commitments.
+    response = read(login(None), url, django_assert_num_queries, 4)
     assert response.content.decode().count('<td class="seed">') == drawn
     # An organiser's: the session and account (2), the role checks (each asked once) and
     # the draw form.
-    read(login(organiser), url, django_assert_num_queries, 8)
+    read(login(organiser), url, django_assert_num_queries, 9)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

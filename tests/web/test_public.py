@@ -117,8 +117,9 @@ def test_overview_reads_the_same_number_of_queries_whatever_the_sessions(
     make_players(tournament, 16)
     for number in range(1, sessions + 1):
         services.session_draw(tournament=tournament, number=number, seed=number)
-    # The tournament, its sessions with their tables counted, the active players.
-    with django_assert_num_queries(3):
+    # The tournament, its sessions with their tables counted, the active players, the
+    # draw's commitments.
+    with django_assert_num_queries(4):
         response = client.get(reverse("tournament", args=[tournament.slug]))
     assert response.content.decode().count('<td class="seed">') == sessions
 
@@ -130,8 +131,9 @@ def test_seating_page_reads_the_same_number_of_queries_whatever_the_tables(
     make_players(tournament, players)
     services.session_draw(tournament=tournament, number=1, seed=SEED)
     # The tournament, the session, its seats with tables and players; then the data
-    # version and (not cached yet) the seating figures: the plan, the players, the seats.
-    with django_assert_num_queries(7):
+    # version and (not cached yet) the seating figures: the plan, the players, the seats,
+    # the sessions the draw's commitment covers.
+    with django_assert_num_queries(8):
         response = client.get(reverse("seating", args=[tournament.slug, 1]))
     assert len(table_rows(response.content.decode())) == players // 4
 

@@ -1,4 +1,6 @@
-"""Forms an organiser fills in: the tournament, a draw, a reopening."""
+"""Forms an organiser fills in: the tournament, a draw and its commitment, a reopening."""
+
+import json
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -15,6 +17,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors import ACTIVE_PLAYERS, tournament_referees
+from tournament.services.commitments import MAX_PUBLIC_VALUE, MAX_TYPED_SEED
 from tournament.services.draws import DEFAULT_TOP_TABLES
 from tournament.services.referees import parse_table_numbers
 
@@ -160,12 +163,21 @@ class DrawForm(forms.Form):
         help_text=_("For “top tables”: how many tables are seated by standings."),
     )
 
-    def __init__(self, *args, tournament, **kwargs):
+    def __init__(self, *args, tournament, commitment=None, **kwargs):
+        """``commitment``: the pending commitment of the first draw, if any (the caller
+        has it at hand)."""
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         self.fields["method"].initial = tournament.seating_method
         plan = SeatingPlan.objects.filter(tournament=tournament).only("seed").first()
-        if plan is not None:
+        if commitment is not None:
+            committed = json.loads(commitment.document)
+            self.fields["method"].initial = committed["method"]
+            self.fields["top"].initial = committed["options"].get("top", DEFAULT_TOP_TABLES)
+            self.fields["seed"].help_text = _(
+                "This draw is committed: it uses the committed seed. Leave the seed empty."
+            )
+        elif plan is not None:
             # Once planned, the planned method seats every session from the plan's seed.
             self.fields["seed"].help_text = _(
                 "The planned seating seats every session from its plan's seed, %(seed)s: leave "
@@ -183,6 +195,59 @@ class DrawForm(forms.Form):
 
     def clean_top(self):
         return self.cleaned_data.get("top") or DEFAULT_TOP_TABLES
+
+
+class CommitForm(forms.Form):
+    """Commit the first draw before it is made: the method, an optional seed, and the
+    public value that will be mixed in."""
+
+    method = forms.ChoiceField(
+        label=_("Seating method"), choices=SEATING_METHOD_CHOICES, required=False
+    )
+    top = forms.IntegerField(
+        label=_("Top tables"),
+        required=False,
+        min_value=1,
+        initial=DEFAULT_TOP_TABLES,
+        help_text=_("For “top tables”: how many tables are seated by standings."),
+    )
+    seed = forms.IntegerField(
+        label=_("Secret seed"),
+        required=False,
+        min_value=0,
+        max_value=MAX_TYPED_SEED,
+        help_text=_("Leave empty for a secret random seed. It stays secret until the draw."),
+    )
+    public_value_source = forms.CharField(
+        label=_("Public value to mix in (optional)"),
+        required=False,
+        max_length=MAX_PUBLIC_VALUE,
+        help_text=_(
+            "A value nobody knows yet, published later by others, such as “drand round "
+            "1234567” or “the national lottery of 5 December 2026”. You type it in once it is "
+            "known, before the draw."
+        ),
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.fields["method"].initial = tournament.seating_method
+
+    def clean_method(self):
+        return self.cleaned_data.get("method") or self.tournament.seating_method
+
+    def clean_top(self):
+        return self.cleaned_data.get("top") or DEFAULT_TOP_TABLES
+
+
+class PublicValueForm(forms.Form):
+    value = forms.CharField(
+        label=_("Public value"),
+        max_length=MAX_PUBLIC_VALUE,
+        help_text=_("Exactly as published. It is recorded once and cannot be changed."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
 
 
 class ReopenForm(forms.Form):

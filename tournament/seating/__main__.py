@@ -20,6 +20,15 @@ re-runs one session-by-session draw (``modes.seat_session``) from the input the 
 page shows, ``{"mode", "seed", "players", "history", "ranking", "groups", "top"}``, and
 prints ``{"mode": ..., "seed": ..., "tables": [[e, s, w, n], ...]}``; an input it cannot
 seat gives a message on stderr and exit status 2.
+
+    python -m tournament.seating verify FILE.json [--hash HEX]
+
+checks a committed draw from its fairness record (``fairness.json``, offered by the
+tournament's fairness page; see ``commitment``): it prints the commitment's hash computed
+from the record, whether it equals the published hash (and ``--hash``, the hash noted
+before the draw, when given), the draw seed, and whether the draw re-run from the
+commitment equals the published seating, session by session. Exit status 0 when every
+check matches, 1 when one does not, 2 when the file is not a record it can check.
 """
 
 from __future__ import annotations
@@ -144,10 +153,62 @@ def _session_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def _verify_main(argv: Sequence[str]) -> int:
+    """`verify FILE.json [--hash HEX]`: check a committed draw from its fairness record."""
+    parser = _Parser(
+        prog="python -m tournament.seating verify",
+        description="Check a committed draw: its hash, its public value and its seating.",
+    )
+    parser.add_argument(
+        "record", metavar="FILE.json", help="the fairness record of the tournament's fairness page"
+    )
+    parser.add_argument(
+        "--hash", metavar="HEX", help="the commitment hash published before the draw"
+    )
+    args = parser.parse_args(argv)
+    try:
+        with open(args.record, encoding="utf-8") as handle:
+            record = json.load(handle)
+    except OSError as error:
+        parser.error(f"cannot read {args.record!r}: {error.strerror}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        parser.error(f"{args.record!r} is not valid JSON: {error}")
+    from tournament.seating.commitment import SOFTWARE, RecordError, verify
+
+    try:
+        found = verify(record, expected_hash=args.hash)
+    except RecordError as error:
+        parser.error(f"{args.record!r}: {error}")
+    public_value = record.get("public_value")
+    lines = [f"commitment hash  {found.hash}"]
+    if found.draw_seed is not None:
+        if record["commitment"].get("public_value_source") is None:
+            lines.append(f"draw seed        {found.draw_seed} (the committed seed)")
+        else:
+            lines.append(
+                f"draw seed        {found.draw_seed} "
+                f"(seed {record['seed']} mixed with the public value {json.dumps(public_value)})"
+            )
+    for check in found.checks:
+        lines.append(f"{'match' if check.ok else 'MISMATCH':<9}{check.label}: {check.detail}")
+    lines.append(
+        f"software         committed with {found.committed_software}, checked with {SOFTWARE}"
+    )
+    failed = sum(1 for check in found.checks if not check.ok)
+    if found.ok:
+        lines.append("verified: every check matches")
+    else:
+        lines.append(f"NOT verified: {failed} of {len(found.checks)} checks do not match")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0 if found.ok else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["session"]:
         return _session_main(argv[1:])
+    if argv[:1] == ["verify"]:
+        return _verify_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.players < 4 or args.players % 4:

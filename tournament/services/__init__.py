@@ -7,9 +7,14 @@ form can show them beside that field.
 
 The services are listed here by area so that callers write ``services.hand_record``;
 each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
-``sessions``, ``hands``.
+``commitments`` (a draw committed before it is made), ``sessions``, ``hands``.
 """
 
+from tournament.services.commitments import (
+    draw_commit,
+    draw_commitment_public_value,
+    draw_commitment_withdraw,
+)
 from tournament.services.draws import seat_replace, session_cancel_draw, session_draw
 from tournament.services.hands import (
     HandRefused,
@@ -55,6 +60,9 @@ __all__ = [
     "PenaltyEntry",
     "device_link_revoke",
     "device_links_revoke",
+    "draw_commit",
+    "draw_commitment_public_value",
+    "draw_commitment_withdraw",
     "fan_list",
     "hand_entry",
     "hand_record",

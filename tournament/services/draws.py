@@ -1,5 +1,7 @@
 """Seating a session (every seating method), changing a seat before play, cancelling a draw."""
 
+import json
+
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
@@ -16,6 +18,7 @@ from tournament.seating.published import (
     replan_registered,
     seat_order_lots,
 )
+from tournament.services.commitments import committed_draw_seed, record_draw
 from tournament.services.referees import previous_referees
 from tournament.services.results import tournament_touch
 
@@ -37,14 +40,22 @@ def session_draw(
     method: str | None = None,
     top: int = DEFAULT_TOP_TABLES,
 ) -> Session:
-    """Seat session ``number`` by ``method`` (default: the tournament's); the seed makes it
-    reproducible.
+    """Seat session ``number`` by ``method`` (default: the committed one, else the
+    tournament's); the seed makes it reproducible.
 
     "planned" seats it from the tournament's whole schedule (planned on first use, re-planned
     when the active players or the drawn sessions no longer match it); the session modes
     (random, standings, serpentine, top_tables) seat this session from the drawn ones and the
     standings; "lot" is the draw by lot checkable with sha256.
+
+    While the first draw is committed (``DrawCommitment``), it is made with the committed
+    seed, only from the committed players, method and options, and reveals the seed.
     """
+    # Locked with the tournament: a commitment made meanwhile waits for this draw.
+    list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk"))
+    pending = selectors.pending_commitment(tournament, lock=True)
+    if method is None and pending is not None:
+        method = json.loads(pending.document)["method"]
     method = method or tournament.seating_method
     if method not in {key for key, _label in models.SEATING_METHOD_CHOICES}:
         raise ValidationError(
@@ -79,6 +90,10 @@ def session_draw(
         players = {p.number: p for p in selectors.players_for_draw(tournament)}
     except selectors.DrawRefused as refusal:
         raise ValidationError(refusal.message, code=refusal.code) from refusal
+    if pending is not None:
+        seed = committed_draw_seed(
+            pending, tournament=tournament, method=method, top=top, typed_seed=seed
+        )
     draw_input = None
     try:
         if method == "planned":
@@ -133,6 +148,14 @@ def session_draw(
         ],
         Seat,
         **history,
+    )
+    record_draw(
+        tournament=tournament,
+        pending=pending,
+        number=number,
+        method=method,
+        seed=seed,
+        tables=[table_players for table_players, _lots in tables],
     )
     tournament_touch(tournament.pk)
     return session

@@ -6,6 +6,7 @@ import copy
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,7 +18,9 @@ from tournament import selectors, services
 from tournament.forms.hands import ExtraTimeForm
 from tournament.forms.service_errors import add_service_errors
 from tournament.forms.tournaments import (
+    CommitForm,
     DrawForm,
+    PublicValueForm,
     ReopenForm,
     SeatReplaceForm,
     TableRefereesForm,
@@ -75,7 +78,11 @@ def tournament_edit(request, slug):
 @require_http_methods(["GET", "HEAD", "POST"])
 def session_draw(request, slug):
     tournament = get_tournament(request, slug, role="organiser")
-    form = DrawForm(request.POST or None, tournament=tournament)
+    form = DrawForm(
+        request.POST or None,
+        tournament=tournament,
+        commitment=selectors.pending_commitment(tournament),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             session = services.session_draw(
@@ -97,6 +104,74 @@ def session_draw(request, slug):
     context = roles(request, tournament)
     context.update(tournament=tournament, form=form)
     return render(request, "tournaments/draw.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def draw_commit(request, slug):
+    """Commit the first draw before it is made; the fairness page then publishes the hash."""
+    tournament = get_tournament(request, slug, role="organiser")
+    form = CommitForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            commitment = services.draw_commit(tournament=tournament, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(
+                request,
+                _("The first draw is committed. Its hash is %(hash)s.") % {"hash": commitment.hash},
+            )
+            return redirect("fairness", tournament.slug)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, form=form)
+    return render(request, "tournaments/commit.html", context)
+
+
+def _pending_commitment(tournament):
+    found = selectors.pending_commitment(tournament)
+    if found is None:
+        raise Http404
+    return found
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def commitment_public_value(request, slug):
+    """Type in the public value the commitment promised, once it is known."""
+    tournament = get_tournament(request, slug, role="organiser")
+    commitment = _pending_commitment(tournament)
+    form = PublicValueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.draw_commitment_public_value(
+                commitment=commitment, value=form.cleaned_data["value"]
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("The public value is recorded."))
+            return redirect(tournament)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, commitment=commitment, form=form)
+    return render(request, "tournaments/public_value.html", context)
+
+
+@login_required
+@require_POST
+def commitment_withdraw(request, slug):
+    """Withdraw the commitment before its draw: the fairness page keeps listing it."""
+    tournament = get_tournament(request, slug, role="organiser")
+    commitment = _pending_commitment(tournament)
+    try:
+        services.draw_commitment_withdraw(commitment=commitment)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request, _("The commitment is withdrawn; the fairness page keeps showing it.")
+        )
+    return redirect(tournament)
 
 
 def _session_step(request, slug, number, service, done):

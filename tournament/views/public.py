@@ -1,7 +1,9 @@
-"""Pages anyone may read: the tournament list, an overview, the seating of a session."""
+"""Pages anyone may read: the tournament list, an overview, the seating of a session, the
+fairness of the committed draw."""
 
 import json
 
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
@@ -28,11 +30,19 @@ def tournament_detail(request, slug):
     tournament = get_tournament(request, slug)
     context = roles(request, tournament)
     overview = selectors.tournament_overview(tournament)
+    commitments = selectors.draw_commitments(tournament)
+    live = selectors.live_commitment(commitments)
+    pending = live if live is not None and live.revealed_at is None else None
+    organiser = context["is_organiser"]
     context.update(
         tournament=tournament,
         sessions=overview.sessions,
         player_count=overview.active_players,
-        draw_form=DrawForm(tournament=tournament) if context["is_organiser"] else None,
+        draw_form=DrawForm(tournament=tournament, commitment=pending) if organiser else None,
+        has_commitments=bool(commitments),
+        pending_commitment=pending,
+        # Before the first draw, with no commitment live: the draw can be committed.
+        can_commit=organiser and live is None and not overview.sessions,
     )
     return render(request, "tournaments/detail.html", context)
 
@@ -90,3 +100,30 @@ def player_schedule(request, slug, number):
         record=selectors.player_record(player),
     )
     return render(request, "seating/player.html", context)
+
+
+@require_safe
+def fairness(request, slug):
+    """The committed draw: the hash and what it covers before the draw; the seed, the public
+    value, the record to download and the command that checks it after."""
+    tournament = get_tournament(request, slug)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, page=selectors.fairness_page(tournament))
+    return render(request, "seating/fairness.html", context)
+
+
+@require_safe
+def fairness_record(request, slug):
+    """The live commitment's fairness record, as a file to give to
+    ``python -m tournament.seating verify``."""
+    tournament = get_tournament(request, slug)
+    live = selectors.live_commitment(selectors.draw_commitments(tournament))
+    if live is None:
+        raise Http404
+    record = selectors.fairness_record(live)
+    response = HttpResponse(
+        json.dumps(record, ensure_ascii=False, indent=2) + "\n",
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = 'attachment; filename="fairness.json"'
+    return response
