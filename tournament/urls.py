@@ -122,4 +122,5 @@ urlpatterns = [
     path("t/<slug:slug>/players/<int:number>/", public.player_schedule, name="player_schedule"),
     path("t/<slug:slug>/standings/", standings.standings_page, name="standings"),
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
+    path("t/<slug:slug>/ema.xlsx", standings.ema_xlsx, name="ema_xlsx"),
 ]
