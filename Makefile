@@ -36,18 +36,23 @@ serve: $(APP_STAMP)
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py tournament.wsgi
 
-# The browser tests need Debian's chromium and chromedriver; without them (and without
-# MCR_REQUIRE_BROWSER, which CI sets) the rest runs and one line says how to add them.
+# The browser tests need Debian's chromium and chromedriver, the workbook tests in
+# LibreOffice its soffice; without them (and without MCR_REQUIRE_BROWSER or
+# MCR_REQUIRE_LIBREOFFICE, which CI sets) the rest runs and one line says how to add them.
 test: $(STAMP)
 	$(PY) manage.py makemigrations --check --dry-run --settings=tournament.settings_test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	@if [ -n "$$MCR_REQUIRE_BROWSER" ] || { command -v chromium && command -v chromedriver; } >/dev/null; then \
-		$(VENV)/bin/pytest; \
-	else \
+	@left_out=""; \
+	if [ -z "$$MCR_REQUIRE_BROWSER" ] && ! { command -v chromium && command -v chromedriver; } >/dev/null; then \
 		echo "Browser tests left out: 'apt-get install chromium chromium-driver' to run them."; \
-		$(VENV)/bin/pytest -m "not browser"; \
-	fi
+		left_out="not browser"; \
+	fi; \
+	if [ -z "$$MCR_REQUIRE_LIBREOFFICE" ] && ! command -v soffice >/dev/null; then \
+		echo "LibreOffice tests left out: 'apt-get install libreoffice-calc-nogui' to run them."; \
+		left_out="$${left_out:+$$left_out and }not libreoffice"; \
+	fi; \
+	$(VENV)/bin/pytest $${left_out:+-m "$$left_out"}
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

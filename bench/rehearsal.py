@@ -68,22 +68,22 @@ ORGANISER = ("organiser", "rehearsal-organiser-2026")
 REFEREES = {3: ("referee-ana", "rehearsal-ana-2026"), 4: ("referee-ben", "rehearsal-ben-2026")}
 TABLET_TABLES = (1, 2)
 PLAYERS = [
-    (1, "Zhang Wei", "张伟", "Harbour", "CN"),
-    (2, "Anna Berg", "", "Harbour", "SE"),
-    (3, "Li Na", "李娜", "Lantern", "CN"),
-    (4, "Marc Roux", "", "Lantern", "FR"),
-    (5, "Wang Fang", "王芳", "Bamboo", "CN"),
-    (6, "Jonas Falk", "", "Bamboo", "DE"),
-    (7, "Liu Yang", "刘洋", "Harbour", "CN"),
-    (8, "Claire Dupont", "", "Lantern", "FR"),
-    (9, "Chen Jing", "陈静", "Bamboo", "CN"),
-    (10, "Lena Voss", "", "Harbour", "DE"),
-    (11, "Yang Lei", "杨磊", "Lantern", "CN"),
-    (12, "Hugo Blanc", "", "Bamboo", "FR"),
-    (13, "Zhao Min", "赵敏", "Harbour", "CN"),
-    (14, "Tim Kraus", "", "Lantern", "DE"),
-    (15, "Huang Yong", "黄勇", "Bamboo", "CN"),
-    (16, "Julie Petit", "", "Harbour", "FR"),
+    (1, "Zhang Wei", "张伟", "Harbour", "CHN"),
+    (2, "Anna Berg", "", "Harbour", "SWE"),
+    (3, "Li Na", "李娜", "Lantern", "CHN"),
+    (4, "Marc Roux", "", "Lantern", "FRA"),
+    (5, "Wang Fang", "王芳", "Bamboo", "CHN"),
+    (6, "Jonas Falk", "", "Bamboo", "GER"),
+    (7, "Liu Yang", "刘洋", "Harbour", "CHN"),
+    (8, "Claire Dupont", "", "Lantern", "FRA"),
+    (9, "Chen Jing", "陈静", "Bamboo", "CHN"),
+    (10, "Lena Voss", "", "Harbour", "GER"),
+    (11, "Yang Lei", "杨磊", "Lantern", "CHN"),
+    (12, "Hugo Blanc", "", "Bamboo", "FRA"),
+    (13, "Zhao Min", "赵敏", "Harbour", "CHN"),
+    (14, "Tim Kraus", "", "Lantern", "GER"),
+    (15, "Huang Yong", "黄勇", "Bamboo", "CHN"),
+    (16, "Julie Petit", "", "Harbour", "FRA"),
 ]
 FAN_PICKS = (8, 9, 10, 12, 16, 24, 32, 48, 64, 88)
 # (session, table, hand): the event's one penalty, a false win (10 to each other player) by

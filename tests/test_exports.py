@@ -22,14 +22,14 @@ SEED_2 = 987654321
 
 PLAYERS = [
     # number, name, Chinese name, team, country, substitute
-    (1, "Alice Martin", "", "Dragons", "FR", False),
-    (2, "Bo Li", "李波", "Dragons", "CN", False),
-    (3, "Chen Jing", "陈静", "Tigers", "CN", False),
-    (4, "Dana Novak", "", "Tigers", "CZ", False),
-    (5, "Eve Sato", "佐藤惠", "", "JP", False),
-    (6, "Fu Hao", "傅浩", "", "CN", False),
-    (7, "Gao Ming", "高明", "", "CN", False),
-    (8, "Hui Zhang", "张慧", "", "CN", True),
+    (1, "Alice Martin", "", "Dragons", "FRA", False),
+    (2, "Bo Li", "李波", "Dragons", "CHN", False),
+    (3, "Chen Jing", "陈静", "Tigers", "CHN", False),
+    (4, "Dana Novak", "", "Tigers", "CZE", False),
+    (5, "Eve Sato", "佐藤惠", "", "JPN", False),
+    (6, "Fu Hao", "傅浩", "", "CHN", False),
+    (7, "Gao Ming", "高明", "", "CHN", False),
+    (8, "Hui Zhang", "张慧", "", "CHN", True),
 ]
 
 # The draw by lot is deterministic for a seed (docs/seating.md): number -> (table, seat).

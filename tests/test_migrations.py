@@ -99,3 +99,58 @@ def test_results_of_hands_entered_before_they_were_stored_are_stored_by_the_migr
     assert new.get_model("tournament", "TournamentVersion").objects.get().number == 1
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_countries_become_codes_and_names_are_split_without_losing_anything():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("tournament", "0012_seating_version")]
+    after = [("tournament", "0014_player_federation_fields")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    tournament = old.get_model("tournament", "Tournament").objects.create(name="Old", slug="old")
+    old.get_model("tournament", "TournamentVersion").objects.create(tournament=tournament)
+    player = old.get_model("tournament", "Player")
+    countries = [
+        (1, "Alice Martin", "France"),  # a name the table knows
+        (2, "欧阳娜娜", "中国"),
+        (3, "Bo Li", "cn"),  # a two-letter code
+        (4, "Cy Dupont", "fra"),  # three letters, lower case
+        (5, "Di Berg", "ARG"),  # three letters the table does not list
+        (6, "Ed Novak", "Bohemia"),  # not a country the table knows: kept apart, visible
+        (7, "Fu", ""),
+        (8, "Gao Ming", "Deutschland"),
+    ]
+    for number, name, country in countries:
+        player.objects.create(tournament=tournament, number=number, name=name, country=country)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    converted = new.get_model("tournament", "Player").objects.order_by("number")
+    assert [
+        (p.number, p.name, p.first_name, p.last_name, p.country, p.country_unrecognised)
+        for p in converted
+    ] == [
+        (1, "Alice Martin", "Alice", "Martin", "FRA", ""),
+        (2, "欧阳娜娜", "娜娜", "欧阳", "CHN", ""),
+        (3, "Bo Li", "Bo", "Li", "CHN", ""),
+        (4, "Cy Dupont", "Cy", "Dupont", "FRA", ""),
+        (5, "Di Berg", "Di", "Berg", "ARG", ""),
+        (6, "Ed Novak", "Ed", "Novak", "", "Bohemia"),
+        (7, "Fu", "", "Fu", "", ""),
+        (8, "Gao Ming", "Gao", "Ming", "GER", ""),
+    ]
+    assert {p.ema_number for p in converted} == {""}
+    # Each player changed has a history row saying why, with the values after the change.
+    history = new.get_model("tournament", "HistoricalPlayer").objects.order_by("id")
+    assert [(h.id, h.country, h.history_change_reason) for h in history] == [
+        (p.id, p.country, "country_codes") for p in converted
+    ]
+    # What was cached under the old version is never read again.
+    assert new.get_model("tournament", "TournamentVersion").objects.get().number == 2
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -29,7 +29,7 @@ ALICE = {
     "name": "Alice",
     "name_zh": "张三",
     "team": "Lyon",
-    "country": "FR",
+    "country": "FRA",
     "is_substitute": False,
 }
 
@@ -241,7 +241,7 @@ def test_header_is_case_insensitive_with_spaces_and_aliases():
     preview = parse(
         [
             [" NUMBER ", "Name", "chinese_name", "Club", "country", "Is_Substitute"],
-            ["3", "Chen", "陈", "Paris MJ", "FR", "yes"],
+            ["3", "Chen", "陈", "Paris MJ", "FRA", "yes"],
         ]
     )
     assert preview.columns == ["number", "name", "name_zh", "team", "country", "is_substitute"]
@@ -250,7 +250,7 @@ def test_header_is_case_insensitive_with_spaces_and_aliases():
         "name": "Chen",
         "name_zh": "陈",
         "team": "Paris MJ",
-        "country": "FR",
+        "country": "FRA",
         "is_substitute": True,
     }
 
@@ -409,7 +409,13 @@ def test_one_row_can_carry_several_errors():
 
 def test_player_limits_match_the_model():
     limits = player_limits()
-    assert limits.max_lengths == {"name": 120, "name_zh": 60, "team": 120, "country": 60}
+    assert limits.max_lengths == {
+        "name": 120,
+        "first_name": 60,
+        "last_name": 60,
+        "name_zh": 60,
+        "team": 120,
+    }
     # The database's range for a positive integer: 2**63 - 1 on SQLite, 2**31 - 1 elsewhere.
     assert limits.max_number == connection.ops.integer_field_range("PositiveIntegerField")[1]
 
@@ -422,8 +428,8 @@ def test_rows_are_new_unchanged_or_update_by_number():
     preview = parse(
         [
             ["number", "name", "name_zh", "team", "country", "substitute"],
-            ["1", "Alice", "张三", "Lyon", "FR", "no"],
-            ["2", "Bob", "李四", "New", "FR", "yes"],
+            ["1", "Alice", "张三", "Lyon", "FRA", "no"],
+            ["2", "Bob", "李四", "New", "FRA", "yes"],
             ["3", "Carol", "", "", "", ""],
         ],
         existing,
@@ -464,8 +470,132 @@ def test_fingerprint_covers_the_row_fields_of_each_number_in_the_file():
     # Stable, whatever the order of rows and fields.
     assert state_fingerprint(dict(reversed(stored.items())), rows[::-1]) == digest
     # Player 2 is not in the file; country is not a column of the file.
-    assert state_fingerprint({1: {**ALICE, "country": "CN"}}, rows) == digest
+    assert state_fingerprint({1: {**ALICE, "country": "CHN"}}, rows) == digest
     # A compared value changed, or a number of the file got registered.
     assert state_fingerprint({**stored, 1: {**ALICE, "team": "Paris"}}, rows) != digest
     assert state_fingerprint({**stored, 3: {**ALICE, "number": 3}}, rows) != digest
     assert state_fingerprint({2: stored[2]}, rows) != digest
+
+
+# ---------------------------------------------------------------- names, EMA number, country
+
+
+def test_first_and_last_name_ema_number_and_country_code_columns_are_read():
+    preview = parse(
+        [
+            ["Number", "First name", "Last_Name", "EMA ID", "Country code"],
+            [1, "Alice", "MARTIN", 4010005, "fra"],
+            [2, "Bo", "LI", "05000012", "China"],
+            [3, "Cy", "Guest", None, None],
+        ]
+    )
+    assert not preview.has_errors
+    assert preview.columns == ["number", "first_name", "last_name", "country", "ema_number"]
+    # No name column: the names are made of the first and last names when saved.
+    assert [row.values for row in preview.rows] == [
+        {"number": 1, "first_name": "Alice", "last_name": "MARTIN", "ema_number": "04010005",
+         "country": "FRA"},
+        {"number": 2, "first_name": "Bo", "last_name": "LI", "ema_number": "05000012",
+         "country": "CHN"},
+        {"number": 3, "first_name": "Cy", "last_name": "Guest", "ema_number": "", "country": ""},
+    ]  # fmt: skip
+
+
+def test_chinese_headings_are_read():
+    preview = parse(
+        [
+            ["编号", "姓名", "姓", "名", "中文名", "队伍", "国家/地区", "EMA编号", "替补"],
+            ["8", "Ouyang Nana", "欧阳", "娜娜", "欧阳娜娜", "北京", "中国", "", "否"],
+        ]
+    )
+    assert not preview.has_errors
+    assert preview.rows[0].values == {
+        "number": 8,
+        "name": "Ouyang Nana",
+        "first_name": "娜娜",
+        "last_name": "欧阳",
+        "name_zh": "欧阳娜娜",
+        "team": "北京",
+        "country": "CHN",
+        "ema_number": "",
+        "is_substitute": False,
+    }
+
+
+def test_a_name_may_be_left_empty_when_first_or_last_name_is_given():
+    preview = parse([["number", "name", "last_name"], ["1", "", "MARTIN"], ["2", "", ""]])
+    first, second = preview.rows
+    assert first.values == {"number": 1, "last_name": "MARTIN"}
+    assert not first.problems
+    assert codes(second.problems) == ["name_missing"]
+
+
+def test_a_list_without_any_name_column_is_a_header_error():
+    preview = parse([["number", "team"], ["1", "Lyon"]])
+    assert codes(preview.header_problems) == ["missing_column"]
+    assert "first_name" in preview.header_problems[0].message
+    assert not parse([["number", "last_name"], ["1", "Martin"]]).header_problems
+
+
+@pytest.mark.parametrize(
+    ("column", "cell", "code"),
+    [
+        ("ema_number", "0401-0005", "ema_number_not_digits"),
+        ("ema_number", "123456789", "ema_number_too_long"),
+        ("ema_number", 0, "ema_number_zero"),
+        ("country", "Atlantis", "country_not_a_code"),
+        ("country", "F", "country_not_a_code"),
+    ],
+)
+def test_bad_codes_are_row_errors_beside_their_column(column, cell, code):
+    preview = parse([["number", "name", column], ["1", "Alice", cell], ["2", "Bo", ""]])
+    bad, good = preview.rows
+    assert codes(bad.problems) == [code]
+    assert bad.problems[0].field == column
+    assert bad.action == ERROR
+    assert str(cell) in bad.problems[0].message or code == "ema_number_zero"
+    assert not good.problems
+
+
+def test_an_ema_number_on_two_rows_or_kept_by_another_player_is_a_row_error():
+    existing = {
+        1: {"number": 1, "name": "Ann", "ema_number": "04010005"},
+        2: {"number": 2, "name": "Bo", "ema_number": "05000012"},
+    }
+    preview = parse(
+        [
+            ["number", "name", "ema_number"],
+            ["3", "Cy", "4010005"],  # player 1 keeps it (not in the file)
+            ["4", "Di", "7"],
+            ["5", "Ed", "00000007"],  # the same as row 3 once padded
+            ["2", "Bo", "05000012"],  # unchanged
+        ],
+        existing=existing,
+    )
+    by_line = {row.line: codes(row.problems) for row in preview.rows}
+    assert by_line == {
+        2: ["ema_number_repeated"],
+        3: ["ema_number_repeated"],
+        4: ["ema_number_repeated"],
+        5: [],
+    }
+    assert "player 1" in preview.rows[0].problems[0].message
+    assert "player 5" in preview.rows[1].problems[0].message
+
+
+def test_an_ema_number_moved_by_the_file_is_no_clash():
+    existing = {1: {"number": 1, "name": "Ann", "ema_number": "04010005"}}
+    preview = parse(
+        [["number", "name", "ema_number"], ["1", "Ann", ""], ["2", "Bo", "04010005"]],
+        existing=existing,
+    )
+    assert not preview.has_errors
+
+
+def test_codes_are_compared_as_stored():
+    existing = {1: {**ALICE, "country": "FRA", "ema_number": "04010005"}}
+    preview = parse(
+        [["number", "name", "country", "ema_number"], ["1", "Alice", "France", 4010005]],
+        existing=existing,
+    )
+    assert preview.rows[0].action == UNCHANGED

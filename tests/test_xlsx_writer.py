@@ -91,6 +91,25 @@ def test_header_is_bold_and_frozen_and_columns_fit_the_content():
     assert sheet.column_dimensions["C"].width == len("Table points (exact)") + 2
 
 
+def test_rows_above_the_header_are_plain_and_the_header_below_them_stays_in_view():
+    above = [("Tournament", "Spring Open 2026"), ("Days", 2), ()]
+    rows = [("Place", "Name"), (1, "Ann"), (2, "Bo")]
+    sheet = written([("Results", rows, above)])["Results"]
+    assert [[c.value for c in row] for row in sheet.iter_rows()] == [
+        ["Tournament", "Spring Open 2026"],
+        ["Days", 2],
+        [None, None],
+        ["Place", "Name"],
+        [1, "Ann"],
+        [2, "Bo"],
+    ]
+    assert sheet.freeze_panes == "A5"
+    assert not sheet["A1"].font.bold
+    assert all(cell.font.bold for cell in sheet[4])
+    # The block counts towards the widths: the title is the longest text of column B.
+    assert sheet.column_dimensions["B"].width == len("Spring Open 2026") + 2
+
+
 def test_sheet_titles_with_markup_characters_survive():
     book = written([("Tom & Jerry <2>", [("a",)]), ("Tom & Jerry <2>", [("b",)])])
     assert book.sheetnames == ["Tom & Jerry <2>", "Tom & Jerry <2> (2)"]

@@ -103,6 +103,7 @@ REASONS = {
     audit.DRAW_CANCELLED: gettext_lazy("draw cancelled"),
     audit.TOURNAMENT_DELETED: gettext_lazy("tournament deleted"),
     audit.TIME_CALLED: gettext_lazy("not played: time called"),
+    audit.COUNTRY_CODES: gettext_lazy("countries written as codes"),
 }
 
 # What a change of these fields means, said instead of "changed": (when the field is set,

@@ -147,16 +147,40 @@ class TournamentVersion(models.Model):
 
 
 # What an organiser sets on a player (the form, the import file, the service).
-PLAYER_FIELDS = ("number", "name", "name_zh", "team", "country", "is_substitute")
+PLAYER_FIELDS = (
+    "number",
+    "name",
+    "first_name",
+    "last_name",
+    "name_zh",
+    "team",
+    "country",
+    "ema_number",
+    "is_substitute",
+)
 
 
 class Player(models.Model):
+    """A registered player. ``name`` is shown everywhere; ``first_name`` and ``last_name`` are
+    what federations ask for, kept in step with it (``tournament.names``). ``country`` and
+    ``ema_number`` are as the EMA writes them (``tournament.federation``)."""
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
     name = models.CharField(pgettext_lazy("player", "name"), max_length=120)
+    first_name = models.CharField(_("first name"), max_length=60, blank=True)
+    last_name = models.CharField(_("last name"), max_length=60, blank=True)
     name_zh = models.CharField(_("Chinese name"), max_length=60, blank=True)
     team = models.CharField(_("team or club"), max_length=120, blank=True)
+    # Three capital letters. The column keeps the width it had when countries were free
+    # text, so that the history's earlier values (full names) stay as they were written.
     country = models.CharField(_("country"), max_length=60, blank=True)
+    # What the country field held before countries were codes, when no code could be found
+    # for it: shown to the organiser until they give the player's country again.
+    country_unrecognised = models.CharField(
+        _("country as written before codes"), max_length=60, blank=True
+    )
+    ema_number = models.CharField(_("EMA number"), max_length=8, blank=True)
     is_substitute = models.BooleanField(_("substitute"), default=False)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
     history = TournamentHistory()
@@ -168,6 +192,17 @@ class Player(models.Model):
                 fields=["tournament", "number"], name="player_number_unique_in_tournament"
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="player_number_positive"),
+            models.UniqueConstraint(
+                fields=["tournament", "ema_number"],
+                condition=~Q(ema_number=""),
+                name="player_ema_number_unique_in_tournament",
+            ),
+            # One constraint for both codes: each one checked costs a query in full_clean().
+            models.CheckConstraint(
+                condition=(Q(country="") | Q(country__regex=r"^[A-Z]{3}$"))
+                & (Q(ema_number="") | Q(ema_number__regex=r"^[0-9]{8}$")),
+                name="player_country_and_ema_number_codes",
+            ),
         ]
 
     def __str__(self):

@@ -1,4 +1,27 @@
-"""Players' names in the order readers expect, and found by what readers type.
+"""Players' names: first and last names beside the name shown, and names in the order readers
+expect, found by what readers type.
+
+## First and last names
+
+``Player.name`` is the name every page, sheet and export shows. ``first_name`` and
+``last_name`` are what a federation's results file asks for. Either side may be given:
+
+- only the name: it is split (``split_name``). "LAST, First" splits at the comma; a name in
+  Chinese, Japanese or Korean characters puts the surname first (one character, or two for
+  the common two-character surnames such as 欧阳 or 司马; at its first space when it has one);
+  any other name splits at its last space, first name(s) then last name. One word is a last
+  name.
+- only first and last names: the name is made of them (``join_names``): "First Last", or
+  surname then given name with no space in CJK characters.
+- all three: they are kept as given.
+
+First and last names split from the name follow it when it changes (``resolve_names``):
+renaming "Jon Smith" to "John Smith" splits the new name again, unless the first or last
+name was changed too or no longer matched the old name's split. The name itself changes only
+when it is given: correcting the first and last names of "Chen Jing" to Jing and CHEN keeps
+the name shown as it was (an empty name is made of them again).
+
+## Order and search
 
 A list of names mixes Latin letters and Chinese characters. Chinese readers look a name up by
 its pinyin, as in a phone book: 张伟 (zhang wei) comes among the Z names, right beside
@@ -24,6 +47,8 @@ Surnames are read as surnames: 曾 is zeng at the start of a name, whatever it i
 
     >>> matches("zengli", name="曾丽", name_zh="", number=3)
     True
+
+Pure Python, no Django (pypinyin for the readings of Chinese characters).
 """
 
 from __future__ import annotations
@@ -32,6 +57,108 @@ import unicodedata
 from functools import lru_cache
 
 from pypinyin import Style, lazy_pinyin
+
+# Two-character Chinese surnames common enough to be told from a one-character surname
+# followed by a given name. A name is split after them only when more characters follow.
+COMPOUND_SURNAMES = frozenset(
+    {
+        "欧阳",
+        "司马",
+        "上官",
+        "诸葛",
+        "东方",
+        "皇甫",
+        "尉迟",
+        "公孙",
+        "慕容",
+        "长孙",
+        "宇文",
+        "司徒",
+        "夏侯",
+        "轩辕",
+        "令狐",
+        "钟离",
+        "端木",
+        # The same surnames in traditional characters, where they differ.
+        "歐陽",
+        "諸葛",
+        "東方",
+        "長孫",
+        "軒轅",
+        "鍾離",
+    }
+)
+
+_CJK_SCRIPTS = ("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH", "HIRAGANA", "KATAKANA")
+
+
+def _is_cjk_character(char: str) -> bool:
+    name = unicodedata.name(char, "")
+    return name.startswith(_CJK_SCRIPTS) or name.startswith("HANGUL SYLLABLE")
+
+
+def is_cjk(text: str) -> bool:
+    """Whether ``text`` is written in CJK characters: it has some, and no Latin letter."""
+    letters = [char for char in text if char.isalpha()]
+    return bool(letters) and all(_is_cjk_character(char) for char in letters)
+
+
+def _tidy(text: str) -> str:
+    return " ".join(text.split())
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(first name, last name) of ``name``, by the rules of the module's docstring."""
+    name = _tidy(name)
+    if not name:
+        return "", ""
+    if "," in name:
+        last, first = name.split(",", 1)
+        return _tidy(first), _tidy(last)
+    if is_cjk(name):
+        if " " in name:
+            last, first = name.split(" ", 1)
+            return first, last
+        # Several characters after a known two-character surname: that surname; else the
+        # first character is the surname.
+        size = 2 if len(name) > 2 and name[:2] in COMPOUND_SURNAMES else 1
+        return name[size:], name[:size]
+    if " " in name:
+        first, last = name.rsplit(" ", 1)
+        return first, last
+    return "", name
+
+
+def join_names(first: str, last: str) -> str:
+    """The name shown for ``first`` and ``last``: "First Last", or 欧阳娜娜 in CJK characters."""
+    first, last = _tidy(first), _tidy(last)
+    if first and last and is_cjk(first) and is_cjk(last):
+        return last + first
+    return " ".join(part for part in (first, last) if part)
+
+
+def resolve_names(
+    stored: tuple[str, str, str], given: tuple[str, str, str]
+) -> tuple[str, str, str]:
+    """(name, first name, last name) to store, from those stored and those given.
+
+    ``stored`` is ("", "", "") for a new player; ``given`` holds the values after the
+    change (the stored ones where the change sets nothing).
+    """
+    old_name, old_first, old_last = (_tidy(part) for part in stored)
+    name, first, last = (_tidy(part) for part in given)
+    names_kept = (first, last) == (old_first, old_last)
+    if name != old_name and names_kept and (old_first, old_last) == split_name(old_name):
+        # The first and last names were the old name's split: they follow the new name.
+        first, last = split_name(name)
+    if not name:
+        name = join_names(first, last)
+    elif not first and not last:
+        first, last = split_name(name)
+    return name, first, last
+
+
+# ---------------------------------------------------------------- order and search
 
 
 def _plain(text: str) -> str:

@@ -18,7 +18,7 @@ from pathlib import PurePath
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from tournament import workbook_bounds
+from tournament import federation, workbook_bounds
 
 # Bounds on the work one file may cause. A player list is a few hundred rows (tens of
 # kilobytes); the bounds leave room for ten times that, and refuse a file that would take
@@ -33,27 +33,58 @@ MAX_ROWS = 5000
 # a sheet may say it has a million of them. Twice MAX_ROWS leaves room for the formatted
 # empty rows a spreadsheet keeps below a list.
 MAX_LINES = 2 * MAX_ROWS
-# A list has at most nine known columns; values past this many columns are refused and the
+# A list has at most a dozen known columns; values past this many columns are refused and the
 # cells further right are not read (a sheet may declare 16,384 columns on every row).
 MAX_COLUMNS = 50
 
-# Column name in the file → player field. Matched case-insensitively after
-# stripping surrounding spaces.
+# Column name in the file → player field. Matched ignoring case, surrounding spaces, and
+# underscores written as spaces ("First name" is first_name).
 COLUMNS = {
     "number": "number",
     "name": "name",
+    "first_name": "first_name",
+    "given_name": "first_name",
+    "last_name": "last_name",
+    "family_name": "last_name",
+    "surname": "last_name",
     "name_zh": "name_zh",
     "chinese_name": "name_zh",
     "team": "team",
     "club": "team",
     "country": "country",
+    "country_code": "country",
+    "ema_number": "ema_number",
+    "ema_id": "ema_number",
     "substitute": "is_substitute",
     "is_substitute": "is_substitute",
+    # Headings of Chinese player lists.
+    "编号": "number",
+    "姓名": "name",
+    "名": "first_name",
+    "姓": "last_name",
+    "中文名": "name_zh",
+    "队伍": "team",
+    "俱乐部": "team",
+    "国家": "country",
+    "国家/地区": "country",
+    "EMA编号": "ema_number",
+    "替补": "is_substitute",
 }
-REQUIRED_FIELDS = ("number", "name")
-TEXT_FIELDS = ("name", "name_zh", "team", "country")
+# A list names its players by ``name``, or by first and last names, or both.
+NAME_FIELDS = ("name", "first_name", "last_name")
+TEXT_FIELDS = ("name", "first_name", "last_name", "name_zh", "team")
 # The order fields are shown in a preview.
-FIELD_ORDER = ("number", "name", "name_zh", "team", "country", "is_substitute")
+FIELD_ORDER = (
+    "number",
+    "name",
+    "first_name",
+    "last_name",
+    "name_zh",
+    "team",
+    "country",
+    "ema_number",
+    "is_substitute",
+)
 
 TRUE_WORDS = frozenset({"yes", "y", "true", "1", "是"})
 FALSE_WORDS = frozenset({"no", "n", "false", "0", "", "否"})
@@ -368,9 +399,12 @@ def field_label(name: str) -> str:
     return {
         "number": _("number"),
         "name": pgettext("player", "name"),
+        "first_name": _("first name"),
+        "last_name": _("last name"),
         "name_zh": _("Chinese name"),
         "team": _("team"),
         "country": _("country"),
+        "ema_number": _("EMA number"),
         "is_substitute": _("substitute"),
     }[name]
 
@@ -402,7 +436,7 @@ def parse_players(
     preview = ImportPreview(
         columns=columns, header_line=header_line, header_problems=header_problems, rows=[]
     )
-    if any(name not in positions for name in REQUIRED_FIELDS):
+    if "number" not in positions or not any(name in positions for name in NAME_FIELDS):
         return preview  # every row would only repeat the missing column
     for line, row in filled[1:]:
         preview.rows.append(_parse_row(line, row, positions, limits))
@@ -411,6 +445,7 @@ def parse_players(
             Problem("no_rows", _("The file has a header row but no players below it."))
         )
     _flag_duplicates(preview.rows)
+    _flag_shared_ema_numbers(preview.rows, existing)
     for row in preview.rows:
         _compare(row, existing)
     return preview
@@ -425,7 +460,7 @@ def _read_header(
     width = max([len(header), *(len(row) for _, row in data)])
     for index in range(width):
         title = _text(header[index]) if index < len(header) else ""
-        key = title.lower()
+        key = _column_key(title)
         if not key:
             # A blank header over an empty column is spreadsheet noise; over data it is a mistake.
             if any(index < len(row) and _text(row[index]) for _, row in data):
@@ -437,7 +472,7 @@ def _read_header(
                     )
                 )
             continue
-        name = COLUMNS.get(key)
+        name = _COLUMN_KEYS.get(key)
         if name is None:
             problems.append(
                 Problem(
@@ -456,16 +491,32 @@ def _read_header(
             )
         else:
             positions[name] = index
-    for name in REQUIRED_FIELDS:
-        if name not in positions:
-            problems.append(
-                Problem(
-                    "missing_column",
-                    _("The header row has no “%(column)s” column; it is required.")
-                    % {"column": name},
-                )
+    if "number" not in positions:
+        problems.append(
+            Problem(
+                "missing_column",
+                _("The header row has no “%(column)s” column; it is required.")
+                % {"column": "number"},
             )
+        )
+    if not any(name in positions for name in NAME_FIELDS):
+        problems.append(
+            Problem(
+                "missing_column",
+                _(
+                    "The header row has no “name” column, nor “first_name” and “last_name”: "
+                    "the players need a name."
+                ),
+            )
+        )
     return positions, problems
+
+
+def _column_key(title: str) -> str:
+    return " ".join(title.lower().replace("_", " ").split())
+
+
+_COLUMN_KEYS = {_column_key(title): name for title, name in COLUMNS.items()}
 
 
 def _parse_row(
@@ -477,6 +528,13 @@ def _parse_row(
     for name in TEXT_FIELDS:
         if name in raw:
             _check_text(preview, name, limits.max_lengths.get(name))
+    _check_names(preview)
+    for name, normalise in (
+        ("country", federation.normalise_country),
+        ("ema_number", federation.normalise_ema_number),
+    ):
+        if name in raw:
+            _check_code(preview, name, normalise, raw[name])
     if "is_substitute" in raw:
         _check_substitute(preview, raw["is_substitute"])
     return preview
@@ -505,9 +563,7 @@ def _check_number(preview: RowPreview, cell: object, max_number: int) -> None:
 
 def _check_text(preview: RowPreview, name: str, max_length: int | None) -> None:
     value = preview.cells[name]
-    if name == "name" and not value:
-        preview.problems.append(Problem("name_missing", _("The name is missing."), name))
-    elif max_length is not None and len(value) > max_length:
+    if max_length is not None and len(value) > max_length:
         preview.problems.append(
             Problem(
                 "too_long",
@@ -518,6 +574,30 @@ def _check_text(preview: RowPreview, name: str, max_length: int | None) -> None:
         )
     else:
         preview.values[name] = value
+
+
+def _check_names(preview: RowPreview) -> None:
+    """A row names its player: by name, or by first or last name (the name is then made of
+    them when the players are saved, so it is left out of the row's values)."""
+    given = {name: preview.cells.get(name, "") for name in NAME_FIELDS}
+    if not any(given.values()):
+        preview.problems.append(
+            Problem(
+                "name_missing",
+                _("The name is missing."),
+                "name" if "name" in preview.cells else None,
+            )
+        )
+    elif "name" in preview.cells and not given["name"]:
+        preview.values.pop("name", None)
+
+
+def _check_code(preview: RowPreview, name: str, normalise, cell: object) -> None:
+    """The country or the EMA number, in the form it is stored in (``federation``)."""
+    try:
+        preview.values[name] = normalise(cell)
+    except federation.FieldValueError as error:
+        preview.problems.append(Problem(error.code, error.message, name))
 
 
 def _check_substitute(preview: RowPreview, cell: object) -> None:
@@ -549,6 +629,33 @@ def _flag_duplicates(rows: Sequence[RowPreview]) -> None:
                     _("Number %(number)s is on more than one row of the file: rows %(lines)s.")
                     % {"number": row.values["number"], "lines": ", ".join(map(str, lines))},
                     "number",
+                )
+            )
+
+
+def _flag_shared_ema_numbers(
+    rows: Sequence[RowPreview], existing: Mapping[int, Mapping[str, object]]
+) -> None:
+    """An EMA number is one player's: flag each row giving one that another row of the file,
+    or a registered player the file leaves with it, also has."""
+    holders: dict[str, set[int]] = defaultdict(set)
+    final = {number: stored.get("ema_number", "") for number, stored in existing.items()}
+    for row in rows:
+        if "number" in row.values and "ema_number" in row.values:
+            final[row.values["number"]] = row.values["ema_number"]
+    for number, ema_number in final.items():
+        if ema_number:
+            holders[ema_number].add(number)
+    for row in rows:
+        ema_number = row.values.get("ema_number")
+        others = sorted(holders.get(ema_number, set()) - {row.values.get("number")})
+        if ema_number and others:
+            row.problems.append(
+                Problem(
+                    "ema_number_repeated",
+                    _("EMA number %(ema)s is also given to player %(players)s.")
+                    % {"ema": ema_number, "players": ", ".join(map(str, others))},
+                    "ema_number",
                 )
             )
 

@@ -140,18 +140,8 @@ SURNAMES = (
     "Falk",
     "Horvath",
 )
-COUNTRIES = (
-    "China",
-    "Denmark",
-    "France",
-    "Germany",
-    "Hungary",
-    "Italy",
-    "Japan",
-    "Netherlands",
-    "Poland",
-    "Spain",
-)
+# As the EMA writes them (``tournament.federation``).
+COUNTRIES = ("CHN", "DEN", "FRA", "GER", "HUN", "ITA", "JPN", "NED", "POL", "ESP")
 TEAM_WORDS = ("Dragons", "Winds", "Bamboo", "Pungs", "Flowers", "Seasons", "Tigers", "Cranes")
 CITIES = (
     "Beijing",
@@ -258,16 +248,25 @@ def planned_players(*, players: int, seed: int) -> list[dict]:
             team, country = teams[rng.randrange(team_count)]
         elif rng.random() < COUNTRY_SHARE:
             country = COUNTRIES[rng.randrange(len(COUNTRIES))]
-        if country == "China" or (not country and rng.random() < 0.3):
+        if country == "CHN" or (not country and rng.random() < 0.3):
             family, family_zh = FAMILY_NAMES[rng.randrange(len(FAMILY_NAMES))]
             given, given_zh = GIVEN_NAMES_ZH[rng.randrange(len(GIVEN_NAMES_ZH))]
+            # The family name first, as Chinese names are written in Latin letters too.
             name, name_zh = f"{family} {given}", family_zh + given_zh
         else:
             given = GIVEN_NAMES[rng.randrange(len(GIVEN_NAMES))]
-            name = f"{given} {SURNAMES[rng.randrange(len(SURNAMES))]}"
-            name_zh = ""
+            family = SURNAMES[rng.randrange(len(SURNAMES))]
+            name, name_zh = f"{given} {family}", ""
         planned.append(
-            {"number": number, "name": name, "name_zh": name_zh, "team": team, "country": country}
+            {
+                "number": number,
+                "name": name,
+                "first_name": given,
+                "last_name": family,
+                "name_zh": name_zh,
+                "team": team,
+                "country": country,
+            }
         )
     return planned
 

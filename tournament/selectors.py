@@ -6,6 +6,7 @@ version, so a corrected hand changes the standings at once. Table points stay ex
 ``Fraction``s.
 """
 
+import datetime
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -997,6 +998,13 @@ def tournament_overview(tournament) -> TournamentOverview:
         sessions=list(sessions),
         active_players=tournament.players.filter(ACTIVE_PLAYERS).count(),
     )
+
+
+def session_dates(tournament) -> list[datetime.date]:
+    """The days, in the site's time zone and in order, on which a session was opened for
+    play: the tournament's dates as far as its data tells them."""
+    opened = tournament.sessions.filter(opened_at__isnull=False).values_list("opened_at", flat=True)
+    return sorted({timezone.localdate(moment) for moment in opened})
 
 
 def unconfirmed_table_count(tournament) -> int:

@@ -150,4 +150,5 @@ urlpatterns = [
     path("t/<slug:slug>/standings/", standings.standings_page, name="standings"),
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
     path("t/<slug:slug>/statistics/", statistics.statistics_page, name="statistics"),
+    path("t/<slug:slug>/ema.xlsx", standings.ema_xlsx, name="ema_xlsx"),
 ]

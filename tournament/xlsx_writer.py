@@ -4,7 +4,9 @@ to the content, numbers kept as numbers.
     with open("results.xlsx", "wb") as file:
         write_workbook(file, [("Results", [("Player", "Points"), ("Li Wei", 7), ("Ann", None)])])
 
-Each sheet is a title and its rows, the first row being the header. A cell is ``None`` or
+Each sheet is a title and its rows, the first row being the header; a sheet may also carry a
+few rows to write above its header (``(title, rows, above)``: a heading block such as a
+tournament's name and dates), which stay in view with the header. A cell is ``None`` or
 ``""`` (empty), a ``bool``, an ``int``, a ``float``, a ``str`` (always text, never a formula: a name
 starting with "=" stays a name) or a ``Fraction``, written as the number it is with the number
 format ``FRACTION_FORMAT``, so that 7/3 shows as "2 1/3" and still sums and sorts as a number.
@@ -154,7 +156,7 @@ def _cell(ref: str, value, style: int = 0) -> str:
     return _cell(ref, str(value), style)
 
 
-def _sheet_head(widths: dict[int, int]) -> str:
+def _sheet_head(widths: dict[int, int], header_row: int) -> str:
     columns = "".join(
         f'<col min="{index}" max="{index}" width="{min(width + 2, MAX_COLUMN_WIDTH)}"'
         ' customWidth="1"/>'
@@ -163,8 +165,9 @@ def _sheet_head(widths: dict[int, int]) -> str:
     return (
         f'{_XML}<worksheet xmlns="{_MAIN}" xmlns:r="{_RELATIONSHIPS}">'
         '<sheetViews><sheetView workbookViewId="0">'
-        '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>'
-        '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/>'
+        f'<pane ySplit="{header_row}" topLeftCell="A{header_row + 1}" activePane="bottomLeft"'
+        ' state="frozen"/>'
+        f'<selection pane="bottomLeft" activeCell="A{header_row + 1}" sqref="A{header_row + 1}"/>'
         "</sheetView></sheetViews>"
         '<sheetFormatPr defaultRowHeight="15"/>'
         + (f"<cols>{columns}</cols>" if columns else "")
@@ -172,12 +175,12 @@ def _sheet_head(widths: dict[int, int]) -> str:
     )
 
 
-def _write_sheet(stream, rows: Iterable[Sequence]) -> None:
+def _write_sheet(stream, rows: Iterable[Sequence], above: Sequence[Sequence] = ()) -> None:
     rows = iter(rows)
     header = next(rows, ())
     sample = [row for _, row in zip(range(WIDTH_SAMPLE_ROWS), rows, strict=False)]
     widths: dict[int, int] = {}
-    for row in (header, *sample):
+    for row in (*above, header, *sample):
         for index, value in enumerate(row, start=1):
             widths[index] = max(widths.get(index, 0), display_width(value))
     letters = [column_letter(index) for index in range(1, len(widths) + 1)]
@@ -187,24 +190,23 @@ def _write_sheet(stream, rows: Iterable[Sequence]) -> None:
             letters.append(column_letter(len(letters) + 1))
         return letters
 
-    stream.write(_sheet_head(widths).encode())
-    chunk = []
-    if header:
+    def row_xml(number: int, row: Sequence, style: int = 0) -> str:
         cells = "".join(
-            _cell(f"{letter}1", value, _BOLD)
-            for letter, value in zip(refs(len(header)), header, strict=False)
-            if value is not None
-        )
-        chunk.append(f'<row r="1">{cells}</row>')
-    number = 1
-    for row in itertools.chain(sample, rows):
-        number += 1
-        cells = "".join(
-            _cell(f"{letter}{number}", value)
+            _cell(f"{letter}{number}", value, style)
             for letter, value in zip(refs(len(row)), row, strict=False)
             if value is not None
         )
-        chunk.append(f'<row r="{number}">{cells}</row>')
+        return f'<row r="{number}">{cells}</row>'
+
+    header_row = len(above) + 1
+    stream.write(_sheet_head(widths, header_row).encode())
+    chunk = [row_xml(number, row) for number, row in enumerate(above, start=1)]
+    if header:
+        chunk.append(row_xml(header_row, header, _BOLD))
+    number = header_row
+    for row in itertools.chain(sample, rows):
+        number += 1
+        chunk.append(row_xml(number, row))
         if len(chunk) >= ROWS_PER_WRITE:
             stream.write("".join(chunk).encode())
             chunk.clear()
@@ -212,15 +214,17 @@ def _write_sheet(stream, rows: Iterable[Sequence]) -> None:
     stream.write("".join(chunk).encode())
 
 
-def write_workbook(file: BinaryIO, sheets: Iterable[tuple[str, Iterable[Sequence]]]) -> None:
-    """Write the sheets, each ``(title, rows)`` with the header first, as an .xlsx to
-    ``file``. Each sheet's rows are read once, as they are written."""
+def write_workbook(file: BinaryIO, sheets: Iterable[tuple]) -> None:
+    """Write the sheets, each ``(title, rows)`` with the header first, or ``(title, rows,
+    above)`` with rows to write above the header, as an .xlsx to ``file``. Each sheet's rows
+    are read once, as they are written."""
     titles: list[str] = []
     with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED) as package:
-        for title, rows in sheets:
+        for title, rows, *rest in sheets:
             titles.append(sheet_title(str(title), set(titles)))
+            above = list(rest[0]) if rest else []
             with package.open(f"xl/worksheets/sheet{len(titles)}.xml", "w") as stream:
-                _write_sheet(stream, rows)
+                _write_sheet(stream, rows, above)
         package.writestr("xl/styles.xml", STYLES)
         package.writestr("xl/workbook.xml", _workbook(titles))
         package.writestr("xl/_rels/workbook.xml.rels", _workbook_relationships(len(titles)))

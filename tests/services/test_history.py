@@ -109,7 +109,13 @@ def test_a_player_edit_is_kept_with_before_and_after(tournament, organiser):
         services.player_save(tournament=tournament, player=player, name="Alice Wong", team="Ox")
     record = latest(Player, id=player.pk)
     assert (record.history_type, record.history_user) == ("~", organiser)
-    assert changes(record) == {"name": ("Alice", "Alice Wong"), "team": ("", "Ox")}
+    # The first and last names split from the name follow it.
+    assert changes(record) == {
+        "name": ("Alice", "Alice Wong"),
+        "first_name": ("", "Alice"),
+        "last_name": ("Alice", "Wong"),
+        "team": ("", "Ox"),
+    }
 
 
 def test_a_withdrawal_and_a_reinstatement_are_kept(tournament, organiser):

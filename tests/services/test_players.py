@@ -24,7 +24,7 @@ def fingerprint(tournament, rows) -> str:
 
 def test_player_save_creates_a_player_in_the_tournament(tournament):
     player = services.player_save(
-        tournament=tournament, number=7, name="Li Wei", name_zh="李伟", team="Lyon", country="FR"
+        tournament=tournament, number=7, name="Li Wei", name_zh="李伟", team="Lyon", country="FRA"
     )
     stored = Player.objects.get(pk=player.pk)
     assert stored.tournament == tournament
@@ -33,7 +33,7 @@ def test_player_save_creates_a_player_in_the_tournament(tournament):
         "Li Wei",
         "李伟",
         "Lyon",
-        "FR",
+        "FRA",
     )
     assert not stored.is_substitute
     assert stored.is_active
@@ -194,7 +194,7 @@ def ann_and_bo(tournament):
 ROWS = [
     {"number": 1, "name": "Ann", "team": "Lyon"},  # as stored
     {"number": 2, "name": "Bob"},  # renamed
-    {"number": 3, "name": "Cleo", "country": "CN"},  # new
+    {"number": 3, "name": "Cleo", "country": "CHN"},  # new
 ]
 
 
@@ -206,7 +206,7 @@ def test_import_creates_updates_and_counts_the_unchanged(ann_and_bo):
     assert list(ann_and_bo.players.values_list("number", "name", "team", "country")) == [
         (1, "Ann", "Lyon", ""),
         (2, "Bob", "", ""),
-        (3, "Cleo", "", "CN"),
+        (3, "Cleo", "", "CHN"),
     ]
 
 
@@ -260,3 +260,150 @@ def test_an_invalid_row_rolls_back_the_whole_import(ann_and_bo):
     assert "name" in raised.value.error_dict
     # Player 3 was created and player 2 renamed before row 4 failed: both undone.
     assert registered(ann_and_bo) == before
+
+
+# ---------------------------------------------------------------- names, EMA number, country
+
+
+def stored(player) -> tuple:
+    player.refresh_from_db()
+    return (player.name, player.first_name, player.last_name)
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ({"name": "Alice Martin"}, ("Alice Martin", "Alice", "Martin")),
+        ({"name": "MARTIN, Alice"}, ("MARTIN, Alice", "Alice", "MARTIN")),
+        ({"name": "欧阳娜娜"}, ("欧阳娜娜", "娜娜", "欧阳")),
+        ({"name": "李伟"}, ("李伟", "伟", "李")),
+        ({"first_name": "Wei", "last_name": "LI"}, ("Wei LI", "Wei", "LI")),
+        ({"first_name": "娜娜", "last_name": "欧阳"}, ("欧阳娜娜", "娜娜", "欧阳")),
+        ({"name": "Li Wei", "first_name": "Wei", "last_name": "Li"}, ("Li Wei", "Wei", "Li")),
+    ],
+)
+def test_a_new_players_names_are_split_or_joined(tournament, given, kept):
+    player = services.player_save(tournament=tournament, number=1, **given)
+    assert stored(player) == kept
+
+
+def test_renaming_a_player_splits_the_new_name_unless_names_were_set_apart(tournament):
+    split = services.player_save(tournament=tournament, number=1, name="Jon Smith")
+    services.player_save(tournament=tournament, player=split, name="John Smyth")
+    assert stored(split) == ("John Smyth", "John", "Smyth")
+
+    apart = services.player_save(
+        tournament=tournament, number=2, name="Li Wei", first_name="Wei", last_name="Li"
+    )
+    services.player_save(tournament=tournament, player=apart, name="Li Wei (Paris)")
+    assert stored(apart) == ("Li Wei (Paris)", "Wei", "Li")
+
+    # The name shown stays as given when only the first or last name is corrected.
+    services.player_save(tournament=tournament, player=split, first_name="Johnny")
+    assert stored(split) == ("John Smyth", "Johnny", "Smyth")
+
+
+def test_a_player_without_any_name_is_refused_beside_the_name(tournament):
+    with pytest.raises(ValidationError) as raised:
+        services.player_save(tournament=tournament, number=1, name="", first_name=" ")
+    assert codes(raised.value) == {"name_missing"}
+    assert "name" in raised.value.error_dict
+    assert not tournament.players.exists()
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [("04010005", "04010005"), ("4010005", "04010005"), (4010005, "04010005"), ("", "")],
+)
+def test_ema_numbers_are_stored_with_eight_digits(tournament, given, kept):
+    player = services.player_save(tournament=tournament, number=1, name="Ann", ema_number=given)
+    player.refresh_from_db()
+    assert player.ema_number == kept
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "code"),
+    [
+        ({"ema_number": "0401-0005"}, "ema_number", "ema_number_not_digits"),
+        ({"ema_number": "123456789"}, "ema_number", "ema_number_too_long"),
+        ({"ema_number": "0"}, "ema_number", "ema_number_zero"),
+        ({"country": "Atlantis"}, "country", "country_not_a_code"),
+        ({"country": "FR1"}, "country", "country_not_a_code"),
+    ],
+)
+def test_bad_codes_are_refused_beside_their_field_and_nothing_is_saved(
+    tournament, fields, field, code
+):
+    with pytest.raises(ValidationError) as raised:
+        services.player_save(tournament=tournament, number=1, name="Ann", **fields)
+    assert field in raised.value.error_dict
+    assert codes(raised.value) == {code}
+    assert not tournament.players.exists()
+
+
+def test_an_ema_number_is_one_players_in_a_tournament(tournament, other_tournament):
+    ann = services.player_save(tournament=tournament, number=1, name="Ann", ema_number="4010005")
+    with pytest.raises(ValidationError) as raised:
+        services.player_save(tournament=tournament, number=2, name="Bo", ema_number="04010005")
+    assert codes(raised.value) == {"ema_number_taken"}
+    assert "1 Ann" in raised.value.error_dict["ema_number"][0].message
+    assert tournament.players.count() == 1
+    # The same player may be registered in another tournament, and keep their own number.
+    services.player_save(tournament=other_tournament, number=1, name="Ann", ema_number="4010005")
+    services.player_save(tournament=tournament, player=ann, team="Lyon", ema_number="04010005")
+    # Several guests (no number) are no clash.
+    services.player_save(tournament=tournament, number=3, name="Cy")
+    services.player_save(tournament=tournament, number=4, name="Di", ema_number="")
+    assert tournament.players.filter(ema_number="").count() == 2
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [("FRA", "FRA"), ("fra", "FRA"), ("France", "FRA"), ("DEU", "GER"), ("arg", "ARG"), ("", "")],
+)
+def test_countries_are_stored_as_codes(tournament, given, kept):
+    player = services.player_save(tournament=tournament, number=1, name="Ann", country=given)
+    player.refresh_from_db()
+    assert player.country == kept
+
+
+def test_giving_a_country_clears_the_one_written_before_codes(tournament):
+    player = services.player_save(tournament=tournament, number=1, name="Ann")
+    Player.objects.filter(pk=player.pk).update(country_unrecognised="Atlantis")
+    player.refresh_from_db()
+    services.player_save(tournament=tournament, player=player, team="Lyon")
+    player.refresh_from_db()
+    assert player.country_unrecognised == "Atlantis"  # the country was not given
+    services.player_save(tournament=tournament, player=player, country="")
+    player.refresh_from_db()
+    assert (player.country, player.country_unrecognised) == ("", "")
+
+
+def test_the_database_refuses_codes_the_service_would_not_store(tournament):
+    from django.db import IntegrityError, transaction
+
+    player = services.player_save(tournament=tournament, number=1, name="Ann")
+    for fields in ({"country": "fra"}, {"country": "France"}, {"ema_number": "4010005"}):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Player.objects.filter(pk=player.pk).update(**fields)
+
+
+def test_an_import_stores_codes_and_splits_names(ann_and_bo):
+    content = (
+        b"number,name,first_name,last_name,country,ema_number\n"
+        b"2,,Bo,LI,china,5000012\n"
+        b"3,Cleo Durand,,,fr,\n"
+    )
+    preview = import_preview(ann_and_bo, filename="players.csv", content=content)
+    assert not preview.has_errors
+    services.players_import(
+        tournament=ann_and_bo, rows=preview.rows_to_import, fingerprint=preview.fingerprint
+    )
+    assert list(
+        ann_and_bo.players.filter(number__gte=2).values_list(
+            "number", "name", "first_name", "last_name", "country", "ema_number"
+        )
+    ) == [
+        (2, "Bo", "Bo", "LI", "CHN", "05000012"),
+        (3, "Cleo Durand", "Cleo", "Durand", "FRA", ""),
+    ]

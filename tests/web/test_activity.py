@@ -98,7 +98,12 @@ def test_a_change_made_on_a_page_names_who_made_it_with_before_and_after(persona
         "- | Player 3 Alice | created",
     ]
     edit = entries(response)[1]
-    assert [(c.label, c.before, c.after) for c in edit.changes] == [("name", "Alice", "Alice Wong")]
+    # The first and last names split from the name follow it.
+    assert [(c.label, c.before, c.after) for c in edit.changes] == [
+        ("name", "Alice", "Alice Wong"),
+        ("first name", "", "Alice"),
+        ("last name", "Alice", "Wong"),
+    ]
     html = response.content.decode()
     assert "Alice → Alice Wong" in html
 

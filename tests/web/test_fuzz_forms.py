@@ -324,7 +324,7 @@ ENDPOINTS = {
             "name": value("Zhang San", "张三"),
             "name_zh": value("张三"),
             "team": value("Lyon"),
-            "country": value("FR"),
+            "country": value("FRA"),
             "is_substitute": value("on"),
             "add_another": value("1"),
         },

@@ -21,8 +21,8 @@ from tournament.player_import import import_preview
 SLUG = "spring-open"
 CSV_TWO_PLAYERS = (
     "number,name,name_zh,team,country,substitute\n"
-    "1,Zhang San,张三,Lyon,FR,no\n"
-    "2,Li Si,李四,,CN,yes\n"
+    "1,Zhang San,张三,Lyon,FRA,no\n"
+    "2,Li Si,李四,,CHN,yes\n"
 )
 
 
@@ -242,13 +242,18 @@ def test_list_and_preview_show_a_players_fields_in_the_same_columns(cast):
         tournament=cast.tournament, number=2, name="Bo", name_zh="李四", is_substitute=True
     )
     listed = cast.organiser.get(reverse("player_list", args=[SLUG])).content.decode()
-    assert row_cells(listed, "1")[:6] == ["1", "Alice", "", "Lyon", "", ""]
-    assert row_cells(listed, "2")[:6] == ["2", "Bo", "李四", "", "", "yes"]
+    # Number, name, first and last names (a one-word name is a last name), Chinese name,
+    # team, country, EMA number, substitute.
+    assert row_cells(listed, "1")[:9] == ["1", "Alice", "", "Alice", "", "Lyon", "", "", ""]
+    assert row_cells(listed, "2")[:9] == ["2", "Bo", "", "Bo", "李四", "", "", "", "yes"]
 
     previewed = upload(cast, csv_file()).content.decode()
-    # After the row's line and action, the cells as the file has them.
-    assert row_cells(previewed, "2")[2:8] == ["1", "Zhang San", "张三", "Lyon", "FR", "no"]
-    assert row_cells(previewed, "3")[2:8] == ["2", "Li Si", "李四", "", "CN", "yes"]
+    # After the row's line and action, the cells as the file has them (no first and last
+    # name columns in this file).
+    assert row_cells(previewed, "2")[2:11] == [
+        "1", "Zhang San", "", "", "张三", "Lyon", "FRA", "", "no",
+    ]  # fmt: skip
+    assert row_cells(previewed, "3")[2:11] == ["2", "Li Si", "", "", "李四", "", "CHN", "", "yes"]
 
 
 # ---------------------------------------------------------------- one player
@@ -263,7 +268,7 @@ def test_add_player_saves_and_redirects_to_the_list(cast):
             "name": "Li Si",
             "name_zh": "李四",
             "team": "",
-            "country": "CN",
+            "country": "CHN",
             "is_substitute": "on",
         },
         follow=True,
@@ -273,7 +278,7 @@ def test_add_player_saves_and_redirects_to_the_list(cast):
     assert (player.name, player.name_zh, player.country, player.is_substitute) == (
         "Li Si",
         "李四",
-        "CN",
+        "CHN",
         True,
     )
     assert "Player 2 Li Si added." in messages_of(response)
@@ -320,10 +325,16 @@ def test_missing_name_is_an_error_and_nothing_saved(cast):
 def test_edit_player_changes_fields_and_may_renumber(cast):
     response = cast.organiser.post(
         reverse("player_edit", args=[SLUG, 1]),
-        {"number": 11, "name": "Alice Martin", "name_zh": "张三", "team": "Paris", "country": "FR"},
+        {
+            "number": 11,
+            "name": "Alice Martin",
+            "name_zh": "张三",
+            "team": "Paris",
+            "country": "FRA",
+        },
     )
     assert response.status_code == 302
-    assert players(cast.tournament) == [(11, "Alice Martin", "张三", "Paris", "FR", False, None)]
+    assert players(cast.tournament) == [(11, "Alice Martin", "张三", "Paris", "FRA", False, None)]
 
 
 @pytest.mark.django_db
@@ -397,8 +408,8 @@ def test_csv_import_preview_saves_nothing_then_confirm_creates_players(cast):
     assert response.redirect_chain == [(reverse("player_list", args=[SLUG]), 302)]
     assert "Import done: created 1, updated 1, unchanged 0." in messages_of(response)
     assert players(cast.tournament) == [
-        (1, "Zhang San", "张三", "Lyon", "FR", False, None),
-        (2, "Li Si", "李四", "", "CN", True, None),
+        (1, "Zhang San", "张三", "Lyon", "FRA", False, None),
+        (2, "Li Si", "李四", "", "CHN", True, None),
     ]
 
 
@@ -658,7 +669,7 @@ def test_confirm_applies_when_the_previewed_players_are_unchanged(cast):
     payload = response.context["confirm_form"].initial["payload"]
     # Changes the import does not look at: a field not in the file, a player not in
     # the file, a withdrawal.
-    edit(cast, 1, country="FR")
+    edit(cast, 1, country="FRA")
     services.player_save(tournament=cast.tournament, number=9, name="Zoe")
     services.player_withdraw(player=cast.tournament.players.get(number=1))
 
@@ -668,8 +679,141 @@ def test_confirm_applies_when_the_previewed_players_are_unchanged(cast):
     assert "Import done: created 1, updated 1, unchanged 0." in messages_of(response)
     stored = players(cast.tournament)
     assert [row[:6] for row in stored] == [
-        (1, "Alice", "", "Marseille", "FR", False),
+        (1, "Alice", "", "Marseille", "FRA", False),
         (2, "Bo", "", "", "", False),
         (9, "Zoe", "", "", "", False),
     ]
     assert stored[0][6] is not None  # still withdrawn
+
+
+# ---------------------------------------------------------------- names, EMA number, country
+
+
+def federation_fields(player_number=1, **fields) -> dict:
+    data = {"number": player_number, "name": "", "first_name": "Alice", "last_name": "MARTIN"}
+    data.update(country="fra", ema_number="4010005", team="Lyon")
+    data.update(fields)
+    return data
+
+
+def stored_federation_fields(tournament, number=1) -> tuple:
+    return tuple(
+        tournament.players.filter(number=number).values_list(
+            "name", "first_name", "last_name", "country", "ema_number"
+        )[0]
+    )
+
+
+@pytest.mark.django_db
+def test_the_organiser_edits_first_and_last_name_ema_number_and_country(cast):
+    response = cast.organiser.post(
+        reverse("player_edit", args=[SLUG, 1]), federation_fields(), follow=True
+    )
+    assert response.redirect_chain == [(reverse("player_list", args=[SLUG]), 302)]
+    # The name was left empty: made of the first and last names. Codes as stored.
+    assert stored_federation_fields(cast.tournament) == (
+        "Alice MARTIN",
+        "Alice",
+        "MARTIN",
+        "FRA",
+        "04010005",
+    )
+    html = response.content.decode()
+    assert row_cells(html, "1")[1:8] == [
+        "Alice MARTIN", "Alice", "MARTIN", "", "Lyon", "FRA", "04010005",
+    ]  # fmt: skip
+    form = cast.organiser.get(reverse("player_edit", args=[SLUG, 1])).content.decode()
+    assert 'name="ema_number" value="04010005"' in form
+    assert 'name="last_name" value="MARTIN"' in form
+
+
+@pytest.mark.django_db
+def test_adding_a_player_by_name_alone_splits_it(cast):
+    response = cast.organiser.post(
+        reverse("player_add", args=[SLUG]), {"number": 2, "name": "欧阳娜娜", "country": "中国"}
+    )
+    assert response.status_code == 302
+    assert stored_federation_fields(cast.tournament, 2) == ("欧阳娜娜", "娜娜", "欧阳", "CHN", "")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("fields", "field", "text"),
+    [
+        ({"ema_number": "0401-0005"}, "ema_number", "must be digits only"),
+        ({"ema_number": "0"}, "ema_number", "cannot be zero"),
+        ({"country": "Atlantis"}, "country", "is not a country code"),
+        ({"name": "", "first_name": "", "last_name": ""}, "name", "Give the player"),
+    ],
+)
+def test_bad_values_are_shown_beside_their_field_and_nothing_is_saved(cast, fields, field, text):
+    before = stored_federation_fields(cast.tournament)
+    response = cast.organiser.post(
+        reverse("player_edit", args=[SLUG, 1]), federation_fields(**fields)
+    )
+    assert_error_beside(response, field, text)
+    assert stored_federation_fields(cast.tournament) == before
+
+
+@pytest.mark.django_db
+def test_an_ema_number_already_given_is_shown_beside_the_field(cast):
+    services.player_save(tournament=cast.tournament, number=2, name="Bo", ema_number="04010005")
+    response = cast.organiser.post(
+        reverse("player_edit", args=[SLUG, 1]), federation_fields(ema_number="04010005")
+    )
+    assert_error_beside(response, "ema_number", "already given to player 2 Bo")
+    assert stored_federation_fields(cast.tournament)[4] == ""
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("persona", ["referee", "other_organiser", "other_referee", "anonymous"])
+def test_only_the_organiser_may_set_the_federation_fields(cast, persona):
+    before = stored_federation_fields(cast.tournament)
+    client = login(cast.users[persona])
+    response = client.post(reverse("player_edit", args=[SLUG, 1]), federation_fields())
+    assert response.status_code == (302 if persona == "anonymous" else 403)
+    assert stored_federation_fields(cast.tournament) == before
+
+
+@pytest.mark.django_db
+def test_a_country_written_before_codes_is_flagged_until_the_organiser_gives_it(cast):
+    from tournament.models import Player
+
+    Player.objects.filter(tournament=cast.tournament, number=1).update(
+        country_unrecognised="Atlantis"
+    )
+    listed = cast.organiser.get(reverse("player_list", args=[SLUG])).content.decode()
+    assert "1 player has a country written before countries were codes" in listed
+    assert "“Atlantis” is not a country code" in row_cells(listed, "1")[6]
+    form = cast.organiser.get(reverse("player_edit", args=[SLUG, 1])).content.decode()
+    assert "country was “Atlantis”, which has no" in form
+
+    response = cast.organiser.post(
+        reverse("player_edit", args=[SLUG, 1]), {"number": 1, "name": "Alice", "country": "ATL"}
+    )
+    assert response.status_code == 302
+    listed = cast.organiser.get(reverse("player_list", args=[SLUG])).content.decode()
+    assert "Atlantis" not in listed
+    assert row_cells(listed, "1")[6] == "ATL"
+
+
+@pytest.mark.django_db
+def test_an_import_with_federation_columns_is_previewed_and_applied(cast):
+    text = (
+        "number,first name,last name,country,ema_number\n"
+        "1,Alice,MARTIN,France,4010005\n"
+        "2,Bo,LI,CHN,\n"
+        "3,Cy,,Atlantis,12\n"
+    )
+    response = upload(cast, csv_file(text))
+    html = response.content.decode()
+    assert [row.action for row in response.context["preview"].rows] == ["update", "new", "error"]
+    assert "“Atlantis” is not a country code" in html
+    response = upload(cast, csv_file(text.replace("Atlantis", "ATL")))
+    assert not response.context["preview"].has_errors
+    confirm(cast, response.context["confirm_form"].initial["payload"])
+    # Player 1's name, not in the file, stays as it was.
+    assert stored_federation_fields(cast.tournament, 1) == (
+        "Alice", "Alice", "MARTIN", "FRA", "04010005",
+    )  # fmt: skip
+    assert stored_federation_fields(cast.tournament, 3) == ("Cy", "Cy", "", "ATL", "00000012")

@@ -53,6 +53,10 @@ def xlsx_url(slug="standings-cup"):
     return reverse("standings_xlsx", args=[slug])
 
 
+def ema_url(slug="standings-cup"):
+    return reverse("ema_xlsx", args=[slug])
+
+
 def table_rows(response, css_class="standings"):
     """The cells of each body row of the page's table of that class, tags stripped."""
     html = response.content.decode()
@@ -78,20 +82,20 @@ def ranks_in_order(response):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("persona", ["anonymous", "stranger", "organiser", "referee"])
-@pytest.mark.parametrize("url", [page_url, xlsx_url])
+@pytest.mark.parametrize("url", [page_url, xlsx_url, ema_url])
 def test_standings_are_public(clients, persona, url):
     assert clients[persona].get(url()).status_code == 200
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url", [page_url, xlsx_url])
+@pytest.mark.parametrize("url", [page_url, xlsx_url, ema_url])
 def test_unknown_tournament_is_404(clients, url):
     assert clients["anonymous"].get(url("no-such-cup")).status_code == 404
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("persona", ["anonymous", "organiser"])
-@pytest.mark.parametrize("url", [page_url, xlsx_url])
+@pytest.mark.parametrize("url", [page_url, xlsx_url, ema_url])
 def test_post_is_not_allowed(clients, persona, url):
     assert clients[persona].post(url()).status_code == 405
 
@@ -159,6 +163,7 @@ def test_no_team_standings_without_teams(db):
 def test_page_links_to_the_workbook_and_shows_the_nav(clients):
     html = clients["organiser"].get(page_url()).content.decode()
     assert f'href="{xlsx_url()}"' in html
+    assert f'href="{ema_url()}"' in html
     assert reverse("player_list", args=["standings-cup"]) in html
     anonymous = clients["anonymous"].get(page_url()).content.decode()
     assert reverse("player_list", args=["standings-cup"]) not in anonymous
@@ -284,6 +289,18 @@ def test_download_is_an_xlsx_attachment_named_after_the_tournament(clients):
     assert response["Content-Disposition"] == 'attachment; filename="standings-cup-standings.xlsx"'
     workbook = openpyxl.load_workbook(io.BytesIO(response.content))
     assert workbook.sheetnames[0] == "Standings"
+
+
+@pytest.mark.django_db
+def test_the_emas_results_are_an_xlsx_attachment_in_english_whatever_the_language(clients):
+    response = clients["anonymous"].get(ema_url(), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response["Content-Type"] == XLSX
+    assert response["Content-Disposition"] == 'attachment; filename="standings-cup-ema.xlsx"'
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content))["Results"]
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0][:2] == ("Tournament", "Standings Cup")
+    header = next(row for row in rows if row[0] == "Place")
+    assert header[:3] == ("Place", "Last name", "First name")
 
 
 @pytest.mark.django_db

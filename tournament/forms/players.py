@@ -4,7 +4,7 @@ from django import forms
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
-from tournament import player_file
+from tournament import federation, player_file
 from tournament.models import PLAYER_FIELDS, Player, Tournament
 from tournament.player_import import PlayerImportPreview
 
@@ -14,11 +14,30 @@ PREVIEW_MAX_AGE_SECONDS = 2 * 60 * 60
 
 
 class PlayerForm(forms.ModelForm):
+    """One player. The service keeps the name and the first and last names in step and
+    stores the country and the EMA number as codes; the form reads the codes the same way
+    (``tournament.federation``) so that a wrong one is shown beside its field."""
+
+    # Longer than the stored eight digits may be typed ("0401-0005"): the reading of the
+    # number says what is wrong with it, rather than a count of characters.
+    ema_number = forms.CharField(
+        label=_("EMA number"),
+        required=False,
+        help_text=_("The 8-digit number of the European Mahjong Association; empty for a guest."),
+    )
+
     class Meta:
         model = Player
         fields = list(PLAYER_FIELDS)
         help_texts = {
             "number": _("The player's number in this tournament, used on the draw and sheets."),
+            "name": _(
+                "As pages and sheets show it. Left empty, it is made of the first and last "
+                "names; given alone, it is split into them."
+            ),
+            "first_name": _("Given name(s), as the federation's results list them."),
+            "last_name": _("Family name, as the federation's results list them."),
+            "country": _("Three letters, as the EMA writes them: CHN, FRA, GER, JPN, NED…"),
             "is_substitute": _("Plays only when needed to fill a table of four."),
         }
 
@@ -26,6 +45,23 @@ class PlayerForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.instance.tournament = tournament
         self.fields["number"].widget.attrs.update(min=1, inputmode="numeric", autofocus=True)
+        # The name may be left for the service to make of the first and last names.
+        self.fields["name"].required = False
+        self.fields["country"].widget.attrs.update(autocapitalize="characters", size=12)
+        self.fields["ema_number"].widget.attrs.update(inputmode="numeric", size=12)
+
+    def clean_country(self) -> str:
+        return _parsed(federation.normalise_country, self.cleaned_data["country"])
+
+    def clean_ema_number(self) -> str:
+        return _parsed(federation.normalise_ema_number, self.cleaned_data["ema_number"])
+
+
+def _parsed(normalise, value) -> str:
+    try:
+        return normalise(value)
+    except federation.FieldValueError as error:
+        raise forms.ValidationError(error.message, code=error.code) from error
 
 
 class PlayerImportForm(forms.Form):
@@ -34,8 +70,8 @@ class PlayerImportForm(forms.Form):
     file = forms.FileField(
         label=_("Player list"),
         help_text=_(
-            "A .csv (UTF-8) or .xlsx file with a header row: number, name, and optionally "
-            "name_zh, team, country, substitute."
+            "A .csv (UTF-8) or .xlsx file with a header row: number, name (or first_name and "
+            "last_name), and optionally name_zh, team, country, ema_number, substitute."
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}),
     )

@@ -8,14 +8,60 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import federation, names
 from tournament.models import PLAYER_FIELDS, Player, Seat, Tournament
 from tournament.player_import import state_fingerprint, stored_players
 from tournament.services.results import tournament_touch
 
 
+def _normalised(fields: dict) -> dict:
+    """``fields`` with the country and the EMA number in their stored form; raises a
+    ValidationError naming each field that cannot be stored."""
+    errors = {}
+    for name, normalise in (
+        ("country", federation.normalise_country),
+        ("ema_number", federation.normalise_ema_number),
+    ):
+        if name in fields:
+            try:
+                fields[name] = normalise(fields[name])
+            except federation.FieldValueError as error:
+                errors[name] = ValidationError(error.message, code=error.code)
+    if errors:
+        raise ValidationError(errors)
+    return fields
+
+
+def _names_resolved(player: Player, fields: dict) -> dict:
+    """``fields`` with the name, first name and last name kept in step (``tournament.names``):
+    a name alone is split, first and last names alone make the name."""
+    stored = (player.name or "", player.first_name, player.last_name)
+    given = tuple(
+        fields.get(key, stored[index]) or ""
+        for index, key in enumerate(("name", "first_name", "last_name"))
+    )
+    name, first, last = names.resolve_names(stored, given)
+    if not name:
+        raise ValidationError(
+            {
+                "name": ValidationError(
+                    _("Give the player's name, or their first and last names."),
+                    code="name_missing",
+                )
+            }
+        )
+    return {**fields, "name": name, "first_name": first, "last_name": last}
+
+
 @transaction.atomic
 def player_save(*, tournament: Tournament, player: Player | None = None, **fields) -> Player:
-    """Create a player, or update ``player`` with ``fields``."""
+    """Create a player, or update ``player`` with ``fields``.
+
+    The country and the EMA number are stored as codes (``tournament.federation``: "fr" and
+    "France" as FRA, 4010005 as 04010005); the name, first name and last name are kept in
+    step (``tournament.names``). Giving a country clears what the player's country held
+    before countries were codes.
+    """
     player = player or Player(tournament=tournament)
     new_number = fields.get("number", player.number)
     renumbered = player.pk is not None and new_number != player.number
@@ -45,6 +91,25 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
                 )
             }
         )
+    fields = _names_resolved(player, _normalised(dict(fields)))
+    ema_number = fields.get("ema_number", player.ema_number)
+    holder = (
+        tournament.players.filter(ema_number=ema_number).exclude(pk=player.pk).first()
+        if ema_number
+        else None
+    )
+    if holder is not None:
+        raise ValidationError(
+            {
+                "ema_number": ValidationError(
+                    _("EMA number %(ema)s is already given to player %(player)s.")
+                    % {"ema": ema_number, "player": holder},
+                    code="ema_number_taken",
+                )
+            }
+        )
+    if "country" in fields:
+        player.country_unrecognised = ""
     for key, value in fields.items():
         setattr(player, key, value)
     player.full_clean()

@@ -30,14 +30,17 @@ def _context(request, tournament, **extra) -> dict:
 @require_http_methods(["GET", "HEAD"])
 def player_list(request, slug):
     tournament = get_tournament(request, slug, role="organiser")
+    players = list(selectors.tournament_players(tournament))
     return render(
         request,
         "players/list.html",
         _context(
             request,
             tournament,
-            players=selectors.tournament_players(tournament),
+            players=players,
             summary=selectors.registration_summary(tournament),
+            # Countries written before they were codes, with no code found: to be given.
+            unrecognised_countries=sum(1 for p in players if p.country_unrecognised),
         ),
     )
 
@@ -47,6 +50,7 @@ def _player_form_page(request, tournament, number: int | None):
     player = get_player(tournament, number) if number is not None else None
     # Shown in the heading: the form edits ``player`` in place while validating.
     player_label = str(player) if player else ""
+    country_unrecognised = player.country_unrecognised if player else ""
     form = PlayerForm(request.POST or None, instance=player, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
@@ -69,7 +73,14 @@ def _player_form_page(request, tournament, number: int | None):
     return render(
         request,
         "players/form.html",
-        _context(request, tournament, form=form, number=number, player_label=player_label),
+        _context(
+            request,
+            tournament,
+            form=form,
+            number=number,
+            player_label=player_label,
+            country_unrecognised=country_unrecognised,
+        ),
     )
 
 

@@ -1,4 +1,5 @@
-"""Public standings: the sortable page and the Excel workbook. Anyone may read them.
+"""Public standings: the sortable page, the Excel workbook and the results for the EMA.
+Anyone may read them.
 
 The page's tables are cached as HTML under the tournament's data version, the sort asked
 for and the language: a visitor reloading the page during a session is served the same
@@ -73,4 +74,13 @@ def standings_xlsx(request, slug):
         exports.standings_xlsx_bytes(tournament), content_type=XLSX_CONTENT_TYPE
     )
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.xlsx"'
+    return response
+
+
+@require_safe
+def ema_xlsx(request, slug):
+    """The results for the EMA (``exports.ema_rows``): public, as the standings are."""
+    tournament = get_tournament(request, slug)
+    response = HttpResponse(exports.ema_xlsx_bytes(tournament), content_type=XLSX_CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-ema.xlsx"'
     return response
