@@ -32,6 +32,7 @@ def tournament_detail(request, slug):
         tournament=tournament,
         sessions=overview.sessions,
         player_count=overview.active_players,
+        substitutes=overview.substitutes,
         draw_form=DrawForm(tournament=tournament) if context["is_organiser"] else None,
     )
     return render(request, "tournaments/detail.html", context)
