@@ -13,7 +13,7 @@ from tournament.scoring import __main__ as scoring_cli
 from tournament.scoring import calculator, claims, notation
 from tournament.scoring.hand import Meld, WinningHand
 from tournament.scoring.settlement import HandResult, Outcome, Penalty, PenaltyKind, validate_hand
-from tournament.seating import modes, pairings, replan, seats
+from tournament.seating import modes, pairings, published, replan, seats
 
 GOOD = dict(
     concealed=("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "C"),
@@ -906,6 +906,14 @@ CASES = [
     Case(
         "replan_played",
         lambda: replan.replan([[(1, 2, 3, 4)]], played=2, players=FOUR_PLAYERS, seed=1),
+        "bad_played",
+        "played must be from 0 to 1, not 2.",
+    ),
+    Case(
+        "replan_input_played",
+        lambda: published.replan_from_input(
+            {"seed": 1, "played": 2, "players": FOUR_PLAYERS, "schedule": [[[1, 2, 3, 4]]]}
+        ),
         "bad_played",
         "played must be from 0 to 1, not 2.",
     ),

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
 from tests.conftest import make_players, make_tournament, make_user
+from tournament import services
 from tournament.models import SEAT_LABELS, Hand, Player, Seat, Session, Tournament
 
 DEMO_SLUG = "demo-open-2026"
@@ -90,6 +91,23 @@ def test_a_second_draw_of_the_same_session_is_an_error_and_changes_nothing(cup):
     )
 
 
+def test_draw_session_warns_of_a_substitute_beyond_the_federations_limit(cup):
+    make_players(cup, 3, start=9)
+    make_players(cup, 1, start=12, is_substitute=True)
+    services.tournament_update(tournament=cup, substitute_limit=0)
+    out, err = io.StringIO(), io.StringIO()
+    call_command("draw_session", "city-cup", "1", "--seed", "5", stdout=out, stderr=err)
+    assert err.getvalue() == (
+        "Seating 12 Player 12 brings the substitutes who have sat at a table to 1: the "
+        "federation counts only 0 substitutes.\n"
+    )
+    assert Seat.objects.filter(player__number=12).exists()
+    # Substitute 12 has sat at a table already: seating it again adds nobody.
+    err = io.StringIO()
+    call_command("draw_session", "city-cup", "2", "--seed", "5", stdout=out, stderr=err)
+    assert err.getvalue() == ""
+
+
 def test_draw_session_out_of_range_is_an_error(cup):
     with pytest.raises(CommandError, match="sessions 1 to 4"):
         run("draw_session", "city-cup", "5", "--seed", "1")
@@ -98,7 +116,7 @@ def test_draw_session_out_of_range_is_an_error(cup):
 
 def test_draw_session_with_players_missing_is_an_error(cup):
     make_players(cup, 1, start=9)
-    with pytest.raises(CommandError, match="3 substitutes are missing"):
+    with pytest.raises(CommandError, match="Register 3 more substitutes to fill the last table"):
         run("draw_session", "city-cup", "1", "--seed", "1")
     assert not Session.objects.exists()
 

@@ -154,3 +154,49 @@ def test_countries_become_codes_and_names_are_split_without_losing_anything():
     assert new.get_model("tournament", "TournamentVersion").objects.get().number == 2
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_plan_re_planned_before_the_migration_keeps_its_first_players_from_history():
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+    from django.utils import timezone
+
+    before = [("tournament", "0012_seating_version")]
+    after = [("tournament", "0015_substitute_limit")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    tournament_model = old.get_model("tournament", "Tournament")
+    plan_model = old.get_model("tournament", "SeatingPlan")
+    history = old.get_model("tournament", "HistoricalSeatingPlan")
+    plans = {}
+    for slug, first, now in (("old", [1, 2, 3, 4], [1, 2, 3, 5]), ("new", [6, 7, 8, 9], None)):
+        tournament = tournament_model.objects.create(name=slug, slug=slug)
+        fields = {"seed": 1, "sessions": [[first]], "stats": {}, "players": now or first}
+        plans[slug] = plan_model.objects.create(tournament=tournament, **fields)
+        if now is not None:
+            # The plan as first saved, then re-planned: its history holds both.
+            for when, players, kind in ((1, first, "+"), (2, now, "~")):
+                history.objects.create(
+                    id=plans[slug].pk,
+                    tournament_id=tournament.pk,
+                    history_date=timezone.now() + timedelta(minutes=when),
+                    history_type=kind,
+                    created_at=timezone.now(),
+                    updated_at=timezone.now(),
+                    **{**fields, "players": players},
+                )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    stored = new.get_model("tournament", "SeatingPlan").objects
+    assert stored.get(pk=plans["old"].pk).first_players == [1, 2, 3, 4]
+    assert stored.get(pk=plans["new"].pk).first_players == [6, 7, 8, 9]
+    assert stored.get(pk=plans["old"].pk).replan_inputs == []
+    assert new.get_model("tournament", "Tournament").objects.get(slug="old").substitute_limit == 3
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

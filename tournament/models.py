@@ -47,6 +47,9 @@ SEATING_METHOD_CHOICES = [
 ]
 # New tournaments are planned as a whole: no repeated meetings where mathematics allows.
 DEFAULT_SEATING_METHOD = "planned"
+# Federations count at most this many substitutes in a tournament's results unless the
+# tournament says otherwise (a warning, never a refusal: the seat is still given).
+DEFAULT_SUBSTITUTE_LIMIT = 3
 SEPARATE_BY_CHOICES = [
     ("", _("Nothing")),
     ("team", _("Team or club")),
@@ -96,6 +99,11 @@ class Tournament(models.Model):
         choices=SEPARATE_BY_CHOICES,
         default="",
         blank=True,
+    )
+    substitute_limit = models.PositiveSmallIntegerField(
+        _("substitutes the federation counts"),
+        default=DEFAULT_SUBSTITUTE_LIMIT,
+        validators=[MinValueValidator(0)],
     )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True
@@ -266,7 +274,9 @@ class SeatingPlan(models.Model):
 
     ``sessions[s][t]`` lists table t+1 of session s+1 by registration number, East first.
     The schedule was planned for players 1..N of the command line, player i being
-    ``players[i-1]``; after a re-plan (players changed) it no longer comes from the command.
+    ``first_players[i-1]``; ``players`` are those it seats now. After a re-plan (players
+    changed) it no longer comes from the command alone: ``replan_inputs`` keeps each
+    re-plan's input, which ``python -m tournament.seating replan`` runs again.
     """
 
     tournament = models.OneToOneField(
@@ -274,6 +284,11 @@ class SeatingPlan(models.Model):
     )
     seed = models.BigIntegerField(_("seed"))
     players = models.JSONField()
+    # The players of the first plan, by registration number: command-line player i is
+    # ``first_players[i - 1]``, whatever re-plans changed since.
+    first_players = models.JSONField(default=list)
+    # Each re-plan's input, in order, as the command line reads it (``seating.published``).
+    replan_inputs = models.JSONField(default=list, blank=True)
     groups = models.JSONField(default=dict, blank=True)
     sessions = models.JSONField()
     stats = models.JSONField()

@@ -38,6 +38,7 @@ from tournament.models import (
     TournamentVersion,
 )
 from tournament.seating import commitment as commitment_rules
+from tournament.seating.published import replan_change
 from tournament.seating.rotation import HANDS_PER_ROUND
 from tournament.seating.schedule import schedule_stats
 
@@ -381,7 +382,7 @@ class RefereeTable:
     """A table as the referees' pages list it: players, referee and hands entered so far."""
 
     table: Table  # with its session and its referee
-    players: list[str]  # the players' names by starting seat P1..P4
+    players: list["ListedPlayer"]  # by starting seat P1..P4
 
     hands_per_session = seating.HANDS_PER_SESSION
 
@@ -397,12 +398,16 @@ class RefereeSession:
 
 
 def _referee_tables(tables, seats, sessions: dict[int, Session]) -> list[RefereeTable]:
-    """``tables`` by session and number with their referee, and their players' names from
-    ``seats`` (the same tables' seats): two queries, each filtered as the caller's is, so no
-    list of ids grows with the tables; the names read as plain values."""
-    names: dict[int, list[str]] = {}
-    for table_id, name in seats.order_by("seat").values_list("table_id", "player__name"):
-        names.setdefault(table_id, []).append(name)
+    """``tables`` by session and number with their referee, and their players (names, and
+    whether they withdrew) from ``seats`` (the same tables' seats): two queries, each
+    filtered as the caller's is, so no list of ids grows with the tables; the names read as
+    plain values."""
+    names: dict[int, list[ListedPlayer]] = {}
+    for table_id, number, name, withdrawn_at in seats.order_by("seat").values_list(
+        "table_id", "player__number", "player__name", "player__withdrawn_at"
+    ):
+        player = ListedPlayer(number, name, withdrawn=withdrawn_at is not None)
+        names.setdefault(table_id, []).append(player)
     listed = []
     for table in tables.select_related("referee").order_by("session__number", "number"):
         table.session = sessions[table.session_id]
@@ -935,6 +940,39 @@ class DrawRefused(Exception):
         self.code = code
 
 
+def shortfall_message(*, players: int, substitutes: int) -> str:
+    """Why ``players`` active players (substitutes not counted) and ``substitutes`` active
+    substitutes cannot fill tables of four, and the two ways out: register the substitutes
+    missing, or withdraw the players left over (fewer would leave a table even shorter).
+
+    Three whole sentences, each with its own count, so that each reads right in the
+    singular and the plural."""
+    missing = (-players) % 4 - substitutes
+    extra = players % 4
+    sentences = (
+        ngettext(
+            "%(players)s active player, not counting substitutes, cannot fill tables of four.",
+            "%(players)s active players, not counting substitutes, cannot fill tables of four.",
+            players,
+        ),
+        ngettext(
+            "Register %(missing)s more substitute to fill the last table.",
+            "Register %(missing)s more substitutes to fill the last table.",
+            missing,
+        ),
+        ngettext(
+            "Otherwise, withdraw %(extra)s player so that the others fill whole tables.",
+            "Otherwise, withdraw %(extra)s players so that the others fill whole tables.",
+            extra,
+        ),
+    )
+    if extra == players:
+        # Withdrawing them all would leave nobody to draw: not a way out.
+        sentences = sentences[:2]
+    counts = {"players": players, "missing": missing, "extra": extra}
+    return " ".join(sentence % counts for sentence in sentences)
+
+
 def players_for_draw(tournament) -> list[Player]:
     """Active regular players, topped up with substitutes (lowest number first) to a multiple of 4.
 
@@ -946,16 +984,8 @@ def players_for_draw(tournament) -> list[Player]:
     substitutes = [p for p in active if p.is_substitute]
     needed = (-len(regular)) % 4
     if needed > len(substitutes):
-        missing = needed - len(substitutes)
         raise DrawRefused(
-            ngettext(
-                "%(players)s active players cannot fill tables of four: %(missing)s substitute is "
-                "missing (register it, or withdraw a player).",
-                "%(players)s active players cannot fill tables of four: %(missing)s substitutes "
-                "are missing (register them, or withdraw players).",
-                missing,
-            )
-            % {"players": len(regular) + len(substitutes), "missing": missing},
+            shortfall_message(players=len(regular), substitutes=len(substitutes)),
             code="not_multiple_of_four",
         )
     if not regular and not needed:
@@ -978,25 +1008,43 @@ def tournament_players(tournament):
 
 @dataclass(frozen=True)
 class TournamentOverview:
-    sessions: list[Session]  # by number, each annotated with table_count and confirmed_count
+    # By number, each annotated with table_count, confirmed_count and withdrawn_seated (the
+    # withdrawn players still holding one of its seats).
+    sessions: list[Session]
     active_players: int
+    substitutes: "SubstituteCount"
+
+
+def _seats_counted(rows) -> Coalesce:
+    """The number of ``rows`` (seats filtered by an ``OuterRef``), as a scalar subquery."""
+    counted = rows.order_by().values("session").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted), 0)
 
 
 def tournament_overview(tournament) -> TournamentOverview:
-    """The drawn sessions with their tables and confirmed tables counted, and the number
-    of active players: two queries whatever the number of sessions and tables."""
+    """The drawn sessions with their tables and confirmed tables counted and the withdrawn
+    players still seated, the number of active players and of substitutes who have sat at
+    a table: two queries whatever the number of sessions and tables."""
     # Without the draw input: a session-by-session draw keeps every earlier table in it.
+    withdrawn_seats = Seat.objects.filter(
+        session=OuterRef("pk"), player__withdrawn_at__isnull=False
+    )
     sessions = (
         tournament.sessions.defer("draw_input")
         .annotate(
             table_count=Count("tables"),
             confirmed_count=Count("tables", filter=Q(tables__confirmed_at__isnull=False)),
+            withdrawn_seated=_seats_counted(withdrawn_seats),
         )
         .order_by("number")
     )
+    counts = tournament.players.aggregate(
+        active=Count("pk", filter=ACTIVE_PLAYERS), seated=Count("pk", filter=SEATED_SUBSTITUTE)
+    )
     return TournamentOverview(
         sessions=list(sessions),
-        active_players=tournament.players.filter(ACTIVE_PLAYERS).count(),
+        active_players=counts["active"],
+        substitutes=SubstituteCount(seated=counts["seated"], limit=tournament.substitute_limit),
     )
 
 
@@ -1005,6 +1053,87 @@ def session_dates(tournament) -> list[datetime.date]:
     play: the tournament's dates as far as its data tells them."""
     opened = tournament.sessions.filter(opened_at__isnull=False).values_list("opened_at", flat=True)
     return sorted({timezone.localdate(moment) for moment in opened})
+
+
+# ---------------------------------------------------------------- substitutes and withdrawals
+
+# A substitute who has sat at a table: holds a seat in a drawn session (played or to play).
+SEATED_SUBSTITUTE = Q(is_substitute=True) & Exists(Seat.objects.filter(player=OuterRef("pk")))
+
+
+@dataclass(frozen=True)
+class SubstituteCount:
+    """The substitutes who have sat at a table, and how many the federation counts."""
+
+    seated: int
+    limit: int
+
+    @property
+    def beyond_limit(self) -> int:
+        """Seated substitutes the federation does not count."""
+        return max(0, self.seated - self.limit)
+
+
+def substitute_count(tournament) -> SubstituteCount:
+    """How many substitutes have sat at a table (a seat in any drawn session, whether its
+    table has started or not), against the tournament's limit: one query."""
+    seated = tournament.players.filter(SEATED_SUBSTITUTE).count()
+    return SubstituteCount(seated=seated, limit=tournament.substitute_limit)
+
+
+def substitute_limit_warning(tournament, players) -> str:
+    """What to tell the organiser before seating ``players`` (a seat given, a session
+    drawn): "" unless it brings substitutes who have not sat at a table yet beyond the
+    federation's limit, which still lets them play but counts only that many. One query
+    when ``players`` hold a substitute, none otherwise."""
+    substitutes = [player for player in players if player.is_substitute]
+    if not substitutes:
+        return ""
+    already = set(tournament.players.filter(SEATED_SUBSTITUTE).values_list("number", flat=True))
+    newcomers = sorted(p.number for p in substitutes if p.number not in already)
+    total = len(already) + len(newcomers)
+    if not newcomers or total <= tournament.substitute_limit:
+        return ""
+    names = {p.number: str(p) for p in substitutes}
+    return ngettext(
+        "Seating %(players)s brings the substitutes who have sat at a table to %(total)s: "
+        "the federation counts only %(limit)s substitute.",
+        "Seating %(players)s brings the substitutes who have sat at a table to %(total)s: "
+        "the federation counts only %(limit)s substitutes.",
+        tournament.substitute_limit,
+    ) % {
+        "players": ", ".join(names[n] for n in newcomers),
+        "total": total,
+        "limit": tournament.substitute_limit,
+    }
+
+
+def draw_substitute_warning(tournament) -> str:
+    """``substitute_limit_warning`` for the players the next draw seats ("" if none, or if
+    the draw would be refused anyway): every method seats ``players_for_draw``."""
+    try:
+        players = players_for_draw(tournament)
+    except DrawRefused:
+        return ""
+    return substitute_limit_warning(tournament, players)
+
+
+@dataclass(frozen=True)
+class WithdrawnSeat:
+    """A withdrawn player still holding a seat of a session."""
+
+    table: int
+    player: Player
+
+
+def withdrawn_seated(session: Session) -> list[WithdrawnSeat]:
+    """The session's seats held by withdrawn players, by table and seat: one query."""
+    seats = (
+        Seat.objects.filter(session=session, player__withdrawn_at__isnull=False)
+        .select_related("player", "table")
+        .order_by("table__number", "seat")
+    )
+    return [WithdrawnSeat(table=seat.table.number, player=seat.player) for seat in seats]
 
 
 def unconfirmed_table_count(tournament) -> int:
@@ -1071,6 +1200,37 @@ def seating_groups(tournament, players) -> dict[int, str]:
     return {p.number: getattr(p, field) for p in players if getattr(p, field).strip()}
 
 
+@dataclass(frozen=True)
+class PlanPlayer:
+    """A player of the planning command: its number i, the registered player it stood for
+    when the schedule was first planned ("12 Li Wei", or ""), and what re-plans changed for
+    them since ("out from session 3 (re-plan 1)"; "" if nothing)."""
+
+    index: int
+    player: str
+    changes: str
+
+
+@dataclass(frozen=True)
+class ReplanStep:
+    """One re-plan of the schedule as the seating page publishes it: who left the sessions
+    still to come and who joined, and its input for ``python -m tournament.seating replan``."""
+
+    number: int  # 1 for the first re-plan
+    before_session: int  # the first session it re-planned
+    left: list[str]  # "5 Player 5"
+    joined: list[str]
+    input_json: str
+
+    @property
+    def filename(self) -> str:
+        return f"replan-{self.number}.json"
+
+    @property
+    def command(self) -> str:
+        return f"python -m tournament.seating replan --input {self.filename}"
+
+
 @dataclass
 class SeatingFigures:
     """What the seating page shows about how the seats were chosen, and how well."""
@@ -1081,8 +1241,16 @@ class SeatingFigures:
     drawn_sessions: int
     command: str
     groups_json: str
-    # Command-line number i -> the registered player it stands for ("12 Li Wei"), or "".
-    plan_players: list[tuple[int, str]]
+    # Command-line number i -> the player it stood for in the first plan, and what changed.
+    plan_players: list[PlanPlayer]
+    # Each re-plan since, in order, with the input that reproduces it.
+    replan_steps: list[ReplanStep] = field(default_factory=list)
+
+    @property
+    def replans_not_kept(self) -> int:
+        """Re-plans made before their inputs were kept: the page cannot publish them."""
+        return self.plan.replans - len(self.replan_steps) if self.plan else 0
+
     # Sessions drawn under the tournament's commitment (see the fairness page). Commitments
     # change only before the first draw, and a draw raises the seating version: cached here.
     committed_sessions: list[int] = field(default_factory=list)
@@ -1129,19 +1297,51 @@ def compute_seating_figures(tournament) -> SeatingFigures:
         drawn.setdefault(session, {}).setdefault(table, [0, 0, 0, 0])[seat] = players[player][0]
     drawn_stats = schedule_stats([list(drawn[n].values()) for n in sorted(drawn)], groups).as_dict()
     command = groups_json = ""
-    plan_players = []
+    plan_players: list[PlanPlayer] = []
+    steps: list[ReplanStep] = []
     if plan is not None:
+        # The command plans for the players of the first plan, whatever re-plans changed.
+        first = plan.first_players or plan.players
         command = (
-            f"python -m tournament.seating --players {len(plan.players)}"
+            f"python -m tournament.seating --players {len(first)}"
             f" --sessions {len(plan.sessions)} --seed {plan.seed}"
         )
         if plan.groups:
             command += " --groups groups.json"
             groups_json = json.dumps(plan.groups, ensure_ascii=False, sort_keys=False)
         by_number = dict(players.values())
+
+        def named(number: int) -> str:
+            return f"{number} {by_number[number]}" if number in by_number else str(number)
+
+        changes: dict[int, list[str]] = {}
+        for number, data in enumerate(plan.replan_inputs, start=1):
+            change = replan_change(data)
+            names = {"step": number, "n": change.before_session}
+            for player in change.left:
+                changes.setdefault(player, []).append(
+                    _("out from session %(n)s (re-plan %(step)s)") % names
+                )
+            for player in change.joined:
+                changes.setdefault(player, []).append(
+                    _("in from session %(n)s (re-plan %(step)s)") % names
+                )
+            steps.append(
+                ReplanStep(
+                    number=number,
+                    before_session=change.before_session,
+                    left=[named(p) for p in change.left],
+                    joined=[named(p) for p in change.joined],
+                    input_json=json.dumps(data, ensure_ascii=False),
+                )
+            )
         plan_players = [
-            (i, f"{n} {by_number[n]}" if n in by_number else "")
-            for i, n in enumerate(plan.players, start=1)
+            PlanPlayer(
+                index=i,
+                player=f"{n} {by_number[n]}" if n in by_number else "",
+                changes="; ".join(changes.get(n, [])),
+            )
+            for i, n in enumerate(first, start=1)
         ]
     committed = (
         DrawCommitment.objects.filter(
@@ -1159,6 +1359,7 @@ def compute_seating_figures(tournament) -> SeatingFigures:
         groups_json=groups_json,
         plan_players=plan_players,
         committed_sessions=sorted(int(number) for number in committed or {}),
+        replan_steps=steps,
     )
 
 
@@ -1178,12 +1379,14 @@ class PlayerSeat:
 
 @dataclass(frozen=True)
 class ListedPlayer:
-    """A seated player as the seating pages show them."""
+    """A seated player as the seating pages show them; ``withdrawn`` until their seat is
+    given to someone else."""
 
     number: int
     name: str
     name_zh: str = ""
     is_substitute: bool = False
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -1217,6 +1420,7 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
             "player__name",
             "player__name_zh",
             "player__is_substitute",
+            "player__withdrawn_at",
             "replaces__number",
             "replaces__name",
         )
@@ -1226,7 +1430,9 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
             table=table,
             seat=seat,
             lot=lot,
-            player=ListedPlayer(number, name, name_zh, is_substitute),
+            player=ListedPlayer(
+                number, name, name_zh, is_substitute, withdrawn=withdrawn_at is not None
+            ),
             replaces=None if replaced is None else ListedPlayer(replaced, replaced_name),
         )
         for (
@@ -1237,6 +1443,7 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
             name,
             name_zh,
             is_substitute,
+            withdrawn_at,
             replaced,
             replaced_name,
         ) in rows
@@ -1311,11 +1518,13 @@ class PlannedSeat:
 def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     """The player's seats in the sessions the published plan holds but that are not drawn yet.
 
-    Only for a tournament seated by the whole-tournament plan; the plan can still change
-    if players withdraw or join before those sessions.
+    Only for a tournament seated by the whole-tournament plan, and a player still in it (a
+    withdrawn player will not play them); the plan can still change if players withdraw or
+    join before those sessions. An opponent who withdrew is None: their seat is to be filled
+    (by a substitute or a re-plan, when the session is drawn).
     """
     tournament = player.tournament
-    if tournament.seating_method != "planned":
+    if tournament.seating_method != "planned" or not player.is_active:
         return []
     plan = SeatingPlan.objects.filter(tournament=tournament).only("sessions").first()
     if plan is None:
@@ -1330,7 +1539,9 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
                 found.append((session, table, numbers))
     # Only the opponents: at most three a session, however many players are registered.
     opponents = {n for _session, _table, numbers in found for n in numbers} - {player.number}
-    by_number = {p.number: p for p in tournament.players.filter(number__in=opponents)}
+    by_number = {
+        p.number: p for p in tournament.players.filter(ACTIVE_PLAYERS, number__in=opponents)
+    }
     return [
         PlannedSeat(
             session=session,

@@ -11,8 +11,12 @@ import pytest
 
 from tournament.seating.__main__ import main as seating_command
 from tournament.seating.published import (
+    ReplanChange,
     matches_drawn,
     plan_registered,
+    replan_change,
+    replan_from_input,
+    replan_input,
     replan_registered,
     seat_order_lots,
 )
@@ -161,6 +165,38 @@ def test_a_replan_for_fewer_tables_keeps_the_drawn_session_and_seats_everyone_le
         assert len(tables) == 3
         assert sorted(n for table in tables for n in table) == players
     assert replanned.stats == schedule_stats(replanned.sessions).as_dict()
+
+
+# ---------------------------------------------------------------- a re-plan's input
+
+
+def test_a_replan_input_round_trips_through_json_to_the_same_schedule(plan):
+    # Player 15 withdrew after session 1, which a substitute's seat change made different
+    # from the plan; the groups are keyed by registration number.
+    drawn = [[[100 if n == 15 else n for n in table] for table in plan.sessions[0]]]
+    players = sorted([n for n in NUMBERS if n != 15] + [100, 101, 102, 103])[:16]
+    groups = {3: "Red", 7: "Red", 100: "Blue"}
+    data = replan_input(plan.sessions, drawn=drawn, players=players, seed=777, groups=groups)
+
+    assert data["played"] == 1
+    assert data["schedule"] == drawn + plan.sessions[1:]
+    assert data["groups"] == {"3": "Red", "7": "Red", "100": "Blue"}
+    direct = replan_registered(plan.sessions, drawn=drawn, players=players, seed=777, groups=groups)
+    from_file = replan_from_input(json.loads(json.dumps(data)))
+    assert from_file.sessions == direct.sessions
+    assert from_file.moved_seats == direct.moved_seats
+    assert from_file.sessions[0] == drawn[0]
+
+
+def test_a_replan_change_names_who_left_and_who_joined(plan):
+    players = sorted([n for n in NUMBERS if n not in (15, 40)] + [100, 101])
+    data = replan_input(plan.sessions, drawn=plan.sessions[:2], players=players, seed=1, groups={})
+    assert replan_change(data) == ReplanChange(before_session=3, left=[15, 40], joined=[100, 101])
+
+
+def test_a_replan_with_no_session_left_changes_nobody(plan):
+    data = replan_input(plan.sessions, drawn=plan.sessions, players=[1, 2, 3, 4], seed=1, groups={})
+    assert replan_change(data) == ReplanChange(before_session=5, left=[], joined=[])
 
 
 # ---------------------------------------------------------------- seat_order_lots

@@ -145,3 +145,56 @@ def test_unreadable_groups_file(tmp_path):
     result = run("--players", 8, "--sessions", 2, "--groups", tmp_path / "missing.json")
     assert result.returncode == 2
     assert "cannot read the groups file" in result.stderr
+
+
+# ---------------------------------------------------------------- replan --input
+
+
+def test_replan_reruns_a_published_replan(tmp_path):
+    from tournament.seating.published import plan_registered, replan_from_input, replan_input
+
+    numbers = list(range(101, 117))
+    plan = plan_registered(numbers, 4, seed=31, groups={})
+    players = sorted([n for n in numbers if n != 105] + [117])
+    data = replan_input(plan.sessions, drawn=plan.sessions[:2], players=players, seed=31, groups={})
+    path = tmp_path / "replan-1.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+    first = run("replan", "--input", path, hash_seed="0")
+    second = run("replan", "--input", path, hash_seed="123")
+
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    printed = json.loads(first.stdout)
+    expected = replan_from_input(data)
+    assert list(printed) == ["seed", "played", "moved_seats", "sessions"]
+    assert printed["sessions"] == expected.sessions
+    assert printed["moved_seats"] == expected.moved_seats
+    assert printed["sessions"][:2] == plan.sessions[:2]
+    assert all(105 not in table for tables in printed["sessions"][2:] for table in tables)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[]", "must be a JSON object"),
+        ('{"seed": 1, "played": 0, "players": [1, 2, 3, 4]}', "must be a JSON object"),
+        (
+            '{"seed": 1, "played": 0, "players": [1, 2, 3], "schedule": [[[1, 2, 3, 4]]]}',
+            "cannot re-plan this input: The number of players must be a positive multiple of 4",
+        ),
+        (
+            '{"seed": 1, "played": 2, "players": [1, 2, 3, 4], "schedule": [[[1, 2, 3, 4]]]}',
+            "cannot re-plan this input: played must be from 0 to 1",
+        ),
+        ('{"seed": 1, "played": 0, "players": "abcd", "schedule": 5}', "cannot re-plan"),
+        ("not json", "is not valid JSON"),
+    ],
+)
+def test_replan_refuses_a_bad_input(tmp_path, content, message):
+    path = tmp_path / "replan.json"
+    path.write_text(content, encoding="utf-8")
+    result = run("replan", "--input", path)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stdout == ""

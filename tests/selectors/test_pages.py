@@ -63,7 +63,10 @@ def test_registration_summary_says_why_the_draw_is_refused(tournament):
     make_players(tournament, 3)
     summary = selectors.registration_summary(tournament)
     assert summary.draw_ready is False
-    assert "1 substitute is missing" in summary.draw_problem
+    assert summary.draw_problem == (
+        "3 active players, not counting substitutes, cannot fill tables of four. "
+        "Register 1 more substitute to fill the last table."
+    )
     assert (summary.table_count, summary.spare_substitutes) == (0, 0)
 
 

@@ -10,6 +10,7 @@ from tests.services.errors import codes
 from tournament import core_messages, seating, selectors, services
 from tournament.models import Seat, SeatingPlan, Session, Table
 from tournament.seating.draw import SEED_MAX, SEED_MIN
+from tournament.seating.published import replan_from_input
 from tournament.services import draws
 
 METHODS = ["lot", "planned", "random", "standings", "serpentine", "top_tables"]
@@ -168,7 +169,12 @@ def test_players_who_cannot_fill_tables_of_four_are_refused(tournament):
     services.player_save(tournament=tournament, number=15, name="Sub", is_substitute=True)
     error = refused(tournament=tournament, number=1, seed=1)
     assert codes(error) == {"not_multiple_of_four"}
-    assert "1 substitute is missing" in error.messages[0]
+    # The substitute is not counted among the players; with it seated, one is still missing.
+    assert error.messages == [
+        "14 active players, not counting substitutes, cannot fill tables of four. Register 1 "
+        "more substitute to fill the last table. Otherwise, withdraw 2 players so that the "
+        "others fill whole tables."
+    ]
     assert not Session.objects.exists()
 
 
@@ -210,6 +216,8 @@ def test_the_planned_sessions_are_the_published_plan(sixteen):
     ]
     assert (plan.replans, plan.fixed_sessions, plan.reproducible) == (0, 0, True)
     assert session.seats.count() == 16
+    assert plan.first_players == plan.players == list(range(1, 17))
+    assert plan.replan_inputs == []
 
 
 def test_a_plan_keeps_its_seed_and_accepts_it_again(sixteen):
@@ -241,6 +249,33 @@ def test_a_withdrawal_after_session_1_re_plans_the_sessions_to_come(sixteen):
     assert seated_numbers(second) == [n for n in range(1, 18) if n != 5]
     assert tables_of(sixteen, 2) == [tuple(t) for t in plan.sessions[1]]
     assert pairs(tables_of(sixteen, 2)).isdisjoint(pairs(first))
+
+
+def test_a_re_plan_keeps_the_first_players_and_the_input_that_reproduces_it(sixteen):
+    services.session_draw(tournament=sixteen, number=1, seed=31, method="planned")
+    published = SeatingPlan.objects.get(tournament=sixteen).sessions
+    services.player_withdraw(player=sixteen.players.get(number=5))
+    services.player_save(tournament=sixteen, number=17, name="Sub", is_substitute=True)
+    services.session_draw(tournament=sixteen, number=2, method="planned")
+    after_first = SeatingPlan.objects.get(tournament=sixteen).sessions
+    services.player_withdraw(player=sixteen.players.get(number=9))
+    services.player_save(tournament=sixteen, number=18, name="Spare", is_substitute=True)
+    services.session_draw(tournament=sixteen, number=3, method="planned")
+
+    plan = SeatingPlan.objects.get(tournament=sixteen)
+    assert plan.first_players == list(range(1, 17))
+    assert plan.replans == len(plan.replan_inputs) == 2
+    first, second = plan.replan_inputs
+    # Each input holds the sessions drawn as drawn, then the schedule before it.
+    assert first["schedule"] == published
+    assert (first["played"], first["seed"]) == (1, 31)
+    assert first["players"] == [n for n in range(1, 18) if n != 5]
+    assert second["schedule"][:2] == [[list(t) for t in tables_of(sixteen, n)] for n in (1, 2)]
+    assert second["schedule"][2:] == after_first[2:]
+    assert second["players"] == [n for n in range(1, 19) if n not in (5, 9)]
+    # Run again, the last input gives the schedule as it stands.
+    assert replan_from_input(second).sessions == plan.sessions
+    assert replan_from_input(first).sessions == after_first
 
 
 def test_a_plan_after_sessions_drawn_another_way_keeps_them(sixteen):
@@ -419,3 +454,31 @@ def test_a_player_already_seated_cannot_take_a_second_seat(drawn):
     assert "player" in raised.value.error_dict
     assert seat_of(drawn, 3).replaces is None
     assert Seat.objects.filter(session=drawn, player__number=4).count() == 1
+
+
+# ---------------------------------------------------------------- the substitute limit
+
+
+def test_a_substitute_beyond_the_limit_still_takes_the_seat(drawn):
+    """The federation's limit is a warning, never a refusal: the seat is given."""
+    tournament = drawn.tournament
+    services.tournament_update(tournament=tournament, substitute_limit=1)
+    services.seat_replace(seat=seat_of(drawn, 3), player=player(drawn, 17))
+    assert selectors.substitute_count(tournament) == selectors.SubstituteCount(seated=1, limit=1)
+
+    services.seat_replace(seat=seat_of(drawn, 4), player=player(drawn, 18))
+
+    assert seat_of(drawn, 18).replaces.number == 4
+    count = selectors.substitute_count(tournament)
+    assert (count.seated, count.limit, count.beyond_limit) == (2, 1, 1)
+
+
+def test_a_draw_seating_a_substitute_beyond_the_limit_is_made(tournament):
+    make_players(tournament, 15)
+    services.player_save(tournament=tournament, number=16, name="Sub", is_substitute=True)
+    services.tournament_update(tournament=tournament, substitute_limit=0)
+
+    session = services.session_draw(tournament=tournament, number=1, seed=5)
+
+    assert 16 in seated_numbers(session)
+    assert selectors.substitute_count(tournament).beyond_limit == 1

@@ -44,6 +44,70 @@ def test_opening_twice_keeps_the_first_opening_time(drawn):
     assert stored(drawn).opened_at == opened_at
 
 
+def withdraw_seated(session, *numbers):
+    """Withdraw players ``numbers`` after the draw: their seats stay theirs until given away."""
+    for number in numbers:
+        services.player_withdraw(player=session.tournament.players.get(number=number))
+    return {n: session.seats.get(player__number=n).table.number for n in numbers}
+
+
+def test_opening_is_refused_while_a_withdrawn_player_holds_a_seat(drawn):
+    tables = withdraw_seated(drawn, 3)
+    with pytest.raises(ValidationError) as raised:
+        services.session_open(session=drawn)
+    assert codes(raised.value) == {"withdrawn_seated"}
+    assert raised.value.messages == [
+        f"A withdrawn player still holds a seat in session 1: 3 Player 3 at table {tables[3]}. "
+        "Give the seat to a substitute (Change seats), or open the session confirming that "
+        "they are playing after all."
+    ]
+    assert stored(drawn).opened_at is None
+
+
+def test_the_refusal_names_every_withdrawn_player_with_their_table(drawn):
+    tables = withdraw_seated(drawn, 9, 2)
+    with pytest.raises(ValidationError) as raised:
+        services.session_open(session=drawn)
+    # By table, then seat: as the organiser walks the room.
+    listed = sorted([(tables[2], 2), (tables[9], 9)])
+    players = ", ".join(f"{n} Player {n} at table {t}" for t, n in listed)
+    assert raised.value.messages == [
+        f"Withdrawn players still hold seats in session 1: {players}. Give their seats to "
+        "substitutes (Change seats), or open the session confirming that they are playing "
+        "after all."
+    ]
+    assert stored(drawn).opened_at is None
+
+
+def test_the_organiser_may_confirm_that_they_are_playing_after_all(drawn):
+    withdraw_seated(drawn, 3)
+    services.session_open(session=drawn, playing_after_all=True)
+    assert stored(drawn).status == "in_play"
+
+
+def test_opening_is_allowed_once_the_seat_is_given_to_a_substitute(drawn):
+    tournament = drawn.tournament
+    withdraw_seated(drawn, 3)
+    sub = services.player_save(tournament=tournament, number=17, name="Sub", is_substitute=True)
+    services.seat_replace(seat=drawn.seats.get(player__number=3), player=sub)
+    services.session_open(session=drawn)
+    assert stored(drawn).status == "in_play"
+
+
+def test_a_reinstated_player_no_longer_stops_the_opening(drawn):
+    withdraw_seated(drawn, 3)
+    services.player_reinstate(player=drawn.tournament.players.get(number=3))
+    services.session_open(session=drawn)
+    assert stored(drawn).status == "in_play"
+
+
+def test_a_withdrawal_after_the_opening_does_not_undo_it(session_in_play):
+    opened_at = stored(session_in_play).opened_at
+    withdraw_seated(session_in_play, 3)
+    services.session_open(session=stored(session_in_play))
+    assert stored(session_in_play).opened_at == opened_at
+
+
 def test_a_closed_session_cannot_be_opened(session_in_play, organiser):
     confirm(session_in_play, 1, 2, 3, 4, user=organiser)
     services.session_close(session=session_in_play)

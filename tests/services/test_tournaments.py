@@ -76,6 +76,18 @@ def test_a_new_tournament_is_ranked_by_the_rules_default_order_and_planned(organ
     )
     assert created.tiebreaks == ["table_points", "score", "first_places", "best_session"]
     assert created.seating_method == "planned"
+    # Federations count at most three substitutes.
+    assert created.substitute_limit == 3
+
+
+def test_the_substitute_limit_is_a_setting_of_zero_or_more(tournament):
+    services.tournament_update(tournament=tournament, substitute_limit=0)
+    assert Tournament.objects.get(pk=tournament.pk).substitute_limit == 0
+    with pytest.raises(ValidationError) as raised:
+        services.tournament_update(tournament=tournament, substitute_limit=-2)
+    assert set(raised.value.error_dict) == {"substitute_limit"}
+    assert codes(raised.value) == {"min_value"}
+    assert Tournament.objects.get(pk=tournament.pk).substitute_limit == 0
 
 
 def test_the_form_the_model_and_the_service_share_their_defaults(organiser):
@@ -86,6 +98,7 @@ def test_the_form_the_model_and_the_service_share_their_defaults(organiser):
         name="Winter Cup", slug="winter-cup", session_count=4, session_minutes=150
     )
     assert form.fields["seating_method"].initial == created.seating_method
+    assert form.fields["substitute_limit"].initial == created.substitute_limit
     assert Tournament().seating_method == created.seating_method
     initial = [form.fields[name].initial for name in form.CRITERIA]
     assert ",".join(initial) == created.tiebreak_order
@@ -106,6 +119,7 @@ def test_a_taken_short_name_is_refused_beside_it_and_nothing_is_created(tourname
         ({"session_minutes": 5}, "session_minutes", "min_value"),
         ({"slug": "spring open"}, "slug", "invalid"),
         ({"tiebreak_order": "score,score"}, "tiebreak_order", "invalid_tiebreak_order"),
+        ({"substitute_limit": -1}, "substitute_limit", "min_value"),
     ],
 )
 def test_invalid_settings_are_refused_at_creation_beside_their_field(

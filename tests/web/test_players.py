@@ -201,7 +201,13 @@ def test_list_shows_players_counts_and_the_nav(cast):
     assert reverse("player_withdraw", args=[SLUG, 1]) in html
     # Two regular players and one substitute cannot fill a table of four.
     assert response.context["summary"].draw_ready is False
-    assert "substitute is missing" in html
+    # Counted without the substitute: 2 players, and 1 substitute short even with it seated;
+    # withdrawing both players is no way out, so it is not offered.
+    assert (
+        '<span class="badge warn">Not ready for the draw</span> 2 active players, not '
+        "counting substitutes, cannot fill tables of four. Register 1 more substitute to fill "
+        "the last table.</p>"
+    ) in html
 
 
 @pytest.mark.django_db

@@ -6,7 +6,15 @@ promises (a planned schedule seats no pair twice and is what the published comma
 by the standings as they say).
 """
 
+import html
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -17,6 +25,7 @@ from tournament.models import SeatingPlan, Session
 from tournament.seating.schedule import plan_schedule
 
 PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def draw(client, tournament, number, **fields):
@@ -175,6 +184,94 @@ def test_re_planning_after_a_withdrawal_and_a_substitute_keeps_drawn_sessions(si
     assert plan.sessions[:2] == published[:2]
     html = client.get(reverse("seating", args=[sixteen.slug, 3])).content.decode()
     assert "re-planned once" in html
+
+
+def page_tables(client, tournament, number) -> list[list[int]]:
+    """The seating page's tables, each its players' numbers East..North, as shown."""
+    page = client.get(reverse("seating", args=[tournament.slug, number])).content.decode()
+    rows = re.findall(r'<tr id="table-\d+">(.*?)</tr>', page, re.S)
+    return [[int(n) for n in re.findall(r"<strong>(\d+)</strong>", row)] for row in rows]
+
+
+def run_command(command: str, cwd) -> dict:
+    """Run a command as the seating page shows it ("python -m tournament.seating ..."), in
+    ``cwd`` where its input files are, with this source tree's ``tournament`` package."""
+    words = shlex.split(command)
+    assert words[:3] == ["python", "-m", "tournament.seating"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    done = subprocess.run(
+        [sys.executable, *words[1:]], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_published_commands_reproduce_a_re_planned_schedule(sixteen, organiser, tmp_path):
+    """Withdrawals after sessions 2 and 3, a reinstatement: anyone who runs the commands the
+    seating page shows, with its input files, in the folder they are saved in, gets the
+    seating every page shows, player by player."""
+    services.tournament_update(tournament=sixteen, session_count=5)
+    client = login(organiser)
+    for number in (1, 2):
+        draw(client, sixteen, number, method="planned", seed=31)
+    services.player_withdraw(player=sixteen.players.get(number=105))
+    services.player_save(tournament=sixteen, number=117, name="Sub", is_substitute=True)
+    draw(client, sixteen, 3, method="planned")
+    services.player_withdraw(player=sixteen.players.get(number=110))
+    services.player_reinstate(player=sixteen.players.get(number=105))
+    draw(client, sixteen, 4, method="planned")
+    draw(client, sixteen, 5, method="planned")
+    anyone = login(None)
+    page = anyone.get(reverse("seating", args=[sixteen.slug, 5])).content.decode()
+
+    # The first command, and the players its numbers stand for.
+    (command,) = re.findall(r"First planned with: <code>([^<]+)</code>", page)
+    assert command == "python -m tournament.seating --players 16 --sessions 5 --seed 31"
+    mapping = re.findall(
+        r'<tr><td class="num">(\d+)</td><td>(\d+) [^<]*</td><td>([^<]*)</td>', page
+    )
+    by_index = {int(i): int(number) for i, number, _changes in mapping}
+    assert by_index == {i: 100 + i for i in range(1, 17)}
+    changes = {int(number): html.unescape(text) for _i, number, text in mapping if text}
+    assert changes == {
+        105: "out from session 3 (re-plan 1); in from session 4 (re-plan 2)",
+        110: "out from session 4 (re-plan 2)",
+    }
+    printed = run_command(command, tmp_path)
+    schedule = [
+        [[by_index[i] for i in table] for table in tables] for tables in printed["sessions"]
+    ]
+    assert page_tables(anyone, sixteen, 1) == schedule[0]
+    assert page_tables(anyone, sixteen, 2) == schedule[1]
+
+    # Each re-plan: its command, its input saved under its name, run in order.
+    steps = re.findall(
+        r'<section class="replan-step" id="replan-(\d+)">\s*<p><strong>([^<]+)</strong>([^<]*)</p>'
+        r"\s*<pre><code>([^<]+)</code></pre>.*?<pre class=\"replan-input\"><code>([^<]+)</code>",
+        page,
+        re.S,
+    )
+    assert [(n, title, html.unescape(who)) for n, title, who, _c, _i in steps] == [
+        ("1", "Re-plan 1, from session 3", " · out: 105 Player 105 · in: 117 Sub"),
+        ("2", "Re-plan 2, from session 4", " · out: 110 Player 110 · in: 105 Player 105"),
+    ]
+    for number, _title, _who, step_command, text in steps:
+        data = json.loads(html.unescape(text))
+        played = data["played"]
+        # Its schedule: the sessions drawn, as every page shows them, then the later sessions
+        # as the previous command printed them.
+        assert data["schedule"][:played] == [
+            page_tables(anyone, sixteen, n) for n in range(1, played + 1)
+        ]
+        assert data["schedule"][played:] == schedule[played:]
+        assert step_command == f"python -m tournament.seating replan --input replan-{number}.json"
+        (tmp_path / f"replan-{number}.json").write_text(json.dumps(data), encoding="utf-8")
+        schedule = run_command(step_command, tmp_path)["sessions"]
+
+    for number in (1, 2, 3, 4, 5):
+        assert page_tables(anyone, sixteen, number) == schedule[number - 1], number
+    assert SeatingPlan.objects.get(tournament=sixteen).sessions == schedule
 
 
 def test_a_plan_made_after_a_draw_by_lot_keeps_that_session(session_in_play, organiser):

@@ -83,6 +83,7 @@ class TournamentForm(forms.ModelForm):
             "session_minutes",
             "seating_method",
             "separate_by",
+            "substitute_limit",
         ]
         help_texts = {
             "slug": _("Letters, digits and hyphens; used in the public addresses."),
@@ -93,6 +94,10 @@ class TournamentForm(forms.ModelForm):
                 "How sessions are seated by default; it can be changed before each draw."
             ),
             "separate_by": _("Players of the same group are kept apart where possible."),
+            "substitute_limit": _(
+                "How many substitutes the federation counts in the results. More may still "
+                "play: the organiser is warned when a seat change or a draw seats one more."
+            ),
         }
 
     def __init__(self, *args, **kwargs):
@@ -107,12 +112,17 @@ class TournamentForm(forms.ModelForm):
         else:
             # Whoever creates the tournament organises it; others are added in its settings.
             del self.fields["organisers"]
-        # Left out of a post (an older form, a script): the stored or the default method.
+        # Left out of a post (an older form, a script): the stored or the default value.
         self.fields["seating_method"].required = False
+        self.fields["substitute_limit"].required = False
 
     def clean_seating_method(self):
         # A new instance holds the model's default method.
         return self.cleaned_data.get("seating_method") or self.instance.seating_method
+
+    def clean_substitute_limit(self):
+        limit = self.cleaned_data.get("substitute_limit")
+        return self.instance.substitute_limit if limit is None else limit
 
     def clean(self):
         cleaned = super().clean()
@@ -270,6 +280,7 @@ class SeatReplaceForm(forms.Form):
         self.fields["seat"].queryset = seats.order_by("table__number", "seat").distinct()
         self.fields["seat"].label_from_instance = lambda s: (
             f"{_('Table')} {s.table.number} P{s.seat + 1}: {s.player.number} {s.player.name}"
+            + ("" if s.player.is_active else f" ({_('withdrawn')})")
         )
         seated = session.seats.values_list("player", flat=True)
         self.fields["player"].queryset = (

@@ -29,6 +29,15 @@ from the record, whether it equals the published hash (and ``--hash``, the hash 
 before the draw, when given), the draw seed, and whether the draw re-run from the
 commitment equals the published seating, session by session. Exit status 0 when every
 check matches, 1 when one does not, 2 when the file is not a record it can check.
+
+    python -m tournament.seating replan --input FILE.json
+
+re-runs one re-plan of a published whole-tournament schedule (``published.replan_from_input``)
+from the input the seating page shows, ``{"seed", "played", "players", "groups",
+"schedule"}`` (registration numbers: the sessions drawn, then the sessions still to come as
+published before the re-plan), and prints ``{"seed": ..., "played": ..., "moved_seats": ...,
+"sessions": [[[e, s, w, n], ...], ...]}``, every session by registration number; an input it
+cannot re-plan gives a message on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -110,27 +119,29 @@ def _read_groups(path: str, players: int) -> dict[int, str]:
     return groups
 
 
+def _read_input(parser: argparse.ArgumentParser, argv: Sequence[str], fields: str):
+    """The JSON object of ``--input FILE.json``; a file that cannot be read stops the parser."""
+    help_text = f"{fields}, as shown on the seating page"
+    parser.add_argument("--input", required=True, metavar="FILE.json", help=help_text)
+    args = parser.parse_args(argv)
+    try:
+        with open(args.input, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as error:
+        parser.error(f"cannot read {args.input!r}: {error.strerror}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        parser.error(f"{args.input!r} is not valid JSON: {error}")
+
+
 def _session_main(argv: Sequence[str]) -> int:
     """`session --input FILE.json`: re-run one session-by-session draw from its input."""
     parser = _Parser(
         prog="python -m tournament.seating session",
         description="Seat one session by a session-by-session method and print it as JSON.",
     )
-    parser.add_argument(
-        "--input",
-        required=True,
-        metavar="FILE.json",
-        help='{"mode", "seed", "players", "history", "ranking", "groups", "top"}, '
-        "as shown on the seating page",
+    data = _read_input(
+        parser, argv, '{"mode", "seed", "players", "history", "ranking", "groups", "top"}'
     )
-    args = parser.parse_args(argv)
-    try:
-        with open(args.input, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as error:
-        parser.error(f"cannot read {args.input!r}: {error.strerror}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        parser.error(f"{args.input!r} is not valid JSON: {error}")
     if not isinstance(data, dict) or not isinstance(data.get("mode"), str):
         parser.error('the input must be a JSON object with at least "mode" and "seed"')
     from tournament.seating.modes import seat_session
@@ -203,12 +214,45 @@ def _verify_main(argv: Sequence[str]) -> int:
     return 0 if found.ok else 1
 
 
+def _replan_main(argv: Sequence[str]) -> int:
+    """`replan --input FILE.json`: re-run one re-plan of a published schedule from its input."""
+    parser = _Parser(
+        prog="python -m tournament.seating replan",
+        description="Re-plan the sessions still to come of a published schedule; print JSON.",
+    )
+    data = _read_input(parser, argv, '{"seed", "played", "players", "groups", "schedule"}')
+    keys = ("seed", "played", "players", "schedule")
+    if not isinstance(data, dict) or any(key not in data for key in keys):
+        parser.error(
+            'the input must be a JSON object with "seed", "played", "players" and "schedule"'
+        )
+    from tournament.seating.errors import SeatingError
+    from tournament.seating.published import replan_from_input
+
+    try:
+        schedule = replan_from_input(data)
+    except SeatingError as error:
+        parser.error(f"cannot re-plan this input: {error.message}")
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
+        parser.error(f"cannot re-plan this input: {error}")
+    output = {
+        "seed": data["seed"],
+        "played": data["played"],
+        "moved_seats": schedule.moved_seats,
+        "sessions": schedule.sessions,
+    }
+    sys.stdout.write(json.dumps(output) + "\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["session"]:
         return _session_main(argv[1:])
     if argv[:1] == ["verify"]:
         return _verify_main(argv[1:])
+    if argv[:1] == ["replan"]:
+        return _replan_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.players < 4 or args.players % 4:

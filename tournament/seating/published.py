@@ -6,6 +6,10 @@ player i to the i-th registration number in order, so the published schedule is 
 command's output with that table applied. ``replan_registered`` keeps the sessions already
 drawn and re-plans the others when the active players or the drawn tables no longer match
 the published schedule (a withdrawal, a substitute, a session drawn another way).
+``replan_input`` writes a re-plan's input as the command line reads it
+(``python -m tournament.seating replan --input FILE.json``) and ``replan_from_input`` runs
+it: the web's re-plan and the command's are the same call, so the published input gives
+the published schedule.
 
 Tables are listed by registration number, East first; sessions are lists of tables.
 """
@@ -13,6 +17,8 @@ Tables are listed by registration number, East first; sessions are lists of tabl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from tournament.scoring.messages import gettext_noop
+from tournament.seating.errors import SeatingError
 from tournament.seating.replan import replan
 from tournament.seating.schedule import plan_schedule, schedule_stats
 
@@ -114,6 +120,78 @@ def replan_registered(
         sessions=_as_lists(result.sessions),
         stats=schedule_stats(result.sessions, groups).as_dict(),
         moved_seats=result.moved_seats,
+    )
+
+
+def replan_input(
+    published_sessions: Sequence[Sequence[Sequence[int]]],
+    *,
+    drawn: Sequence[Sequence[Sequence[int]]],
+    players: Sequence[int],
+    seed: int,
+    groups: Mapping[int, str],
+) -> dict:
+    """The input of ``replan_registered`` as plain JSON data, what the command line reads:
+    ``schedule`` holds the drawn sessions as drawn, then the published sessions not drawn
+    yet; ``played`` says how many are drawn; groups are keyed by registration number.
+
+    >>> replan_input([[[1, 2, 3, 4]], [[1, 2, 3, 4]]], drawn=[[[4, 3, 2, 1]]],
+    ...              players=[1, 2, 3, 5], seed=7, groups={})["schedule"]
+    [[[4, 3, 2, 1]], [[1, 2, 3, 4]]]
+    """
+    played = len(drawn)
+    return {
+        "seed": seed,
+        "played": played,
+        "players": list(players),
+        "groups": {str(number): name for number, name in sorted(groups.items())},
+        "schedule": _as_lists(list(drawn) + list(published_sessions[played:])),
+    }
+
+
+def replan_from_input(data: Mapping) -> PublishedSchedule:
+    """Run the re-plan that ``replan_input`` describes."""
+    played = data["played"]
+    schedule = data["schedule"]
+    if not (isinstance(played, int) and 0 <= played <= len(schedule)):
+        raise SeatingError(
+            gettext_noop("played must be from 0 to %(sessions)s, not %(played)s."),
+            {"sessions": len(schedule), "played": repr(played)},
+            code="bad_played",
+        )
+    return replan_registered(
+        schedule,
+        drawn=schedule[:played],
+        players=data["players"],
+        seed=data["seed"],
+        groups={int(number): name for number, name in (data.get("groups") or {}).items()},
+    )
+
+
+@dataclass(frozen=True)
+class ReplanChange:
+    """Who a re-plan took out of the sessions still to come and who it brought in."""
+
+    before_session: int  # the first session it re-planned
+    left: list[int]
+    joined: list[int]
+
+
+def replan_change(data: Mapping) -> ReplanChange:
+    """The players a re-plan's input removes from the later sessions and those it adds.
+
+    >>> replan_change({"played": 1, "players": [1, 2, 3, 5],
+    ...                "schedule": [[[1, 2, 3, 4]], [[1, 2, 3, 4]]]})
+    ReplanChange(before_session=2, left=[4], joined=[5])
+    """
+    played = data["played"]
+    later = {p for tables in data["schedule"][played:] for table in tables for p in table}
+    # No session left to re-plan: nobody leaves or joins one.
+    players = set(data["players"]) if later else set()
+    return ReplanChange(
+        before_session=played + 1,
+        left=sorted(later - players),
+        joined=sorted(players - later),
     )
 
 

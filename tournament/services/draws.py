@@ -15,7 +15,8 @@ from tournament.seating.draw import SeatAssignment
 from tournament.seating.published import (
     matches_drawn,
     plan_registered,
-    replan_registered,
+    replan_from_input,
+    replan_input,
     seat_order_lots,
 )
 from tournament.services.commitments import committed_draw_seed, record_draw
@@ -273,6 +274,7 @@ def _tables_from_plan(*, tournament, number, players, seed):
             tournament=tournament,
             seed=seed,
             players=schedule.players,
+            first_players=schedule.players,
             groups=schedule.groups,
             sessions=schedule.sessions,
             stats=schedule.stats,
@@ -287,13 +289,17 @@ def _tables_from_plan(*, tournament, number, players, seed):
                 _("A re-planned schedule needs the sessions already drawn to be 1, 2, 3, …"),
                 "plan_needs_sessions_in_order",
             )
-        schedule = replan_registered(
+        # Kept as the command line reads it, and re-planned from what is kept: the seating
+        # page publishes each input, and the command gives the same schedule from it.
+        data = replan_input(
             plan.sessions,
             drawn=[drawn[n] for n in sorted(drawn)],
             players=players,
             seed=plan.seed,
             groups=groups,
         )
+        schedule = replan_from_input(data)
+        plan.replan_inputs = [*plan.replan_inputs, data]
         plan.sessions = schedule.sessions
         plan.players = schedule.players
         plan.stats = schedule.stats

@@ -5,8 +5,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
+from tournament import selectors
 from tournament.models import Session, Table
 from tournament.services.results import tournament_touch
 
@@ -16,9 +17,38 @@ EXTRA_MINUTES_MESSAGE = gettext_lazy("Extra minutes are a whole number from 0 to
 
 
 @transaction.atomic
-def session_open(*, session: Session) -> Session:
+def session_open(*, session: Session, playing_after_all: bool = False) -> Session:
+    """Open a drawn session for play.
+
+    Refused while a withdrawn player still holds one of its seats (their seat should go to
+    a substitute first, on *Change seats*), unless ``playing_after_all``: the organiser
+    confirms that those players are playing this session after all.
+    """
     if session.closed_at:
         raise ValidationError(_("The session is closed."), code="session_closed")
+    if session.opened_at is None and not playing_after_all:
+        seated = selectors.withdrawn_seated(session)
+        if seated:
+            raise ValidationError(
+                ngettext(
+                    "A withdrawn player still holds a seat in session %(n)s: %(players)s. "
+                    "Give the seat to a substitute (Change seats), or open the session "
+                    "confirming that they are playing after all.",
+                    "Withdrawn players still hold seats in session %(n)s: %(players)s. "
+                    "Give their seats to substitutes (Change seats), or open the session "
+                    "confirming that they are playing after all.",
+                    len(seated),
+                )
+                % {
+                    "n": session.number,
+                    "players": ", ".join(
+                        _("%(player)s at table %(table)s")
+                        % {"player": each.player, "table": each.table}
+                        for each in seated
+                    ),
+                },
+                code="withdrawn_seated",
+            )
     if session.opened_at is None:
         session.opened_at = timezone.now()
         session.save(update_fields=["opened_at"])

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from tournament import audit
 from tournament.models import (
     DEFAULT_SEATING_METHOD,
+    DEFAULT_SUBSTITUTE_LIMIT,
     DEFAULT_TIEBREAK_ORDER,
     Tournament,
     TournamentVersion,
@@ -24,9 +25,12 @@ def tournament_create(
     tiebreak_order: str = DEFAULT_TIEBREAK_ORDER,
     seating_method: str = DEFAULT_SEATING_METHOD,
     separate_by: str = "",
+    substitute_limit: int = DEFAULT_SUBSTITUTE_LIMIT,
     creator=None,
     referees=(),
 ) -> Tournament:
+    """A new tournament; ``substitute_limit`` is how many substitutes its federation counts
+    (0 or more: seating more is allowed, with a warning)."""
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -35,6 +39,7 @@ def tournament_create(
         tiebreak_order=tiebreak_order,
         seating_method=seating_method,
         separate_by=separate_by,
+        substitute_limit=substitute_limit,
     )
     tournament.full_clean()
     referees = list(referees)

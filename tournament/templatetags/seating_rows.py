@@ -13,20 +13,39 @@ from tournament.models import SEAT_LABELS
 register = template.Library()
 
 
+def withdrawn_badge() -> str:
+    """The badge of a withdrawn player who still holds a seat (until it is given away)."""
+    return f'<span class="badge warn withdrawn">{escape(_("withdrawn"))}</span>'
+
+
 def _player(player) -> str:
-    """Number (bold), name, Chinese name and the substitute badge, escaped."""
+    """Number (bold), name, Chinese name and the substitute and withdrawn badges, escaped."""
     html = f"<strong>{player.number}</strong> {escape(player.name)}"
     if player.name_zh:
         html += f' <span lang="zh">{escape(player.name_zh)}</span>'
     if player.is_substitute:
         html += f' <span class="badge">{escape(_("substitute"))}</span>'
+    if player.withdrawn:
+        html += f" {withdrawn_badge()}"
     return html
+
+
+def replaced_note(method: str, number: int, name: str) -> str:
+    """What a seat given to someone else says of the player it was seated for, as the
+    session's method seated them: the lot drew it, the plan gave it, or a session draw."""
+    if method == "lot":
+        text = _("replaces %(n)s %(name)s, drawn by lot")
+    elif method == "planned":
+        text = _("replaces %(n)s %(name)s in their planned seat")
+    else:
+        text = _("replaces %(n)s %(name)s in the seat drawn for them")
+    return text % {"n": number, "name": name}
 
 
 @register.simple_tag
 def seating_rows(tables, method: str):
     """The rows of the seating by table: each table's players P1..P4, with their lots when
-    drawn by lot and whom each substitute replaces."""
+    drawn by lot, whom each substitute replaces, and the withdrawn players still seated."""
     lot = escape(_("lot"))
     rows = []
     for table in tables:
@@ -34,11 +53,8 @@ def seating_rows(tables, method: str):
         for seat in table.seats:
             note = f"{lot} {seat.lot}" if method == "lot" else ""
             if seat.replaces:
-                replaced = _("replaces %(n)s %(name)s, drawn by lot") % {
-                    "n": seat.replaces.number,
-                    "name": seat.replaces.name,
-                }
-                note += f" · {escape(replaced)}"
+                replaced = replaced_note(method, seat.replaces.number, seat.replaces.name)
+                note = f"{note} · {escape(replaced)}" if note else escape(replaced)
             cells.append(
                 f'    <td>{_player(seat.player)}<br><small class="muted">{note}</small></td>\n'
             )
@@ -72,6 +88,8 @@ def by_name_rows(seats, slug: str):
         name = f'<a href="{prefix}{player.number}/">{escape(player.name)}</a>'
         if player.name_zh:
             name += f' <span lang="zh">{escape(player.name_zh)}</span>'
+        if player.withdrawn:
+            name += f" {withdrawn_badge()}"
         rows.append(
             f"  <tr>\n    <td>{name}</td>\n"
             f'    <td class="num">{player.number}</td>\n'
@@ -82,11 +100,13 @@ def by_name_rows(seats, slug: str):
 
 
 @register.simple_tag
-def plan_player_rows(plan_players):
-    """The rows of the plan's player list: the command's number i and the player it is."""
-    return mark_safe(
-        "".join(
-            f'<tr><td class="num">{i}</td><td>{escape(player)}</td></tr>'
-            for i, player in plan_players
+def plan_player_rows(plan_players, with_changes: bool = False):
+    """The rows of the plan's player list: the command's number i, the player it stood for
+    in the first plan and, after re-plans, what changed for them since."""
+    rows = []
+    for row in plan_players:
+        changes = f"<td>{escape(row.changes)}</td>" if with_changes else ""
+        rows.append(
+            f'<tr><td class="num">{row.index}</td><td>{escape(row.player)}</td>{changes}</tr>'
         )
-    )
+    return mark_safe("".join(rows))

@@ -84,6 +84,8 @@ def session_draw(request, slug):
         commitment=selectors.pending_commitment(tournament),
     )
     if request.method == "POST" and form.is_valid():
+        # Who the draw seats is known before it is made: the warning is said with its outcome.
+        warning = selectors.draw_substitute_warning(tournament)
         try:
             session = services.session_draw(
                 tournament=tournament,
@@ -100,9 +102,15 @@ def session_draw(request, slug):
                 _("Session %(number)s drawn with seed %(seed)s.")
                 % {"number": session.number, "seed": session.seed},
             )
+            if warning:
+                messages.warning(request, warning)
             return redirect("seating", tournament.slug, session.number)
     context = roles(request, tournament)
-    context.update(tournament=tournament, form=form)
+    context.update(
+        tournament=tournament,
+        form=form,
+        substitute_warning=selectors.draw_substitute_warning(tournament),
+    )
     return render(request, "tournaments/draw.html", context)
 
 
@@ -174,12 +182,12 @@ def commitment_withdraw(request, slug):
     return redirect(tournament)
 
 
-def _session_step(request, slug, number, service, done):
+def _session_step(request, slug, number, service, done, **options):
     """Open or close a session: one POST, then back to the overview with the outcome."""
     tournament = get_tournament(request, slug, role="organiser")
     session = get_session(tournament, number)
     try:
-        service(session=session)
+        service(session=session, **options)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -190,8 +198,15 @@ def _session_step(request, slug, number, service, done):
 @login_required
 @require_POST
 def session_open(request, slug, number):
+    """Open a session for play; refused while withdrawn players hold seats, unless the post
+    confirms that they are playing after all (the overview's second button)."""
     return _session_step(
-        request, slug, number, services.session_open, _("Session %(n)s is open for play.")
+        request,
+        slug,
+        number,
+        services.session_open,
+        _("Session %(n)s is open for play."),
+        playing_after_all=request.POST.get("playing_after_all") == "1",
     )
 
 
@@ -234,17 +249,25 @@ def seat_change(request, slug, number):
     session = get_session(tournament, number)
     form = SeatReplaceForm(request.POST or None, session=session)
     if request.method == "POST" and form.is_valid():
+        player = form.cleaned_data["player"]
+        warning = selectors.substitute_limit_warning(tournament, [player])
         try:
-            services.seat_replace(
-                seat=form.cleaned_data["seat"], player=form.cleaned_data["player"]
-            )
+            services.seat_replace(seat=form.cleaned_data["seat"], player=player)
         except ValidationError as error:
             add_service_errors(form, error)
         else:
             messages.success(request, _("Seat changed."))
+            if warning:
+                messages.warning(request, warning)
             return redirect("seating", tournament.slug, session.number)
     context = roles(request, tournament)
-    context.update(tournament=tournament, session=session, form=form)
+    context.update(
+        tournament=tournament,
+        session=session,
+        form=form,
+        withdrawn=selectors.withdrawn_seated(session),
+        substitutes=selectors.substitute_count(tournament),
+    )
     return render(request, "seating/change.html", context)
 
 

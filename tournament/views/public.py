@@ -38,6 +38,7 @@ def tournament_detail(request, slug):
         tournament=tournament,
         sessions=overview.sessions,
         player_count=overview.active_players,
+        substitutes=overview.substitutes,
         draw_form=DrawForm(tournament=tournament, commitment=pending) if organiser else None,
         has_commitments=bool(commitments),
         pending_commitment=pending,

@@ -1,7 +1,7 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import services
+from tournament import selectors, services
 from tournament.models import SEAT_LABELS, SEATING_METHOD_CHOICES, Tournament
 from tournament.services.draws import DEFAULT_TOP_TABLES
 
@@ -31,6 +31,8 @@ class Command(BaseCommand):
             tournament = Tournament.objects.get(slug=slug)
         except Tournament.DoesNotExist as error:
             raise CommandError(f"No tournament with slug {slug!r}.") from error
+        # Who the draw seats is known before it is made: the warning is said with its outcome.
+        warning = selectors.draw_substitute_warning(tournament)
         try:
             drawn = services.session_draw(
                 tournament=tournament, number=session, seed=seed, method=method, top=top
@@ -38,6 +40,8 @@ class Command(BaseCommand):
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         self.stdout.write(f"Session {drawn.number} drawn with seed {drawn.seed}")
+        if warning:
+            self.stderr.write(warning)
         for seat in drawn.seats.select_related("table", "player").order_by("table__number", "seat"):
             self.stdout.write(
                 f"table {seat.table.number} {SEAT_LABELS[seat.seat]} lot {seat.lot}: "
