@@ -11,6 +11,7 @@ from tournament.views import (
     players,
     public,
     referee,
+    screen,
     standings,
 )
 
@@ -122,4 +123,7 @@ urlpatterns = [
     path("t/<slug:slug>/players/<int:number>/", public.player_schedule, name="player_schedule"),
     path("t/<slug:slug>/standings/", standings.standings_page, name="standings"),
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
+    # The hall's screens: the page, and the panels its polls fetch
+    path("t/<slug:slug>/screen/", screen.screen_page, name="screen"),
+    path("t/<slug:slug>/screen/panel/", screen.screen_panel, name="screen_panel"),
 ]

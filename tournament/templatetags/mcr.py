@@ -68,3 +68,9 @@ def exact(value):
 def penalty_kind(kind: str) -> str:
     """How a penalty of ``kind`` is paid, in the reader's language."""
     return dict(Penalty.KIND_CHOICES).get(kind, kind)
+
+
+@register.filter
+def seat_wind(seat):
+    """A starting seat's wind at the first hand: P1 (0) East, P2 South, P3 West, P4 North."""
+    return "" if seat is None else WIND_NAMES["ESWN"[int(seat)]]
