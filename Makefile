@@ -98,6 +98,13 @@ bench-drops: $(STAMP)
 loadtest: $(STAMP)
 	$(PY) bench/loadtest.py
 
+# A hall's screen in headless Chromium for ten minutes at its real 10 s polls, on a
+# 1,000-player tournament whose session is being played: requests, bytes and server time per
+# poll, and no page reload (needs chromium and chromedriver; not part of `make test`).
+.PHONY: bench-screen
+bench-screen: $(STAMP)
+	$(PY) bench/screen_run.py
+
 # Big tournaments' pages and exports: builds 100x8, 400x10 and 1,000x10 tournaments (about
 # a quarter of an hour; BENCH_WEB_DB=postgresql for the PostgreSQL of DATABASE_URL) and
 # prints queries, server time, bytes and the workbook's memory per page.

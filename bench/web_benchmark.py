@@ -57,6 +57,7 @@ TARGET_MS = {
     "referee sheet": 100,
     "referee home": 100,
     "overview": 100,
+    "screen panel": 100,
 }
 
 
@@ -158,6 +159,8 @@ def measure_pages(client, tournament, runs: int) -> list[tuple]:
         "player page": reverse("player_schedule", args=[slug, middle]),
         "referee home": reverse("referee_home", args=[slug]),
         "referee sheet": reverse("table_sheet", args=[slug, last, 1]),
+        # A hall screen's poll: every session is closed, so its first standings panel.
+        "screen panel": reverse("screen_panel", args=[slug]) + "?step=0",
     }
     rows = []
     for name, path in pages.items():

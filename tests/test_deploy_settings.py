@@ -132,3 +132,20 @@ def test_a_flag_is_1_or_0(value):
     result = manage("check", MCR_SECURE_SSL_REDIRECT=value)
     assert result.returncode != 0
     assert f"MCR_SECURE_SSL_REDIRECT must be 1 or 0, not '{value}'." in result.stderr
+
+
+def test_the_screens_ask_every_ten_seconds_unless_told():
+    assert settings_of("SCREEN_POLL_SECONDS") == {"SCREEN_POLL_SECONDS": "10"}
+    assert settings_of("SCREEN_POLL_SECONDS", MCR_SCREEN_SECONDS="15") == {
+        "SCREEN_POLL_SECONDS": "15"
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("0", "MCR_SCREEN_SECONDS must be 1 or more."), ("ten", "must be a whole number")],
+)
+def test_a_screen_interval_is_a_whole_number_of_seconds(value, said):
+    result = manage("check", MCR_SCREEN_SECONDS=value)
+    assert result.returncode != 0
+    assert said in result.stderr

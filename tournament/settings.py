@@ -170,6 +170,12 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# The hall's screens ask for their next panel every this many seconds: one small request a
+# screen each time (docs/screen.md).
+SCREEN_POLL_SECONDS = _int("MCR_SCREEN_SECONDS", 10)
+if SCREEN_POLL_SECONDS < 1:
+    raise ImproperlyConfigured("MCR_SCREEN_SECONDS must be 1 or more.")
+
 # Uploaded import files are read in memory; a player list is far below this.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # Form bodies, files aside: the largest is the import confirmation, a signed preview

@@ -12,6 +12,7 @@ from tournament.views import (
     players,
     public,
     referee,
+    screen,
     standings,
     statistics,
 )
@@ -151,4 +152,7 @@ urlpatterns = [
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
     path("t/<slug:slug>/statistics/", statistics.statistics_page, name="statistics"),
     path("t/<slug:slug>/ema.xlsx", standings.ema_xlsx, name="ema_xlsx"),
+    # The hall's screens: the page, and the panels its polls fetch
+    path("t/<slug:slug>/screen/", screen.screen_page, name="screen"),
+    path("t/<slug:slug>/screen/panel/", screen.screen_panel, name="screen_panel"),
 ]

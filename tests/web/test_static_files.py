@@ -8,6 +8,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
+from tests.conftest import make_tournament, make_user
+
 MANIFEST = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
@@ -87,3 +89,15 @@ def test_pages_name_the_sites_icon_and_it_is_served(collected):
     response = client.get(icon)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("image/svg+xml")
+
+
+def test_the_hall_screen_names_its_scripts_and_they_are_served(collected):
+    organiser = make_user("organiser", can_create=True)
+    make_tournament(creator=organiser)
+    client = Client()
+    page = client.get("/t/spring-open/screen/").content.decode()
+    for name in ("js/vendor/htmx.min", "js/screen", "css/screen"):
+        extension = name.rsplit("/", 1)[0].split("/")[0]
+        found = re.search(rf'"(/static/{re.escape(name)}\.[0-9a-f]{{12}}\.{extension})"', page)
+        assert found, name
+        assert client.get(found[1]).status_code == 200

@@ -128,3 +128,9 @@ def fan_points(key: str):
 def share(part: int, whole: int) -> str:
     """``part`` out of ``whole`` as a percentage to one decimal (without the sign)."""
     return statistics.percent(part, whole)
+
+
+@register.filter
+def seat_wind(seat):
+    """A starting seat's wind at the first hand: P1 (0) East, P2 South, P3 West, P4 North."""
+    return "" if seat is None else WIND_NAMES["ESWN"[int(seat)]]
