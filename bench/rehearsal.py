@@ -779,6 +779,8 @@ def read_workbook(page: Browser, run: Rehearsal) -> dict[int, tuple[int, str]]:
     book = openpyxl.load_workbook(io.BytesIO(body), read_only=True)
     sheet = book["Standings"]
     rows = list(sheet.iter_rows(values_only=True))
+    # The header is below the block of the substitutes: the first row that starts with "Rank".
+    rows = rows[next(i for i, row in enumerate(rows) if row and row[0] == "Rank") :]
     header = list(rows[0])
     number, score = header.index("Number"), header.index("Score")
     exact = header.index("Table points (exact)")

@@ -138,6 +138,7 @@ def test_the_tournament_block_above_the_results(cup):
         "Tournament": "Standings Cup",
         "Players": 7,
         "Substitutes": 1,
+        "Substitute limit": 3,
         "First day": "2026-05-16",
         "Last day": "2026-05-17",
         "Days": 2,

@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from tournament import exports, selectors, services
 from tournament.models import Table
@@ -197,12 +198,23 @@ def load(tournament):
     return openpyxl.load_workbook(io.BytesIO(exports.standings_xlsx_bytes(tournament)))
 
 
+def header_row(sheet) -> int:
+    """The header's row: the one above the frozen pane (below the block, if any)."""
+    return int(sheet.freeze_panes.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) - 1
+
+
 def data_rows(sheet):
-    return [list(row) for row in sheet.iter_rows(min_row=2, values_only=True)]
+    return [list(row) for row in sheet.iter_rows(min_row=header_row(sheet) + 1, values_only=True)]
 
 
 def header(sheet):
-    return [cell.value for cell in sheet[1]]
+    return [cell.value for cell in sheet[header_row(sheet)]]
+
+
+def records(sheet) -> list[dict]:
+    """A sheet's rows below its header, as dicts by heading."""
+    names = header(sheet)
+    return [dict(zip(names, row, strict=True)) for row in data_rows(sheet)]
 
 
 def column(sheet, name):
@@ -304,9 +316,11 @@ def test_no_teams_sheet_when_nobody_has_a_team(db):
 def test_every_sheet_has_a_frozen_bold_header_and_widths(standings_scenario):
     workbook = load(standings_scenario)
     for sheet in workbook.worksheets:
-        assert sheet.freeze_panes == "A2", sheet.title
-        assert all(cell.font.bold for cell in sheet[1]), sheet.title
-        assert sheet.column_dimensions["A"].width >= len(str(sheet["A1"].value))
+        # The standings carry a block of two rows above their header (the substitutes).
+        top = 3 if sheet.title == "Standings" else 1
+        assert sheet.freeze_panes == f"A{top + 1}", sheet.title
+        assert all(cell.font.bold for cell in sheet[top]), sheet.title
+        assert sheet.column_dimensions["A"].width >= len(str(sheet[f"A{top}"].value))
 
 
 @pytest.mark.django_db
@@ -319,7 +333,8 @@ def test_standings_sheet_stores_numbers_as_numbers(standings_scenario):
     # The exact column holds the number itself, shown as a fraction: 16/3 reads "5 1/3".
     fractions = [(16, 3), (9, 2), (9, 2), (4, 1), (17, 6), (2, 1), (3, 2), (10, 3)]
     assert [r[exact] for r in rows] == [pytest.approx(n / d, rel=1e-14) for n, d in fractions]
-    for row_index in range(2, len(rows) + 2):
+    first = header_row(sheet) + 1
+    for row_index in range(first, len(rows) + first):
         cell = sheet.cell(row=row_index, column=exact + 1)
         assert cell.number_format == "# ??/??"
         assert cell.data_type == "n"
@@ -328,6 +343,7 @@ def test_standings_sheet_stores_numbers_as_numbers(standings_scenario):
             assert isinstance(row[index], int | float) and not isinstance(row[index], bool)
     assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6, 7, None]
     assert [r[column(sheet, "Substitute")] for r in rows] == [False] * 7 + [True]
+    assert [r[column(sheet, "Status")] for r in rows] == [None] * 7 + ["substitute (unranked)"]
 
 
 @pytest.mark.django_db
@@ -383,8 +399,8 @@ def test_session_sheets_give_scores_places_and_confirmation(standings_scenario):
 def test_seating_sheet_lists_every_seat_with_its_lot(standings_scenario):
     rows = data_rows(load(standings_scenario)["Seating"])
     assert len(rows) == 16
-    assert rows[0] == [1, 1, "P1", 1, 5, "Eve Sato", "佐藤惠", None]
-    assert rows[-1] == [2, 2, "P4", 8, 1, "Alice Martin", None, "Dragons"]
+    assert rows[0] == [1, 1, "P1", 1, 5, "Eve Sato", "佐藤惠", None, None, None]
+    assert rows[-1] == [2, 2, "P4", 8, 1, "Alice Martin", None, "Dragons", None, None]
 
 
 @pytest.mark.django_db
@@ -395,7 +411,7 @@ def test_text_that_looks_like_a_formula_stays_text(db):
     sheet = load(tournament)["Standings"]
     names = [r[2] for r in data_rows(sheet)]
     assert "=1+2" in names
-    cell = sheet.cell(row=names.index("=1+2") + 2, column=3)
+    cell = sheet.cell(row=names.index("=1+2") + header_row(sheet) + 1, column=3)
     assert cell.data_type == "s"
 
 
@@ -424,3 +440,85 @@ def test_unconfirmed_tables_still_count(standings_scenario):
     before = data_rows(load(standings_scenario)["Standings"])
     services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
     assert data_rows(load(standings_scenario)["Standings"]) == before
+
+
+# ---------------------------------------------------------------- withdrawals and substitutes
+
+
+@pytest.fixture
+def withdrawals(standings_scenario):
+    """The scenario, then: 6 Fu Hao withdraws after session 2; 10 Ivo Berg registers and
+    withdraws before playing; substitutes 9 and 11 register; session 3 is drawn (six regular
+    players and the substitutes 8 and 9) but not played; 5 Eve Sato withdraws and 11 takes
+    her seat."""
+    tournament = standings_scenario
+    services.player_withdraw(player=tournament.players.get(number=6))
+    for number, name, substitute in ((9, "Ines Roth", True), (10, "Ivo Berg", False)):
+        services.player_save(
+            tournament=tournament, number=number, name=name, is_substitute=substitute
+        )
+    services.player_withdraw(player=tournament.players.get(number=10))
+    session = services.session_draw(tournament=tournament, number=3, seed=SEED_1)
+    services.player_save(tournament=tournament, number=11, name="Jun Ode", is_substitute=True)
+    services.player_withdraw(player=tournament.players.get(number=5))
+    seat = session.seats.get(player__number=5)
+    services.seat_replace(seat=seat, player=tournament.players.get(number=11))
+    return tournament
+
+
+@pytest.mark.django_db
+def test_a_session_drawn_but_not_played_has_no_sheet(withdrawals):
+    workbook = load(withdrawals)
+    assert workbook.sheetnames == SHEETS
+    # Its seats are in the seating sheet all the same.
+    assert {r[0] for r in data_rows(workbook["Seating"])} == {1, 2, 3}
+
+
+@pytest.mark.django_db
+def test_a_session_sheet_holds_only_the_tables_played(standings_scenario):
+    session = services.session_open(
+        session=services.session_draw(tournament=standings_scenario, number=3, seed=SEED_1)
+    )
+    table = session.tables.get(number=2)
+    services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8, user=None)
+    rows = records(load(standings_scenario)["Session 3"])
+    assert {r["Table"] for r in rows} == {2}
+    assert sorted(r["Place"] for r in rows) == [1, 2, 2, 2]
+
+
+@pytest.mark.django_db
+def test_the_status_says_why_a_player_has_no_rank(withdrawals):
+    rows = {r["Number"]: r for r in records(load(withdrawals)["Standings"])}
+    # 6 and 5 keep their results and their rank (7 and 4: EXPECTED_STANDINGS).
+    assert (rows[6]["Rank"], rows[6]["Status"]) == (7, "withdrawn after session 2")
+    assert (rows[5]["Rank"], rows[5]["Status"]) == (4, "withdrawn after session 2")
+    assert rows[10]["Rank"] is None
+    assert rows[10]["Status"] == "withdrawn before playing (unranked)"
+    for number in (8, 9, 11):
+        assert (rows[number]["Rank"], rows[number]["Status"]) == (None, "substitute (unranked)")
+    assert [rows[n]["Status"] for n in (1, 2, 3, 4, 7)] == [None] * 5
+
+
+@pytest.mark.django_db
+def test_the_seating_sheet_says_whom_a_substitute_replaces_and_who_withdrew(withdrawals):
+    today = timezone.localdate().isoformat()
+    rows = records(load(withdrawals)["Seating"])
+    (seat,) = [r for r in rows if r["Session"] == 3 and r["Number"] == 11]
+    assert (seat["Replaces"], seat["Withdrawn"]) == ("5 Eve Sato", None)
+    # Eve Sato's earlier seats: withdrawn since today; nobody else in session 3 replaces anyone.
+    assert [r["Withdrawn"] for r in rows if r["Number"] == 5] == [today, today]
+    assert [r["Replaces"] for r in rows if r["Session"] == 3 and r["Number"] != 11] == [None] * 7
+    assert {r["Number"] for r in rows if r["Withdrawn"]} == {5, 6}
+
+
+@pytest.mark.django_db
+def test_the_standings_sheet_counts_the_substitutes_against_the_limit(withdrawals):
+    sheet = load(withdrawals)["Standings"]
+    assert sheet["A1"].value == (
+        "3 substitutes have sat at a table; the federation counts at most 3."
+    )
+    assert sheet["A2"].value is None
+    services.tournament_update(tournament=withdrawals, substitute_limit=2)
+    sheet = load(withdrawals)["Standings"]
+    assert sheet["A2"].value == "The federation will count only 2 substitutes."
+    assert header(sheet)[0] == "Rank"

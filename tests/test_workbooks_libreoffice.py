@@ -104,7 +104,11 @@ def number(text: str) -> int | None:
     return int(text) if text.strip() else None
 
 
-def by_header(rows: list[list[str]]) -> list[dict[str, str]]:
+def by_header(rows: list[list[str]], first: str = "") -> list[dict[str, str]]:
+    """The rows below the header as dicts; ``first``: the header's first heading, for a
+    sheet with a block above its header."""
+    if first:
+        rows = rows[next(i for i, row in enumerate(rows) if row and row[0] == first) :]
     header, *data = rows
     return [dict(zip(header, row, strict=True)) for row in data]
 
@@ -183,7 +187,7 @@ def test_libreoffice_reads_every_sheet(converted):
 
 def test_the_standings_sheet_shows_the_numbers_of_the_standings_page(converted):
     page = table(converted["pages"]["standings"], "standings")
-    sheet = by_header(converted["main"]["Standings"])
+    sheet = by_header(converted["main"]["Standings"], "Rank")
     assert len(sheet) == len(page) == 10  # eight players, a spare substitute, a withdrawal
     for row, cells in zip(sheet, page, strict=True):
         rank, no, _player, _team, points, score, *places, sessions, best = cells

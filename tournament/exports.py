@@ -19,8 +19,9 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 from django.core.cache import cache
+from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from tournament import scoring, seating, selectors, xlsx_writer
@@ -55,8 +56,27 @@ def _player_at(players: list, seat: int | None):
 # ---------------------------------------------------------------- row generators
 
 
-def standings_rows(rows: Iterable[selectors.StandingRow]) -> Iterator[Row]:
-    """The individual standings, ranked players first, then the unranked substitutes."""
+def standing_status(row: selectors.StandingRow, last_session: int | None) -> str:
+    """Why a player has no rank, or that they withdrew: in the standings page's words (its
+    badges say "substitute" and "withdrawn"). ``last_session`` is the last session the
+    player played, if any. Empty for a player who plays on."""
+    player = row.player
+    if player.is_substitute:
+        return _("substitute (unranked)")
+    if player.withdrawn_at is None:
+        return ""
+    if not row.ranked:
+        return _("withdrawn before playing (unranked)")
+    return _("withdrawn after session %(number)s") % {"number": last_session}
+
+
+def standings_rows(
+    rows: Iterable[selectors.StandingRow], last_sessions: dict[int, int] | None = None
+) -> Iterator[Row]:
+    """The individual standings, ranked players first, then the unranked ones (substitutes,
+    players who withdrew before playing) without a rank, their status saying why;
+    ``last_sessions`` is ``selectors.last_sessions_played``."""
+    last_sessions = last_sessions or {}
     yield (
         _("Rank"),
         _("Number"),
@@ -74,6 +94,7 @@ def standings_rows(rows: Iterable[selectors.StandingRow]) -> Iterator[Row]:
         _("Sessions played"),
         _("Best session"),
         _("Substitute"),
+        _("Status"),
     )
     for row in rows:
         player = row.player
@@ -91,7 +112,31 @@ def standings_rows(rows: Iterable[selectors.StandingRow]) -> Iterator[Row]:
             row.sessions_played,
             row.best_session,
             player.is_substitute,
+            standing_status(row, last_sessions.get(player.pk)),
         )
+
+
+def substitute_rows(count: selectors.SubstituteCount) -> list[Row]:
+    """The block above the standings: how many substitutes have sat at a table against the
+    federation's limit (the tournament page's words), then a blank row."""
+    said = ngettext(
+        "%(n)s substitute has sat at a table; the federation counts at most %(limit)s.",
+        "%(n)s substitutes have sat at a table; the federation counts at most %(limit)s.",
+        count.seated,
+    ) % {"n": count.seated, "limit": count.limit}
+    block: list[Row] = [(said,)]
+    if count.beyond_limit:
+        block.append(
+            (
+                ngettext(
+                    "The federation will count only %(limit)s substitute.",
+                    "The federation will count only %(limit)s substitutes.",
+                    count.limit,
+                )
+                % {"limit": count.limit},
+            )
+        )
+    return [*block, ()]
 
 
 SESSION_SEAT_FIELDS = (
@@ -283,7 +328,9 @@ def penalty_rows(tournament) -> Iterator[Row]:
 
 
 def seating_rows(tournament) -> Iterator[Row]:
-    """The draw of every session: table, starting seat and lot of each player."""
+    """The draw of every session: table, starting seat and lot of each player; whom a
+    substitute replaces (the player the draw gave the seat, who withdrew) and the day a
+    seated player withdrew, as the seating page marks them."""
     yield (
         _("Session"),
         _("Table"),
@@ -293,6 +340,8 @@ def seating_rows(tournament) -> Iterator[Row]:
         _("Name"),
         _("Chinese name"),
         _("Team"),
+        _("Replaces"),
+        _("Withdrawn"),
     )
     seats = (
         Seat.objects.filter(session__tournament=tournament)
@@ -306,11 +355,21 @@ def seating_rows(tournament) -> Iterator[Row]:
             "player__name",
             "player__name_zh",
             "player__team",
+            "replaces__number",
+            "replaces__name",
+            "player__withdrawn_at",
         )
         .iterator(chunk_size=2000)
     )
-    for session, table, seat, *rest in seats:
-        yield (session, table, SEAT_LABELS[seat], *rest)
+    for session, table, seat, *rest, replaced, replaced_name, withdrawn_at in seats:
+        yield (
+            session,
+            table,
+            SEAT_LABELS[seat],
+            *rest,
+            None if replaced is None else f"{replaced} {replaced_name}",
+            None if withdrawn_at is None else timezone.localdate(withdrawn_at).isoformat(),
+        )
 
 
 def team_rows(teams: Iterable[selectors.TeamRow]) -> Iterator[Row]:
@@ -340,9 +399,11 @@ def has_teams(rows: Iterable[selectors.StandingRow]) -> bool:
 
 
 def _session_seats(tournament) -> Iterator[tuple[int, Iterator[tuple]]]:
-    """(session number, its seats by table and seat) for every session, from one query."""
+    """(session number, its played seats by table and seat) for every session with a table
+    played, from one query: a table drawn but not started has no results to show (the
+    standings' rule, ``selectors.PLAYED_SEAT``)."""
     seats = (
-        Seat.objects.filter(session__tournament=tournament)
+        Seat.objects.filter(selectors.PLAYED_SEAT, session__tournament=tournament)
         .order_by("session__number", "table__number", "seat")
         .values_list(*SESSION_SEAT_FIELDS)
         .iterator(chunk_size=2000)
@@ -350,18 +411,18 @@ def _session_seats(tournament) -> Iterator[tuple[int, Iterator[tuple]]]:
     return itertools.groupby(seats, key=lambda seat: seat[0])
 
 
-def workbook_sheets(tournament) -> Iterator[tuple[str, Iterable[Row]]]:
-    """(sheet title, rows) for every sheet of the standings workbook, in order; each sheet's
-    rows are read as it is written."""
+def workbook_sheets(tournament) -> Iterator[tuple]:
+    """(sheet title, rows) or (sheet title, rows, rows above the header) for every sheet of
+    the standings workbook, in order; each sheet's rows are read as it is written. A session
+    has a sheet once one of its tables has been played, with the played tables only."""
     rows = selectors.standings(tournament)
-    yield _("Standings"), standings_rows(rows)
-    drawn = set(tournament.sessions.values_list("number", flat=True))
+    yield (
+        _("Standings"),
+        standings_rows(rows, selectors.last_sessions_played(tournament)),
+        substitute_rows(selectors.substitute_count(tournament)),
+    )
     for number, seats in _session_seats(tournament):
-        drawn.discard(number)
         yield _("Session %(number)s") % {"number": number}, session_rows(seats)
-    # A session drawn with no seat (no players) still has its sheet, with a header only.
-    for number in sorted(drawn):
-        yield _("Session %(number)s") % {"number": number}, session_rows([])
     yield pgettext("workbook sheet", "Hands"), hand_rows(tournament)
     yield _("Penalties"), penalty_rows(tournament)
     yield _("Seating"), seating_rows(tournament)
@@ -397,7 +458,11 @@ def write_standings_workbook(tournament, file) -> None:
     """The whole tournament as an .xlsx: standings, sessions, hands, penalties, seating (and
     teams), each sheet written as its rows are read."""
     xlsx_writer.write_workbook(
-        file, ((title, _cell_values(rows)) for title, rows in workbook_sheets(tournament))
+        file,
+        (
+            (title, _cell_values(rows), *above)
+            for title, rows, *above in workbook_sheets(tournament)
+        ),
     )
 
 
@@ -481,14 +546,17 @@ def ema_rows(rows: Iterable[selectors.StandingRow]) -> Iterator[Row]:
 
 
 def ema_tournament_rows(tournament, listed: list[selectors.StandingRow]) -> list[Row]:
-    """The block above the results: the tournament, its numbers of players, its dates (the
-    days a session was opened for play) and its rules, then a blank row."""
+    """The block above the results: the tournament, its numbers of players and of the
+    substitutes listed (who played) against the federation's limit, as the standings
+    workbook counts them, its dates (the days a session was opened for play) and its
+    rules, then a blank row."""
     days = selectors.session_dates(tournament)
     ranked = sum(1 for row in listed if row.ranked)
     return [
         ("Tournament", tournament.name),
         ("Players", ranked),
         ("Substitutes", len(listed) - ranked),
+        ("Substitute limit", tournament.substitute_limit),
         ("First day", days[0].isoformat() if days else None),
         ("Last day", days[-1].isoformat() if days else None),
         ("Days", len(days)),

@@ -44,6 +44,11 @@ from tournament.seating.schedule import schedule_stats
 
 # Players still in the tournament (not withdrawn).
 ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
+# A seat whose table has been played: at least one hand entered, so its result is stored
+# (``services.results``). A table drawn but not started has no place yet; counting it would
+# give its four players a shared first place and 7/4 table points each. The standings, the
+# rank history and the workbook's session sheets all skip such seats by this one rule.
+PLAYED_SEAT = Q(place__isnull=False)
 
 
 def tournament_by_slug(slug: str) -> Tournament | None:
@@ -602,7 +607,7 @@ def compute_standings(tournament) -> list[StandingRow]:
     one query for the players and one for the totals, whatever the tournament's size."""
     rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
     totals = (
-        Seat.objects.filter(session__tournament=tournament, place__isnull=False)
+        Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
         .values("player_id")
         .annotate(
             total=Sum("score"),
@@ -684,7 +689,7 @@ def compute_rank_history(tournament) -> RankHistory:
     rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
     by_session: dict[int, list[tuple[int, int, int, int]]] = {}
     for session, *result in (
-        Seat.objects.filter(session__tournament=tournament, place__isnull=False)
+        Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
         .order_by()
         .values_list("session__number", "player_id", "score", "table_points_twelfths", "place")
     ):
@@ -1116,6 +1121,20 @@ def draw_substitute_warning(tournament) -> str:
     except DrawRefused:
         return ""
     return substitute_limit_warning(tournament, players)
+
+
+def last_sessions_played(tournament) -> dict[int, int]:
+    """Player id -> the last session in which each withdrawn player played a table (those
+    who withdrew before playing are not in it): one query."""
+    return dict(
+        Seat.objects.filter(
+            PLAYED_SEAT, session__tournament=tournament, player__withdrawn_at__isnull=False
+        )
+        .values("player_id")
+        .annotate(last=Max("session__number"))
+        .order_by()
+        .values_list("player_id", "last")
+    )
 
 
 @dataclass(frozen=True)

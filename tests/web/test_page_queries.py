@@ -191,15 +191,16 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("standings_xlsx", args=[tournament.slug])
     # The tournament, the data version (the file's key), the standings (version, players,
-    # totals), the sessions drawn, every seat once for the session sheets, the seats'
-    # names and the hands for the Hands sheet, the seats and the penalties for their
-    # sheet, the seating: one query each, whatever the number of sessions.
+    # totals), the last session of the withdrawn players, the substitutes seated, every
+    # played seat once for the session sheets, the seats' names and the hands for the Hands
+    # sheet, the seats and the penalties for their sheet, the seating: one query each,
+    # whatever the number of sessions.
     read(login(None), url, django_assert_num_queries, WORKBOOK_QUERIES)
     # Read again under the same version: the file comes from the cache.
     read(login(None), url, django_assert_num_queries, 2)
 
 
-WORKBOOK_QUERIES = 12
+WORKBOOK_QUERIES = 13
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

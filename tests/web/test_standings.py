@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tests.test_exports import EXPECTED_STANDINGS, SEATS_2, make_scenario_tournament
+from tests.test_exports import EXPECTED_STANDINGS, SEATS_2, make_scenario_tournament, records
 from tournament import services
 from tournament.models import Table
 from tournament.views import standings as standings_views
@@ -309,8 +309,7 @@ def test_standings_sheet_agrees_with_the_page(clients):
     sheet = openpyxl.load_workbook(io.BytesIO(clients["anonymous"].get(xlsx_url()).content))[
         "Standings"
     ]
-    names = [c.value for c in sheet[1]]
-    rows = [dict(zip(names, r, strict=True)) for r in sheet.iter_rows(min_row=2, values_only=True)]
+    rows = records(sheet)
     on_page = table_rows(page)
     assert [r["Number"] for r in rows] == numbers_in_order(page)
     assert [r["Rank"] for r in rows] == ranks_in_order(page)
