@@ -98,7 +98,7 @@ class EventDatabase:
                 "import json\n"
                 "from django.contrib.auth.models import User\n"
                 "from tournament import services\n"
-                "from tournament.device_links import device_token\n"
+                "from tournament.hall.device_links import device_token\n"
                 "organiser = User.objects.create_user('organiser', password='hall-organiser')\n"
                 f"t = services.tournament_create(name='Hall', slug='{SLUG}', session_count=4,\n"
                 "    session_minutes=150, seating_method='lot', creator=organiser)\n"

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from hall import EventDatabase, chromium, free_port, percentile  # noqa: E402
 
-from tournament import screen  # noqa: E402  (plain Python: no Django)
+from tournament.hall import screen  # noqa: E402  (plain Python: no Django)
 
 SLUG = "screen-run"
 # The access log: request line, status, body bytes, milliseconds, user agent.

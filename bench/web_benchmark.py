@@ -217,11 +217,15 @@ def resident_memory(*, peak: bool = False) -> int | None:
 def measure_standings_sources(tournament, runs: int) -> tuple[float, float, int, int]:
     """The standings from the stored results, and settled again from every hand (ms); then
     what ``manage.py verify_results`` checks: tables checked, seats whose results differ."""
-    from tournament import selectors
+    from tournament.selectors.standings import (
+        compute_standings,
+        stored_results_differences,
+        tournament_results,
+    )
 
-    stored = timed(lambda: selectors.compute_standings(tournament), runs)
-    from_hands = timed(lambda: selectors.tournament_results(tournament), max(1, runs // 2))
-    tables, differences = selectors.stored_results_differences(tournament)
+    stored = timed(lambda: compute_standings(tournament), runs)
+    from_hands = timed(lambda: tournament_results(tournament), max(1, runs // 2))
+    tables, differences = stored_results_differences(tournament)
     return stored, from_hands, tables, len(differences)
 
 
@@ -323,7 +327,8 @@ def _saves(client, tournament) -> dict:
 def _planned_draw(tournament) -> float:
     """The planned method's draw (ms): its first session's, which plans every session (the
     others read the plan), for a tournament of the same players and sessions."""
-    from tournament import rehearsal, services
+    from tournament import services
+    from tournament.server import rehearsal
 
     planned = services.tournament_create(
         name="Planned draw",

@@ -850,6 +850,36 @@ CASES = [
         "not_multiple_of_four",
         "7 players are registered; 8 players are needed for 2 tables: 1 substitute is missing.",
     ),
+    # seating: who is drawn
+    Case(
+        "shortfall_one_substitute",
+        lambda: seating.players_to_draw(range(1, 16), []),
+        "not_multiple_of_four",
+        "15 active players, not counting substitutes, cannot fill tables of four. Register 1 "
+        "more substitute to fill the last table. Otherwise, withdraw 3 players so that the "
+        "others fill whole tables.",
+    ),
+    Case(
+        "shortfall_one_to_withdraw",
+        lambda: seating.players_to_draw(range(1, 14), [20]),
+        "not_multiple_of_four",
+        "13 active players, not counting substitutes, cannot fill tables of four. Register 2 "
+        "more substitutes to fill the last table. Otherwise, withdraw 1 player so that the "
+        "others fill whole tables.",
+    ),
+    Case(
+        "shortfall_one_player",
+        lambda: seating.players_to_draw([1], []),
+        "not_multiple_of_four",
+        "1 active player, not counting substitutes, cannot fill tables of four. Register 3 more "
+        "substitutes to fill the last table.",
+    ),
+    Case(
+        "nobody_active",
+        lambda: seating.players_to_draw([], [20, 21]),
+        "no_players",
+        "There are no active players to draw.",
+    ),
     # seating: modes
     Case(
         "mode",

@@ -26,9 +26,12 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from tests.conftest import give_all_tables, make_user, play_some_sessions
-from tournament import backups, exports, selectors, services
-from tournament.device_links import device_token, table_for_token
+from tournament import services
+from tournament.exports import workbook
+from tournament.hall.device_links import device_token, table_for_token
 from tournament.models import Hand, Penalty, Player, Table, Tournament
+from tournament.selectors.standings import tournament_standings
+from tournament.server import backups
 
 ROOT = Path(__file__).resolve().parent.parent
 on_postgresql = pytest.mark.skipif(
@@ -48,14 +51,14 @@ def standings_figures(tournament) -> list[tuple]:
             row.sessions_played,
             row.best_session,
         )
-        for row in selectors.standings(tournament)
+        for row in tournament_standings(tournament)
     ]
 
 
 def workbook_values(tournament) -> dict[str, list[tuple]]:
     """Every sheet's cell values: the file's bytes differ (zip timestamps), not its content."""
-    workbook = openpyxl.load_workbook(io.BytesIO(exports.standings_xlsx_bytes(tournament)))
-    return {sheet.title: list(sheet.iter_rows(values_only=True)) for sheet in workbook}
+    book = openpyxl.load_workbook(io.BytesIO(workbook.standings_xlsx_bytes(tournament)))
+    return {sheet.title: list(sheet.iter_rows(values_only=True)) for sheet in book}
 
 
 def every_row() -> dict[str, list[dict]]:

@@ -9,7 +9,7 @@ import pytest
 from babel.messages.pofile import read_po, write_po
 from django.conf import settings
 
-from tournament import catalogue
+from tournament.language import catalogue
 
 
 def test_every_translatable_string_has_a_chinese_translation():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.clock import TableClock, format_left, iso_utc, time_left
+from tournament.hall.clock import TableClock, format_left, iso_utc, time_left
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OPENED = datetime(2026, 11, 30, 14, 0, tzinfo=UTC)
@@ -95,7 +95,11 @@ def test_instants_are_written_in_utc_to_the_millisecond_for_the_tablet():
 
 def test_importing_the_clock_does_not_import_django():
     result = subprocess.run(
-        [sys.executable, "-c", "import sys, tournament.clock; assert 'django' not in sys.modules"],
+        [
+            sys.executable,
+            "-c",
+            "import sys, tournament.hall.clock; assert 'django' not in sys.modules",
+        ],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,

@@ -3,7 +3,8 @@
 import pytest
 from django.core import signing
 
-from tournament import device_links, services
+from tournament import services
+from tournament.hall import device_links
 from tournament.models import Hand, Table
 
 

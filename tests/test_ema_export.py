@@ -17,8 +17,11 @@ from django.utils import timezone
 
 from tests.markdown_tables import table_rows
 from tests.test_exports import make_scenario_tournament
-from tournament import exports, selectors, services, xlsx_writer
+from tournament import services
+from tournament.exports import ema, xlsx_writer
+from tournament.exports.workbook import ExactPoints
 from tournament.models import Session
+from tournament.selectors.standings import tournament_standings
 
 HEADER = [
     "Place",
@@ -69,7 +72,7 @@ def cup(db):
 
 
 def workbook(tournament):
-    return openpyxl.load_workbook(io.BytesIO(exports.ema_xlsx_bytes(tournament)))
+    return openpyxl.load_workbook(io.BytesIO(ema.ema_xlsx_bytes(tournament)))
 
 
 def results(sheet) -> tuple[list, list[list]]:
@@ -88,7 +91,7 @@ def block(sheet) -> dict:
 def test_the_columns_are_those_of_the_emas_results_sheet_in_order(cup):
     header, _rows = results(workbook(cup)["Results"])
     assert header == HEADER
-    assert [heading for heading, _key in exports.EMA_COLUMNS] == HEADER
+    assert [heading for heading, _key in ema.EMA_COLUMNS] == HEADER
 
 
 def test_rows_give_places_names_numbers_countries_and_exact_table_points(cup):
@@ -110,11 +113,11 @@ def test_rows_give_places_names_numbers_countries_and_exact_table_points(cup):
 
 
 def test_the_row_generator_keeps_table_points_exact(cup):
-    header, *rows = exports.ema_rows(selectors.standings(cup))
+    header, *rows = ema.ema_rows(tournament_standings(cup))
     assert list(header) == HEADER
     points = [row[HEADER.index("Table points")] for row in rows]
     assert points == [row[5] for row in EXPECTED_RESULTS]
-    assert all(isinstance(value, exports.ExactPoints) for value in points)
+    assert all(isinstance(value, ExactPoints) for value in points)
 
 
 def test_ema_numbers_keep_their_leading_zero_as_text(cup):
@@ -167,9 +170,9 @@ def test_the_header_stays_in_view_below_the_block(cup):
 
 
 def test_the_file_is_cached_until_the_data_changes(cup, django_assert_max_num_queries):
-    first = exports.ema_xlsx_bytes(cup)
+    first = ema.ema_xlsx_bytes(cup)
     with django_assert_max_num_queries(1):  # the version only
-        assert exports.ema_xlsx_bytes(cup) == first
+        assert ema.ema_xlsx_bytes(cup) == first
     services.player_save(tournament=cup, player=cup.players.get(number=2), ema_number="6")
     _header, rows = results(workbook(cup)["Results"])
     assert [row[3] for row in rows if row[1] == "Li"] == ["00000006"]
@@ -191,6 +194,6 @@ def test_the_worked_example_of_docs_federation(cup):
             return xlsx_writer.fraction_text(value)
         return "" if value is None else str(value)
 
-    _header, *rows = exports.ema_rows(selectors.standings(cup))
+    _header, *rows = ema.ema_rows(tournament_standings(cup))
     assert documented == [[shown(value) for value in row] for row in rows]
     assert block(workbook(cup)["Results"])["Players"] == 7

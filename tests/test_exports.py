@@ -15,8 +15,10 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from tournament import exports, selectors, services
+from tournament import services
+from tournament.exports import workbook
 from tournament.models import Table
+from tournament.selectors.standings import team_standings, tournament_standings
 
 SEED_1 = 123456789
 SEED_2 = 987654321
@@ -195,7 +197,7 @@ def standings_scenario(db):
 
 
 def load(tournament):
-    return openpyxl.load_workbook(io.BytesIO(exports.standings_xlsx_bytes(tournament)))
+    return openpyxl.load_workbook(io.BytesIO(workbook.standings_xlsx_bytes(tournament)))
 
 
 def header_row(sheet) -> int:
@@ -226,19 +228,19 @@ def column(sheet, name):
 
 @pytest.mark.django_db
 def test_standings_rows_hold_exact_table_points_and_hand_worked_figures(standings_scenario):
-    header_row, *rows = exports.standings_rows(selectors.standings(standings_scenario))
+    header_row, *rows = workbook.standings_rows(tournament_standings(standings_scenario))
     assert header_row[:3] == ("Rank", "Number", "Name")
     got = [(r[0], r[1], r[6], r[8], list(r[9:13]), r[13], r[14]) for r in rows]
     assert got == EXPECTED_STANDINGS
     assert all(isinstance(r[6], Fraction) for r in rows)
     assert [r[7] for r in rows] == [r[6] for r in rows]
-    assert all(isinstance(r[7], exports.ExactPoints) for r in rows)
+    assert all(isinstance(r[7], workbook.ExactPoints) for r in rows)
     assert [r[15] for r in rows] == [False] * 7 + [True]
 
 
 @pytest.mark.django_db
 def test_hand_rows_list_every_entered_hand_with_points_by_seat(standings_scenario):
-    _, *rows = exports.hand_rows(standings_scenario)
+    _, *rows = workbook.hand_rows(standings_scenario)
     # 16 hands at each of the three confirmed tables, 1 at the unconfirmed one.
     assert len(rows) == 16 * 3 + 1
     # Session 1, table 1, hand 2: dealer P2 (Bo Li) wins on P3's (Hui Zhang) discard.
@@ -269,7 +271,7 @@ def test_hand_rows_list_every_entered_hand_with_points_by_seat(standings_scenari
 
 @pytest.mark.django_db
 def test_penalty_rows_name_the_offender_and_who_was_paid(standings_scenario):
-    _, *rows = exports.penalty_rows(standings_scenario)
+    _, *rows = workbook.penalty_rows(standings_scenario)
     assert rows == [
         (
             1,
@@ -289,11 +291,11 @@ def test_penalty_rows_name_the_offender_and_who_was_paid(standings_scenario):
 
 @pytest.mark.django_db
 def test_team_standings_sum_ranked_members(standings_scenario):
-    _, *rows = exports.team_rows(selectors.team_standings(selectors.standings(standings_scenario)))
+    _, *rows = workbook.team_rows(team_standings(tournament_standings(standings_scenario)))
     assert [(r[0], r[1], r[3], r[5]) for r in rows] == EXPECTED_TEAMS
     assert rows[0][2] == "Chen Jing, Dana Novak"
     assert rows[0][4] == Fraction(59, 6)
-    assert isinstance(rows[0][4], exports.ExactPoints)
+    assert isinstance(rows[0][4], workbook.ExactPoints)
 
 
 # ---------------------------------------------------------------- the workbook

@@ -4,7 +4,7 @@ import doctest
 
 import pytest
 
-from tournament import names
+from tournament.players import names
 
 
 def test_the_module_examples_hold():

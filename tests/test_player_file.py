@@ -9,8 +9,8 @@ from django.db import connection
 from openpyxl import Workbook
 
 from tests import xlsx_files
-from tournament import player_file
-from tournament.player_file import (
+from tournament.players import player_file
+from tournament.players.player_file import (
     ERROR,
     NEW,
     UNCHANGED,
@@ -20,7 +20,7 @@ from tournament.player_file import (
     parse_players,
     read_table,
 )
-from tournament.player_import import player_limits, state_fingerprint
+from tournament.players.player_import import player_limits, state_fingerprint
 
 MEGABYTE = 1024 * 1024
 LIMITS = FieldLimits(max_lengths={"name": 120, "name_zh": 60, "team": 120, "country": 60})

@@ -1,5 +1,5 @@
-"""``tournament.rehearsal`` and ``manage.py generate_tournament``: a synthetic tournament played
-through the services, complete and the same for the same seed."""
+"""``tournament.server.rehearsal`` and ``manage.py generate_tournament``: a synthetic
+tournament played through the services, complete and the same for the same seed."""
 
 import io
 from collections import Counter
@@ -9,9 +9,11 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 from tests.conftest import make_user
-from tournament import rehearsal, selectors
 from tournament.models import HANDS_PER_SESSION, Hand, Penalty, Seat
 from tournament.scoring import MIN_FAN
+from tournament.selectors.lookups import tournament_by_slug
+from tournament.selectors.standings import team_standings, tournament_standings
+from tournament.server import rehearsal
 from tournament.services.hands import settle
 
 # The smallest size that the whole-tournament planner seats at once: with 8 or 12 players
@@ -97,10 +99,10 @@ def test_a_build_is_complete_every_table_confirmed_every_session_closed():
             assert sorted(table.hands.values_list("number", flat=True)) == list(
                 range(1, HANDS_PER_SESSION + 1)
             )
-    rows = selectors.standings(tournament)
+    rows = tournament_standings(tournament)
     assert len(rows) == PLAYERS
     assert all(row.rank is not None and row.sessions_played == SESSIONS for row in rows)
-    assert selectors.team_standings(rows), "some players play for a team"
+    assert team_standings(rows), "some players play for a team"
     assert tournament.players.exclude(country="").exists()
 
 
@@ -244,6 +246,6 @@ def test_the_command_prints_each_session_and_the_total():
     assert lines[1].startswith("Session 2/2: ")
     assert lines[2].startswith("Built rehearsal-4x2-s9: 4 players, 2 sessions, 32 hands in ")
     assert lines[2].endswith(" ms per hand).")
-    tournament = selectors.tournament_by_slug("rehearsal-4x2-s9")
+    tournament = tournament_by_slug("rehearsal-4x2-s9")
     assert tournament.name == "Dry run"
     assert list(tournament.organisers.all()) == [organiser]

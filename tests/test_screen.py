@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.screen import (
+from tournament.hall.screen import (
     CLOSED,
     DRAWN,
     IN_PLAY,
@@ -153,7 +153,11 @@ def test_the_phase_names_the_session_and_its_state():
 
 def test_importing_the_screen_does_not_import_django():
     result = subprocess.run(
-        [sys.executable, "-c", "import sys, tournament.screen; assert 'django' not in sys.modules"],
+        [
+            sys.executable,
+            "-c",
+            "import sys, tournament.hall.screen; assert 'django' not in sys.modules",
+        ],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,

@@ -12,8 +12,9 @@ from django.core.exceptions import ValidationError
 
 from tests.conftest import make_players
 from tests.markdown_tables import code_text, table_rows
-from tournament import seating, selectors, services
+from tournament import seating, services
 from tournament.models import Seat
+from tournament.selectors.withdrawals import registration_summary, substitute_limit_warning
 from tournament.templatetags.seating_rows import replaced_note
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "seating.md"
@@ -44,7 +45,7 @@ def test_the_refused_draws_message_is_the_documents(tournament, row):
     with pytest.raises(ValidationError) as refused:
         services.session_draw(tournament=tournament, number=1, seed=1)
     assert refused.value.messages == [message]
-    assert selectors.registration_summary(tournament).draw_problem == message
+    assert registration_summary(tournament).draw_problem == message
 
 
 def test_the_refused_opening_is_the_documents(tournament):
@@ -89,7 +90,7 @@ def test_the_substitute_limit_warning_is_the_documents(tournament):
         services.seat_replace(seat=seat, player=tournament.players.get(number=substitute))
     assert tournament.substitute_limit == 3
     twentieth = tournament.players.get(number=20)
-    assert selectors.substitute_limit_warning(tournament, [twentieth]) == message
+    assert substitute_limit_warning(tournament, [twentieth]) == message
 
 
 def test_the_cores_refusal_quoted_in_the_errors_table_is_the_cores():

@@ -11,9 +11,10 @@ import pytest
 
 from tests.conftest import make_tournament, make_user
 from tests.markdown_tables import table_rows
-from tournament import selectors, services
-from tournament.formatting import format_table_points
+from tournament import services
+from tournament.language.formatting import format_table_points
 from tournament.models import Seat
+from tournament.selectors.standings import team_standings, tournament_results, tournament_standings
 from tournament.services import PenaltyEntry
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "standings.md"
@@ -215,7 +216,7 @@ def test_session_results_match_the_doc(doc_tournament):
             format_table_points(result.table_points),
             result.confirmed,
         )
-        for result in selectors.tournament_results(doc_tournament)
+        for result in tournament_results(doc_tournament)
     ]
     expected = [
         (int(s), int(t), seat, int(p), int(score), int(place), Fraction(points), points, True)
@@ -226,7 +227,7 @@ def test_session_results_match_the_doc(doc_tournament):
 
 
 def test_standings_match_the_doc(doc_tournament):
-    rows = selectors.standings(doc_tournament)
+    rows = tournament_standings(doc_tournament)
     actual = [
         (
             row.rank,
@@ -251,7 +252,7 @@ def test_standings_match_the_doc(doc_tournament):
 def test_withdrawn_player_keeps_the_results_and_the_rank(doc_tournament):
     withdrawn = {int(row[0]) for row in PLAYER_ROWS if yes_no(row[3])}
     assert withdrawn  # the example has one
-    rows = {row.player.number: row for row in selectors.standings(doc_tournament)}
+    rows = {row.player.number: row for row in tournament_standings(doc_tournament)}
 
     for number in withdrawn:
         assert rows[number].player.withdrawn_at is not None
@@ -263,7 +264,7 @@ def test_another_ranking_order_matches_the_doc(doc_tournament):
 
     actual = [
         (row.rank, row.player.number, format_table_points(row.table_points), row.best_session)
-        for row in selectors.standings(doc_tournament)
+        for row in tournament_standings(doc_tournament)
     ]
     expected = [
         (optional_int(r), int(p), points, int(best)) for r, p, points, best in OTHER_ORDER_ROWS
@@ -273,7 +274,7 @@ def test_another_ranking_order_matches_the_doc(doc_tournament):
 
 
 def test_team_standings_match_the_doc(doc_tournament):
-    teams = selectors.team_standings(selectors.standings(doc_tournament))
+    teams = team_standings(tournament_standings(doc_tournament))
     actual = [
         (
             team.rank,

@@ -10,10 +10,10 @@ from fractions import Fraction
 import pytest
 from django.http import QueryDict
 
-from tournament.formatting import format_table_points
+from tournament.language.formatting import format_table_points
 from tournament.models import Player
-from tournament.selectors import StandingRow, TeamRow
-from tournament.standings_tables import StandingsTable, TeamStandingsTable
+from tournament.selectors.standings import StandingRow, TeamRow
+from tournament.views.standings_tables import StandingsTable, TeamStandingsTable
 
 
 @pytest.mark.parametrize(

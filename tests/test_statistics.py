@@ -1,9 +1,8 @@
-"""The statistics core (``tournament.statistics``) on plain rows, without a database."""
+"""The statistics core (``tournament.hall.statistics``) on plain rows, without a database."""
 
 import pytest
 
-from tournament.scoring.fans import FANS
-from tournament.statistics import (
+from tournament.hall.statistics import (
     CHART_HEIGHT,
     HandRow,
     PenaltyRow,
@@ -15,6 +14,7 @@ from tournament.statistics import (
     rank_ticks,
     tournament_statistics,
 )
+from tournament.scoring.fans import FANS
 
 TABLE = (11, 12, 13, 14)  # the players' keys, P1..P4
 

@@ -26,7 +26,7 @@ from django.urls import reverse
 
 from tests.test_ema_export import make_ema_cup
 from tests.web.test_players import row_cells
-from tournament import exports
+from tournament.exports import ema, workbook
 from tournament.models import Table
 
 pytestmark = pytest.mark.libreoffice
@@ -169,8 +169,8 @@ def _render(tournament) -> tuple[dict, dict[str, bytes]]:
         },
     }
     workbooks = {
-        "main": exports.standings_xlsx_bytes(tournament),
-        "ema": exports.ema_xlsx_bytes(tournament),
+        "main": workbook.standings_xlsx_bytes(tournament),
+        "ema": ema.ema_xlsx_bytes(tournament),
     }
     return pages, workbooks
 
@@ -195,7 +195,7 @@ def test_the_standings_sheet_shows_the_numbers_of_the_standings_page(converted):
         assert int(row["Number"]) == int(text(no))
         exact = page_points(text(points))
         assert shown_fraction(row["Table points (exact)"]) == exact
-        assert Fraction(row["Table points"]) == round(exact, exports.TABLE_POINTS_DECIMALS)
+        assert Fraction(row["Table points"]) == round(exact, workbook.TABLE_POINTS_DECIMALS)
         assert int(row["Score"]) == int(text(score))
         assert [int(row[p]) for p in ("1st", "2nd", "3rd", "4th")] == [int(text(p)) for p in places]
         assert int(row["Sessions played"]) == int(text(sessions))

@@ -1,4 +1,5 @@
-"""The streaming .xlsx writer (``tournament.xlsx_writer``): pure code, read back with openpyxl."""
+"""The streaming .xlsx writer (``tournament.exports.xlsx_writer``): pure code, read back
+with openpyxl."""
 
 import io
 from fractions import Fraction
@@ -6,8 +7,8 @@ from fractions import Fraction
 import openpyxl
 import pytest
 
-from tournament import xlsx_writer
-from tournament.xlsx_writer import column_letter, fraction_text, sheet_title, write_workbook
+from tournament.exports import xlsx_writer
+from tournament.exports.xlsx_writer import column_letter, fraction_text, sheet_title, write_workbook
 
 
 def written(sheets):

@@ -3,9 +3,10 @@
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
 
-Every model holding tournament data keeps its history (``history``, see ``tournament.audit``):
-who changed what, when, before and after. ``HandSubmission`` (a form's one-time key) and
-``HandRevision`` (itself a copy of a hand's past, which the sheet lists) keep none.
+Every model holding tournament data keeps its history (``history``, see
+``tournament.history.audit``): who changed what, when, before and after.
+``HandSubmission`` (a form's one-time key) and ``HandRevision`` (itself a copy of a hand's
+past, which the sheet lists) keep none.
 """
 
 from django.conf import settings
@@ -17,11 +18,11 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from tournament.audit import TournamentHistory
+from tournament.history.audit import TournamentHistory
+from tournament.language.formatting import SEAT_LABELS
 from tournament.scoring import MAX_FLOWERS, MIN_FAN, Outcome, PenaltyKind
 from tournament.seating import HANDS_PER_SESSION
 
-SEAT_LABELS = ("P1", "P2", "P3", "P4")
 SEAT_CHOICES = [(i, label) for i, label in enumerate(SEAT_LABELS)]
 
 # Standings are ordered by these criteria, in the order the tournament chooses.
@@ -170,8 +171,8 @@ PLAYER_FIELDS = (
 
 class Player(models.Model):
     """A registered player. ``name`` is shown everywhere; ``first_name`` and ``last_name`` are
-    what federations ask for, kept in step with it (``tournament.names``). ``country`` and
-    ``ema_number`` are as the EMA writes them (``tournament.federation``)."""
+    what federations ask for, kept in step with it (``tournament.players.names``). ``country`` and
+    ``ema_number`` are as the EMA writes them (``tournament.exports.federation``)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])

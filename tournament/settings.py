@@ -69,7 +69,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: answers the health check before the host and HTTPS checks (docs/deploy.md).
-    "tournament.health.HealthCheckMiddleware",
+    "tournament.server.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -207,7 +207,7 @@ SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 # that account is refused from that address for 15 minutes; an organiser can lift it sooner
 # (the "Locked-out accounts" page). A login that succeeds clears the count.
 AUTHENTICATION_BACKENDS = [
-    "tournament.login_throttle.LoginThrottleBackend",
+    "tournament.server.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 10
@@ -216,9 +216,9 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = True
 # The cool-off runs from the lockout: trying again while locked out does not prolong it.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_LOCKOUT_CALLABLE = "tournament.login_throttle.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "tournament.login_throttle.client_ip"
-AXES_USERNAME_CALLABLE = "tournament.login_throttle.username"
+AXES_LOCKOUT_CALLABLE = "tournament.server.login_throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "tournament.server.login_throttle.client_ip"
+AXES_USERNAME_CALLABLE = "tournament.server.login_throttle.username"
 # The number of reverse proxies in front of the app that append to X-Forwarded-For (1 for
 # the nginx of docs/deploy.md); 0 reads the address the app's connection comes from.
 TRUSTED_PROXY_COUNT = _int("MCR_PROXY_COUNT", 0)
@@ -230,8 +230,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "error_id": {"()": "tournament.error_ids.ErrorIdFilter"},
-        "wrong_host": {"()": "tournament.error_ids.WrongHostFilter"},
+        "error_id": {"()": "tournament.server.error_log.ErrorIdFilter"},
+        "wrong_host": {"()": "tournament.server.error_log.WrongHostFilter"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(error_id)s"}

@@ -18,7 +18,7 @@ from tournament.views import (
 )
 
 # The 500 page shows the error's id, which its log line carries too. (/healthz is answered
-# by tournament.health.HealthCheckMiddleware, ahead of the host and HTTPS checks.)
+# by tournament.server.health.HealthCheckMiddleware, ahead of the host and HTTPS checks.)
 handler500 = "tournament.views.errors.server_error"
 
 urlpatterns = [
@@ -104,10 +104,10 @@ urlpatterns = [
         name="player_import_confirm",
     ),
     # Referees
-    path("t/<slug:slug>/referee/", referee.referee_home, name="referee_home"),
+    path("t/<slug:slug>/referee/", referee.referee_home_page, name="referee_home"),
     path(
         "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/",
-        referee.table_sheet,
+        referee.table_sheet_page,
         name="table_sheet",
     ),
     path(
@@ -145,9 +145,9 @@ urlpatterns = [
         public.seating_by_name,
         name="seating_by_name",
     ),
-    path("t/<slug:slug>/players/<int:number>/", public.player_schedule, name="player_schedule"),
+    path("t/<slug:slug>/players/<int:number>/", public.player_page, name="player_schedule"),
     path("t/<slug:slug>/fairness/", public.fairness, name="fairness"),
-    path("t/<slug:slug>/fairness.json", public.fairness_record, name="fairness_record"),
+    path("t/<slug:slug>/fairness.json", public.fairness_record_file, name="fairness_record"),
     path("t/<slug:slug>/standings/", standings.standings_page, name="standings"),
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
     path("t/<slug:slug>/statistics/", statistics.statistics_page, name="statistics"),

@@ -7,14 +7,15 @@ from pathlib import Path
 import pytest
 
 from tests.core_error_cases import CASES
+from tournament.core_errors import CoreError, Message, gettext_noop, render
 from tournament.scoring.fans import fan_by_name
-from tournament.scoring.messages import CoreError, Message, gettext_noop, render
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE_SOURCES = sorted(
     [
         *(ROOT / "tournament" / "scoring").glob("*.py"),
         *(ROOT / "tournament" / "seating").glob("*.py"),
+        ROOT / "tournament" / "core_errors.py",
     ]
 )
 

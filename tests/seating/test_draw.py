@@ -6,7 +6,14 @@ from collections import Counter
 import pytest
 
 from tests.seating.test_rotation import SEATING_DOC, markdown_table, starting_seat
-from tournament.seating import DrawError, SeatAssignment, draw_by_lot, lot_key, new_seed
+from tournament.seating import (
+    DrawError,
+    SeatAssignment,
+    draw_by_lot,
+    lot_key,
+    new_seed,
+    players_to_draw,
+)
 from tournament.seating import draw as draw_module
 
 EIGHT_PLAYERS = list(range(1, 9))
@@ -212,3 +219,35 @@ def test_new_seed_has_nine_digits():
 def test_new_seed_spans_all_nine_digit_numbers(monkeypatch, randbelow, expected):
     monkeypatch.setattr(draw_module.secrets, "randbelow", randbelow)
     assert new_seed() == expected
+
+
+# Who is drawn: the regular players topped up with substitutes (``players_to_draw``).
+
+
+def test_the_regular_players_are_topped_up_with_the_first_substitutes():
+    assert players_to_draw([1, 2, 3, 4, 5], [21, 22, 23, 24]) == [1, 2, 3, 4, 5, 21, 22, 23]
+
+
+def test_whole_tables_of_regular_players_take_no_substitute():
+    assert players_to_draw([1, 2, 3, 4, 5, 6, 7, 8], [21]) == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_the_substitutes_are_taken_in_the_order_given():
+    assert players_to_draw([1, 2], [30, 21, 25]) == [1, 2, 30, 21]
+
+
+# The refusals' words are in tests/core_error_cases.py, with every other core message.
+@pytest.mark.parametrize(
+    ("regular", "substitutes", "missing"), [(15, 0, 1), (13, 1, 2), (1, 0, 3), (6, 1, 1)]
+)
+def test_a_shortfall_counts_the_substitutes_still_missing(regular, substitutes, missing):
+    with pytest.raises(DrawError) as refused:
+        players_to_draw(range(1, regular + 1), range(100, 100 + substitutes))
+    assert refused.value.code == "not_multiple_of_four"
+    assert refused.value.missing == missing
+
+
+def test_nobody_to_draw_is_refused_even_with_substitutes_registered():
+    with pytest.raises(DrawError) as refused:
+        players_to_draw([], [21, 22])
+    assert refused.value.code == "no_players"

@@ -5,8 +5,16 @@ import pytest
 
 from tests.conftest import make_players
 from tests.markdown_tables import split_row
-from tournament import selectors, services
+from tournament import services
 from tournament.seating import session_schedule
+from tournament.selectors.paper import (
+    PENALTY_RECORD_MIN_BLANK,
+    PENALTY_RECORD_ROWS,
+    PaperPlayer,
+    paper_rows,
+    session_penalty_record,
+    session_score_sheets,
+)
 
 # Copied verbatim from mcr-competition-rules.md section 2: who sits in which physical seat at
 # the first hand of each round, and the dealers of hands 1-16.
@@ -59,18 +67,18 @@ def test_the_digest_reading_gives_the_digest_dealers():
 
 
 def test_the_sixteen_rows_agree_with_the_rules_table():
-    rows = selectors.paper_rows((None, None, None, None))
+    rows = paper_rows((None, None, None, None))
     assert [row_facts(row) for row in rows] == digest_hands()
 
 
 def test_the_rows_are_the_rotation_of_the_tablets_and_cards():
-    rows = selectors.paper_rows((None, None, None, None))
+    rows = paper_rows((None, None, None, None))
     assert [row.slot for row in rows] == list(session_schedule())
 
 
 def test_each_row_names_the_dealer_of_the_seat_that_deals():
-    players = tuple(selectors.PaperPlayer(number, f"Player {number}") for number in (7, 3, 12, 5))
-    rows = selectors.paper_rows(players)
+    players = tuple(PaperPlayer(number, f"Player {number}") for number in (7, 3, 12, 5))
+    rows = paper_rows(players)
     by_seat = dict(zip(SEATS, (7, 3, 12, 5), strict=True))
     assert [row.dealer.number for row in rows] == [
         by_seat[dealer] for _n, _w, dealer, _s in digest_hands()
@@ -80,17 +88,17 @@ def test_each_row_names_the_dealer_of_the_seat_that_deals():
 
 
 def test_a_blank_sheet_names_no_dealer():
-    assert {row.dealer for row in selectors.paper_rows((None,) * 4)} == {None}
+    assert {row.dealer for row in paper_rows((None,) * 4)} == {None}
 
 
 def test_the_rows_that_open_a_round_are_where_the_players_move():
-    rows = selectors.paper_rows((None,) * 4)
+    rows = paper_rows((None,) * 4)
     assert [row.number for row in rows if row.opens_round] == [5, 9, 13]
 
 
 def test_a_player_with_a_chinese_name_prints_both():
-    assert selectors.PaperPlayer(1, "Li Wei", "李伟").display_name == "Li Wei (李伟)"
-    assert selectors.PaperPlayer(2, "Anna").display_name == "Anna"
+    assert PaperPlayer(1, "Li Wei", "李伟").display_name == "Li Wei (李伟)"
+    assert PaperPlayer(2, "Anna").display_name == "Anna"
 
 
 # ---------------------------------------------------------------- read for a session
@@ -111,7 +119,7 @@ def seated(session):
 
 
 def test_the_sheets_carry_each_tables_players_by_starting_seat(drawn):
-    sheets = selectors.session_score_sheets(drawn)
+    sheets = session_score_sheets(drawn)
     assert [sheet.table for sheet in sheets] == [1, 2, 3]
     printed = {
         (sheet.table, seat): player.number
@@ -123,15 +131,15 @@ def test_the_sheets_carry_each_tables_players_by_starting_seat(drawn):
 
 
 def test_blank_sheets_keep_the_tables_and_leave_out_the_players(drawn):
-    sheets = selectors.session_score_sheets(drawn, blank=True)
+    sheets = session_score_sheets(drawn, blank=True)
     assert [sheet.table for sheet in sheets] == [1, 2, 3]
     assert {player for sheet in sheets for player in sheet.players} == {None}
     assert all(len(sheet.rows) == 16 for sheet in sheets)
 
 
 def test_one_table_only(drawn):
-    assert [sheet.table for sheet in selectors.session_score_sheets(drawn, table=2)] == [2]
-    assert selectors.session_score_sheets(drawn, table=9) == []
+    assert [sheet.table for sheet in session_score_sheets(drawn, table=2)] == [2]
+    assert session_score_sheets(drawn, table=9) == []
 
 
 def test_a_substitute_in_a_withdrawn_players_seat_is_on_the_sheet(drawn, tournament):
@@ -141,7 +149,7 @@ def test_a_substitute_in_a_withdrawn_players_seat_is_on_the_sheet(drawn, tournam
     seat = drawn.seats.select_related("table").get(player__number=4)
     services.player_withdraw(player=seat.player)
     services.seat_replace(seat=seat, player=substitute)
-    (sheet,) = selectors.session_score_sheets(drawn, table=seat.table.number)
+    (sheet,) = session_score_sheets(drawn, table=seat.table.number)
     assert sheet.players[seat.seat].name == "Stand-in"
 
 
@@ -161,7 +169,7 @@ def test_the_penalty_record_lists_the_sessions_penalties_first(drawn):
     record_penalty(
         drawn, 1, 5, offender=3, kind="to_one", points=5, beneficiary=0, reason="Showed tiles"
     )
-    record = selectors.session_penalty_record(drawn)
+    record = session_penalty_record(drawn)
     players = seated(drawn)
     assert [
         (line.table, line.hand, line.offender_label, line.player.number, line.reason)
@@ -174,15 +182,15 @@ def test_the_penalty_record_lists_the_sessions_penalties_first(drawn):
         ("to_one", 5, "P1"),
         ("deducted", 20, ""),
     ]
-    assert record.blank_rows == selectors.PENALTY_RECORD_ROWS - 2
+    assert record.blank_rows == PENALTY_RECORD_ROWS - 2
 
 
 def test_a_blank_penalty_record_has_only_blank_rows(drawn):
     services.session_open(session=drawn)
     record_penalty(drawn, 1, 1, offender=0, kind="deducted", points=10, reason="Lateness")
-    record = selectors.session_penalty_record(drawn, blank=True)
+    record = session_penalty_record(drawn, blank=True)
     assert record.lines == []
-    assert record.blank_rows == selectors.PENALTY_RECORD_ROWS
+    assert record.blank_rows == PENALTY_RECORD_ROWS
 
 
 def test_blank_rows_follow_however_many_penalties_are_recorded(drawn):
@@ -191,9 +199,9 @@ def test_blank_rows_follow_however_many_penalties_are_recorded(drawn):
     lateness = services.PenaltyEntry(offender=0, kind="deducted", points=5, reason="Foul")
     for hand in range(1, 8):
         services.hand_record(table=table, number=hand, outcome="draw", penalties=[lateness] * 4)
-    record = selectors.session_penalty_record(drawn)
+    record = session_penalty_record(drawn)
     assert len(record.lines) == 28
-    assert record.blank_rows == selectors.PENALTY_RECORD_MIN_BLANK
+    assert record.blank_rows == PENALTY_RECORD_MIN_BLANK
 
 
 def test_penalties_of_other_sessions_are_not_listed(drawn, tournament):
@@ -203,4 +211,4 @@ def test_penalties_of_other_sessions_are_not_listed(drawn, tournament):
         services.table_confirm(table=each, user=None, record_missing_as_not_played=True)
     services.session_close(session=drawn)
     second = services.session_draw(tournament=tournament, number=2, seed=8)
-    assert selectors.session_penalty_record(second).lines == []
+    assert session_penalty_record(second).lines == []

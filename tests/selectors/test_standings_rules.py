@@ -3,7 +3,8 @@
 from fractions import Fraction
 
 from tests.conftest import make_players
-from tournament import selectors, services
+from tournament import services
+from tournament.selectors.standings import compute_standings, tournament_standings
 
 
 def by_number(rows):
@@ -19,12 +20,12 @@ def test_a_drawn_session_without_hands_changes_nobodys_standing(tournament):
         services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
     before = {
         n: (r.table_points, r.score, r.places, r.sessions_played, r.best_session)
-        for n, r in by_number(selectors.standings(tournament)).items()
+        for n, r in by_number(tournament_standings(tournament)).items()
     }
     services.session_draw(tournament=tournament, number=2, seed=4)
     after = {
         n: (r.table_points, r.score, r.places, r.sessions_played, r.best_session)
-        for n, r in by_number(selectors.standings(tournament)).items()
+        for n, r in by_number(tournament_standings(tournament)).items()
     }
     assert after == before
     assert sum(points for points, *_ in after.values()) == Fraction(14)
@@ -33,7 +34,7 @@ def test_a_drawn_session_without_hands_changes_nobodys_standing(tournament):
 def test_a_player_who_withdrew_before_playing_is_not_ranked(tournament):
     make_players(tournament, 5)
     services.player_withdraw(player=tournament.players.get(number=5))
-    rows = selectors.standings(tournament)
+    rows = tournament_standings(tournament)
     assert [r.player.number for r in rows if r.rank is not None] == [1, 2, 3, 4]
     assert rows[-1].player.number == 5 and rows[-1].rank is None
 
@@ -66,8 +67,8 @@ def test_cached_standings_come_back_as_they_were_computed(tournament):
             for row in rows
         ]
 
-    computed = selectors.compute_standings(tournament)
-    first, cached = selectors.standings(tournament), selectors.standings(tournament)
+    computed = compute_standings(tournament)
+    first, cached = tournament_standings(tournament), tournament_standings(tournament)
     assert cached is not first  # the second came from the cache, unpickled
     assert described(cached) == described(first) == described(computed)
     # The winners 4, the three tied losers (2 + 1 + 0) / 3 each, the withdrawn player 0.

@@ -21,7 +21,15 @@ from tests.statistics_example import (
     SUBSTITUTE,
     build_example,
 )
-from tournament import selectors, services
+from tournament import services
+from tournament.selectors.lookups import player_by_number
+from tournament.selectors.standings import compute_rank_history, rank_history, tournament_standings
+from tournament.selectors.statistics import (
+    compute_player_statistics,
+    compute_tournament_figures,
+    player_record,
+    tournament_figures,
+)
 
 
 @pytest.fixture
@@ -30,12 +38,12 @@ def example(db):
 
 
 def player(tournament, number):
-    return selectors.player_by_number(tournament, number)
+    return player_by_number(tournament, number)
 
 
 def test_each_players_figures_are_those_worked_out_from_the_hands(example):
     for number, expected in EXPECTED_PLAYERS.items():
-        figures = selectors.player_record(player(example, number)).statistics
+        figures = player_record(player(example, number)).statistics
         biggest = figures.biggest
         assert (
             figures.hands_played,
@@ -53,18 +61,18 @@ def test_each_players_figures_are_those_worked_out_from_the_hands(example):
 
 
 def test_the_biggest_hand_of_a_player_names_its_fans_when_typed_or_claimed(example):
-    typed = selectors.player_record(player(example, 2)).statistics.biggest
+    typed = player_record(player(example, 2)).statistics.biggest
     assert (typed.fan, typed.flowers, typed.outcome) == (13, 0, "discard")
     source, keys = EXPECTED_BIGGEST_FANS[(1, 1, 1)]
     assert typed.fans.source == source
     assert [key for key, _count in typed.fans.fans] == keys
     # Player 1's biggest was entered with its total only: no fans to name.
-    plain = selectors.player_record(player(example, 1)).statistics.biggest
+    plain = player_record(player(example, 1)).statistics.biggest
     assert (plain.fan, plain.flowers, plain.outcome, plain.fans) == (8, 2, "self_drawn", None)
 
 
 def test_a_player_who_never_played_has_no_figures_and_no_rank(example):
-    record = selectors.player_record(player(example, SUBSTITUTE))
+    record = player_record(player(example, SUBSTITUTE))
     assert record.statistics.hands_played == 0
     assert record.statistics.biggest is None
     assert (record.statistics.win_rate, record.statistics.average_fan) == ("", "")
@@ -73,7 +81,7 @@ def test_a_player_who_never_played_has_no_figures_and_no_rank(example):
 
 
 def test_the_tournaments_biggest_hands(example):
-    figures = selectors.tournament_figures(example)
+    figures = tournament_figures(example)
     listed = [
         (win.hand.settled_fan, win.player.number, win.hand.session, win.hand.table, win.hand.number)
         for win in figures.biggest
@@ -89,7 +97,7 @@ def test_the_tournaments_biggest_hands(example):
 
 
 def test_the_most_frequent_fans_count_typed_hands_then_claims(example):
-    stats = selectors.tournament_figures(example).statistics
+    stats = tournament_figures(example).statistics
     assert {fan.key: fan.hands for fan in stats.fans} == EXPECTED_FAN_COUNTS
     # The most frequent first; equal counts in the fan table's order (the bigger fan first).
     assert [fan.key for fan in stats.fans][:2] == ["mixed_straight", "concealed_hand"]
@@ -102,14 +110,14 @@ def test_the_most_frequent_fans_count_typed_hands_then_claims(example):
 
 
 def test_wins_by_the_winners_seat_wind(example):
-    winds = selectors.tournament_figures(example).statistics.winds
+    winds = tournament_figures(example).statistics.winds
     assert {w.wind: (w.self_drawn, w.discard) for w in winds} == EXPECTED_WINDS
     assert [w.wind for w in winds] == ["E", "S", "W", "N"]
     assert sum(w.wins for w in winds) == EXPECTED_WINS
 
 
 def test_the_sessions_figures(example):
-    sessions = selectors.tournament_figures(example).statistics.sessions
+    sessions = tournament_figures(example).statistics.sessions
     assert {
         s.session: (
             s.tables,
@@ -129,11 +137,11 @@ def test_the_rank_after_each_session_is_the_standings_rank_at_that_time(db):
     standings_then = {}
 
     def remember(tournament, number):
-        rows = selectors.standings(tournament)
+        rows = tournament_standings(tournament)
         standings_then[number] = {row.player.number: row.rank for row in rows}
 
     tournament = build_example(on_session_end=remember)
-    history = selectors.rank_history(tournament)
+    history = rank_history(tournament)
     assert history.sessions == (1, 2, 3)
     assert history.ranked == (8, 8, 8)
     for number in range(1, 9):
@@ -144,7 +152,7 @@ def test_the_rank_after_each_session_is_the_standings_rank_at_that_time(db):
 
 
 def test_a_correction_is_in_the_figures_at_once(example):
-    before = selectors.tournament_figures(example).statistics
+    before = tournament_figures(example).statistics
     assert before.biggest[0].settled_fan == 88
     table = example.sessions.get(number=3).tables.get(number=1)
     hand = table.hands.get(number=2)
@@ -158,24 +166,24 @@ def test_a_correction_is_in_the_figures_at_once(example):
         flowers=2,
         version=hand.version,
     )
-    after = selectors.tournament_figures(example)
+    after = tournament_figures(example)
     top = after.biggest[0]
     assert (top.hand.settled_fan, top.player.number, top.hand.session) == (90, 6, 3)
     assert after.statistics.wins == EXPECTED_WINS + 1
-    assert selectors.player_record(player(example, 6)).statistics.biggest.settled_fan == 90
+    assert player_record(player(example, 6)).statistics.biggest.settled_fan == 90
 
 
 def test_the_computations_read_a_fixed_number_of_queries(example, django_assert_num_queries):
     # Every seat, every hand, the biggest hands' winners.
     with django_assert_num_queries(3):
-        selectors.compute_tournament_figures(example)
+        compute_tournament_figures(example)
     # The player's tables' seats, hands and penalties.
     first = player(example, 1)
     with django_assert_num_queries(3):
-        selectors.compute_player_statistics(first)
+        compute_player_statistics(first)
     # The players, every seat result.
     with django_assert_num_queries(2):
-        selectors.compute_rank_history(example)
+        compute_rank_history(example)
 
 
 def test_the_worked_example_of_the_docs_is_what_the_page_computes(example):
@@ -188,7 +196,7 @@ def test_the_worked_example_of_the_docs_is_what_the_page_computes(example):
         text,
     )
     assert found, "the worked example's sentence"
-    figures = selectors.player_record(player(example, 5)).statistics
+    figures = player_record(player(example, 5)).statistics
     big = figures.biggest
     assert found.groups() == tuple(
         str(value)

@@ -1,12 +1,13 @@
-"""selectors.table_clock: a table's session clock, only while its session is open for play."""
+"""table_clock: a table's session clock, only while its session is open for play."""
 
 from datetime import timedelta
 
 import pytest
 
 from tests.conftest import make_players
-from tournament import selectors, services
+from tournament import services
 from tournament.models import Table
+from tournament.selectors.sheets import table_clock
 
 
 def table_one(session) -> Table:
@@ -17,7 +18,7 @@ def test_the_clock_runs_from_the_opening_for_the_tournament_time_limit(session_i
     table = table_one(session_in_play)
     now = session_in_play.opened_at + timedelta(minutes=100)
 
-    clock = selectors.table_clock(table, now=now)
+    clock = table_clock(table, now=now)
 
     assert clock.ends_at == session_in_play.opened_at + timedelta(minutes=150)
     assert (clock.now, clock.seconds_left, clock.time_up) == (now, 50 * 60, False)
@@ -27,24 +28,24 @@ def test_the_tables_extra_minutes_move_its_end(session_in_play):
     services.table_extra_time(table=table_one(session_in_play), minutes=10)
     now = session_in_play.opened_at + timedelta(minutes=150)
 
-    clock = selectors.table_clock(table_one(session_in_play), now=now)
+    clock = table_clock(table_one(session_in_play), now=now)
 
     assert clock.ends_at == session_in_play.opened_at + timedelta(minutes=160)
     assert (clock.seconds_left, clock.time_up) == (600, False)
     # The other tables keep the session's time.
     other = session_in_play.tables.get(number=2)
-    assert selectors.table_clock(other, now=now).time_up
+    assert table_clock(other, now=now).time_up
 
 
 def test_the_clock_reads_the_present_by_default(session_in_play):
-    clock = selectors.table_clock(table_one(session_in_play))
+    clock = table_clock(table_one(session_in_play))
     assert 150 * 60 - 60 < clock.seconds_left <= 150 * 60
 
 
 def test_a_session_drawn_but_not_opened_has_no_clock(tournament):
     make_players(tournament, 16)
     session = services.session_draw(tournament=tournament, number=1, seed=1)
-    assert selectors.table_clock(table_one(session)) is None
+    assert table_clock(table_one(session)) is None
 
 
 @pytest.mark.parametrize("later", [timedelta(0), timedelta(days=1)])
@@ -53,4 +54,4 @@ def test_a_closed_session_has_no_clock(session_in_play, organiser, later):
         services.table_confirm(table=table, user=organiser, record_missing_as_not_played=True)
     services.session_close(session=session_in_play)
     now = session_in_play.opened_at + later
-    assert selectors.table_clock(table_one(session_in_play), now=now) is None
+    assert table_clock(table_one(session_in_play), now=now) is None

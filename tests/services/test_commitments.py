@@ -9,10 +9,12 @@ from django.db import IntegrityError, transaction
 
 from tests.conftest import make_players
 from tests.services.errors import codes
-from tournament import selectors, services
+from tournament import services
 from tournament.models import DrawCommitment, SeatingPlan, Session
 from tournament.seating import commitment as rules
 from tournament.seating.draw import SEED_MAX, SEED_MIN
+from tournament.selectors.fairness import fairness_page, fairness_record
+from tournament.selectors.seating import drawn_tables
 
 METHODS = ["lot", "planned", "random", "standings", "serpentine", "top_tables"]
 
@@ -30,8 +32,8 @@ def refused(code, write):
     return caught.value
 
 
-def drawn_tables(tournament, number):
-    return [list(table) for table in selectors.drawn_tables(tournament)[number]]
+def drawn_lists(tournament, number):
+    return [list(table) for table in drawn_tables(tournament)[number]]
 
 
 # ---------------------------------------------------------------- commit
@@ -157,8 +159,8 @@ def test_the_first_draw_uses_the_committed_seed_and_reveals_it(sixteen):
     assert session.seed == commitment.secret_seed
     assert commitment.revealed_at is not None
     assert commitment.session_number == 1
-    assert commitment.drawn == {"1": drawn_tables(sixteen, 1)}
-    record = selectors.fairness_record(commitment)
+    assert commitment.drawn == {"1": drawn_lists(sixteen, 1)}
+    record = fairness_record(commitment)
     assert record["seed"] == commitment.secret_seed
     assert rules.verify(record, expected_hash=commitment.hash).ok
 
@@ -173,7 +175,7 @@ def test_the_draw_waits_for_the_promised_public_value(sixteen):
     assert commitment.public_value == "4f2a"
     assert session.seed == rules.draw_seed(commitment.secret_seed, "4f2a")
     assert session.seed != commitment.secret_seed
-    assert rules.verify(selectors.fairness_record(commitment)).ok
+    assert rules.verify(fairness_record(commitment)).ok
 
 
 def test_a_committed_draw_refuses_a_typed_seed(sixteen):
@@ -244,8 +246,8 @@ def test_every_method_draws_as_committed_and_verifies(tournament, method):
     services.draw_commitment_public_value(commitment=commitment, value="07 13 21 34 45")
     services.session_draw(tournament=tournament, number=1, method=method, top=2)
     commitment.refresh_from_db()
-    record = selectors.fairness_record(commitment)
-    assert record["seating"] == {"1": drawn_tables(tournament, 1)}
+    record = fairness_record(commitment)
+    assert record["seating"] == {"1": drawn_lists(tournament, 1)}
     found = rules.verify(record, expected_hash=commitment.hash)
     assert found.ok, found.checks
 
@@ -255,8 +257,8 @@ def test_the_committed_schedule_covers_the_later_planned_sessions(sixteen):
     services.session_draw(tournament=sixteen, number=1)
     services.session_draw(tournament=sixteen, number=2, method="planned")
     commitment.refresh_from_db()
-    assert commitment.drawn == {"1": drawn_tables(sixteen, 1), "2": drawn_tables(sixteen, 2)}
-    assert rules.verify(selectors.fairness_record(commitment)).ok
+    assert commitment.drawn == {"1": drawn_lists(sixteen, 1), "2": drawn_lists(sixteen, 2)}
+    assert rules.verify(fairness_record(commitment)).ok
     # A withdrawal re-plans the later sessions: they are no longer the committed schedule.
     services.player_withdraw(player=sixteen.players.get(number=4))
     services.player_save(tournament=sixteen, number=17, name="Sub", is_substitute=True)
@@ -264,7 +266,7 @@ def test_the_committed_schedule_covers_the_later_planned_sessions(sixteen):
     assert SeatingPlan.objects.get(tournament=sixteen).replans == 1
     commitment.refresh_from_db()
     assert set(commitment.drawn) == {"1", "2"}
-    assert rules.verify(selectors.fairness_record(commitment)).ok
+    assert rules.verify(fairness_record(commitment)).ok
 
 
 def test_later_sessions_of_another_method_are_not_covered(sixteen):
@@ -278,15 +280,15 @@ def test_later_sessions_of_another_method_are_not_covered(sixteen):
 def test_a_cancelled_committed_draw_stays_in_the_record(sixteen):
     commitment = services.draw_commit(tournament=sixteen)
     session = services.session_draw(tournament=sixteen, number=1)
-    drawn = drawn_tables(sixteen, 1)
+    drawn = drawn_lists(sixteen, 1)
     services.session_cancel_draw(session=session)
     commitment.refresh_from_db()
     assert commitment.drawn == {"1": drawn}
-    assert [s.state for s in selectors.fairness_page(sixteen).covered] == ["cancelled"]
+    assert [s.state for s in fairness_page(sixteen).covered] == ["cancelled"]
     refused("already_committed", lambda: services.draw_commit(tournament=sixteen))
     # Drawn again without the commitment (its seed is public): a free draw, said so.
     services.session_draw(tournament=sixteen, number=1, seed=99)
-    assert [s.state for s in selectors.fairness_page(sixteen).covered] == ["redrawn"]
+    assert [s.state for s in fairness_page(sixteen).covered] == ["redrawn"]
 
 
 def test_a_substitute_in_a_drawn_seat_leaves_the_draw_standing(sixteen):
@@ -296,9 +298,9 @@ def test_a_substitute_in_a_drawn_seat_leaves_the_draw_standing(sixteen):
     seat = session.seats.get(player__number=3)
     services.player_withdraw(player=seat.player)
     services.seat_replace(seat=seat, player=sixteen.players.get(number=17))
-    assert [s.state for s in selectors.fairness_page(sixteen).covered] == ["standing"]
+    assert [s.state for s in fairness_page(sixteen).covered] == ["standing"]
     commitment.refresh_from_db()
-    assert rules.verify(selectors.fairness_record(commitment)).ok
+    assert rules.verify(fairness_record(commitment)).ok
 
 
 # ---------------------------------------------------------------- the public value
@@ -351,7 +353,7 @@ def test_a_withdrawn_commitment_stays_with_its_time_and_frees_the_draw(sixteen):
     withdrawn = services.draw_commitment_withdraw(commitment=commitment)
     assert withdrawn.withdrawn_at is not None
     assert withdrawn.seed_is_public
-    page = selectors.fairness_page(sixteen)
+    page = fairness_page(sixteen)
     assert page.live is None
     assert page.withdrawn == [withdrawn]
     # The draw is free again: any seed, any method.
@@ -362,7 +364,7 @@ def test_a_withdrawn_commitment_stays_with_its_time_and_frees_the_draw(sixteen):
 
 
 def test_the_history_keeps_every_step_of_a_commitment(sixteen, organiser):
-    from tournament import audit
+    from tournament.history import audit
 
     with audit.acting(user=organiser):
         commitment = services.draw_commit(tournament=sixteen, public_value_source="drand 9")

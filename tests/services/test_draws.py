@@ -7,10 +7,13 @@ from django.core.exceptions import ValidationError
 
 from tests.conftest import make_players, make_tournament
 from tests.services.errors import codes
-from tournament import core_messages, seating, selectors, services
+from tournament import seating, services
+from tournament.language import translated
 from tournament.models import Seat, SeatingPlan, Session, Table
 from tournament.seating.draw import SEED_MAX, SEED_MIN
 from tournament.seating.published import replan_from_input
+from tournament.selectors.seating import drawn_tables
+from tournament.selectors.withdrawals import SubstituteCount, substitute_count
 from tournament.services import draws
 
 METHODS = ["lot", "planned", "random", "standings", "serpentine", "top_tables"]
@@ -18,7 +21,7 @@ METHODS = ["lot", "planned", "random", "standings", "serpentine", "top_tables"]
 
 def tables_of(tournament, number: int) -> list[tuple[int, ...]]:
     """Session ``number``'s tables as drawn, each its players' numbers East..North."""
-    return selectors.drawn_tables(tournament)[number]
+    return drawn_tables(tournament)[number]
 
 
 def seated_numbers(session) -> list[int]:
@@ -322,7 +325,7 @@ def test_what_the_seating_core_refuses_is_a_form_error_in_the_reader_words(sixte
         raise seating.SeatingError("A player is listed more than once.", code="duplicate_player")
 
     monkeypatch.setattr(draws.modes, "seat_session", refuse)
-    monkeypatch.setattr(core_messages, "gettext", lambda text: f"«{text}»")
+    monkeypatch.setattr(translated, "gettext", lambda text: f"«{text}»")
     error = refused(tournament=sixteen, number=1, seed=3, method="random")
     assert error.messages == ["«A player is listed more than once.»"]
     assert codes(error) == {"duplicate_player"}
@@ -464,12 +467,12 @@ def test_a_substitute_beyond_the_limit_still_takes_the_seat(drawn):
     tournament = drawn.tournament
     services.tournament_update(tournament=tournament, substitute_limit=1)
     services.seat_replace(seat=seat_of(drawn, 3), player=player(drawn, 17))
-    assert selectors.substitute_count(tournament) == selectors.SubstituteCount(seated=1, limit=1)
+    assert substitute_count(tournament) == SubstituteCount(seated=1, limit=1)
 
     services.seat_replace(seat=seat_of(drawn, 4), player=player(drawn, 18))
 
     assert seat_of(drawn, 18).replaces.number == 4
-    count = selectors.substitute_count(tournament)
+    count = substitute_count(tournament)
     assert (count.seated, count.limit, count.beyond_limit) == (2, 1, 1)
 
 
@@ -481,4 +484,4 @@ def test_a_draw_seating_a_substitute_beyond_the_limit_is_made(tournament):
     session = services.session_draw(tournament=tournament, number=1, seed=5)
 
     assert 16 in seated_numbers(session)
-    assert selectors.substitute_count(tournament).beyond_limit == 1
+    assert substitute_count(tournament).beyond_limit == 1

@@ -12,7 +12,8 @@ from django.test import RequestFactory
 from simple_history.models import HistoricalRecords
 
 from tests.conftest import make_players, make_user
-from tournament import audit, services
+from tournament import services
+from tournament.history import audit
 from tournament.models import (
     Hand,
     Penalty,
@@ -132,7 +133,7 @@ def test_a_withdrawal_and_a_reinstatement_are_kept(tournament, organiser):
 
 
 def test_an_import_keeps_each_player_it_creates(tournament, organiser):
-    from tournament.player_import import state_fingerprint, stored_players
+    from tournament.players.player_import import state_fingerprint, stored_players
 
     rows = [{"number": 1, "name": "Alice"}, {"number": 2, "name": "Bo"}]
     with serving(organiser):

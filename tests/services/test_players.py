@@ -7,7 +7,7 @@ from tests.conftest import make_players
 from tests.services.errors import codes
 from tournament import services
 from tournament.models import PLAYER_FIELDS, Player, Seat
-from tournament.player_import import import_preview, state_fingerprint, stored_players
+from tournament.players.player_import import import_preview, state_fingerprint, stored_players
 
 
 def registered(tournament) -> list[tuple]:

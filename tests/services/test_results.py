@@ -9,8 +9,15 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tests.conftest import make_players
-from tournament import player_import, scoring, selectors, services
+from tournament import scoring, services
 from tournament.models import Seat, Table, TournamentVersion
+from tournament.players import player_import
+from tournament.selectors.sheets import table_sheet
+from tournament.selectors.standings import (
+    compute_standings,
+    tournament_results,
+    tournament_standings,
+)
 
 
 def stored(table: Table) -> list[tuple[int, int | None, Fraction]]:
@@ -21,7 +28,7 @@ def stored(table: Table) -> list[tuple[int, int | None, Fraction]]:
 
 
 def from_the_sheet(table: Table) -> list[tuple[int, int | None, Fraction]]:
-    sheet = selectors.table_sheet(table)
+    sheet = table_sheet(table)
     if sheet.entered == 0:
         return [(0, None, Fraction(0))] * 4
     return [(score, place, points) for _player, score, place, points in sheet.summary]
@@ -101,7 +108,7 @@ def reference_standings(tournament) -> dict[int, tuple]:
     """Player number -> (table points, score, places, sessions, best session), added up here
     from every table's sheet, the hands settled again."""
     totals = {p.number: [Fraction(0), 0, [0, 0, 0, 0], 0, None] for p in tournament.players.all()}
-    for result in selectors.tournament_results(tournament):
+    for result in tournament_results(tournament):
         row = totals[result.player.number]
         row[0] += result.table_points
         row[1] += result.score
@@ -125,7 +132,7 @@ def test_standings_from_the_stored_results_are_those_of_the_hands(tournament, re
                 random_hand(rng, table, hand)
         if number == 1:
             services.player_withdraw(player=tournament.players.get(number=3))
-    rows = selectors.standings(tournament)
+    rows = tournament_standings(tournament)
     got = {
         row.player.number: (
             row.table_points,
@@ -152,16 +159,16 @@ def test_standings_are_read_from_the_cache_until_the_next_write(
     services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
     # The version, then the players and the seats' totals.
     with django_assert_num_queries(3):
-        first = selectors.standings(tournament)
+        first = tournament_standings(tournament)
     with django_assert_num_queries(1):
-        assert selectors.standings(tournament) == first
+        assert tournament_standings(tournament) == first
     services.hand_record(table=table, number=2, outcome="self_drawn", winner=1, fan=8)
     with django_assert_num_queries(3):
-        after = selectors.standings(tournament)
+        after = tournament_standings(tournament)
     assert {row.player.number: row.score for row in after} != {
         row.player.number: row.score for row in first
     }
-    assert after == selectors.compute_standings(tournament)
+    assert after == compute_standings(tournament)
 
 
 def seating_version(tournament) -> int:

@@ -8,7 +8,7 @@ from django.db.models import RestrictedError
 
 from tests.conftest import make_players, make_tournament, play_some_sessions
 from tests.services.errors import codes
-from tournament import selectors, services
+from tournament import services
 from tournament.models import (
     Hand,
     HandRevision,
@@ -21,6 +21,7 @@ from tournament.models import (
     TableReopening,
     Tournament,
 )
+from tournament.selectors.overview import DeletionSummary, tournament_deletion_summary
 
 
 def rows_under(tournament_pk: int) -> dict[str, int]:
@@ -281,8 +282,8 @@ def test_the_summary_counts_what_the_deletion_removes_in_one_query(
     played, django_assert_num_queries
 ):
     with django_assert_num_queries(1):
-        summary = selectors.tournament_deletion_summary(played)
-    assert summary == selectors.DeletionSummary(
+        summary = tournament_deletion_summary(played)
+    assert summary == DeletionSummary(
         players=17,
         sessions=2,
         tables=8,
@@ -308,7 +309,7 @@ def test_the_summary_counts_what_the_deletion_removes_in_one_query(
 
 
 def test_the_summary_of_an_empty_tournament_is_all_zero(tournament):
-    assert selectors.tournament_deletion_summary(tournament) == selectors.DeletionSummary(
+    assert tournament_deletion_summary(tournament) == DeletionSummary(
         players=0,
         sessions=0,
         tables=0,

@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from tests.conftest import login, play_some_sessions
 from tests.web.pages import hand_data
-from tournament import activity, device_links, services
+from tournament import services
+from tournament.hall import device_links
+from tournament.history import activity
 from tournament.models import Table
 
 LOGIN_URL = reverse("login")

@@ -15,7 +15,7 @@ from tests.core_error_cases import CASES
 from tests.markdown_tables import table_rows
 from tests.web.pages import assert_error_beside
 from tests.web.test_referee import post_hand, urls  # noqa: F401 (a fixture)
-from tournament import core_messages
+from tournament.language import translated
 from tournament.scoring import claims, notation
 from tournament.scoring.fans import fan_by_name
 from tournament.scoring.hand import Meld, WinningHand
@@ -34,13 +34,13 @@ def marked(text: str) -> str:
 @pytest.fixture
 def marking(monkeypatch):
     """gettext as the cores' messages see it, marking every text it translates."""
-    monkeypatch.setattr(core_messages, "gettext", marked)
+    monkeypatch.setattr(translated, "gettext", marked)
 
 
 @pytest.fixture
 def catalogue(monkeypatch):
     """gettext as the cores' messages see it, with a Chinese catalogue of one sentence."""
-    monkeypatch.setattr(core_messages, "gettext", lambda text: FAKE_CATALOGUE.get(text, text))
+    monkeypatch.setattr(translated, "gettext", lambda text: FAKE_CATALOGUE.get(text, text))
 
 
 def error_of(call):
@@ -51,19 +51,19 @@ def error_of(call):
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
 def test_every_core_message_goes_through_gettext_and_reads_as_in_english(marking, case):
-    shown = core_messages.core_message(error_of(case.call))
+    shown = translated.core_message(error_of(case.call))
     assert shown.startswith("«") and shown.endswith("»")
     assert shown.replace("«", "").replace("»", "") == case.message
 
 
 def test_the_phrases_among_the_params_go_through_gettext_too(marking):
     error = error_of(lambda: notation.parse_hand("123m456p"))
-    assert core_messages.core_message(error) == (
+    assert translated.core_message(error) == (
         "«at character 9 («end of text, after 123m456p»): "
         "«no winning tile: write it after +, as in +9s, before any |»»"
     )
     hand = WinningHand(concealed=("1m",) * 10, win_tile="C", melds=(Meld("pung", ("X",) * 3),))
-    message = core_messages.core_message(error_of(lambda: notation.validate(hand)))
+    message = translated.core_message(error_of(lambda: notation.validate(hand)))
     assert message.startswith("«'X' in «meld 1» is not a tile; ")
 
 
@@ -74,13 +74,13 @@ def test_the_phrases_among_the_params_go_through_gettext_too(marking):
 def test_a_fan_in_a_message_is_named_in_the_reader_language(language, expected):
     error = error_of(lambda: claims.parse_claimed_fans("Pure Straight ×0"))
     with translation.override(language):
-        assert core_messages.core_message(error) == expected
+        assert translated.core_message(error) == expected
 
 
 def test_a_translated_message_reads_in_chinese(catalogue):
     error = error_of(lambda: claims.parse_claimed_fans("清龙 ×0"))
     with translation.override("zh-hans"):
-        assert core_messages.core_message(error) == "清龙：次数至少为 1。"
+        assert translated.core_message(error) == "清龙：次数至少为 1。"
     # The English message of the error is untouched: the command line and the tests read it.
     assert error.message == "Pure Straight: a count is at least 1."
 
@@ -90,15 +90,15 @@ def test_the_worked_example_of_the_scoring_doc(monkeypatch):
     error = error_of(lambda: claims.parse_claimed_fans("清龙 ×0"))
     assert error.message == rows["`error.message`, the command line"]
     with translation.override("en"):
-        assert core_messages.core_message(error) == rows["an English page"]
+        assert translated.core_message(error) == rows["an English page"]
     with translation.override("zh-hans"):
         shown = rows["a Chinese page (the catalogue has `%(fan)s：计番次数至少为 1。`)"]
-        assert core_messages.core_message(error) == shown
+        assert translated.core_message(error) == shown
         assert translation.gettext(error.template) == "%(fan)s：计番次数至少为 1。"
         # Without the sentence in the catalogue, the fan is still named in Chinese.
-        monkeypatch.setattr(core_messages, "gettext", lambda text: text)
+        monkeypatch.setattr(translated, "gettext", lambda text: text)
         shown = rows["a Chinese page, were the sentence missing from the catalogue"]
-        assert core_messages.core_message(error) == shown
+        assert translated.core_message(error) == shown
 
 
 # --- On the pages ------------------------------------------------------------------------

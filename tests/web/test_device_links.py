@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tests.conftest import login
 from tests.web.pages import hand_data
-from tournament import device_links, services
+from tournament import services
+from tournament.hall import device_links
 from tournament.models import Hand, HandRevision, Table
 
 REFUSED = "This table link was revoked or is not valid: ask the organiser for the table card."

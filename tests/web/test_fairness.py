@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from tests.conftest import make_players
 from tests.web.pages import assert_error_beside
-from tournament import selectors, services
+from tournament import services
 from tournament.models import DrawCommitment, Session
+from tournament.selectors.seating import drawn_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
@@ -310,8 +311,8 @@ def test_a_real_draw_is_verified_by_the_command_of_the_fairness_page(personas, s
     link = re.search(r'<a class="button" href="([^"]+)" download="fairness.json">', after)
     downloaded = anonymous.get(link.group(1))
     record = json.loads(downloaded.content)
-    drawn_tables = selectors.drawn_tables(sixteen)
-    assert record["seating"] == {str(n): [list(table) for table in drawn_tables[n]] for n in (1, 2)}
+    drawn = drawn_tables(sixteen)
+    assert record["seating"] == {str(n): [list(table) for table in drawn[n]] for n in (1, 2)}
     path = tmp_path / "fairness.json"
     path.write_bytes(downloaded.content)
     arguments = commands[0].split()[4:]  # after "python -m tournament.seating verify"

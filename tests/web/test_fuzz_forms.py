@@ -30,8 +30,9 @@ from openpyxl import Workbook
 
 from tests import xlsx_files
 from tests.conftest import login, make_players, make_tournament
-from tournament import device_links, scoring, services
+from tournament import scoring, services
 from tournament.forms.players import sign_preview
+from tournament.hall import device_links
 from tournament.models import (
     SEATING_METHOD_CHOICES,
     SEPARATE_BY_CHOICES,
@@ -43,7 +44,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.player_import import import_preview
+from tournament.players.player_import import import_preview
 from tournament.seating import commitment as rules
 from tournament.services.hands import MAX_PENALTIES_PER_HAND, stored_hand_result
 

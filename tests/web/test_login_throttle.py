@@ -13,7 +13,7 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
 from tests.conftest import login
-from tournament.login_throttle import client_ip, failed_logins
+from tournament.server.login_throttle import client_ip, failed_logins
 
 LOGIN_URL = reverse("login")
 LIST_URL = reverse("lockouts")

@@ -16,7 +16,7 @@ from tests.conftest import login, make_tournament, make_user
 from tests.web.pages import assert_error_beside
 from tournament import services
 from tournament.forms.players import sign_preview
-from tournament.player_import import import_preview
+from tournament.players.player_import import import_preview
 
 SLUG = "spring-open"
 CSV_TWO_PLAYERS = (

@@ -16,9 +16,10 @@ from django.utils import timezone
 import tournament
 from tests.conftest import give_all_tables, login, make_players, make_tournament, make_user
 from tests.web.test_public import table_rows
-from tournament import rehearsal, services
-from tournament.clock import iso_utc
+from tournament import services
+from tournament.hall.clock import iso_utc
 from tournament.models import Session
+from tournament.server import rehearsal
 
 PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
 SLUG = "spring-open"

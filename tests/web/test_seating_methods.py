@@ -20,9 +20,11 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import login, make_players
-from tournament import selectors, services
+from tournament import services
 from tournament.models import SeatingPlan, Session
 from tournament.seating.schedule import plan_schedule
+from tournament.selectors.seating import drawn_tables, player_planned_sessions
+from tournament.selectors.standings import tournament_standings
 
 PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +36,7 @@ def draw(client, tournament, number, **fields):
 
 
 def tables_of(tournament, number):
-    return selectors.drawn_tables(tournament)[number]
+    return drawn_tables(tournament)[number]
 
 
 def pairs(tables):
@@ -64,7 +66,7 @@ def with_hands(session_in_play, tournament, referee):
 
 
 def ranking(tournament):
-    return [row.player.number for row in selectors.standings(tournament)]
+    return [row.player.number for row in tournament_standings(tournament)]
 
 
 # ---------------------------------------------------------------- choosing the method
@@ -437,7 +439,7 @@ def test_the_player_page_shows_the_planned_sessions_still_to_come(sixteen, organ
 
 def test_a_tournament_seated_session_by_session_shows_no_plan(session_in_play):
     player = session_in_play.tournament.players.get(number=1)
-    assert selectors.player_planned_sessions(player) == []
+    assert player_planned_sessions(player) == []
 
 
 @pytest.mark.parametrize("method", ["random", "standings", "serpentine", "top_tables"])

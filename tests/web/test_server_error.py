@@ -22,7 +22,7 @@ def service_log():
 
 def broken_home():
     return mock.patch(
-        "tournament.selectors.tournament_list", side_effect=RuntimeError("the home page broke")
+        "tournament.views.public.tournament_list", side_effect=RuntimeError("the home page broke")
     )
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from tests.conftest import make_players
 from tournament import services
-from tournament.clock import format_left, iso_utc
+from tournament.hall.clock import format_left, iso_utc
 from tournament.models import Session, Table
 
 LOGIN_URL = reverse("login")

@@ -7,7 +7,7 @@ its own. With neither, the hand is required.
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core_messages import core_error
+from tournament.language.translated import core_error
 from tournament.scoring import notation
 from tournament.scoring.claims import parse_claimed_fans
 from tournament.scoring.hand import HandError

@@ -10,11 +10,11 @@ from django.forms.formsets import TOTAL_FORM_COUNT
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from tournament import selectors
-from tournament.formatting import WIND_LETTERS
 from tournament.forms.service_errors import add_service_errors
+from tournament.language.formatting import WIND_LETTERS
 from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
+from tournament.selectors.sheets import table_clock
 from tournament.services.hands import (
     HAND_MESSAGES,
     INITIALS_MAX_LENGTH,
@@ -382,7 +382,7 @@ def service_errors_to_form(form, penalty_formset, error: ValidationError) -> Non
 def confirm_form_for(table, *, players=(), now=None) -> ConfirmForm:
     """The unbound confirmation form of ``table``: "time called" starts ticked once the
     table's session time is up (the referee may untick it)."""
-    clock = selectors.table_clock(table, now=now)
+    clock = table_clock(table, now=now)
     initial = {"record_missing_as_not_played": True} if clock and clock.time_up else {}
     return ConfirmForm(players=players, initial=initial)
 

@@ -16,7 +16,8 @@ from tournament.models import (
     SeatingPlan,
     Tournament,
 )
-from tournament.selectors import ACTIVE_PLAYERS, tournament_referees
+from tournament.selectors.lookups import ACTIVE_PLAYERS
+from tournament.selectors.referees import tournament_referees
 from tournament.services.commitments import MAX_PUBLIC_VALUE, MAX_TYPED_SEED
 from tournament.services.draws import DEFAULT_TOP_TABLES
 from tournament.services.referees import parse_table_numbers

@@ -21,8 +21,8 @@ import math
 import sys
 from typing import TextIO
 
+from tournament.core_errors import gettext_noop
 from tournament.scoring.hand import HandError
-from tournament.scoring.messages import gettext_noop
 from tournament.scoring.notation import ERROR_CODES, hand_from_json, parse_hand, score_hand
 
 USAGE = """\

@@ -28,10 +28,10 @@ Choices the table leaves open, decided here (docs/scoring.md lists them with the
 from dataclasses import dataclass
 from itertools import combinations
 
+from tournament.core_errors import gettext_noop
 from tournament.scoring import _decompose as shapes
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan
 from tournament.scoring.hand import WIND_TILES, HandError, WinningHand
-from tournament.scoring.messages import gettext_noop
 from tournament.scoring.settlement import MIN_FAN
 
 __all__ = ["ExcludedFan", "FanCount", "Scored", "clear_caches", "score", "score_arrangements"]

@@ -31,9 +31,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from tournament.core_errors import gettext_noop
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan, fan_by_name
 from tournament.scoring.hand import HandError
-from tournament.scoring.messages import gettext_noop
 from tournament.scoring.settlement import MAX_FLOWERS, MIN_FAN
 
 FLOWERS = "flower_tiles"

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from tournament.scoring.messages import CoreError
+from tournament.core_errors import CoreError
 
 SUITS = ("m", "p", "s")
 WIND_TILES = ("E", "S", "W", "N")

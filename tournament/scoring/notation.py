@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
+from tournament.core_errors import Message, gettext_noop
 from tournament.scoring.hand import (
     ALL_TILES,
     HONOR_TILES,
@@ -29,7 +30,6 @@ from tournament.scoring.hand import (
     Meld,
     WinningHand,
 )
-from tournament.scoring.messages import Message, gettext_noop
 from tournament.scoring.settlement import MAX_FLOWERS
 
 if TYPE_CHECKING:

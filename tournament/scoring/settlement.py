@@ -16,7 +16,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Final
 
-from tournament.scoring.messages import CoreError, gettext_noop
+from tournament.core_errors import CoreError, gettext_noop
 
 MIN_FAN: Final = 8
 """Fan a hand needs to win, flowers not counted."""

@@ -22,6 +22,7 @@ from tournament.seating.draw import (
     draw_by_lot,
     lot_key,
     new_seed,
+    players_to_draw,
 )
 from tournament.seating.errors import SeatingError
 from tournament.seating.rotation import (
@@ -44,5 +45,6 @@ __all__ = [
     "draw_by_lot",
     "lot_key",
     "new_seed",
+    "players_to_draw",
     "session_schedule",
 ]

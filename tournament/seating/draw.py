@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournament.scoring.messages import gettext_noop
+from tournament.core_errors import Message, gettext_noop
 from tournament.seating.errors import SeatingError
 
 SEATS_PER_TABLE = 4
@@ -98,6 +98,65 @@ def _check_player(player: object) -> None:
             {"player": repr(player)},
             code="bad_player",
         )
+
+
+# Why the active regular players cannot fill tables of four even with every substitute, and
+# the two ways out: register the substitutes missing, or withdraw the players left over
+# (fewer would leave a table even shorter). A sentence for each count, singular or plural.
+_CANNOT_FILL = {
+    True: gettext_noop(
+        "%(players)s active player, not counting substitutes, cannot fill tables of four."
+    ),
+    False: gettext_noop(
+        "%(players)s active players, not counting substitutes, cannot fill tables of four."
+    ),
+}
+_REGISTER_MORE = {
+    True: gettext_noop("Register %(missing)s more substitute to fill the last table."),
+    False: gettext_noop("Register %(missing)s more substitutes to fill the last table."),
+}
+_WITHDRAW_EXTRA = {
+    True: gettext_noop(
+        "Otherwise, withdraw %(extra)s player so that the others fill whole tables."
+    ),
+    False: gettext_noop(
+        "Otherwise, withdraw %(extra)s players so that the others fill whole tables."
+    ),
+}
+_SHORTFALL = gettext_noop("%(cannot_fill)s %(register_more)s")
+_SHORTFALL_OR_WITHDRAW = gettext_noop("%(cannot_fill)s %(register_more)s %(withdraw_extra)s")
+
+
+def players_to_draw(regular: Sequence[int], substitutes: Sequence[int]) -> list[int]:
+    """The players a session's draw seats: every active regular player, topped up with the
+    first active ``substitutes`` (in the order given, lowest number first by custom) to fill
+    tables of four. Every method of seating seats this list.
+
+    Raises ``DrawError``: ``no_players`` when nobody is to be drawn, ``not_multiple_of_four``
+    (with ``missing``, the substitutes still needed) when even every substitute cannot fill
+    the last table, saying how many substitutes to register or players to withdraw.
+
+    >>> players_to_draw([1, 2, 3, 4, 5], [21, 22, 23, 24])
+    [1, 2, 3, 4, 5, 21, 22, 23]
+    """
+    regular, substitutes = list(regular), list(substitutes)
+    needed = -len(regular) % SEATS_PER_TABLE
+    if needed > len(substitutes):
+        missing = needed - len(substitutes)
+        extra = len(regular) % SEATS_PER_TABLE
+        params = {
+            "cannot_fill": Message(_CANNOT_FILL[len(regular) == 1], {"players": len(regular)}),
+            "register_more": Message(_REGISTER_MORE[missing == 1], {"missing": missing}),
+        }
+        template = _SHORTFALL
+        # Withdrawing them all would leave nobody to draw: not a way out.
+        if extra != len(regular):
+            params["withdraw_extra"] = Message(_WITHDRAW_EXTRA[extra == 1], {"extra": extra})
+            template = _SHORTFALL_OR_WITHDRAW
+        raise DrawError(template, params, code="not_multiple_of_four", missing=missing)
+    if not regular and not needed:
+        raise DrawError(gettext_noop("There are no active players to draw."), code="no_players")
+    return regular + substitutes[:needed]
 
 
 def new_seed() -> int:

@@ -2,7 +2,7 @@
 
 from collections.abc import Mapping
 
-from tournament.scoring.messages import CoreError
+from tournament.core_errors import CoreError
 
 
 class SeatingError(CoreError):
@@ -10,7 +10,7 @@ class SeatingError(CoreError):
 
     ``code`` is stable, for forms; ``template`` (a ``gettext_noop`` literal) and ``params``
     make the English ``message``, and the web pages' message in the reader's language
-    (see ``tournament.scoring.messages``).
+    (see ``tournament.core_errors``).
     """
 
     def __init__(

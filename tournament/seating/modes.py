@@ -59,7 +59,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from tournament.scoring.messages import gettext_noop
+from tournament.core_errors import gettext_noop
 from tournament.seating.errors import SeatingError
 
 MODES = ("random", "standings", "serpentine", "top_tables")

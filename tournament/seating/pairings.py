@@ -34,7 +34,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
-from tournament.scoring.messages import gettext_noop
+from tournament.core_errors import gettext_noop
 from tournament.seating import _constructions, _search
 from tournament.seating.errors import SeatingError
 

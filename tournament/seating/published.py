@@ -17,7 +17,7 @@ Tables are listed by registration number, East first; sessions are lists of tabl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournament.scoring.messages import gettext_noop
+from tournament.core_errors import gettext_noop
 from tournament.seating.errors import SeatingError
 from tournament.seating.replan import replan
 from tournament.seating.schedule import plan_schedule, schedule_stats

@@ -48,7 +48,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournament.scoring.messages import gettext_noop
+from tournament.core_errors import gettext_noop
 from tournament.seating.errors import SeatingError
 
 Table = tuple[int, int, int, int]

@@ -37,7 +37,7 @@ import random
 from collections import deque
 from collections.abc import Iterable, Sequence
 
-from tournament.scoring.messages import gettext_noop
+from tournament.core_errors import gettext_noop
 from tournament.seating.errors import SeatingError
 
 SEATS = 4

@@ -9,9 +9,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import seating, selectors
+from tournament import seating
+from tournament.language.translated import core_error
 from tournament.models import SEATING_METHOD_CHOICES, DrawCommitment, SeatingPlan, Tournament
 from tournament.seating import commitment as rules
+from tournament.selectors.seating import players_for_draw, seating_groups
 from tournament.services.results import tournament_touch
 
 # The largest seed an organiser may type (the draw form's bound): it fits the database's
@@ -35,12 +37,12 @@ def current_document(
     public_value_source: str = "",
 ) -> dict:
     """The commitment document of the draw as the tournament stands now: the players the
-    next draw seats (``selectors.players_for_draw``), their groups, the method's options."""
+    next draw seats (``players_for_draw``), their groups, the method's options."""
     try:
-        players = selectors.players_for_draw(tournament)
-    except selectors.DrawRefused as refusal:
-        raise ValidationError(refusal.message, code=refusal.code) from refusal
-    groups = selectors.seating_groups(tournament, players)
+        players = players_for_draw(tournament)
+    except seating.DrawError as refusal:
+        raise core_error(refusal) from refusal
+    groups = seating_groups(tournament, players)
     return rules.commitment_document(
         tournament=tournament.name,
         players=[

@@ -7,8 +7,9 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
-from tournament import audit, models, seating, selectors
-from tournament.core_messages import core_error
+from tournament import models, seating
+from tournament.history import audit
+from tournament.language.translated import core_error
 from tournament.models import Hand, Player, Seat, SeatingPlan, Session, Table, Tournament
 from tournament.seating import modes
 from tournament.seating.draw import SeatAssignment
@@ -19,6 +20,9 @@ from tournament.seating.published import (
     replan_input,
     seat_order_lots,
 )
+from tournament.selectors.fairness import pending_commitment
+from tournament.selectors.seating import drawn_tables, players_for_draw, seating_groups
+from tournament.selectors.standings import compute_standings
 from tournament.services.commitments import committed_draw_seed, record_draw
 from tournament.services.referees import previous_referees
 from tournament.services.results import tournament_touch
@@ -54,7 +58,7 @@ def session_draw(
     """
     # Locked with the tournament: a commitment made meanwhile waits for this draw.
     list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk"))
-    pending = selectors.pending_commitment(tournament, lock=True)
+    pending = pending_commitment(tournament, lock=True)
     if method is None and pending is not None:
         method = json.loads(pending.document)["method"]
     method = method or tournament.seating_method
@@ -88,9 +92,9 @@ def session_draw(
             number, _("Session %(number)s is already drawn."), "session_already_drawn"
         )
     try:
-        players = {p.number: p for p in selectors.players_for_draw(tournament)}
-    except selectors.DrawRefused as refusal:
-        raise ValidationError(refusal.message, code=refusal.code) from refusal
+        players = {p.number: p for p in players_for_draw(tournament)}
+    except seating.DrawError as refusal:
+        raise core_error(refusal) from refusal
     if pending is not None:
         seed = committed_draw_seed(
             pending, tournament=tournament, method=method, top=top, typed_seed=seed
@@ -177,15 +181,13 @@ def _tables_by_lot(players: list[int], seed: int):
 
 
 def _tables_by_mode(*, tournament, method, players, seed, top):
-    drawn = selectors.drawn_tables(tournament)
+    drawn = drawn_tables(tournament)
     history = [drawn[n] for n in sorted(drawn)]
     numbers = set(players)
     # Ranked players first, then the others by number (standings already list them so): as
-    # stored now, not from the cache (see ``selectors.standings``).
+    # stored now, not from the cache (see ``tournament_standings``).
     ranking = [
-        row.player.number
-        for row in selectors.compute_standings(tournament)
-        if row.player.number in numbers
+        row.player.number for row in compute_standings(tournament) if row.player.number in numbers
     ]
     table_count = len(players) // 4
     if method == "top_tables" and not 1 <= top <= table_count:
@@ -197,7 +199,7 @@ def _tables_by_mode(*, tournament, method, players, seed, top):
                 )
             }
         )
-    groups = selectors.seating_groups(tournament, players.values())
+    groups = seating_groups(tournament, players.values())
     tables = modes.seat_session(
         method,
         players=sorted(players),
@@ -235,10 +237,10 @@ def _tables_from_plan(*, tournament, number, players, seed):
                 )
             }
         )
-    drawn = selectors.drawn_tables(tournament)
+    drawn = drawn_tables(tournament)
     in_order = sorted(drawn) == list(range(1, len(drawn) + 1))
     player_objects = {p.number: p for p in tournament.players.filter(number__in=players)}
-    groups = selectors.seating_groups(tournament, player_objects.values())
+    groups = seating_groups(tournament, player_objects.values())
     if plan is None:
         if not in_order:
             raise _session_refused(

@@ -10,8 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from tournament import audit, scoring, seating
-from tournament.core_messages import core_error, core_message, fans_in_words
+from tournament import scoring, seating
+from tournament.history import audit
+from tournament.language.translated import core_error, core_message, fans_in_words
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,

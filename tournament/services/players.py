@@ -8,9 +8,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import federation, names
+from tournament.exports import federation
 from tournament.models import PLAYER_FIELDS, Player, Seat, Tournament
-from tournament.player_import import state_fingerprint, stored_players
+from tournament.players import names
+from tournament.players.player_import import state_fingerprint, stored_players
 from tournament.services.results import tournament_touch
 
 
@@ -33,8 +34,9 @@ def _normalised(fields: dict) -> dict:
 
 
 def _names_resolved(player: Player, fields: dict) -> dict:
-    """``fields`` with the name, first name and last name kept in step (``tournament.names``):
-    a name alone is split, first and last names alone make the name."""
+    """``fields`` with the name, first name and last name kept in step
+    (``tournament.players.names``): a name alone is split, first and last names alone make
+    the name."""
     stored = (player.name or "", player.first_name, player.last_name)
     given = tuple(
         fields.get(key, stored[index]) or ""
@@ -57,9 +59,9 @@ def _names_resolved(player: Player, fields: dict) -> dict:
 def player_save(*, tournament: Tournament, player: Player | None = None, **fields) -> Player:
     """Create a player, or update ``player`` with ``fields``.
 
-    The country and the EMA number are stored as codes (``tournament.federation``: "fr" and
+    The country and the EMA number are stored as codes (``tournament.exports.federation``: "fr" and
     "France" as FRA, 4010005 as 04010005); the name, first name and last name are kept in
-    step (``tournament.names``). Giving a country clears what the player's country held
+    step (``tournament.players.names``). Giving a country clears what the player's country held
     before countries were codes.
     """
     player = player or Player(tournament=tournament)

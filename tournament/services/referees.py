@@ -15,8 +15,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import selectors
 from tournament.models import Session, Table, Tournament
+from tournament.selectors.referees import tournament_referees
 from tournament.services.results import tournament_touch
 
 # No tournament hall holds more tables; a bound so "1-999999999" is refused, not expanded.
@@ -80,7 +80,7 @@ def tables_assign(
         raise _refused("tables", _("Give at least one table."), "no_tables")
     if (
         referee is not None
-        and not selectors.tournament_referees(session.tournament).filter(pk=referee.pk).exists()
+        and not tournament_referees(session.tournament).filter(pk=referee.pk).exists()
     ):
         raise _refused(
             "referee",
@@ -117,7 +117,7 @@ def previous_referees(*, tournament_id: int, number: int) -> dict[int, int]:
     """Table number -> the referee of that table in session ``number - 1``, for the
     referees who still referee or organise the tournament."""
     tournament = Tournament.objects.get(pk=tournament_id)
-    eligible = selectors.tournament_referees(tournament).values("pk")
+    eligible = tournament_referees(tournament).values("pk")
     return dict(
         Table.objects.filter(
             session__tournament_id=tournament_id,

@@ -7,8 +7,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament import selectors
 from tournament.models import Session, Table
+from tournament.selectors.withdrawals import withdrawn_seated
 from tournament.services.results import tournament_touch
 
 # As the model's validator: more would be another session, not extra time.
@@ -27,7 +27,7 @@ def session_open(*, session: Session, playing_after_all: bool = False) -> Sessio
     if session.closed_at:
         raise ValidationError(_("The session is closed."), code="session_closed")
     if session.opened_at is None and not playing_after_all:
-        seated = selectors.withdrawn_seated(session)
+        seated = withdrawn_seated(session)
         if seated:
             raise ValidationError(
                 ngettext(

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import audit
+from tournament.history import audit
 from tournament.models import (
     DEFAULT_SEATING_METHOD,
     DEFAULT_SUBSTITUTE_LIMIT,

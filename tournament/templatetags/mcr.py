@@ -4,8 +4,9 @@ from fractions import Fraction
 
 from django import template
 
-from tournament import core_messages, statistics
-from tournament.formatting import WIND_LETTERS, WIND_NAMES, format_table_points
+from tournament.hall import statistics
+from tournament.language import translated
+from tournament.language.formatting import WIND_LETTERS, WIND_NAMES, format_table_points
 from tournament.models import SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, MIN_FAN
 from tournament.scoring.claims import parse_claimed_fans
@@ -85,14 +86,14 @@ def fan_name(fan) -> str:
     for a fan of the table, or ``{{ key|fan_name }}`` for its key."""
     if isinstance(fan, str):
         found = FAN_BY_KEY.get(fan)
-        return fan if found is None else core_messages.fan_name(found)
-    return core_messages.fan_name(fan)
+        return fan if found is None else translated.fan_name(found)
+    return translated.fan_name(fan)
 
 
 @register.filter
 def fans_listed(fans) -> str:
     """Counted fans in the page's language, as a referee writes them: "清龙、喜相逢 ×2"."""
-    return core_messages.fans_in_words(fans)
+    return translated.fans_in_words(fans)
 
 
 @register.filter
@@ -103,7 +104,7 @@ def fans_claimed(text: str) -> str:
         claimed = parse_claimed_fans(text)
     except HandError:
         return text
-    return core_messages.fans_in_words(claimed) or text
+    return translated.fans_in_words(claimed) or text
 
 
 @register.filter
@@ -112,7 +113,7 @@ def fan_list(fans) -> str:
     language: "Pure Straight, Pure Double Chow ×2" (清龙、一般高 ×2)."""
     if not fans:
         return ""
-    return core_messages.list_in_words(
+    return translated.list_in_words(
         fan_name(key) + (f" ×{count}" if count > 1 else "") for key, count in fans.fans
     )
 

@@ -9,9 +9,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from tournament import login_throttle
 from tournament.forms.accounts import UnlockForm
 from tournament.permissions import can_unlock_logins
+from tournament.server import login_throttle
 
 
 def _check(request) -> None:

@@ -5,8 +5,8 @@ from django.shortcuts import render
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
-from tournament import activity
 from tournament.forms.activity import ActivityFilterForm
+from tournament.history import activity
 from tournament.views.common import get_tournament, roles
 
 

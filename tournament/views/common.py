@@ -1,16 +1,27 @@
 """The lookups the views use: the tournament with the visitor's role, and one object in it
 (404 when there is none); who may open a table's pages, by account or by table device link."""
 
+from __future__ import annotations
+
 from functools import wraps
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 
-from tournament import device_links, selectors
-from tournament.models import Player, Session, Table, Tournament
+from tournament.hall import device_links
 from tournament.permissions import can_enter_at_table, is_organiser, is_referee
+from tournament.selectors.lookups import (
+    player_by_number,
+    session_by_number,
+    table_by_number,
+    tournament_by_slug,
+)
+
+if TYPE_CHECKING:
+    from tournament.models import Player, Session, Table, Tournament
 
 
 def _found(found):
@@ -25,7 +36,7 @@ def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
     Views needing a role are also wrapped in ``login_required``, so an anonymous
     visitor is sent to the login page before reaching this check.
     """
-    tournament = _found(selectors.tournament_by_slug(slug))
+    tournament = _found(tournament_by_slug(slug))
     if role == "organiser" and not is_organiser(request.user, tournament):
         raise PermissionDenied
     if role == "referee" and not is_referee(request.user, tournament):
@@ -34,15 +45,15 @@ def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
 
 
 def get_session(tournament, number) -> Session:
-    return _found(selectors.session_by_number(tournament, number))
+    return _found(session_by_number(tournament, number))
 
 
 def get_player(tournament, number) -> Player:
-    return _found(selectors.player_by_number(tournament, number))
+    return _found(player_by_number(tournament, number))
 
 
 def get_table(tournament, number, table) -> Table:
-    return _found(selectors.table_by_number(tournament, number, table))
+    return _found(table_by_number(tournament, number, table))
 
 
 def get_table_for_entry(request, tournament, number, table) -> Table:
@@ -103,7 +114,7 @@ def table_access(request, slug, number, table) -> tuple[Tournament, Table]:
         # common case of every save and sheet load, without looking the table up again.
         request.device_link = grant.link
         return grant.table.session.tournament, grant.table
-    tournament = _found(selectors.tournament_by_slug(slug))
+    tournament = _found(tournament_by_slug(slug))
     found = get_table(tournament, number, table)
     if can_enter_at_table(request.user, found):
         return tournament, found

@@ -1,10 +1,10 @@
 """A table's tablet signs in from the table card: the card's device link opens that table's
-pages without a password (see ``tournament.device_links``)."""
+pages without a password (see ``tournament.hall.device_links``)."""
 
 from django.shortcuts import redirect
 from django.views.decorators.http import require_safe
 
-from tournament import device_links
+from tournament.hall import device_links
 from tournament.views.common import device_link_refused
 
 

@@ -3,7 +3,7 @@
 from django.http import HttpResponseServerError
 from django.template import loader
 
-from tournament.error_ids import new_error_id
+from tournament.server.error_log import new_error_id
 
 
 def server_error(request):

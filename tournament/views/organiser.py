@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import selectors, services
+from tournament import services
 from tournament.forms.hands import ExtraTimeForm
 from tournament.forms.service_errors import add_service_errors
 from tournament.forms.tournaments import (
@@ -28,6 +28,16 @@ from tournament.forms.tournaments import (
     TournamentForm,
 )
 from tournament.permissions import can_create_tournament
+from tournament.selectors.fairness import pending_commitment
+from tournament.selectors.overview import tournament_deletion_summary
+from tournament.selectors.referees import session_referee_tables
+from tournament.selectors.sheets import table_clock
+from tournament.selectors.withdrawals import (
+    draw_substitute_warning,
+    substitute_count,
+    substitute_limit_warning,
+    withdrawn_seated,
+)
 from tournament.views.common import (
     get_session,
     get_table,
@@ -81,11 +91,11 @@ def session_draw(request, slug):
     form = DrawForm(
         request.POST or None,
         tournament=tournament,
-        commitment=selectors.pending_commitment(tournament),
+        commitment=pending_commitment(tournament),
     )
     if request.method == "POST" and form.is_valid():
         # Who the draw seats is known before it is made: the warning is said with its outcome.
-        warning = selectors.draw_substitute_warning(tournament)
+        warning = draw_substitute_warning(tournament)
         try:
             session = services.session_draw(
                 tournament=tournament,
@@ -109,7 +119,7 @@ def session_draw(request, slug):
     context.update(
         tournament=tournament,
         form=form,
-        substitute_warning=selectors.draw_substitute_warning(tournament),
+        substitute_warning=draw_substitute_warning(tournament),
     )
     return render(request, "tournaments/draw.html", context)
 
@@ -137,7 +147,7 @@ def draw_commit(request, slug):
 
 
 def _pending_commitment(tournament):
-    found = selectors.pending_commitment(tournament)
+    found = pending_commitment(tournament)
     if found is None:
         raise Http404
     return found
@@ -250,7 +260,7 @@ def seat_change(request, slug, number):
     form = SeatReplaceForm(request.POST or None, session=session)
     if request.method == "POST" and form.is_valid():
         player = form.cleaned_data["player"]
-        warning = selectors.substitute_limit_warning(tournament, [player])
+        warning = substitute_limit_warning(tournament, [player])
         try:
             services.seat_replace(seat=form.cleaned_data["seat"], player=player)
         except ValidationError as error:
@@ -265,8 +275,8 @@ def seat_change(request, slug, number):
         tournament=tournament,
         session=session,
         form=form,
-        withdrawn=selectors.withdrawn_seated(session),
-        substitutes=selectors.substitute_count(tournament),
+        withdrawn=withdrawn_seated(session),
+        substitutes=substitute_count(tournament),
     )
     return render(request, "seating/change.html", context)
 
@@ -309,7 +319,7 @@ def tournament_delete(request, slug):
     context.update(
         tournament=tournament,
         form=form,
-        summary=selectors.tournament_deletion_summary(tournament),
+        summary=tournament_deletion_summary(tournament),
     )
     return render(request, "tournaments/delete.html", context)
 
@@ -354,14 +364,14 @@ def table_referees(request, slug, number):
         tournament=tournament,
         session=session,
         form=form,
-        tables=selectors.session_referee_tables(session),
+        tables=session_referee_tables(session),
     )
     return render(request, "referee/table_referees.html", context)
 
 
 def _extra_time_done(table) -> str:
     names = {"t": table.number, "n": table.extra_minutes}
-    clock = selectors.table_clock(table)
+    clock = table_clock(table)
     if clock is None:  # the session is not open yet: its time has not started
         done = ngettext(
             "Table %(t)s: %(n)s extra minute.", "Table %(t)s: %(n)s extra minutes.", names["n"]

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from tournament import selectors
+from tournament.selectors.paper import session_penalty_record, session_score_sheets
 from tournament.views.common import get_session, get_tournament, roles
 
 
@@ -32,7 +32,7 @@ def score_sheets(request, slug, number):
     tournament = get_tournament(request, slug, role="referee")
     session = get_session(tournament, number)
     table = _table_number(request)
-    sheets = selectors.session_score_sheets(session, blank=_blank(request), table=table)
+    sheets = session_score_sheets(session, blank=_blank(request), table=table)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
@@ -63,7 +63,7 @@ def penalty_sheet(request, slug, number):
     context.update(
         tournament=tournament,
         session=session,
-        record=selectors.session_penalty_record(session, blank=_blank(request)),
+        record=session_penalty_record(session, blank=_blank(request)),
         blank=_blank(request),
     )
     return render(request, "referee/penalty_sheet.html", context)

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import player_file, selectors, services
+from tournament import services
 from tournament.forms.players import (
     PlayerForm,
     PlayerImportConfirmForm,
@@ -15,8 +15,10 @@ from tournament.forms.players import (
     sign_preview,
 )
 from tournament.forms.service_errors import add_service_errors
-from tournament.models import PLAYER_FIELDS
-from tournament.player_import import import_preview
+from tournament.players import player_file
+from tournament.players.player_import import import_preview
+from tournament.selectors.lookups import tournament_players
+from tournament.selectors.withdrawals import registration_summary, seats_waiting_for_play
 from tournament.views.common import get_player, get_tournament, roles
 
 
@@ -30,7 +32,7 @@ def _context(request, tournament, **extra) -> dict:
 @require_http_methods(["GET", "HEAD"])
 def player_list(request, slug):
     tournament = get_tournament(request, slug, role="organiser")
-    players = list(selectors.tournament_players(tournament))
+    players = list(tournament_players(tournament))
     return render(
         request,
         "players/list.html",
@@ -38,7 +40,7 @@ def player_list(request, slug):
             request,
             tournament,
             players=players,
-            summary=selectors.registration_summary(tournament),
+            summary=registration_summary(tournament),
             # Countries written before they were codes, with no code found: to be given.
             unrecognised_countries=sum(1 for p in players if p.country_unrecognised),
         ),
@@ -58,7 +60,7 @@ def _player_form_page(request, tournament, number: int | None):
                 tournament=tournament,
                 # A fresh copy, so the service starts from what is stored.
                 player=get_player(tournament, number) if number is not None else None,
-                **{name: form.cleaned_data[name] for name in PLAYER_FIELDS},
+                **form.player_fields(),
             )
         except ValidationError as error:
             add_service_errors(form, error)
@@ -108,7 +110,7 @@ def player_withdraw(request, slug, number):
         _("%(player)s is withdrawn: they will not be drawn in the sessions still to come.")
         % {"player": player},
     )
-    for seat in selectors.seats_waiting_for_play(player):
+    for seat in seats_waiting_for_play(player):
         messages.warning(
             request,
             _(

@@ -7,9 +7,25 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from tournament import seating, selectors
+from tournament import seating
 from tournament.forms.tournaments import DrawForm
 from tournament.permissions import can_create_tournament
+from tournament.selectors.fairness import (
+    draw_commitments,
+    fairness_page,
+    fairness_record,
+    live_commitment,
+)
+from tournament.selectors.lookups import tournament_list
+from tournament.selectors.overview import tournament_overview
+from tournament.selectors.seating import (
+    player_planned_sessions,
+    player_schedule,
+    seating_figures,
+    session_seats_by_name,
+    session_tables,
+)
+from tournament.selectors.statistics import player_record
 from tournament.views.common import get_player, get_session, get_tournament, roles
 
 
@@ -19,7 +35,7 @@ def home(request):
         request,
         "tournaments/home.html",
         {
-            "tournaments": selectors.tournament_list(),
+            "tournaments": tournament_list(),
             "can_create": can_create_tournament(request.user),
         },
     )
@@ -29,9 +45,9 @@ def home(request):
 def tournament_detail(request, slug):
     tournament = get_tournament(request, slug)
     context = roles(request, tournament)
-    overview = selectors.tournament_overview(tournament)
-    commitments = selectors.draw_commitments(tournament)
-    live = selectors.live_commitment(commitments)
+    overview = tournament_overview(tournament)
+    commitments = draw_commitments(tournament)
+    live = live_commitment(commitments)
     pending = live if live is not None and live.revealed_at is None else None
     organiser = context["is_organiser"]
     context.update(
@@ -52,7 +68,7 @@ def tournament_detail(request, slug):
 def seating_page(request, slug, number):
     tournament = get_tournament(request, slug)
     session = get_session(tournament, number)
-    tables = selectors.session_tables(session)
+    tables = session_tables(session)
     # The worked example of the lot rule: the player at table 1, seat P1.
     example = tables[0].seats[0] if tables else None
     context = roles(request, tournament)
@@ -62,7 +78,7 @@ def seating_page(request, slug, number):
         tables=tables,
         example=example,
         example_key=seating.lot_key(session.seed, example.player.number) if example else "",
-        figures=selectors.seating_figures(tournament),
+        figures=seating_figures(tournament),
         draw_input_json=json.dumps(session.draw_input, ensure_ascii=False)
         if session.draw_input
         else "",
@@ -81,13 +97,13 @@ def seating_by_name(request, slug, number):
         tournament=tournament,
         session=session,
         query=query,
-        seats=selectors.session_seats_by_name(session, query),
+        seats=session_seats_by_name(session, query),
     )
     return render(request, "seating/by_name.html", context)
 
 
 @require_safe
-def player_schedule(request, slug, number):
+def player_page(request, slug, number):
     """One player's drawn sessions (table, starting seat and opponents), the statistics of
     their hands and their rank after each session."""
     tournament = get_tournament(request, slug)
@@ -96,9 +112,9 @@ def player_schedule(request, slug, number):
     context.update(
         tournament=tournament,
         player=player,
-        schedule=selectors.player_schedule(player),
-        planned=selectors.player_planned_sessions(player),
-        record=selectors.player_record(player),
+        schedule=player_schedule(player),
+        planned=player_planned_sessions(player),
+        record=player_record(player),
     )
     return render(request, "seating/player.html", context)
 
@@ -109,19 +125,19 @@ def fairness(request, slug):
     value, the record to download and the command that checks it after."""
     tournament = get_tournament(request, slug)
     context = roles(request, tournament)
-    context.update(tournament=tournament, page=selectors.fairness_page(tournament))
+    context.update(tournament=tournament, page=fairness_page(tournament))
     return render(request, "seating/fairness.html", context)
 
 
 @require_safe
-def fairness_record(request, slug):
+def fairness_record_file(request, slug):
     """The live commitment's fairness record, as a file to give to
     ``python -m tournament.seating verify``."""
     tournament = get_tournament(request, slug)
-    live = selectors.live_commitment(selectors.draw_commitments(tournament))
+    live = live_commitment(draw_commitments(tournament))
     if live is None:
         raise Http404
-    record = selectors.fairness_record(live)
+    record = fairness_record(live)
     response = HttpResponse(
         json.dumps(record, ensure_ascii=False, indent=2) + "\n",
         content_type="application/json; charset=utf-8",

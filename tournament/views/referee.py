@@ -9,8 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from tournament import device_links, seating, selectors, services
-from tournament.formatting import WIND_NAMES
+from tournament import seating, services
 from tournament.forms.hands import (
     PENALTY_PRESETS,
     ConfirmForm,
@@ -24,7 +23,17 @@ from tournament.forms.hands import (
     service_errors_to_form,
 )
 from tournament.forms.service_errors import add_service_errors
-from tournament.models import SEAT_LABELS, Hand
+from tournament.hall import device_links
+from tournament.language.formatting import SEAT_LABELS, WIND_NAMES
+from tournament.scoring import Outcome
+from tournament.selectors.referees import referee_home
+from tournament.selectors.sheets import (
+    hand_revisions,
+    session_sheets,
+    table_clock,
+    table_players,
+    table_sheet,
+)
 from tournament.views.common import (
     entering_user,
     get_session,
@@ -37,12 +46,12 @@ from tournament.views.common import (
 
 @login_required
 @require_safe
-def referee_home(request, slug):
+def referee_home_page(request, slug):
     """The session in play with the referee's own tables; an organiser sees every table."""
     tournament = get_tournament(request, slug, role="referee")
     context = roles(request, tournament)
     referee = None if context["is_organiser"] else request.user
-    home = selectors.referee_home(tournament, referee=referee)
+    home = referee_home(tournament, referee=referee)
     context.update(
         tournament=tournament,
         sessions=home.in_play,
@@ -67,7 +76,7 @@ def _table_context(request, tournament, sheet) -> dict:
 
 def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None):
     table = sheet.table
-    clock = selectors.table_clock(table)
+    clock = table_clock(table)
     can_enter = table.session.is_in_play and not table.is_confirmed
     context = _table_context(request, tournament, sheet)
     context.update(
@@ -81,7 +90,7 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
         can_enter=can_enter,
         # The entry form is shown (and its header carries the messages, "Hand 6 saved").
         entry_form_shown=can_enter and (editing is not None or sheet.next_number is not None),
-        revisions=selectors.hand_revisions(table),
+        revisions=hand_revisions(table),
     )
     return context
 
@@ -107,7 +116,7 @@ def _score_typed_hand(form):
 def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=None):
     """ "Compute": score the typed winning hand and show the entry again, filled, unsaved."""
     form.is_valid()
-    if form.cleaned_data.get("outcome") not in Hand.WINS:
+    if form.cleaned_data.get("outcome") not in (Outcome.SELF_DRAWN, Outcome.DISCARD):
         form.add_error("outcome", _("Choose a win, self-drawn or on a discard, to compute fans."))
     elif not form.cleaned_data.get("winning_hand"):
         form.add_error("winning_hand", _("Type the winning hand to compute its fans."))
@@ -231,7 +240,7 @@ def _hand_schedule(players) -> dict:
 
 @table_entry_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def table_sheet(request, slug, number, table):
+def table_sheet_page(request, slug, number, table):
     """The running score sheet; its form enters the next hand."""
     tournament, table = table_access(request, slug, number, table)
     stored = None
@@ -239,15 +248,15 @@ def table_sheet(request, slug, number, table):
         # The form was made for one hand: its number, not the sheet's next one, decides. A
         # save needs the players only; the whole sheet is read when a page is to be shown.
         posted_number = _posted_number(request.POST)
-        sheet = None if posted_number else selectors.table_sheet(table)
-        players = sheet.players if sheet else selectors.table_players(table)
+        sheet = None if posted_number else table_sheet(table)
+        players = sheet.players if sheet else table_players(table)
         slot = _slot(posted_number or sheet.next_number)
         form = HandForm(request.POST, players=players, slot=slot)
         penalties = PenaltyFormSet(
             request.POST, prefix="penalty", form_kwargs={"players": players, "slot": slot}
         )
         if "compute" in request.POST or "add_penalty" in request.POST:
-            sheet = sheet or selectors.table_sheet(table)
+            sheet = sheet or table_sheet(table)
             kwargs = {"players": players, "slot": slot}
             show = _compute if "compute" in request.POST else _add_penalty_row
             return show(request, tournament, sheet, form, penalties, kwargs)
@@ -262,11 +271,11 @@ def table_sheet(request, slug, number, table):
             return _refusal_json(form, penalties)
         # Refused: show the sheet as it is now, and the stored hand beside a different entry
         # for it (another tablet's), with the way to correct it.
-        sheet = selectors.table_sheet(table)
+        sheet = table_sheet(table)
         if form.has_error("number", "hand_already_entered"):
             stored = sheet.hand(_posted_number(request.POST))
     else:
-        sheet = selectors.table_sheet(table)
+        sheet = table_sheet(table)
         players, next_number = sheet.players, sheet.next_number
         slot = _slot(next_number)
         form = HandForm(players=players, slot=slot, initial={"number": next_number, "flowers": 0})
@@ -283,7 +292,7 @@ def table_sheet(request, slug, number, table):
 def hand_edit(request, slug, number, table, hand):
     """Correct an entered hand; a concurrent change is refused, never overwritten."""
     tournament, table = table_access(request, slug, number, table)
-    sheet = selectors.table_sheet(table)
+    sheet = table_sheet(table)
     hand = sheet.hand(hand)
     if hand is None:
         raise Http404
@@ -325,7 +334,7 @@ def hand_edit(request, slug, number, table, hand):
 def table_confirm(request, slug, number, table):
     """The review the players check with the referee; confirming it locks the table."""
     tournament, table = table_access(request, slug, number, table)
-    sheet = selectors.table_sheet(table)
+    sheet = table_sheet(table)
     if request.method == "POST":
         form = ConfirmForm(request.POST, players=sheet.players)
         if form.is_valid():
@@ -341,7 +350,7 @@ def table_confirm(request, slug, number, table):
                 add_service_errors(form, error)
                 # Another tablet may have confirmed or changed the table meanwhile.
                 table.refresh_from_db()
-                sheet = selectors.table_sheet(table)
+                sheet = table_sheet(table)
             else:
                 messages.success(request, _("Table %(t)s confirmed.") % {"t": table.number})
                 url = reverse("table_sheet", args=[slug, number, table.number])
@@ -362,7 +371,7 @@ def table_cards(request, slug, number):
     tournament = get_tournament(request, slug, role="referee")
     session = get_session(tournament, number)
     context = roles(request, tournament)
-    sheets = selectors.session_sheets(session)
+    sheets = session_sheets(session)
     links = [None] * len(sheets)
     if context["is_organiser"]:
         links = [

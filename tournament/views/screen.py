@@ -1,5 +1,5 @@
 """The hall's screens: a projector page cycling through the current session's seating and the
-standings, and the panels its polls fetch (``tournament.screen``; docs/screen.md). Anyone
+standings, and the panels its polls fetch (``tournament.hall.screen``; docs/screen.md). Anyone
 may read them.
 
 A poll is one small GET: the tournament and its versions in one query, the rest from the
@@ -19,10 +19,14 @@ from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from tournament import screen, selectors
+from tournament.hall import screen
+from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, tournament_with_versions
+from tournament.selectors.screen import screen_state
+from tournament.selectors.seating import session_seats_by_name, session_tables
+from tournament.selectors.standings import tournament_standings
 
 # Old versions are never asked for again; they only need to leave the cache eventually.
-PANEL_CACHE_SECONDS = selectors.STANDINGS_CACHE_SECONDS
+PANEL_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
 
 
 def panel_cache_key(tournament, state, panel, *, version: int, seating: int) -> str:
@@ -48,12 +52,12 @@ def panel_html(tournament, state, panel, *, version: int, seating: int) -> str:
         return html
     context = {"state": state, "panel": panel, "session": state.session}
     if panel.kind == screen.TABLES:
-        context["tables"] = selectors.session_tables(state.session)[panel.start : panel.stop]
+        context["tables"] = session_tables(state.session)[panel.start : panel.stop]
     elif panel.kind == screen.NAMES:
-        seats = selectors.session_seats_by_name(state.session)[panel.start : panel.stop]
+        seats = session_seats_by_name(state.session)[panel.start : panel.stop]
         context["columns"] = _columns(seats, panel)
     elif panel.kind == screen.STANDINGS:
-        rows = selectors.standings(tournament)[panel.start : panel.stop]
+        rows = tournament_standings(tournament)[panel.start : panel.stop]
         context["columns"] = _columns(rows, panel)
     html = render_to_string(f"screen/_{panel.kind}.html", context)
     cache.set(key, html, PANEL_CACHE_SECONDS)
@@ -64,11 +68,11 @@ def _screen(slug, *, step: int = 0, phase: str | None = None) -> dict:
     """The context of the screen's page and of its polls: the panel of ``step``, and the
     address the screen asks next. A poll of a screen whose session or its state changed
     since (``phase``) starts again from the first panel: a new draw shows table 1 first."""
-    found = selectors.tournament_with_versions(slug)
+    found = tournament_with_versions(slug)
     if found is None:
         raise Http404
     tournament, version, seating = found
-    state = selectors.screen_state(tournament, version)
+    state = screen_state(tournament, version)
     if phase is not None and phase != state.phase:
         step = 0
     panels = state.panels

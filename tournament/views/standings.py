@@ -14,14 +14,17 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from tournament import exports, selectors
-from tournament.standings_tables import StandingsTable, TeamStandingsTable
+from tournament.exports import ema, workbook
+from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version
+from tournament.selectors.standings import team_standings, tournament_standings
+from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.views.common import get_tournament, roles
+from tournament.views.standings_tables import StandingsTable, TeamStandingsTable
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 # Old versions are never asked for again; they only need to leave the cache eventually.
-TABLES_CACHE_SECONDS = selectors.STANDINGS_CACHE_SECONDS
+TABLES_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
 
 
 def tables_cache_key(tournament, version: int, query) -> str:
@@ -38,10 +41,10 @@ def tables_cache_key(tournament, version: int, query) -> str:
 
 def standings_tables_html(tournament, query) -> dict[str, str]:
     """The players' table and the teams' table ("" without teams), as HTML."""
-    rows = selectors.standings(tournament)
+    rows = tournament_standings(tournament)
     teams = ""
-    if exports.has_teams(rows):
-        teams = TeamStandingsTable(selectors.team_standings(rows), query).as_html()
+    if workbook.has_teams(rows):
+        teams = TeamStandingsTable(team_standings(rows), query).as_html()
     return {"players": StandingsTable(rows, query).as_html(), "teams": teams}
 
 
@@ -49,7 +52,7 @@ def standings_tables_html(tournament, query) -> dict[str, str]:
 def standings_page(request, slug):
     tournament = get_tournament(request, slug)
     # The version is read before the standings, so what is cached under it is never older.
-    key = tables_cache_key(tournament, selectors.data_version(tournament), request.GET)
+    key = tables_cache_key(tournament, data_version(tournament), request.GET)
     tables = cache.get(key)
     if tables is None:
         tables = standings_tables_html(tournament, request.GET)
@@ -61,7 +64,7 @@ def standings_page(request, slug):
             "tournament": tournament,
             "standings_table": tables["players"],
             "team_standings_table": tables["teams"],
-            "unconfirmed_tables": selectors.unconfirmed_table_count(tournament),
+            "unconfirmed_tables": unconfirmed_table_count(tournament),
             **roles(request, tournament),
         },
     )
@@ -71,7 +74,7 @@ def standings_page(request, slug):
 def standings_xlsx(request, slug):
     tournament = get_tournament(request, slug)
     response = HttpResponse(
-        exports.standings_xlsx_bytes(tournament), content_type=XLSX_CONTENT_TYPE
+        workbook.standings_xlsx_bytes(tournament), content_type=XLSX_CONTENT_TYPE
     )
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.xlsx"'
     return response
@@ -79,8 +82,8 @@ def standings_xlsx(request, slug):
 
 @require_safe
 def ema_xlsx(request, slug):
-    """The results for the EMA (``exports.ema_rows``): public, as the standings are."""
+    """The results for the EMA (``ema.ema_rows``): public, as the standings are."""
     tournament = get_tournament(request, slug)
-    response = HttpResponse(exports.ema_xlsx_bytes(tournament), content_type=XLSX_CONTENT_TYPE)
+    response = HttpResponse(ema.ema_xlsx_bytes(tournament), content_type=XLSX_CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-ema.xlsx"'
     return response

@@ -1,11 +1,11 @@
 """The tournament's statistics page: biggest hands, most frequent fans, wins by seat wind
 and the sessions' figures. Anyone may read it; the figures are cached under the
-tournament's version (``selectors.tournament_figures``)."""
+tournament's version (``tournament_figures``)."""
 
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from tournament import selectors
+from tournament.selectors.statistics import tournament_figures
 from tournament.views.common import get_tournament, roles
 
 
@@ -17,7 +17,7 @@ def statistics_page(request, slug):
         "statistics/tournament.html",
         {
             "tournament": tournament,
-            "figures": selectors.tournament_figures(tournament),
+            "figures": tournament_figures(tournament),
             **roles(request, tournament),
         },
     )

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tournament.backups import BackupError, backup
+from tournament.server.backups import BackupError, backup
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import catalogue
+from tournament.language import catalogue
 
 
 class Command(BaseCommand):

@@ -1,8 +1,9 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import selectors, services
+from tournament import services
 from tournament.models import SEAT_LABELS, SEATING_METHOD_CHOICES, Tournament
+from tournament.selectors.withdrawals import draw_substitute_warning
 from tournament.services.draws import DEFAULT_TOP_TABLES
 
 
@@ -32,7 +33,7 @@ class Command(BaseCommand):
         except Tournament.DoesNotExist as error:
             raise CommandError(f"No tournament with slug {slug!r}.") from error
         # Who the draw seats is known before it is made: the warning is said with its outcome.
-        warning = selectors.draw_substitute_warning(tournament)
+        warning = draw_substitute_warning(tournament)
         try:
             drawn = services.session_draw(
                 tournament=tournament, number=session, seed=seed, method=method, top=top

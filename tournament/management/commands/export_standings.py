@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tournament.exports import standings_xlsx_bytes
+from tournament.exports.workbook import standings_xlsx_bytes
 from tournament.models import Tournament
 
 

@@ -1,4 +1,4 @@
-"""Build a complete synthetic tournament (``tournament.rehearsal``) to rehearse an event or
+"""Build a complete synthetic tournament (``tournament.server.rehearsal``) to rehearse an event or
 measure the server."""
 
 import time
@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament.rehearsal import SessionPlayed, build_tournament, default_slug
+from tournament.server.rehearsal import SessionPlayed, build_tournament, default_slug
 
 
 class Command(BaseCommand):

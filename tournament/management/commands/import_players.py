@@ -7,9 +7,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import player_file, services
+from tournament import services
 from tournament.models import Tournament
-from tournament.player_import import import_preview
+from tournament.players import player_file
+from tournament.players.player_import import import_preview
 
 
 class Command(BaseCommand):

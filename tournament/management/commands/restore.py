@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tournament.backups import BackupError, restore
+from tournament.server.backups import BackupError, restore
 
 
 class Command(BaseCommand):

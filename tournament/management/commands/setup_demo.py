@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tournament import services
-from tournament.demo import give_free_tables, load_demo, read_plan
 from tournament.models import Tournament
+from tournament.server.demo import give_free_tables, load_demo, read_plan
 
 DEMO_PLAN = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
 # Demo-only accounts, printed on the console and in the README. Never use them for a real event.

@@ -2,8 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import formatting, selectors
+from tournament.language import formatting
 from tournament.models import SEAT_LABELS, Table, Tournament
+from tournament.selectors.standings import stored_results_differences
 from tournament.services.results import results_restore
 
 
@@ -31,7 +32,7 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"No tournament with the short name {slug}.")
-        tables, differences = selectors.stored_results_differences(tournament)
+        tables, differences = stored_results_differences(tournament)
         for difference in differences:
             self.stdout.write(
                 f"session {difference.session} table {difference.table} "

@@ -1,5 +1,4 @@
-"""The standings workbook and the EMA's results sheet: one row generator per sheet, and the
-files made of them.
+"""The standings workbook: one row generator per sheet, and the file made of them.
 
 Each ``*_rows`` function yields a header, then one tuple of plain values per line:
 ints, strings, booleans, ``None`` for an empty cell and exact ``Fraction``s for table
@@ -24,10 +23,20 @@ from django.utils.functional import Promise
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from tournament import scoring, seating, selectors, xlsx_writer
-from tournament.formatting import WIND_NAMES
+from tournament import scoring, seating
+from tournament.exports import xlsx_writer
+from tournament.language.formatting import WIND_NAMES
 from tournament.models import SEAT_LABELS, Hand, Penalty, Seat
 from tournament.scoring import PenaltyKind
+from tournament.selectors.lookups import PLAYED_SEAT, data_version
+from tournament.selectors.standings import (
+    StandingRow,
+    TeamRow,
+    penalties_of,
+    team_standings,
+    tournament_standings,
+)
+from tournament.selectors.withdrawals import SubstituteCount, last_sessions_played, substitute_count
 
 Row = tuple
 
@@ -56,7 +65,7 @@ def _player_at(players: list, seat: int | None):
 # ---------------------------------------------------------------- row generators
 
 
-def standing_status(row: selectors.StandingRow, last_session: int | None) -> str:
+def standing_status(row: StandingRow, last_session: int | None) -> str:
     """Why a player has no rank, or that they withdrew: in the standings page's words (its
     badges say "substitute" and "withdrawn"). ``last_session`` is the last session the
     player played, if any. Empty for a player who plays on."""
@@ -71,11 +80,11 @@ def standing_status(row: selectors.StandingRow, last_session: int | None) -> str
 
 
 def standings_rows(
-    rows: Iterable[selectors.StandingRow], last_sessions: dict[int, int] | None = None
+    rows: Iterable[StandingRow], last_sessions: dict[int, int] | None = None
 ) -> Iterator[Row]:
     """The individual standings, ranked players first, then the unranked ones (substitutes,
     players who withdrew before playing) without a rank, their status saying why;
-    ``last_sessions`` is ``selectors.last_sessions_played``."""
+    ``last_sessions`` is ``last_sessions_played``."""
     last_sessions = last_sessions or {}
     yield (
         _("Rank"),
@@ -116,7 +125,7 @@ def standings_rows(
         )
 
 
-def substitute_rows(count: selectors.SubstituteCount) -> list[Row]:
+def substitute_rows(count: SubstituteCount) -> list[Row]:
     """The block above the standings: how many substitutes have sat at a table against the
     federation's limit (the tournament page's words), then a blank row."""
     said = ngettext(
@@ -287,7 +296,7 @@ def penalty_rows(tournament) -> Iterator[Row]:
         _("Paid to"),
         _("Reason"),
     )
-    penalties = selectors.penalties_of(tournament)
+    penalties = penalties_of(tournament)
     # The players of the tables with a penalty only: a few, where the tournament has thousands.
     players = {
         (table, seat): (number, name)
@@ -372,7 +381,7 @@ def seating_rows(tournament) -> Iterator[Row]:
         )
 
 
-def team_rows(teams: Iterable[selectors.TeamRow]) -> Iterator[Row]:
+def team_rows(teams: Iterable[TeamRow]) -> Iterator[Row]:
     """The team standings: sums of the ranked members' table points, then scores."""
     yield (
         _("Rank"),
@@ -393,7 +402,7 @@ def team_rows(teams: Iterable[selectors.TeamRow]) -> Iterator[Row]:
         )
 
 
-def has_teams(rows: Iterable[selectors.StandingRow]) -> bool:
+def has_teams(rows: Iterable[StandingRow]) -> bool:
     """Whether any player, ranked or not, belongs to a team: then teams are shown."""
     return any(row.player.team for row in rows)
 
@@ -401,9 +410,9 @@ def has_teams(rows: Iterable[selectors.StandingRow]) -> bool:
 def _session_seats(tournament) -> Iterator[tuple[int, Iterator[tuple]]]:
     """(session number, its played seats by table and seat) for every session with a table
     played, from one query: a table drawn but not started has no results to show (the
-    standings' rule, ``selectors.PLAYED_SEAT``)."""
+    standings' rule, ``PLAYED_SEAT``)."""
     seats = (
-        Seat.objects.filter(selectors.PLAYED_SEAT, session__tournament=tournament)
+        Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
         .order_by("session__number", "table__number", "seat")
         .values_list(*SESSION_SEAT_FIELDS)
         .iterator(chunk_size=2000)
@@ -415,11 +424,11 @@ def workbook_sheets(tournament) -> Iterator[tuple]:
     """(sheet title, rows) or (sheet title, rows, rows above the header) for every sheet of
     the standings workbook, in order; each sheet's rows are read as it is written. A session
     has a sheet once one of its tables has been played, with the played tables only."""
-    rows = selectors.standings(tournament)
+    rows = tournament_standings(tournament)
     yield (
         _("Standings"),
-        standings_rows(rows, selectors.last_sessions_played(tournament)),
-        substitute_rows(selectors.substitute_count(tournament)),
+        standings_rows(rows, last_sessions_played(tournament)),
+        substitute_rows(substitute_count(tournament)),
     )
     for number, seats in _session_seats(tournament):
         yield _("Session %(number)s") % {"number": number}, session_rows(seats)
@@ -427,7 +436,7 @@ def workbook_sheets(tournament) -> Iterator[tuple]:
     yield _("Penalties"), penalty_rows(tournament)
     yield _("Seating"), seating_rows(tournament)
     if has_teams(rows):
-        yield _("Teams"), team_rows(selectors.team_standings(rows))
+        yield _("Teams"), team_rows(team_standings(rows))
 
 
 # ---------------------------------------------------------------- xlsx
@@ -449,7 +458,7 @@ def _cell_value(value):
 _PLAIN = frozenset({int, bool, float, str, type(None)})
 
 
-def _cell_values(rows: Iterable[Row]) -> Iterator[list]:
+def cell_values(rows: Iterable[Row]) -> Iterator[list]:
     for row in rows:
         yield [value if type(value) in _PLAIN else _cell_value(value) for value in row]
 
@@ -459,14 +468,11 @@ def write_standings_workbook(tournament, file) -> None:
     teams), each sheet written as its rows are read."""
     xlsx_writer.write_workbook(
         file,
-        (
-            (title, _cell_values(rows), *above)
-            for title, rows, *above in workbook_sheets(tournament)
-        ),
+        ((title, cell_values(rows), *above) for title, rows, *above in workbook_sheets(tournament)),
     )
 
 
-def _cached_file(key: str, write) -> bytes:
+def cached_file(key: str, write) -> bytes:
     """The file ``write(file)`` makes, cached under ``key`` (which names a version)."""
     content = cache.get(key)
     if content is None:
@@ -479,101 +485,5 @@ def _cached_file(key: str, write) -> bytes:
 
 def standings_xlsx_bytes(tournament) -> bytes:
     """The workbook's file, cached under the tournament's version and the language."""
-    key = f"mcr:workbook:{tournament.pk}:{selectors.data_version(tournament)}:{get_language()}"
-    return _cached_file(key, lambda file: write_standings_workbook(tournament, file))
-
-
-# ---------------------------------------------------------------- the EMA's results
-#
-# The results as the European Mahjong Association's results sheet and the established MCR
-# desktop tool's "EMA report" list them (docs/federation.md). The file goes to the
-# federation, whose sheets are in English: its headings and words are not translated.
-
-EMA_RULES = "MCR"
-
-# The columns, in order: (heading, the value's key in ``ema_values``). No official
-# specification of the EMA's file was found: this is the one place to change when its
-# format is known better (a column moved, renamed or added), the rows follow it.
-EMA_COLUMNS = (
-    ("Place", "place"),
-    ("Last name", "last_name"),
-    ("First name", "first_name"),
-    ("EMA number", "ema_number"),
-    ("Country", "country"),
-    ("Table points", "table_points"),
-    ("Score", "score"),
-    ("EMA member", "ema_member"),
-    ("Note", "note"),
-)
-EMA_SUBSTITUTE = "substitute"
-
-
-def ema_listed(rows: Iterable[selectors.StandingRow]) -> list[selectors.StandingRow]:
-    """Who the EMA's sheet lists: the ranked players in the standings' order, then the
-    substitutes who played, unranked (federations count at most three of them, and do not
-    usually rank them). A player who withdrew before playing is not listed."""
-    rows = list(rows)
-    ranked = [row for row in rows if row.ranked]
-    substitutes = [
-        row for row in rows if not row.ranked and row.player.is_substitute and row.sessions_played
-    ]
-    return ranked + substitutes
-
-
-def ema_values(row: selectors.StandingRow) -> dict:
-    """What the EMA's sheet says of one player, by the keys of ``EMA_COLUMNS``. A guest (no
-    EMA number) is ranked like anyone, with an empty number."""
-    player = row.player
-    return {
-        "place": row.rank,
-        "last_name": player.last_name,
-        "first_name": player.first_name,
-        "ema_number": player.ema_number,
-        "country": player.country,
-        "table_points": ExactPoints(row.table_points),
-        "score": row.score,
-        "ema_member": "yes" if player.ema_number else "no",
-        "note": "" if row.ranked else EMA_SUBSTITUTE,
-    }
-
-
-def ema_rows(rows: Iterable[selectors.StandingRow]) -> Iterator[Row]:
-    """The EMA's results: the header of ``EMA_COLUMNS``, then one row per listed player."""
-    yield tuple(heading for heading, _key in EMA_COLUMNS)
-    for row in ema_listed(rows):
-        values = ema_values(row)
-        yield tuple(values[key] for _heading, key in EMA_COLUMNS)
-
-
-def ema_tournament_rows(tournament, listed: list[selectors.StandingRow]) -> list[Row]:
-    """The block above the results: the tournament, its numbers of players and of the
-    substitutes listed (who played) against the federation's limit, as the standings
-    workbook counts them, its dates (the days a session was opened for play) and its
-    rules, then a blank row."""
-    days = selectors.session_dates(tournament)
-    ranked = sum(1 for row in listed if row.ranked)
-    return [
-        ("Tournament", tournament.name),
-        ("Players", ranked),
-        ("Substitutes", len(listed) - ranked),
-        ("Substitute limit", tournament.substitute_limit),
-        ("First day", days[0].isoformat() if days else None),
-        ("Last day", days[-1].isoformat() if days else None),
-        ("Days", len(days)),
-        ("Rules", EMA_RULES),
-        (),
-    ]
-
-
-def write_ema_workbook(tournament, file) -> None:
-    """The EMA's results sheet as an .xlsx: the tournament's block, then the results."""
-    rows = selectors.standings(tournament)
-    above = ema_tournament_rows(tournament, ema_listed(rows))
-    xlsx_writer.write_workbook(file, [("Results", _cell_values(ema_rows(rows)), above)])
-
-
-def ema_xlsx_bytes(tournament) -> bytes:
-    """The EMA's results file, cached under the tournament's version (it is in English
-    whatever the reader's language)."""
-    key = f"mcr:ema-workbook:{tournament.pk}:{selectors.data_version(tournament)}"
-    return _cached_file(key, lambda file: write_ema_workbook(tournament, file))
+    key = f"mcr:workbook:{tournament.pk}:{data_version(tournament)}:{get_language()}"
+    return cached_file(key, lambda file: write_standings_workbook(tournament, file))

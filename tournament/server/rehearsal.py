@@ -140,7 +140,7 @@ SURNAMES = (
     "Falk",
     "Horvath",
 )
-# As the EMA writes them (``tournament.federation``).
+# As the EMA writes them (``tournament.exports.federation``).
 COUNTRIES = ("CHN", "DEN", "FRA", "GER", "HUN", "ITA", "JPN", "NED", "POL", "ESP")
 TEAM_WORDS = ("Dragons", "Winds", "Bamboo", "Pungs", "Flowers", "Seasons", "Tigers", "Cranes")
 CITIES = (

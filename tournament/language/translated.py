@@ -2,7 +2,7 @@
 
 The scoring and seating cores speak English and import no Django: each of their errors
 carries a ``template`` (marked with ``gettext_noop``, so it is in the catalogue) and its
-``params`` (see ``tournament.scoring.messages``). Every page and service that shows such
+``params`` (see ``tournament.core_errors``). Every page and service that shows such
 an error goes through ``core_message``; every fan name shown goes through ``fan_name``.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language, gettext
 
-from tournament.scoring.messages import CoreError, Named, render
+from tournament.core_errors import CoreError, Named, render
 
 
 def fan_name(fan: Named) -> str:

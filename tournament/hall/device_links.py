@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from tournament.models import Table
 
 # A token signed for anything else (a password reset, a cookie) is never a device link.
-SALT = "tournament.device_links"
+SALT = "tournament.hall.device_links"
 # The browser session's key for the table a device link signed the tablet in at.
 GRANT_KEY = "device_table"
 # SVG pixels per QR module: a link's code (about 41 modules and the margin) prints some 5 cm

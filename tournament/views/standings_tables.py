@@ -20,8 +20,8 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from tournament.formatting import format_table_points
-from tournament.selectors import StandingRow
+from tournament.language.formatting import format_table_points
+from tournament.selectors.standings import StandingRow
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,10 @@ from fractions import Fraction
 
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+# The seats as the score sheet names them, by seat index (0 = the first player drawn, East
+# in the first hand).
+SEAT_LABELS = ("P1", "P2", "P3", "P4")
+
 WIND_NAMES = {
     "E": gettext_lazy("East"),
     "S": gettext_lazy("South"),

@@ -1,6 +1,6 @@
 """Importing a player list into a tournament: the side of the import that knows the database.
 
-``tournament.player_file`` parses a file without touching the database; this
+``tournament.players.player_file`` parses a file without touching the database; this
 module reads the tournament's stored players and builds the preview against
 them. ``services.players_import`` applies a confirmed preview.
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from django.core.validators import MaxValueValidator
 
-from tournament import player_file
 from tournament.models import PLAYER_FIELDS, Player, Tournament
+from tournament.players import player_file
 
 # What a player number not registered yet stands for in the fingerprint.
 ABSENT = "absent"

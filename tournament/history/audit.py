@@ -133,4 +133,4 @@ def _record_device(sender, history_instance, **kwargs):
         history_instance.history_device = current_actor().device[:DEVICE_MAX_LENGTH]
 
 
-pre_create_historical_record.connect(_record_device, dispatch_uid="tournament.audit.device")
+pre_create_historical_record.connect(_record_device, dispatch_uid="tournament.history.audit.device")

@@ -3,7 +3,7 @@
 Nothing here touches the database: the caller passes the stored players as
 plain data (number → field values) and the field limits, and gets back an
 ``ImportPreview`` whose rows are ``new``, ``update``, ``unchanged`` or
-``error``. ``tournament.player_import`` is that caller: it reads the stored
+``error``. ``tournament.players.player_import`` is that caller: it reads the stored
 players; ``services.players_import`` applies a preview without errors.
 """
 
@@ -18,7 +18,8 @@ from pathlib import PurePath
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from tournament import federation, workbook_bounds
+from tournament.exports import federation
+from tournament.server import workbook_bounds
 
 # Bounds on the work one file may cause. A player list is a few hundred rows (tens of
 # kilobytes); the bounds leave room for ten times that, and refuse a file that would take

@@ -1,4 +1,4 @@
-"""The activity log of a tournament: its history rows (``tournament.audit``), newest first,
+"""The activity log of a tournament: its history rows (``tournament.history.audit``), newest first,
 told in words: when, who (an account or a table's tablet), what, and each field's value
 before and after.
 
@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
-from tournament import audit
+from tournament.history import audit
 from tournament.models import (
     SEAT_LABELS,
     DrawCommitment,

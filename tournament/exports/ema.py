@@ -1,0 +1,101 @@
+"""The results as the European Mahjong Association's results sheet and the established MCR
+desktop tool's "EMA report" list them (docs/federation.md). The file goes to the
+federation, whose sheets are in English: its headings and words are not translated.
+"""
+
+from collections.abc import Iterable, Iterator
+
+from tournament.exports import xlsx_writer
+from tournament.exports.workbook import ExactPoints, Row, cached_file, cell_values
+from tournament.selectors.lookups import data_version
+from tournament.selectors.overview import session_dates
+from tournament.selectors.standings import StandingRow, tournament_standings
+
+EMA_RULES = "MCR"
+
+# The columns, in order: (heading, the value's key in ``ema_values``). No official
+# specification of the EMA's file was found: this is the one place to change when its
+# format is known better (a column moved, renamed or added), the rows follow it.
+EMA_COLUMNS = (
+    ("Place", "place"),
+    ("Last name", "last_name"),
+    ("First name", "first_name"),
+    ("EMA number", "ema_number"),
+    ("Country", "country"),
+    ("Table points", "table_points"),
+    ("Score", "score"),
+    ("EMA member", "ema_member"),
+    ("Note", "note"),
+)
+EMA_SUBSTITUTE = "substitute"
+
+
+def ema_listed(rows: Iterable[StandingRow]) -> list[StandingRow]:
+    """Who the EMA's sheet lists: the ranked players in the standings' order, then the
+    substitutes who played, unranked (federations count at most three of them, and do not
+    usually rank them). A player who withdrew before playing is not listed."""
+    rows = list(rows)
+    ranked = [row for row in rows if row.ranked]
+    substitutes = [
+        row for row in rows if not row.ranked and row.player.is_substitute and row.sessions_played
+    ]
+    return ranked + substitutes
+
+
+def ema_values(row: StandingRow) -> dict:
+    """What the EMA's sheet says of one player, by the keys of ``EMA_COLUMNS``. A guest (no
+    EMA number) is ranked like anyone, with an empty number."""
+    player = row.player
+    return {
+        "place": row.rank,
+        "last_name": player.last_name,
+        "first_name": player.first_name,
+        "ema_number": player.ema_number,
+        "country": player.country,
+        "table_points": ExactPoints(row.table_points),
+        "score": row.score,
+        "ema_member": "yes" if player.ema_number else "no",
+        "note": "" if row.ranked else EMA_SUBSTITUTE,
+    }
+
+
+def ema_rows(rows: Iterable[StandingRow]) -> Iterator[Row]:
+    """The EMA's results: the header of ``EMA_COLUMNS``, then one row per listed player."""
+    yield tuple(heading for heading, _key in EMA_COLUMNS)
+    for row in ema_listed(rows):
+        values = ema_values(row)
+        yield tuple(values[key] for _heading, key in EMA_COLUMNS)
+
+
+def ema_tournament_rows(tournament, listed: list[StandingRow]) -> list[Row]:
+    """The block above the results: the tournament, its numbers of players and of the
+    substitutes listed (who played) against the federation's limit, as the standings
+    workbook counts them, its dates (the days a session was opened for play) and its
+    rules, then a blank row."""
+    days = session_dates(tournament)
+    ranked = sum(1 for row in listed if row.ranked)
+    return [
+        ("Tournament", tournament.name),
+        ("Players", ranked),
+        ("Substitutes", len(listed) - ranked),
+        ("Substitute limit", tournament.substitute_limit),
+        ("First day", days[0].isoformat() if days else None),
+        ("Last day", days[-1].isoformat() if days else None),
+        ("Days", len(days)),
+        ("Rules", EMA_RULES),
+        (),
+    ]
+
+
+def write_ema_workbook(tournament, file) -> None:
+    """The EMA's results sheet as an .xlsx: the tournament's block, then the results."""
+    rows = tournament_standings(tournament)
+    above = ema_tournament_rows(tournament, ema_listed(rows))
+    xlsx_writer.write_workbook(file, [("Results", cell_values(ema_rows(rows)), above)])
+
+
+def ema_xlsx_bytes(tournament) -> bytes:
+    """The EMA's results file, cached under the tournament's version (it is in English
+    whatever the reader's language)."""
+    key = f"mcr:ema-workbook:{tournament.pk}:{data_version(tournament)}"
+    return cached_file(key, lambda file: write_ema_workbook(tournament, file))

@@ -1,0 +1,149 @@
+"""The committed draw: the commitments of a tournament, the record anyone can check, and the
+fairness page.
+"""
+
+import json
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from tournament.models import (
+    SEATING_METHOD_CHOICES,
+    SEPARATE_BY_CHOICES,
+    DrawCommitment,
+    Seat,
+)
+from tournament.seating import commitment as commitment_rules
+
+
+def draw_commitments(tournament) -> list[DrawCommitment]:
+    """Every commitment of the tournament, the newest first (withdrawn ones included)."""
+    return list(
+        DrawCommitment.objects.filter(tournament=tournament).order_by("-committed_at", "-id")
+    )
+
+
+def pending_commitment(tournament, *, lock: bool = False) -> DrawCommitment | None:
+    """The live commitment whose draw is not made yet, if any; ``lock`` for a write."""
+    found = DrawCommitment.objects.filter(
+        tournament=tournament, withdrawn_at__isnull=True, revealed_at__isnull=True
+    )
+    if lock:
+        found = found.select_for_update()
+    return found.first()
+
+
+def live_commitment(commitments: list[DrawCommitment]) -> DrawCommitment | None:
+    """The one not withdrawn, among ``draw_commitments``' list."""
+    return next((c for c in commitments if c.withdrawn_at is None), None)
+
+
+def fairness_record(commitment: DrawCommitment) -> dict:
+    """The record ``python -m tournament.seating verify`` checks: the seed, the salt and the
+    seating only once the draw revealed them (or the withdrawal, which has no seating)."""
+    public = commitment.seed_is_public
+    return commitment_rules.fairness_record(
+        document=json.loads(commitment.document),
+        hash=commitment.hash,
+        seed=commitment.secret_seed if public else None,
+        salt=commitment.salt if public else None,
+        public_value=commitment.public_value or None,
+        seating={int(number): tables for number, tables in commitment.drawn.items()},
+    )
+
+
+@dataclass
+class CoveredSession:
+    """A session drawn under the commitment, and whether it still stands as drawn."""
+
+    number: int
+    tables: int
+    # "standing": drawn as committed; "redrawn": cancelled and drawn again without the
+    # commitment; "cancelled": cancelled and not drawn again.
+    state: str
+
+
+@dataclass
+class FairnessPage:
+    """What the fairness page shows: the live commitment with its document read, the
+    withdrawn ones, the sessions it covers and the command that checks it."""
+
+    live: DrawCommitment | None
+    withdrawn: list[DrawCommitment]
+    document: dict | None
+    method_label: str
+    # The method's options in words: (label, value).
+    options: list[tuple[str, str]]
+    draw_seed: int | None
+    covered: list[CoveredSession]
+    command: str
+
+
+def _options_in_words(options: dict) -> list[tuple[str, str]]:
+    words = []
+    if "sessions" in options:
+        words.append((_("Sessions planned"), str(options["sessions"])))
+    if "separate_by" in options:
+        apart = dict(SEPARATE_BY_CHOICES).get(options["separate_by"], options["separate_by"])
+        words.append((_("Keep apart players of the same"), str(apart)))
+    if "top" in options:
+        words.append((_("Top tables"), str(options["top"])))
+    return words
+
+
+def _tables_as_drawn(tournament, numbers: list[int]) -> dict[int, list[tuple[int, ...]]]:
+    """Sessions ``numbers`` as drawn (a substitute's seat counted as the drawn player's),
+    each its tables in order, the players East..North: one query."""
+    sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    for session, table, seat, player, replaced in (
+        Seat.objects.filter(session__tournament=tournament, session__number__in=numbers)
+        .order_by()
+        .values_list(
+            "session__number", "table__number", "seat", "player__number", "replaces__number"
+        )
+    ):
+        sessions.setdefault(session, {}).setdefault(table, []).append((seat, replaced or player))
+    return {
+        session: [tuple(p for _seat, p in sorted(tables[t])) for t in sorted(tables)]
+        for session, tables in sessions.items()
+    }
+
+
+def fairness_page(tournament) -> FairnessPage:
+    """The tournament's commitments and, for the live one, the sessions it covers and
+    whether they stand as drawn: two queries."""
+    commitments = draw_commitments(tournament)
+    live = live_commitment(commitments)
+    withdrawn = [c for c in commitments if c.withdrawn_at is not None]
+    document = json.loads(live.document) if live else None
+    method_label = ""
+    options = []
+    draw_seed = None
+    covered = []
+    command = ""
+    if live is not None:
+        method_label = str(dict(SEATING_METHOD_CHOICES).get(document["method"], document["method"]))
+        options = _options_in_words(document["options"])
+        command = f"python -m tournament.seating verify fairness.json --hash {live.hash}"
+    if live is not None and live.revealed_at is not None:
+        draw_seed = commitment_rules.draw_seed(live.secret_seed, live.public_value or None)
+        as_drawn = _tables_as_drawn(tournament, [int(number) for number in live.drawn])
+        for key, tables in sorted(live.drawn.items(), key=lambda item: int(item[0])):
+            number = int(key)
+            if number not in as_drawn:
+                state = "cancelled"
+            elif as_drawn[number] != [tuple(table) for table in tables]:
+                state = "redrawn"
+            else:
+                state = "standing"
+            covered.append(CoveredSession(number=number, tables=len(tables), state=state))
+    return FairnessPage(
+        live=live,
+        withdrawn=withdrawn,
+        document=document,
+        method_label=method_label,
+        options=options,
+        draw_seed=draw_seed,
+        covered=covered,
+        command=command,
+    )

@@ -1,0 +1,110 @@
+"""Lookups by key, the versions that key every cache, and the rules of who is active and
+which seats count.
+
+A tournament's data version changes with every write to its results, its seating version
+with every draw; cached reads (standings, figures, screens) are kept under them, so they are
+never stale.
+"""
+
+from django.core.cache import cache
+from django.db.models import F, Q
+
+from tournament.models import (
+    Player,
+    Session,
+    Table,
+    Tournament,
+    TournamentVersion,
+)
+
+# Players still in the tournament (not withdrawn).
+ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
+
+
+# A seat whose table has been played: at least one hand entered, so its result is stored
+# (``services.results``). A table drawn but not started has no place yet; counting it would
+# give its four players a shared first place and 7/4 table points each. The standings, the
+# rank history and the workbook's session sheets all skip such seats by this one rule.
+PLAYED_SEAT = Q(place__isnull=False)
+
+
+def tournament_by_slug(slug: str) -> Tournament | None:
+    return Tournament.objects.filter(slug=slug).first()
+
+
+def data_version(tournament: Tournament) -> int:
+    """The version of the tournament's data as stored now (``TournamentVersion``); 0 before
+    it has one. Read before the data cached under it, so the data is never older."""
+    found = TournamentVersion.objects.filter(tournament_id=tournament.pk).values_list(
+        "number", flat=True
+    )
+    return found.first() or 0
+
+
+def seating_version(tournament: Tournament) -> int:
+    """The version of the tournament's seating (``TournamentVersion.seating``): raised by
+    the writes that can change it, not by hands. 0 before the tournament has one."""
+    found = TournamentVersion.objects.filter(tournament_id=tournament.pk).values_list(
+        "seating", flat=True
+    )
+    return found.first() or 0
+
+
+def session_by_number(tournament, number: int) -> Session | None:
+    return Session.objects.filter(tournament=tournament, number=number).first()
+
+
+def player_by_number(tournament, number: int) -> Player | None:
+    """Player ``number``, holding ``tournament`` as read: its pages need no second read."""
+    player = Player.objects.filter(tournament=tournament, number=number).first()
+    if player is not None:
+        player.tournament = tournament
+    return player
+
+
+def table_by_number(tournament, session: int, number: int) -> Table | None:
+    """Table ``number`` of session ``session``, with its session and tournament."""
+    return (
+        Table.objects.select_related("session__tournament")
+        .filter(session__tournament=tournament, session__number=session, number=number)
+        .first()
+    )
+
+
+# Cached standings are kept under the tournament's version, so they are never stale; an
+# hour bounds the memory that versions no longer read hold.
+STANDINGS_CACHE_SECONDS = 3600
+
+
+def cached(key: str, compute):
+    """The value cached under ``key`` (which holds the version it was computed at), or
+    ``compute()``'s, cached there for the next reader."""
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, STANDINGS_CACHE_SECONDS)
+    return value
+
+
+def tournament_list():
+    """Every tournament, in the model's order (newest first), for the home page."""
+    return Tournament.objects.all()
+
+
+def tournament_players(tournament):
+    """The tournament's players by number, withdrawn ones included."""
+    return tournament.players.order_by("number")
+
+
+def tournament_with_versions(slug: str) -> tuple[Tournament, int, int] | None:
+    """The tournament ``slug`` with its data and seating versions (0 before it has them), in
+    one query: all that a hall's screen reads while nothing has changed."""
+    found = list(
+        Tournament.objects.filter(slug=slug)
+        .annotate(data_number=F("version__number"), seating_number=F("version__seating"))
+        .order_by()[:1]
+    )
+    if not found:
+        return None
+    tournament = found[0]
+    return tournament, tournament.data_number or 0, tournament.seating_number or 0

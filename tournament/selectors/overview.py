@@ -1,0 +1,132 @@
+"""The tournament page's figures: the tournaments listed, the sessions with their tables
+counted, the days played, and what deleting a tournament takes with it.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from tournament.models import (
+    Hand,
+    HandRevision,
+    Penalty,
+    Player,
+    Seat,
+    SeatingPlan,
+    Session,
+    Table,
+    TableReopening,
+    Tournament,
+)
+from tournament.selectors.lookups import ACTIVE_PLAYERS
+from tournament.selectors.withdrawals import SEATED_SUBSTITUTE, SubstituteCount
+
+
+@dataclass(frozen=True)
+class TournamentOverview:
+    # By number, each annotated with table_count, confirmed_count and withdrawn_seated (the
+    # withdrawn players still holding one of its seats).
+    sessions: list[Session]
+    active_players: int
+    substitutes: "SubstituteCount"
+
+
+def _seats_counted(rows) -> Coalesce:
+    """The number of ``rows`` (seats filtered by an ``OuterRef``), as a scalar subquery."""
+    counted = rows.order_by().values("session").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted), 0)
+
+
+def tournament_overview(tournament) -> TournamentOverview:
+    """The drawn sessions with their tables and confirmed tables counted and the withdrawn
+    players still seated, the number of active players and of substitutes who have sat at
+    a table: two queries whatever the number of sessions and tables."""
+    # Without the draw input: a session-by-session draw keeps every earlier table in it.
+    withdrawn_seats = Seat.objects.filter(
+        session=OuterRef("pk"), player__withdrawn_at__isnull=False
+    )
+    sessions = (
+        tournament.sessions.defer("draw_input")
+        .annotate(
+            table_count=Count("tables"),
+            confirmed_count=Count("tables", filter=Q(tables__confirmed_at__isnull=False)),
+            withdrawn_seated=_seats_counted(withdrawn_seats),
+        )
+        .order_by("number")
+    )
+    counts = tournament.players.aggregate(
+        active=Count("pk", filter=ACTIVE_PLAYERS), seated=Count("pk", filter=SEATED_SUBSTITUTE)
+    )
+    return TournamentOverview(
+        sessions=list(sessions),
+        active_players=counts["active"],
+        substitutes=SubstituteCount(seated=counts["seated"], limit=tournament.substitute_limit),
+    )
+
+
+def session_dates(tournament) -> list[datetime.date]:
+    """The days, in the site's time zone and in order, on which a session was opened for
+    play: the tournament's dates as far as its data tells them."""
+    opened = tournament.sessions.filter(opened_at__isnull=False).values_list("opened_at", flat=True)
+    return sorted({timezone.localdate(moment) for moment in opened})
+
+
+@dataclass(frozen=True)
+class DeletionSummary:
+    """What deleting a tournament takes with it, for the organiser to read before confirming."""
+
+    players: int
+    sessions: int
+    tables: int
+    hands: int
+    penalties: int
+    corrections: int  # hand revisions kept when a referee corrected a hand
+    reopenings: int  # confirmed tables reopened by an organiser
+    has_seating_plan: bool
+
+
+def tournament_deletion_summary(tournament: Tournament) -> DeletionSummary:
+    """Counts of what lies under the tournament, in one query whatever its size."""
+
+    def count(model, path: str):
+        # One scalar subquery per model, grouped by the tournament it leads to.
+        rows = model.objects.filter(**{path: OuterRef("pk")}).order_by().values(path)
+        return Coalesce(Subquery(rows.annotate(n=Count("pk")).values("n")), 0)
+
+    counts = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .annotate(
+            n_players=count(Player, "tournament"),
+            n_sessions=count(Session, "tournament"),
+            n_tables=count(Table, "session__tournament"),
+            n_hands=count(Hand, "table__session__tournament"),
+            n_penalties=count(Penalty, "hand__table__session__tournament"),
+            n_corrections=count(HandRevision, "hand__table__session__tournament"),
+            n_reopenings=count(TableReopening, "table__session__tournament"),
+            plan=Exists(SeatingPlan.objects.filter(tournament=OuterRef("pk"))),
+        )
+        .values(
+            "n_players",
+            "n_sessions",
+            "n_tables",
+            "n_hands",
+            "n_penalties",
+            "n_corrections",
+            "n_reopenings",
+            "plan",
+        )
+        .get()
+    )
+    return DeletionSummary(
+        players=counts["n_players"],
+        sessions=counts["n_sessions"],
+        tables=counts["n_tables"],
+        hands=counts["n_hands"],
+        penalties=counts["n_penalties"],
+        corrections=counts["n_corrections"],
+        reopenings=counts["n_reopenings"],
+        has_seating_plan=counts["plan"],
+    )

@@ -1,0 +1,418 @@
+"""Who sits where: the drawn tables, the players the next draw seats (the seating core's
+rule applied to the active players), the seating figures of the whole-tournament plan, the
+seat lists by table and by name, and a player's schedule.
+"""
+
+import json
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from tournament import seating
+from tournament.models import (
+    SEAT_LABELS,
+    DrawCommitment,
+    Player,
+    Seat,
+    SeatingPlan,
+    Session,
+    Table,
+)
+from tournament.players import names
+from tournament.seating.published import replan_change
+from tournament.seating.schedule import schedule_stats
+from tournament.selectors.lookups import ACTIVE_PLAYERS, STANDINGS_CACHE_SECONDS, seating_version
+
+
+def drawn_tables(tournament) -> dict[int, list[tuple[int, ...]]]:
+    """Session number -> its tables in table order, each the players' numbers East..North."""
+    sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    # Unordered (sorted below): the model's default order would sort every seat first.
+    for session, table, seat, player in (
+        Seat.objects.filter(session__tournament=tournament)
+        .order_by()
+        .values_list("session__number", "table__number", "seat", "player__number")
+    ):
+        sessions.setdefault(session, {}).setdefault(table, []).append((seat, player))
+    return {
+        session: [tuple(p for _seat, p in sorted(tables[t])) for t in sorted(tables)]
+        for session, tables in sessions.items()
+    }
+
+
+def seating_groups(tournament, players) -> dict[int, str]:
+    """Player number -> group (team or country, as the tournament separates), when given."""
+    field = tournament.separate_by
+    if not field:
+        return {}
+    return {p.number: getattr(p, field) for p in players if getattr(p, field).strip()}
+
+
+@dataclass(frozen=True)
+class PlanPlayer:
+    """A player of the planning command: its number i, the registered player it stood for
+    when the schedule was first planned ("12 Li Wei", or ""), and what re-plans changed for
+    them since ("out from session 3 (re-plan 1)"; "" if nothing)."""
+
+    index: int
+    player: str
+    changes: str
+
+
+@dataclass(frozen=True)
+class ReplanStep:
+    """One re-plan of the schedule as the seating page publishes it: who left the sessions
+    still to come and who joined, and its input for ``python -m tournament.seating replan``."""
+
+    number: int  # 1 for the first re-plan
+    before_session: int  # the first session it re-planned
+    left: list[str]  # "5 Player 5"
+    joined: list[str]
+    input_json: str
+
+    @property
+    def filename(self) -> str:
+        return f"replan-{self.number}.json"
+
+    @property
+    def command(self) -> str:
+        return f"python -m tournament.seating replan --input {self.filename}"
+
+
+@dataclass
+class SeatingFigures:
+    """What the seating page shows about how the seats were chosen, and how well."""
+
+    plan: SeatingPlan | None
+    plan_stats: dict[str, int] | None
+    drawn_stats: dict[str, int]
+    drawn_sessions: int
+    command: str
+    groups_json: str
+    # Command-line number i -> the player it stood for in the first plan, and what changed.
+    plan_players: list[PlanPlayer]
+    # Each re-plan since, in order, with the input that reproduces it.
+    replan_steps: list[ReplanStep] = field(default_factory=list)
+
+    @property
+    def replans_not_kept(self) -> int:
+        """Re-plans made before their inputs were kept: the page cannot publish them."""
+        return self.plan.replans - len(self.replan_steps) if self.plan else 0
+
+    # Sessions drawn under the tournament's commitment (see the fairness page). Commitments
+    # change only before the first draw, and a draw raises the seating version: cached here.
+    committed_sessions: list[int] = field(default_factory=list)
+
+
+def seating_figures(tournament) -> SeatingFigures:
+    """The plan (if any) with its figures and reproducing command, and the figures of the
+    sessions drawn so far, recounted from the stored seats.
+
+    Cached under the tournament's seating version, read first (see ``standings``): the
+    figures are recounted from every seat of every drawn session, the seating pages are
+    read by every player at once when a session is drawn, and the hands entered while it
+    is played leave the figures (and that version) as they are."""
+    key = f"mcr:seating-figures:{tournament.pk}:{seating_version(tournament)}"
+    figures = cache.get(key)
+    if figures is None:
+        figures = compute_seating_figures(tournament)
+        cache.set(key, figures, STANDINGS_CACHE_SECONDS)
+    return figures
+
+
+def compute_seating_figures(tournament) -> SeatingFigures:
+    """``seating_figures`` from the database as it is now: four queries (the plan, the
+    players, the seats, the commitment), the seats read as plain values."""
+    plan = SeatingPlan.objects.filter(tournament=tournament).first()
+    group_field = tournament.separate_by
+    players: dict[int, tuple[int, str]] = {}  # player id -> (number, name)
+    groups: dict[int, str] = {}  # player number -> group, as ``seating_groups`` gives
+    for pk, number, name, group in tournament.players.values_list(
+        "pk", "number", "name", group_field or "name"
+    ):
+        players[pk] = (number, name)
+        if group_field and group.strip():
+            groups[number] = group
+    # Session number -> table id -> the players' numbers East..North. Table order does not
+    # change the figures, only which players share a table, their seats and session order.
+    drawn: dict[int, dict[int, list[int]]] = {}
+    # Unordered: the model's default order would sort every seat of the tournament first.
+    for session, table, seat, player in (
+        Seat.objects.filter(session__tournament=tournament)
+        .order_by()
+        .values_list("session__number", "table_id", "seat", "player_id")
+    ):
+        drawn.setdefault(session, {}).setdefault(table, [0, 0, 0, 0])[seat] = players[player][0]
+    drawn_stats = schedule_stats([list(drawn[n].values()) for n in sorted(drawn)], groups).as_dict()
+    command = groups_json = ""
+    plan_players: list[PlanPlayer] = []
+    steps: list[ReplanStep] = []
+    if plan is not None:
+        # The command plans for the players of the first plan, whatever re-plans changed.
+        first = plan.first_players or plan.players
+        command = (
+            f"python -m tournament.seating --players {len(first)}"
+            f" --sessions {len(plan.sessions)} --seed {plan.seed}"
+        )
+        if plan.groups:
+            command += " --groups groups.json"
+            groups_json = json.dumps(plan.groups, ensure_ascii=False, sort_keys=False)
+        by_number = dict(players.values())
+
+        def named(number: int) -> str:
+            return f"{number} {by_number[number]}" if number in by_number else str(number)
+
+        changes: dict[int, list[str]] = {}
+        for number, data in enumerate(plan.replan_inputs, start=1):
+            change = replan_change(data)
+            names = {"step": number, "n": change.before_session}
+            for player in change.left:
+                changes.setdefault(player, []).append(
+                    _("out from session %(n)s (re-plan %(step)s)") % names
+                )
+            for player in change.joined:
+                changes.setdefault(player, []).append(
+                    _("in from session %(n)s (re-plan %(step)s)") % names
+                )
+            steps.append(
+                ReplanStep(
+                    number=number,
+                    before_session=change.before_session,
+                    left=[named(p) for p in change.left],
+                    joined=[named(p) for p in change.joined],
+                    input_json=json.dumps(data, ensure_ascii=False),
+                )
+            )
+        plan_players = [
+            PlanPlayer(
+                index=i,
+                player=f"{n} {by_number[n]}" if n in by_number else "",
+                changes="; ".join(changes.get(n, [])),
+            )
+            for i, n in enumerate(first, start=1)
+        ]
+    committed = (
+        DrawCommitment.objects.filter(
+            tournament=tournament, withdrawn_at__isnull=True, revealed_at__isnull=False
+        )
+        .values_list("drawn", flat=True)
+        .first()
+    )
+    return SeatingFigures(
+        plan=plan,
+        plan_stats=plan.stats if plan else None,
+        drawn_stats=drawn_stats,
+        drawn_sessions=len(drawn),
+        command=command,
+        groups_json=groups_json,
+        plan_players=plan_players,
+        committed_sessions=sorted(int(number) for number in committed or {}),
+        replan_steps=steps,
+    )
+
+
+@dataclass
+class PlayerSeat:
+    """Where a player starts one session, and against whom (by starting seat)."""
+
+    session: Session
+    table: Table
+    seat: int
+    opponents: list[tuple[str, Player]]
+
+    @property
+    def seat_label(self) -> str:
+        return SEAT_LABELS[self.seat]
+
+
+@dataclass(frozen=True)
+class ListedPlayer:
+    """A seated player as the seating pages show them; ``withdrawn`` until their seat is
+    given to someone else."""
+
+    number: int
+    name: str
+    name_zh: str = ""
+    is_substitute: bool = False
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class ListedSeat:
+    """A seat as the seating pages list it: table number, seat, lot and players."""
+
+    table: int
+    seat: int
+    lot: int
+    player: ListedPlayer
+    replaces: ListedPlayer | None  # the player the lot gave this seat, when replaced
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    number: int
+    seats: list[ListedSeat]  # P1..P4 (East..North)
+
+
+def _listed_seats(session: Session) -> list[ListedSeat]:
+    """The session's seats by table and seat: one query, read as plain values, since a
+    session of 2,000 players would spend more time making models than reading rows."""
+    rows = (
+        Seat.objects.filter(session=session)
+        .order_by("table__number", "seat")
+        .values_list(
+            "table__number",
+            "seat",
+            "lot",
+            "player__number",
+            "player__name",
+            "player__name_zh",
+            "player__is_substitute",
+            "player__withdrawn_at",
+            "replaces__number",
+            "replaces__name",
+        )
+    )
+    return [
+        ListedSeat(
+            table=table,
+            seat=seat,
+            lot=lot,
+            player=ListedPlayer(
+                number, name, name_zh, is_substitute, withdrawn=withdrawn_at is not None
+            ),
+            replaces=None if replaced is None else ListedPlayer(replaced, replaced_name),
+        )
+        for (
+            table,
+            seat,
+            lot,
+            number,
+            name,
+            name_zh,
+            is_substitute,
+            withdrawn_at,
+            replaced,
+            replaced_name,
+        ) in rows
+    ]
+
+
+def session_seats_by_name(session: Session, query: str = "") -> list[ListedSeat]:
+    """The session's seats, players in alphabetical order (Chinese names by their pinyin), for
+    players finding their table; with a query, only the players it finds (names.matches)."""
+    seats = [
+        seat
+        for seat in _listed_seats(session)
+        if names.matches(
+            query, name=seat.player.name, name_zh=seat.player.name_zh, number=seat.player.number
+        )
+    ]
+    return sorted(seats, key=lambda s: (names.sort_key(s.player.name), s.player.number))
+
+
+def session_tables(session: Session) -> list[SeatedTable]:
+    """The session's tables by number with their seats in seat order: one query."""
+    tables: list[SeatedTable] = []
+    for seat in _listed_seats(session):
+        if not tables or tables[-1].number != seat.table:
+            tables.append(SeatedTable(number=seat.table, seats=[]))
+        tables[-1].seats.append(seat)
+    return tables
+
+
+def player_schedule(player: Player) -> list[PlayerSeat]:
+    """Every drawn session of the player: table, starting seat and the three opponents.
+
+    One query: the seats of every table the player sits at, with their sessions (without
+    the draw input, which a session-by-session draw fills with every earlier table)."""
+    seats = (
+        Seat.objects.filter(table__seats__player=player)
+        .select_related("session", "table", "player")
+        .defer("session__draw_input")
+        .order_by("session__number", "seat")
+    )
+    by_table: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    schedule = []
+    for table_seats in by_table.values():
+        own = next(seat for seat in table_seats if seat.player_id == player.pk)
+        schedule.append(
+            PlayerSeat(
+                session=own.session,
+                table=own.table,
+                seat=own.seat,
+                opponents=[(SEAT_LABELS[o.seat], o.player) for o in table_seats if o is not own],
+            )
+        )
+    return schedule
+
+
+@dataclass(frozen=True)
+class PlannedSeat:
+    """A seat of the published plan in a session not drawn yet."""
+
+    session: int
+    table: int
+    seat: int
+    opponents: list[tuple[str, Player | None]]
+
+    @property
+    def seat_label(self) -> str:
+        return SEAT_LABELS[self.seat]
+
+
+def player_planned_sessions(player: Player) -> list[PlannedSeat]:
+    """The player's seats in the sessions the published plan holds but that are not drawn yet.
+
+    Only for a tournament seated by the whole-tournament plan, and a player still in it (a
+    withdrawn player will not play them); the plan can still change if players withdraw or
+    join before those sessions. An opponent who withdrew is None: their seat is to be filled
+    (by a substitute or a re-plan, when the session is drawn).
+    """
+    tournament = player.tournament
+    if tournament.seating_method != "planned" or not player.is_active:
+        return []
+    plan = SeatingPlan.objects.filter(tournament=tournament).only("sessions").first()
+    if plan is None:
+        return []
+    drawn = set(tournament.sessions.values_list("number", flat=True))
+    found = []  # (session, table, the table's players' numbers East..North)
+    for session, tables in enumerate(plan.sessions, start=1):
+        if session in drawn:
+            continue
+        for table, numbers in enumerate(tables, start=1):
+            if player.number in numbers:
+                found.append((session, table, numbers))
+    # Only the opponents: at most three a session, however many players are registered.
+    opponents = {n for _session, _table, numbers in found for n in numbers} - {player.number}
+    by_number = {
+        p.number: p for p in tournament.players.filter(ACTIVE_PLAYERS, number__in=opponents)
+    }
+    return [
+        PlannedSeat(
+            session=session,
+            table=table,
+            seat=numbers.index(player.number),
+            opponents=[
+                (SEAT_LABELS[i], by_number.get(n))
+                for i, n in enumerate(numbers)
+                if n != player.number
+            ],
+        )
+        for session, table, numbers in found
+    ]
+
+
+def players_for_draw(tournament) -> list[Player]:
+    """The active players the next draw seats, by the seating core's rule
+    (``seating.players_to_draw``: the regular players topped up with substitutes, lowest
+    number first); raises its ``DrawError`` when they cannot fill tables of four."""
+    active = {p.number: p for p in tournament.players.filter(ACTIVE_PLAYERS).order_by("number")}
+    drawn = seating.players_to_draw(
+        [number for number, player in active.items() if not player.is_substitute],
+        [number for number, player in active.items() if player.is_substitute],
+    )
+    return [active[number] for number in drawn]

@@ -1,0 +1,149 @@
+"""A table's score sheet as the tablet shows it: the players, the 16 hands with their
+settlement and running totals, the corrections kept, and the session clock of the table.
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from tournament import scoring, seating
+from tournament.hall import clock
+from tournament.models import (
+    SEAT_LABELS,
+    Hand,
+    HandRevision,
+    Player,
+    Seat,
+    Session,
+    Table,
+)
+
+
+@dataclass
+class SheetRow:
+    """One line of the paper score sheet: the schedule and, once entered, the result."""
+
+    slot: seating.HandSlot
+    hand: Hand | None
+    running: tuple[int, int, int, int]
+
+    @property
+    def number(self) -> int:
+        return self.slot.number
+
+    @property
+    def dealer_label(self) -> str:
+        return SEAT_LABELS[self.slot.dealer]
+
+    @property
+    def seats(self):
+        """Per player P1..P4: (seat wind, physical seat, points or None, running total)."""
+        points = self.hand.points if self.hand else (None,) * 4
+        return list(
+            zip(self.slot.seat_winds, self.slot.physical_seats, points, self.running, strict=True)
+        )
+
+
+@dataclass
+class TableSheet:
+    table: Table
+    players: list[Player]  # by starting seat P1..P4
+    rows: list[SheetRow]
+    scores: tuple[int, int, int, int]
+    places: tuple[int, ...]
+    table_points: tuple[Fraction, ...]
+
+    @property
+    def entered(self) -> int:
+        return sum(1 for row in self.rows if row.hand is not None)
+
+    @property
+    def missing(self) -> list[int]:
+        """The hand numbers not entered yet."""
+        return [row.number for row in self.rows if row.hand is None]
+
+    @property
+    def next_number(self) -> int | None:
+        return next((row.number for row in self.rows if row.hand is None), None)
+
+    @property
+    def summary(self):
+        return list(zip(self.players, self.scores, self.places, self.table_points, strict=True))
+
+    def hand(self, number: int) -> Hand | None:
+        """Hand ``number`` as entered, or None (not entered, or not a hand number)."""
+        return next((row.hand for row in self.rows if row.number == number), None)
+
+
+def _hands_prefetch():
+    return Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number"))
+
+
+def table_players(table: Table) -> list[Player]:
+    """The table's players by starting seat, P1..P4."""
+    return [seat.player for seat in table.seats.select_related("player").order_by("seat")]
+
+
+def table_sheet(table: Table) -> TableSheet:
+    """The score sheet of one table: 16 scheduled hands, entered results, running totals."""
+    hands = {h.number: h for h in table.hands.prefetch_related("penalties").order_by("number")}
+    return _build_sheet(table, table_players(table), hands)
+
+
+def _build_sheet(table: Table, players: list[Player], hands: dict[int, Hand]) -> TableSheet:
+    running = (0, 0, 0, 0)
+    rows = []
+    for slot in seating.session_schedule():
+        hand = hands.get(slot.number)
+        if hand is not None:
+            running = tuple(a + b for a, b in zip(running, hand.points, strict=True))
+        rows.append(SheetRow(slot=slot, hand=hand, running=running))
+    return TableSheet(
+        table=table,
+        players=players,
+        rows=rows,
+        scores=running,
+        places=scoring.places(running),
+        table_points=scoring.table_points(running),
+    )
+
+
+def hand_revisions(table: Table):
+    """Every correction made at the table, newest first, with the hand and who made it."""
+    return (
+        HandRevision.objects.filter(hand__table=table)
+        .select_related("hand", "revised_by")
+        .order_by("-revised_at", "-id")
+    )
+
+
+def session_sheets(session: Session) -> list[TableSheet]:
+    """Every table's sheet for a session, in three queries whatever the number of tables."""
+    tables = session.tables.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
+        _hands_prefetch(),
+    ).order_by("number")
+    return [
+        _build_sheet(
+            table,
+            [s.player for s in table.seats.all()],
+            {h.number: h for h in table.hands.all()},
+        )
+        for table in tables
+    ]
+
+
+def table_clock(table: Table, now=None) -> clock.TableClock | None:
+    """The table's session clock read at ``now`` (the present by default); None unless its
+    session is open for play (drawn but not opened, or closed)."""
+    session = table.session
+    if not session.is_in_play:
+        return None
+    return clock.time_left(
+        opened_at=session.opened_at,
+        session_minutes=session.tournament.session_minutes,
+        extra_minutes=table.extra_minutes,
+        now=now or timezone.now(),
+    )

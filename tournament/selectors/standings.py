@@ -1,0 +1,334 @@
+"""Session results and standings: the seat results the hand service stores, added up and
+ranked by the rules' tie-breaks, cached under the tournament's version, so a corrected hand
+changes the standings at once; the rank after each session; teams; the penalties; the stored
+results checked against the hands. Table points stay exact ``Fraction``s.
+"""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.core.cache import cache
+from django.db.models import Count, Max, Q, Sum
+
+from tournament import scoring
+from tournament.models import (
+    Penalty,
+    Player,
+    Seat,
+)
+from tournament.selectors.lookups import PLAYED_SEAT, STANDINGS_CACHE_SECONDS, cached, data_version
+from tournament.selectors.sheets import session_sheets
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    session: int
+    table: int
+    seat: int
+    player: Player
+    score: int
+    place: int
+    table_points: Fraction
+    confirmed: bool
+
+
+def tournament_results(tournament) -> list[SessionResult]:
+    """Each player's score, place and table points at every table that has started.
+
+    A table without any hand entered yet has not been played: counting it would
+    give its four players a shared first place and 7/4 table points each.
+    """
+    results = []
+    for session in tournament.sessions.order_by("number"):
+        for sheet in session_sheets(session):
+            if sheet.entered == 0:
+                continue
+            for seat, (player, score, place, points) in enumerate(sheet.summary):
+                results.append(
+                    SessionResult(
+                        session=session.number,
+                        table=sheet.table.number,
+                        seat=seat,
+                        player=player,
+                        score=score,
+                        place=place,
+                        table_points=points,
+                        confirmed=sheet.table.is_confirmed,
+                    )
+                )
+    return results
+
+
+@dataclass
+class StandingRow:
+    player: Player
+    table_points: Fraction = Fraction(0)
+    score: int = 0
+    places: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    sessions_played: int = 0
+    best_session: int | None = None
+    rank: int | None = None
+
+    def __reduce__(self):
+        # Cached standings are pickled whenever a write makes them new: the player as its
+        # field values, the table points as two integers, not the objects themselves (a
+        # model instance pickles its state and caches too, and a thousand of them took a
+        # sixth of the standings page's time).
+        player = self.player
+        fields = tuple(getattr(player, name) for name in _PLAYER_ATTRIBUTES)
+        points = (self.table_points.numerator, self.table_points.denominator)
+        state = (self.score, self.places, self.sessions_played, self.best_session, self.rank)
+        return (_unpickle_standing_row, (player._state.db, fields, points, state))
+
+    @property
+    def ranked(self) -> bool:
+        """Substitutes are never ranked; nor is a player who withdrew without playing."""
+        if self.player.is_substitute:
+            return False
+        return self.player.withdrawn_at is None or self.sessions_played > 0
+
+    @property
+    def first_places(self) -> int:
+        return self.places[0]
+
+    def sort_key(self, tiebreaks: list[str]) -> tuple:
+        """Best first: the tiebreaks' values, negated. Table points as whole twelfths (what
+        they always are), which order as the fractions do and compare many times faster."""
+        points = self.table_points
+        values = {
+            "table_points": points.numerator * (scoring.TWELFTHS // points.denominator)
+            if scoring.TWELFTHS % points.denominator == 0
+            else points,
+            "score": self.score,
+            "first_places": self.first_places,
+            # A player with no session yet sorts below any real score.
+            "best_session": self.best_session if self.best_session is not None else -(10**9),
+        }
+        return tuple(-values[key] for key in tiebreaks)
+
+
+_PLAYER_ATTRIBUTES = tuple(field.attname for field in Player._meta.concrete_fields)
+
+
+def _unpickle_standing_row(db, fields, points, state) -> StandingRow:
+    player = Player.from_db(db, _PLAYER_ATTRIBUTES, fields)
+    score, places, sessions_played, best_session, rank = state
+    return StandingRow(
+        player=player,
+        table_points=Fraction(*points),
+        score=score,
+        places=places,
+        sessions_played=sessions_played,
+        best_session=best_session,
+        rank=rank,
+    )
+
+
+PLACES = (1, 2, 3, 4)
+
+
+def tournament_standings(tournament) -> list[StandingRow]:
+    """Players ordered by the tournament's ranking order; equal players share a rank.
+
+    Substitutes (and players who withdrew before playing) are listed after the
+    ranked players, without a rank: a substitute's results count for the
+    opponents but the substitute is not ranked.
+
+    Cached under the tournament's version, read first: every write raises it, so the
+    standings are never older than the data. (A write service
+    that needs the standings computes them with ``compute_standings``: what it reads inside
+    its transaction must not be cached under the version from before it.)
+    """
+    key = f"mcr:standings:{tournament.pk}:{data_version(tournament)}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = compute_standings(tournament)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
+
+
+def compute_standings(tournament) -> list[StandingRow]:
+    """``standings`` from the database as it is now: the seats' stored results added up,
+    one query for the players and one for the totals, whatever the tournament's size."""
+    rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
+    totals = (
+        Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
+        .values("player_id")
+        .annotate(
+            total=Sum("score"),
+            twelfths=Sum("table_points_twelfths"),
+            sessions_played=Count("pk"),
+            best_session=Max("score"),
+            **{f"place_{place}": Count("pk", filter=Q(place=place)) for place in PLACES},
+        )
+        .order_by()
+    )
+    for total in totals:
+        row = rows[total["player_id"]]
+        row.score = total["total"]
+        row.table_points = scoring.from_twelfths(total["twelfths"])
+        row.places = [total[f"place_{place}"] for place in PLACES]
+        row.sessions_played = total["sessions_played"]
+        row.best_session = total["best_session"]
+    return _ranked(rows.values(), tournament.tiebreaks)
+
+
+def _ranked(rows, tiebreaks: list[str]) -> list[StandingRow]:
+    """``rows`` in the ranking order, each given its rank (shared by equal players); then
+    the players not ranked, by number, without one."""
+    keyed, others = [], []
+    for row in rows:
+        if row.ranked:
+            keyed.append((row.sort_key(tiebreaks), row.player.number, row))
+        else:
+            row.rank = None
+            others.append(row)
+    keyed.sort(key=lambda item: item[:2])
+    ranked = []
+    previous_key = None
+    for position, (key, _number, row) in enumerate(keyed, start=1):
+        row.rank = ranked[-1].rank if key == previous_key else position
+        previous_key = key
+        ranked.append(row)
+    return ranked + sorted(others, key=lambda r: r.player.number)
+
+
+@dataclass(frozen=True)
+class RankHistory:
+    """Every player's rank after each session with results, as the standings gave it then:
+    the seat results of that session and the earlier ones, ranked by ``_ranked``."""
+
+    sessions: tuple[int, ...]
+    ranked: tuple[int, ...]  # how many players were ranked after each session
+    ranks: dict[int, tuple[int | None, ...]]  # player id -> rank after each (None: unranked)
+
+    def of(self, player_id: int) -> tuple[tuple[int, int | None], ...]:
+        """(session, rank) after each session; the rank None while the player is unranked."""
+        ranks = self.ranks.get(player_id, (None,) * len(self.sessions))
+        return tuple(zip(self.sessions, ranks, strict=True))
+
+
+def rank_history(tournament, *, version: int | None = None) -> RankHistory:
+    """``compute_rank_history``, cached under the tournament's version (see ``standings``);
+    ``version`` when the caller has just read it."""
+    if version is None:
+        version = data_version(tournament)
+    key = f"mcr:rank-history:{tournament.pk}:{version}"
+    return cached(key, lambda: compute_rank_history(tournament))
+
+
+def compute_rank_history(tournament) -> RankHistory:
+    """The standings after each session, from the stored seat results: the sessions added
+    one by one and ranked by the same rules as ``compute_standings``, so the rank after the
+    last session is the standings' rank. Two queries: the players, every seat result."""
+    rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
+    by_session: dict[int, list[tuple[int, int, int, int]]] = {}
+    for session, *result in (
+        Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
+        .order_by()
+        .values_list("session__number", "player_id", "score", "table_points_twelfths", "place")
+    ):
+        by_session.setdefault(session, []).append(result)
+    twelfths = dict.fromkeys(rows, 0)
+    ranks: dict[int, list[int | None]] = {pk: [] for pk in rows}
+    ranked_counts = []
+    for session in sorted(by_session):
+        for player_id, score, points, place in by_session[session]:
+            row = rows[player_id]
+            row.score += score
+            twelfths[player_id] += points
+            row.table_points = scoring.from_twelfths(twelfths[player_id])
+            row.places[place - 1] += 1
+            row.sessions_played += 1
+            row.best_session = score if row.best_session is None else max(row.best_session, score)
+        _ranked(rows.values(), tournament.tiebreaks)
+        ranked_counts.append(sum(1 for row in rows.values() if row.rank is not None))
+        for pk, row in rows.items():
+            ranks[pk].append(row.rank)
+    return RankHistory(
+        sessions=tuple(sorted(by_session)),
+        ranked=tuple(ranked_counts),
+        ranks={pk: tuple(each) for pk, each in ranks.items()},
+    )
+
+
+@dataclass(frozen=True)
+class StoredResultDifference:
+    """A seat whose stored result is not what its table's hands give."""
+
+    session: int
+    table: int
+    seat: int
+    player: Player
+    stored: tuple[int, int | None, Fraction]  # score, place, table points
+    from_hands: tuple[int, int | None, Fraction]
+
+
+def stored_results_differences(tournament) -> tuple[int, list[StoredResultDifference]]:
+    """Every table's stored seat results checked against its hands, settled again here:
+    the number of tables checked, and each seat that differs (none, unless something wrote
+    the database behind the services' back)."""
+    differences = []
+    tables = 0
+    for session in tournament.sessions.order_by("number"):
+        stored = {
+            (seat.table_id, seat.seat): seat
+            for seat in Seat.objects.filter(session=session).select_related("player")
+        }
+        for sheet in session_sheets(session):
+            tables += 1
+            entered = sheet.entered > 0
+            for index, (player, score, place, points) in enumerate(sheet.summary):
+                seat = stored[(sheet.table.pk, index)]
+                have = (seat.score, seat.place, scoring.from_twelfths(seat.table_points_twelfths))
+                want = (score, place, points) if entered else (0, None, Fraction(0))
+                if have != want or sheet.table.hands_entered != sheet.entered:
+                    differences.append(
+                        StoredResultDifference(
+                            session=session.number,
+                            table=sheet.table.number,
+                            seat=index,
+                            player=player,
+                            stored=have,
+                            from_hands=want,
+                        )
+                    )
+    return tables, differences
+
+
+@dataclass
+class TeamRow:
+    team: str
+    members: list[str]
+    table_points: Fraction
+    score: int
+    rank: int | None = None
+
+
+def team_standings(rows: list[StandingRow]) -> list[TeamRow]:
+    """Teams by the sum of their ranked members' table points, then scores."""
+    teams: dict[str, TeamRow] = {}
+    for row in rows:
+        if not row.ranked or not row.player.team:
+            continue
+        team = teams.setdefault(row.player.team, TeamRow(row.player.team, [], Fraction(0), 0))
+        team.members.append(row.player.name)
+        team.table_points += row.table_points
+        team.score += row.score
+    ordered = sorted(teams.values(), key=lambda t: (-t.table_points, -t.score, t.team))
+    for position, team in enumerate(ordered, start=1):
+        same = position > 1 and (
+            (ordered[position - 2].table_points, ordered[position - 2].score)
+            == (team.table_points, team.score)
+        )
+        team.rank = ordered[position - 2].rank if same else position
+    return ordered
+
+
+def penalties_of(tournament):
+    """Every penalty with its hand, table and session, for the sheet and the export."""
+    return (
+        Penalty.objects.filter(hand__table__session__tournament=tournament)
+        .select_related("hand__table__session")
+        .order_by("hand__table__session__number", "hand__table__number", "hand__number", "id")
+    )

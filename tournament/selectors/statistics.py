@@ -1,0 +1,152 @@
+"""The figures of the hands (``tournament.hall.statistics`` computes them from plain rows read
+here): a player's record and the tournament's figures, cached under the data version.
+"""
+
+from dataclasses import dataclass
+
+from tournament.hall import statistics
+from tournament.models import (
+    Hand,
+    Penalty,
+    Player,
+    Seat,
+)
+from tournament.selectors.lookups import cached, data_version
+from tournament.selectors.seating import ListedPlayer
+from tournament.selectors.standings import rank_history
+
+# A hand as the statistics read it: its table's id first (to find the table's players).
+_HAND_ROW_FIELDS = (
+    "table_id",
+    "table__session__number",
+    "table__number",
+    "number",
+    "outcome",
+    "winner",
+    "discarder",
+    "fan",
+    "flowers",
+    "fan_names",
+    "winning_hand",
+)
+
+
+def _table_players(seats) -> dict[int, tuple[int, ...]]:
+    """Table id -> its players' ids by starting seat, from ``seats`` (one query)."""
+    players: dict[int, list[int]] = {}
+    for table_id, seat, player_id in seats.order_by().values_list("table_id", "seat", "player_id"):
+        players.setdefault(table_id, [0, 0, 0, 0])[seat] = player_id
+    return {table_id: tuple(four) for table_id, four in players.items()}
+
+
+def _hand_rows(hands, players: dict[int, tuple[int, ...]]) -> list[statistics.HandRow]:
+    """``hands`` (a queryset) as plain rows, in one query."""
+    row = statistics.HandRow
+    return [
+        row(
+            session,
+            table,
+            number,
+            outcome,
+            winner,
+            discarder,
+            fan,
+            flowers,
+            players[table_id],
+            names,
+            typed,
+        )
+        for (
+            table_id,
+            session,
+            table,
+            number,
+            outcome,
+            winner,
+            discarder,
+            fan,
+            flowers,
+            names,
+            typed,
+        ) in hands.order_by().values_list(*_HAND_ROW_FIELDS)
+    ]
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's page figures: statistics of their hands and their rank after each session."""
+
+    statistics: statistics.PlayerStatistics
+    ranks: tuple[tuple[int, int | None], ...]  # (session, rank or None while unranked)
+    chart: statistics.RankChart | None  # None while the player has no rank
+
+
+def player_record(player: Player) -> PlayerRecord:
+    """The player's statistics, cached per player under the tournament's version, and
+    their ranks from ``rank_history``: the version read once, then (not cached yet) three
+    queries for the player's tables and two for the rank history."""
+    tournament = player.tournament
+    version = data_version(tournament)
+    key = f"mcr:player-statistics:{tournament.pk}:{version}:{player.pk}"
+    figures = cached(key, lambda: compute_player_statistics(player))
+    history = rank_history(tournament, version=version)
+    ranks = history.of(player.pk)
+    chart = None
+    if any(rank is not None for _session, rank in ranks):
+        chart = statistics.rank_chart(ranks, max(history.ranked))
+    return PlayerRecord(statistics=figures, ranks=ranks, chart=chart)
+
+
+def compute_player_statistics(player: Player) -> statistics.PlayerStatistics:
+    """The player's statistics from the hands and penalties of the tables they sat at:
+    three queries (those tables' seats, hands and penalties), whatever the tournament's size."""
+    players = _table_players(Seat.objects.filter(table__seats__player=player))
+    hands = _hand_rows(Hand.objects.filter(table__seats__player=player), players)
+    penalties = [
+        statistics.PenaltyRow(players[table_id], offender, kind, points)
+        for table_id, offender, kind, points in Penalty.objects.filter(
+            hand__table__seats__player=player
+        )
+        .order_by()
+        .values_list("hand__table_id", "offender", "kind", "points")
+    ]
+    return statistics.player_statistics(player.pk, hands, penalties)
+
+
+@dataclass(frozen=True)
+class ListedWin:
+    """One of the tournament's biggest hands, with its winner."""
+
+    hand: statistics.WinningHand
+    player: "ListedPlayer"
+
+
+@dataclass(frozen=True)
+class TournamentFigures:
+    statistics: statistics.TournamentStatistics
+    biggest: tuple[ListedWin, ...]
+
+
+def tournament_figures(tournament) -> TournamentFigures:
+    """``compute_tournament_figures``, cached under the tournament's version (see
+    ``standings``)."""
+    key = f"mcr:tournament-statistics:{tournament.pk}:{data_version(tournament)}"
+    return cached(key, lambda: compute_tournament_figures(tournament))
+
+
+def compute_tournament_figures(tournament) -> TournamentFigures:
+    """The tournament's statistics from every hand entered: three queries (every seat, every
+    hand, the biggest hands' winners), whatever the tournament's size."""
+    players = _table_players(Seat.objects.filter(session__tournament=tournament))
+    hands = _hand_rows(Hand.objects.filter(table__session__tournament=tournament), players)
+    figures = statistics.tournament_statistics(hands)
+    winners = {
+        pk: ListedPlayer(number, name, name_zh, is_substitute)
+        for pk, number, name, name_zh, is_substitute in Player.objects.filter(
+            pk__in={hand.player for hand in figures.biggest}
+        ).values_list("pk", "number", "name", "name_zh", "is_substitute")
+    }
+    return TournamentFigures(
+        statistics=figures,
+        biggest=tuple(ListedWin(hand, winners[hand.player]) for hand in figures.biggest),
+    )
