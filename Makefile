@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test lint format demo clean
+.PHONY: run serve test check test-database lint format demo clean
 
 $(APP_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,13 +36,15 @@ serve: $(APP_STAMP)
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py tournament.wsgi
 
+# pytest's workers: one per core (pytest-xdist), each with its own test database, its own
+# live server and its own browser.
+WORKERS ?= auto
+PYTEST := $(VENV)/bin/pytest --numprocesses=$(WORKERS) --durations=30
+
 # The browser tests need Debian's chromium and chromedriver, the workbook tests in
 # LibreOffice its soffice; without them (and without MCR_REQUIRE_BROWSER or
 # MCR_REQUIRE_LIBREOFFICE, which CI sets) the rest runs and one line says how to add them.
-test: $(STAMP)
-	$(PY) manage.py makemigrations --check --dry-run --settings=tournament.settings_test
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
+test: check
 	@left_out=""; \
 	if [ -z "$$MCR_REQUIRE_BROWSER" ] && ! { command -v chromium && command -v chromedriver; } >/dev/null; then \
 		echo "Browser tests left out: 'apt-get install chromium chromium-driver' to run them."; \
@@ -52,7 +54,22 @@ test: $(STAMP)
 		echo "LibreOffice tests left out: 'apt-get install libreoffice-calc-nogui' to run them."; \
 		left_out="$${left_out:+$$left_out and }not libreoffice"; \
 	fi; \
-	$(VENV)/bin/pytest $${left_out:+-m "$$left_out"}
+	$(PYTEST) $${left_out:+-m "$$left_out"}
+
+# What gives the same answer on any database, once: the migrations are complete, lint and
+# format, and the architecture's import contracts (docs/architecture.md).
+check: $(STAMP)
+	$(PY) manage.py makemigrations --check --dry-run --settings=tournament.settings_test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
+
+# The suite again on the database DATABASE_URL names, without what gives the same answer on
+# any database (`check`, and the tests that touch no database: the pure cores, the file
+# readers, the catalogue); CI runs it on PostgreSQL after `make test`.
+test-database: $(STAMP)
+	@test -n "$$DATABASE_URL" || { echo "test-database runs on the database DATABASE_URL names: set it." >&2; exit 2; }
+	$(PYTEST) -m database
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

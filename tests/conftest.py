@@ -12,6 +12,29 @@ from django.test import Client
 from tournament import services
 from tournament.models import Table, Tournament
 
+# What a test needs to touch the database: one of these fixtures, or the ``django_db`` mark.
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "_django_db_helper",
+        "live_server",
+    }
+)
+
+
+def pytest_collection_modifyitems(items):
+    """Mark ``database`` every test that can touch the database. The others (the pure cores,
+    the file readers, the catalogue, the docs) give the same result on any database, so CI's
+    run on its second database (``make test-database``) leaves them out."""
+    for item in items:
+        if DATABASE_FIXTURES.intersection(item.fixturenames) or item.get_closest_marker(
+            "django_db"
+        ):
+            item.add_marker(pytest.mark.database)
+
 
 @pytest.fixture(autouse=True)
 def empty_cache():

@@ -20,7 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.slow
+# Each test makes a database of its own, on the server DATABASE_URL names (SQLite without it).
+pytestmark = [pytest.mark.slow, pytest.mark.database]
 ON_POSTGRESQL = bool(os.environ.get("DATABASE_URL"))
 
 # One writer: waits for the start time, runs its actions at one table of the demo's session

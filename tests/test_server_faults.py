@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from hall import EventDatabase, Save, Server, Tablet, check
 
-pytestmark = pytest.mark.slow
+# Each test makes a database of its own, on the server DATABASE_URL names (SQLite without it).
+pytestmark = [pytest.mark.slow, pytest.mark.database]
 
 TABLES = 12
 HANDS = 6
