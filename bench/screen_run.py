@@ -160,10 +160,12 @@ def enter_hands(stop: threading.Event, every: float, entered: list) -> None:
         table = rng.choice(open_tables)
         services.hand_record(
             table=table,
-            number=next_hand[table.pk],
-            outcome="self_drawn",
-            winner=rng.randrange(4),
-            fan=rng.choice([8, 8, 9, 12, 16, 24, 32, 64]),
+            entry=services.HandEntry(
+                number=next_hand[table.pk],
+                outcome="self_drawn",
+                winner=rng.randrange(4),
+                fan=rng.choice([8, 8, 9, 12, 16, 24, 32, 64]),
+            ),
         )
         next_hand[table.pk] += 1
         entered.append(time.time())

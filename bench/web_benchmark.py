@@ -22,7 +22,10 @@ production settings (DEBUG off):
   the next) and the planned method's draw for a new tournament of as many players and
   sessions (its first draw plans them all); then, in a transaction of their own, one more
   session drawn and hands saved in it through the sheet's background request (p50/p95 of
-  64) and through the hand service alone (64 more).
+  64) and through the hand service alone (64 more);
+- the workbook's sheets written by the project's own .xlsx writer, by XlsxWriter
+  (``constant_memory``) and by openpyxl (write-only), on the same rows read once: time and
+  the peak of the memory each allocates (``bench/workbook_writers.py``).
 
 Prints one table per size. Figures are CPU-bound and vary with the machine's load: compare
 figures of the same run, and runs made on an idle machine.
@@ -311,7 +314,8 @@ def _saves(client, tournament) -> dict:
         for table in tables:
             started = time.perf_counter()
             services.hand_record(
-                table=table, number=hand, outcome="self_drawn", winner=hand % 4, fan=8
+                table=table,
+                entry=services.HandEntry(number=hand, outcome="self_drawn", winner=hand % 4, fan=8),
             )
             service.append((time.perf_counter() - started) * 1000)
     saves.sort()
@@ -379,12 +383,33 @@ def report(size, pages, sources, writes) -> None:
     print(f"  draw of one session: {draws} (target 2000 ms)")
 
 
+def report_writers(size, tournament, runs: int) -> None:
+    import workbook_writers
+
+    players, sessions = size
+    sheets = workbook_writers.sheets_of(tournament)
+    print(
+        f"\n{players} players x {sessions} sessions: the workbook's {len(sheets)} sheets,"
+        f" {workbook_writers.cells(sheets):,} cells, written by each writer (median of {runs})"
+    )
+    figures = workbook_writers.measure(tournament, runs)
+    own_ms = figures[0][1]
+    for name, ms, peak, size_bytes in figures:
+        print(
+            f"  {name:<30} {ms:>9.0f} ms ({ms / own_ms:.2f}x)"
+            f"  allocates at most {peak / 2**20:>6.1f} MB  {size_bytes:>10,} bytes"
+        )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100x8,400x10,1000x10", type=parse_sizes)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--keep", help="the SQLite file to build in and use again")
+    parser.add_argument(
+        "--writers-only", action="store_true", help="only the three workbook writers"
+    )
     args = parser.parse_args(argv)
     postgres = configure(args)
     try:
@@ -405,10 +430,12 @@ def main(argv=None) -> int:
         print(f"database: {args.database}; {args.runs} runs a figure (median)")
         for size in args.sizes:
             tournament = build(*size, organiser)
-            pages = measure_pages(client, tournament, args.runs)
-            sources = measure_standings_sources(tournament, args.runs)
-            writes = measure_writes(client, tournament)
-            report(size, pages, sources, writes)
+            if not args.writers_only:
+                pages = measure_pages(client, tournament, args.runs)
+                sources = measure_standings_sources(tournament, args.runs)
+                writes = measure_writes(client, tournament)
+                report(size, pages, sources, writes)
+            report_writers(size, tournament, args.runs)
     finally:
         if postgres is not None:
             from django.db import connections

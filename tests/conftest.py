@@ -92,26 +92,32 @@ def play_some_sessions(
     false_win = services.PenaltyEntry(
         offender=2, kind="to_each_other", points=10, reason="False win"
     )
-    hand = services.hand_record(table=table, number=1, outcome="draw", penalties=[false_win])
+    hand = services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="draw", penalties=[false_win])
+    )
     services.hand_record(
         table=table,
-        number=1,
-        outcome="self_drawn",
-        winner=1,
-        fan=8,
-        penalties=[false_win],
-        version=hand.version,
+        entry=services.HandEntry(
+            number=1,
+            outcome="self_drawn",
+            winner=1,
+            fan=8,
+            penalties=[false_win],
+            version=hand.version,
+        ),
     )
     for each in first.tables.all():
         services.table_confirm(table=each, user=referee, record_missing_as_not_played=True)
     services.table_reopen(table=table, user=organiser, reason="Hand 2 was a win")
     services.hand_record(
         table=table,
-        number=2,
-        outcome="self_drawn",
-        winner=0,
-        fan=8,
-        version=table.hands.get(number=2).version,
+        entry=services.HandEntry(
+            number=2,
+            outcome="self_drawn",
+            winner=0,
+            fan=8,
+            version=table.hands.get(number=2).version,
+        ),
     )
     services.table_confirm(table=table, user=referee)
     services.session_close(session=first)

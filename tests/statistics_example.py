@@ -213,7 +213,9 @@ def build_example(*, organiser=None, slug: str = "stats-example", on_session_end
             table = session.tables.get(number=table_number)
             seat_of = {n: seat for n, (t, seat) in placed.items() if t.pk == table.pk}
             services.hand_record(
-                table=table, number=hand, user=organiser, **_entry(fields, seat_of)
+                table=table,
+                entry=services.HandEntry(number=hand, **_entry(fields, seat_of)),
+                user=organiser,
             )
         if number < 3:
             for table in session.tables.all():

@@ -93,13 +93,15 @@ def played(transactional_db, tournament, organiser, referee):
     for number in (1, 2):
         services.hand_record(
             table=table,
-            number=number,
-            outcome="discard",
-            winner=number,
-            discarder=0,
-            fan=8 + number,
+            entry=services.HandEntry(
+                number=number,
+                outcome="discard",
+                winner=number,
+                discarder=0,
+                fan=8 + number,
+                submission_key=uuid.uuid4(),
+            ),
             user=referee,
-            submission_key=uuid.uuid4(),
         )
     group = Group.objects.create(name="Head referees")
     group.permissions.add(Permission.objects.get(codename="change_hand"))
@@ -147,7 +149,7 @@ def test_new_rows_after_a_restore_take_fresh_ids(played, tmp_path):
     table = tournament.sessions.get(number=2).tables.get(number=3)
     new_rows = [
         services.player_save(tournament=tournament, number=18, name="Late entry"),
-        services.hand_record(table=table, number=1, outcome="draw"),
+        services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw")),
         make_user("new-referee"),
     ]
     assert all(row.pk > last for row, last in zip(new_rows, last_ids, strict=True))
@@ -282,7 +284,10 @@ def backup_while_a_tablet_saves(path: Path, table: Table) -> tuple[backups.Backu
     def tablet():
         late = services.PenaltyEntry(offender=1, kind="deducted", points=5, reason="Late")
         try:
-            services.hand_record(table=table, number=number, outcome="draw", penalties=[late])
+            services.hand_record(
+                table=table,
+                entry=services.HandEntry(number=number, outcome="draw", penalties=[late]),
+            )
         except Exception as error:
             errors.append(error)
         finally:
@@ -311,7 +316,9 @@ def test_a_backup_while_a_tablet_saves_holds_the_state_before_the_save(
     transactional_db, session_in_play, tmp_path
 ):
     table = session_in_play.tables.get(number=1)
-    services.hand_record(table=table, number=1, outcome="self_drawn", winner=2, fan=8)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=2, fan=8)
+    )
     standings = standings_figures(session_in_play.tournament)
     path = tmp_path / "mcr.json.gz"
 

@@ -44,10 +44,10 @@ for action in plan["actions"]:
             services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
             answers.append(["confirmed", None])
             continue
-        hand = services.hand_record(
-            table=table, number=action["number"], outcome="self_drawn",
+        hand = services.hand_record(table=table, entry=services.HandEntry(
+            number=action["number"], outcome="self_drawn",
             winner=action["winner"], fan=action["fan"], version=action.get("version"),
-            submission_key=uuid.UUID(action["key"]) if action.get("key") else None)
+            submission_key=uuid.UUID(action["key"]) if action.get("key") else None))
         answers.append(["saved", hand.pk])
     except ValidationError as error:
         answers.append(["refused", sorted({e.code for e in error.error_list} if not

@@ -97,38 +97,48 @@ def build_session_1(tournament, user):
     )
     table, seat = _table_and_seats(session, SEATS_1, [5, 2, 8, 6])
     services.hand_record(
-        table=table, number=1, outcome="self_drawn", winner=seat[5], fan=8, user=user
-    )
-    services.hand_record(
         table=table,
-        number=2,
-        outcome="discard",
-        winner=seat[2],
-        discarder=seat[8],
-        fan=10,
-        flowers=1,
-        fan_names="Mixed Triple Chow, All Chows",
+        entry=services.HandEntry(number=1, outcome="self_drawn", winner=seat[5], fan=8),
         user=user,
     )
     services.hand_record(
         table=table,
-        number=3,
-        outcome="draw",
-        penalties=[
-            services.PenaltyEntry(
-                offender=seat[6], kind="to_each_other", points=10, reason="False win"
-            )
-        ],
+        entry=services.HandEntry(
+            number=2,
+            outcome="discard",
+            winner=seat[2],
+            discarder=seat[8],
+            fan=10,
+            flowers=1,
+            fan_names="Mixed Triple Chow, All Chows",
+        ),
+        user=user,
+    )
+    services.hand_record(
+        table=table,
+        entry=services.HandEntry(
+            number=3,
+            outcome="draw",
+            penalties=[
+                services.PenaltyEntry(
+                    offender=seat[6], kind="to_each_other", points=10, reason="False win"
+                )
+            ],
+        ),
         user=user,
     )
     services.table_confirm(table=table, user=user, record_missing_as_not_played=True)
 
     table, seat = _table_and_seats(session, SEATS_1, [4, 3, 7, 1])
     services.hand_record(
-        table=table, number=1, outcome="self_drawn", winner=seat[4], fan=8, user=user
+        table=table,
+        entry=services.HandEntry(number=1, outcome="self_drawn", winner=seat[4], fan=8),
+        user=user,
     )
     services.hand_record(
-        table=table, number=2, outcome="self_drawn", winner=seat[3], fan=8, user=user
+        table=table,
+        entry=services.HandEntry(number=2, outcome="self_drawn", winner=seat[3], fan=8),
+        user=user,
     )
     services.table_confirm(table=table, user=user, record_missing_as_not_played=True)
     return session
@@ -141,11 +151,13 @@ def build_session_2(tournament, user):
     table, seat = _table_and_seats(session, SEATS_2, [7, 3, 8, 5])
     services.hand_record(
         table=table,
-        number=1,
-        outcome="not_played",
-        penalties=[
-            services.PenaltyEntry(offender=seat[5], kind="deducted", points=10, reason="Late")
-        ],
+        entry=services.HandEntry(
+            number=1,
+            outcome="not_played",
+            penalties=[
+                services.PenaltyEntry(offender=seat[5], kind="deducted", points=10, reason="Late")
+            ],
+        ),
         user=user,
     )
     services.table_confirm(table=table, user=user, record_missing_as_not_played=True)
@@ -153,11 +165,9 @@ def build_session_2(tournament, user):
     table, seat = _table_and_seats(session, SEATS_2, [2, 6, 4, 1])
     services.hand_record(
         table=table,
-        number=1,
-        outcome="discard",
-        winner=seat[1],
-        discarder=seat[2],
-        fan=8,
+        entry=services.HandEntry(
+            number=1, outcome="discard", winner=seat[1], discarder=seat[2], fan=8
+        ),
         user=user,
     )
     return session
@@ -482,7 +492,11 @@ def test_a_session_sheet_holds_only_the_tables_played(standings_scenario):
         session=services.session_draw(tournament=standings_scenario, number=3, seed=SEED_1)
     )
     table = session.tables.get(number=2)
-    services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8, user=None)
+    services.hand_record(
+        table=table,
+        entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8),
+        user=None,
+    )
     rows = records(load(standings_scenario)["Session 3"])
     assert {r["Table"] for r in rows} == {2}
     assert sorted(r["Place"] for r in rows) == [1, 2, 2, 2]

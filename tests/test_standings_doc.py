@@ -173,12 +173,14 @@ def doc_tournament(db):
             _session, table, hand, outcome, winner, discarder, fan, penalty = row
             services.hand_record(
                 table=tables[int(table)],
-                number=int(hand),
-                outcome=outcome,
-                winner=None if winner == "-" else seat_of[int(winner)],
-                discarder=None if discarder == "-" else seat_of[int(discarder)],
-                fan=optional_int(fan),
-                penalties=penalty_entries(penalty, seat_of),
+                entry=services.HandEntry(
+                    number=int(hand),
+                    outcome=outcome,
+                    winner=None if winner == "-" else seat_of[int(winner)],
+                    discarder=None if discarder == "-" else seat_of[int(discarder)],
+                    fan=optional_int(fan),
+                    penalties=penalty_entries(penalty, seat_of),
+                ),
                 user=organiser,
             )
         for table in tables.values():

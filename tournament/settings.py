@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -79,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The Content-Security-Policy header (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     # Records who made each change kept in the audit trail.
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, as django-axes asks: turns a refused login into the lockout page.
@@ -219,6 +222,22 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "tournament.server.login_throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "tournament.server.login_throttle.client_ip"
 AXES_USERNAME_CALLABLE = "tournament.server.login_throttle.username"
+
+# Everything from the site itself, and scripts only from its own files: no inline script, no
+# event-handler attribute, no script from elsewhere, so a name or a reason typed into a form
+# can never run as code (the pages' behaviours live in tournament/static/js, page.js on
+# every page). Inline style attributes stay allowed: the printed sheets and the rank chart
+# size their parts with them, and a style runs no code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+    }
+}
 # The number of reverse proxies in front of the app that append to X-Forwarded-For (1 for
 # the nginx of docs/deploy.md); 0 reads the address the app's connection comes from.
 TRUSTED_PROXY_COUNT = _int("MCR_PROXY_COUNT", 0)

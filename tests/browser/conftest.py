@@ -144,6 +144,8 @@ def _start_chromium(chromium, live_server):
         f"--window-size={TABLET_UPRIGHT[0]},{TABLET_UPRIGHT[1]}",
     ):
         options.add_argument(flag)
+    # The console, read after each test for Content-Security-Policy violations.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     set_viewport(driver, *TABLET_UPRIGHT)
     driver.implicitly_wait(0)
@@ -152,18 +154,32 @@ def _start_chromium(chromium, live_server):
     return driver
 
 
+def csp_violations(driver) -> list[str]:
+    """What the browser's console said of the Content-Security-Policy since it was last read:
+    a script the policy refused (an inline script, an event-handler attribute)."""
+    return [
+        entry["message"]
+        for entry in driver.get_log("browser")
+        if "Content Security Policy" in entry["message"]
+    ]
+
+
 @pytest.fixture
 def browser(chromium, live_server):
-    """A headless Chromium at the size of a tablet held upright, on the live server."""
+    """A headless Chromium at the size of a tablet held upright, on the live server. After
+    the test, its console must hold no Content-Security-Policy violation."""
     driver = _start_chromium(chromium, live_server)
     yield driver
+    violations = csp_violations(driver)
     driver.quit()
+    assert violations == []
 
 
 @pytest.fixture
 def open_browser(chromium, live_server):
     """Start another browser like ``browser``, with its own cookies and storage (another
-    tablet, or the organiser's laptop); each is closed at the end of the test."""
+    tablet, or the organiser's laptop); each is closed at the end of the test, its console
+    checked for Content-Security-Policy violations as ``browser``'s."""
     started = []
 
     def start():
@@ -171,8 +187,10 @@ def open_browser(chromium, live_server):
         return started[-1]
 
     yield start
+    violations = [message for driver in started for message in csp_violations(driver)]
     for driver in started:
         driver.quit()
+    assert violations == []
 
 
 def set_viewport(driver, width: int, height: int) -> None:

@@ -213,7 +213,7 @@ def test_edit_it_puts_a_refused_entry_back_in_the_form_to_change_and_save(browse
     network(browser, offline=True)
     save_in_background(browser, 1)
     # Meanwhile another tablet stored a different hand 1.
-    services.hand_record(table=table_in_play, number=1, outcome="draw")
+    services.hand_record(table=table_in_play, entry=services.HandEntry(number=1, outcome="draw"))
     network(browser, offline=False)
     WebDriverWait(browser, 40).until(lambda d: sync_state(d)[0] == "refused")
     assert "Hand 1" in browser.find_element(By.CSS_SELECTOR, "[data-refused-entry='1']").text

@@ -60,7 +60,9 @@ def hall(transactional_db):
         session=services.session_draw(tournament=tournament, number=1, seed=20261130)
     )
     for table in session.tables.filter(number__lte=4):
-        services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=16)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=16)
+        )
     return session
 
 

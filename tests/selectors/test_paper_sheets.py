@@ -157,9 +157,9 @@ def record_penalty(session, table_number, hand, **penalty):
     table = session.tables.get(number=table_number)
     return services.hand_record(
         table=table,
-        number=hand,
-        outcome="draw",
-        penalties=[services.PenaltyEntry(**penalty)],
+        entry=services.HandEntry(
+            number=hand, outcome="draw", penalties=[services.PenaltyEntry(**penalty)]
+        ),
     )
 
 
@@ -198,7 +198,10 @@ def test_blank_rows_follow_however_many_penalties_are_recorded(drawn):
     table = drawn.tables.get(number=1)
     lateness = services.PenaltyEntry(offender=0, kind="deducted", points=5, reason="Foul")
     for hand in range(1, 8):
-        services.hand_record(table=table, number=hand, outcome="draw", penalties=[lateness] * 4)
+        services.hand_record(
+            table=table,
+            entry=services.HandEntry(number=hand, outcome="draw", penalties=[lateness] * 4),
+        )
     record = session_penalty_record(drawn)
     assert len(record.lines) == 28
     assert record.blank_rows == PENALTY_RECORD_MIN_BLANK

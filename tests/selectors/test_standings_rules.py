@@ -17,7 +17,9 @@ def test_a_drawn_session_without_hands_changes_nobodys_standing(tournament):
         session=services.session_draw(tournament=tournament, number=1, seed=3)
     )
     for table in first.tables.all():
-        services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+        )
     before = {
         n: (r.table_points, r.score, r.places, r.sessions_played, r.best_session)
         for n, r in by_number(tournament_standings(tournament)).items()
@@ -50,7 +52,9 @@ def test_cached_standings_come_back_as_they_were_computed(tournament):
         session=services.session_draw(tournament=tournament, number=1, seed=3)
     )
     for table in session.tables.all():
-        services.hand_record(table=table, number=1, outcome="self_drawn", winner=1, fan=8)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=1, fan=8)
+        )
 
     def described(rows):
         return [

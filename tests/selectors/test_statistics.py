@@ -159,12 +159,9 @@ def test_a_correction_is_in_the_figures_at_once(example):
     # The draw at session 3 table 1 becomes a self-drawn 88 + 2 for player 6 (P4).
     services.hand_record(
         table=table,
-        number=2,
-        outcome="self_drawn",
-        winner=3,
-        fan=88,
-        flowers=2,
-        version=hand.version,
+        entry=services.HandEntry(
+            number=2, outcome="self_drawn", winner=3, fan=88, flowers=2, version=hand.version
+        ),
     )
     after = tournament_figures(example)
     top = after.biggest[0]

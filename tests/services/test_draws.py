@@ -358,7 +358,10 @@ def test_a_cancelled_planned_session_is_redrawn_from_the_same_plan(sixteen):
 
 def test_a_draw_with_a_hand_entered_cannot_be_cancelled(session_in_play):
     seats = tables_of(session_in_play.tournament, 1)
-    services.hand_record(table=session_in_play.tables.get(number=3), number=1, outcome="draw")
+    services.hand_record(
+        table=session_in_play.tables.get(number=3),
+        entry=services.HandEntry(number=1, outcome="draw"),
+    )
     with pytest.raises(ValidationError) as raised:
         services.session_cancel_draw(session=session_in_play)
     assert codes(raised.value) == {"session_has_hands"}
@@ -417,7 +420,7 @@ def test_giving_the_seat_back_to_the_drawn_player_clears_the_replacement(drawn):
 def test_a_seat_at_a_table_that_started_cannot_change(drawn):
     services.session_open(session=drawn)
     seat = seat_of(drawn, 3)
-    services.hand_record(table=seat.table, number=1, outcome="draw")
+    services.hand_record(table=seat.table, entry=services.HandEntry(number=1, outcome="draw"))
     with pytest.raises(ValidationError) as raised:
         services.seat_replace(seat=seat, player=player(drawn, 17))
     assert codes(raised.value) == {"table_has_hands"}
@@ -428,7 +431,7 @@ def test_a_seat_at_a_table_without_hands_can_change_while_others_play(drawn):
     services.session_open(session=drawn)
     seat = seat_of(drawn, 3)
     other = drawn.tables.exclude(pk=seat.table_id).first()
-    services.hand_record(table=other, number=1, outcome="draw")
+    services.hand_record(table=other, entry=services.HandEntry(number=1, outcome="draw"))
     assert services.seat_replace(seat=seat, player=player(drawn, 17)).player.number == 17
 
 

@@ -19,7 +19,8 @@ def table(session_in_play):
 
 def test_self_drawn_win_stores_each_seats_points(table):
     hand = services.hand_record(
-        table=table, number=1, outcome="self_drawn", winner=1, fan=10, flowers=2
+        table=table,
+        entry=services.HandEntry(number=1, outcome="self_drawn", winner=1, fan=10, flowers=2),
     )
     assert hand.points == (-20, 60, -20, -20)
     assert hand.deducted == 0
@@ -27,7 +28,10 @@ def test_self_drawn_win_stores_each_seats_points(table):
 
 def test_discard_win_charges_the_discarder_the_fan(table):
     hand = services.hand_record(
-        table=table, number=2, outcome="discard", winner=0, discarder=3, fan=8, flowers=1
+        table=table,
+        entry=services.HandEntry(
+            number=2, outcome="discard", winner=0, discarder=3, fan=8, flowers=1
+        ),
     )
     assert hand.points == (33, -8, -8, -17)
 
@@ -35,9 +39,13 @@ def test_discard_win_charges_the_discarder_the_fan(table):
 def test_false_win_penalty_is_paid_to_each_other_player(table):
     hand = services.hand_record(
         table=table,
-        number=3,
-        outcome="draw",
-        penalties=[PenaltyEntry(offender=2, kind="to_each_other", points=10, reason="False win")],
+        entry=services.HandEntry(
+            number=3,
+            outcome="draw",
+            penalties=[
+                PenaltyEntry(offender=2, kind="to_each_other", points=10, reason="False win")
+            ],
+        ),
     )
     assert hand.points == (10, 10, -30, 10)
     assert hand.penalties.get().reason == "False win"
@@ -46,9 +54,11 @@ def test_false_win_penalty_is_paid_to_each_other_player(table):
 def test_deducted_penalty_leaves_the_table(table):
     hand = services.hand_record(
         table=table,
-        number=4,
-        outcome="not_played",
-        penalties=[PenaltyEntry(offender=0, kind="deducted", points=20, reason="Lateness")],
+        entry=services.HandEntry(
+            number=4,
+            outcome="not_played",
+            penalties=[PenaltyEntry(offender=0, kind="deducted", points=20, reason="Lateness")],
+        ),
     )
     assert hand.points == (-20, 0, 0, 0)
     assert hand.deducted == 20
@@ -72,7 +82,7 @@ def test_deducted_penalty_leaves_the_table(table):
 )
 def test_invalid_hand_is_refused_with_its_field_and_saves_nothing(table, fields, code, field):
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=table, number=1, **fields)
+        services.hand_record(table=table, entry=services.HandEntry(number=1, **fields))
     assert field in raised.value.error_dict
     assert code in codes(raised.value)
     assert not Hand.objects.exists()
@@ -80,7 +90,7 @@ def test_invalid_hand_is_refused_with_its_field_and_saves_nothing(table, fields,
 
 def test_an_unknown_outcome_is_refused_in_the_site_words(table):
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=table, number=1, outcome="won")
+        services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="won"))
     assert raised.value.messages == ["Unknown outcome or penalty kind."]
     assert codes(raised.value) == {"invalid"}
     assert not Hand.objects.exists()
@@ -88,26 +98,33 @@ def test_an_unknown_outcome_is_refused_in_the_site_words(table):
 
 def test_hand_number_outside_1_to_16_is_refused(table):
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=table, number=17, outcome="draw")
+        services.hand_record(table=table, entry=services.HandEntry(number=17, outcome="draw"))
     assert "hand_out_of_range" in codes(raised.value)
 
 
 def test_a_hand_entered_twice_is_refused_and_the_first_entry_kept(table):
-    services.hand_record(table=table, number=5, outcome="self_drawn", winner=0, fan=8)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=5, outcome="self_drawn", winner=0, fan=8)
+    )
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=table, number=5, outcome="draw")
+        services.hand_record(table=table, entry=services.HandEntry(number=5, outcome="draw"))
     assert "hand_already_entered" in codes(raised.value)
     assert Hand.objects.get(table=table, number=5).outcome == "self_drawn"
 
 
 def test_correction_with_a_stale_version_is_refused(table):
-    hand = services.hand_record(table=table, number=1, outcome="draw")
+    hand = services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
     services.hand_record(
-        table=table, number=1, outcome="self_drawn", winner=2, fan=9, version=hand.version
+        table=table,
+        entry=services.HandEntry(
+            number=1, outcome="self_drawn", winner=2, fan=9, version=hand.version
+        ),
     )
     with pytest.raises(ValidationError) as raised:
         # A second tablet still holding version 1 must not overwrite the correction.
-        services.hand_record(table=table, number=1, outcome="draw", version=hand.version)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="draw", version=hand.version)
+        )
     assert "hand_changed_meanwhile" in codes(raised.value)
     stored = Hand.objects.get(table=table, number=1)
     assert (stored.outcome, stored.winner, stored.version) == ("self_drawn", 2, 2)
@@ -116,18 +133,22 @@ def test_correction_with_a_stale_version_is_refused(table):
 def test_correction_replaces_the_penalties(table):
     hand = services.hand_record(
         table=table,
-        number=1,
-        outcome="draw",
-        penalties=[PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")],
+        entry=services.HandEntry(
+            number=1,
+            outcome="draw",
+            penalties=[PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")],
+        ),
     )
     corrected = services.hand_record(
         table=table,
-        number=1,
-        outcome="draw",
-        penalties=[
-            PenaltyEntry(offender=3, kind="to_one", points=5, reason="Exposed", beneficiary=0)
-        ],
-        version=hand.version,
+        entry=services.HandEntry(
+            number=1,
+            outcome="draw",
+            penalties=[
+                PenaltyEntry(offender=3, kind="to_one", points=5, reason="Exposed", beneficiary=0)
+            ],
+            version=hand.version,
+        ),
     )
     assert corrected.points == (5, 0, 0, -5)
     assert [(p.offender, p.kind) for p in Penalty.objects.all()] == [(3, "to_one")]
@@ -137,13 +158,15 @@ def test_penalised_false_winner_cannot_win_the_same_hand(table):
     with pytest.raises(ValidationError) as raised:
         services.hand_record(
             table=table,
-            number=1,
-            outcome="self_drawn",
-            winner=2,
-            fan=8,
-            penalties=[
-                PenaltyEntry(offender=2, kind="to_each_other", points=10, reason="False win")
-            ],
+            entry=services.HandEntry(
+                number=1,
+                outcome="self_drawn",
+                winner=2,
+                fan=8,
+                penalties=[
+                    PenaltyEntry(offender=2, kind="to_each_other", points=10, reason="False win")
+                ],
+            ),
         )
     assert "penalised_player_cannot_win" in codes(raised.value)
     assert not Penalty.objects.exists()
@@ -155,12 +178,14 @@ def test_hands_cannot_be_entered_before_the_session_opens(tournament):
     make_players(tournament, 4)
     session = services.session_draw(tournament=tournament, number=1, seed=1)
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=session.tables.get(), number=1, outcome="draw")
+        services.hand_record(
+            table=session.tables.get(), entry=services.HandEntry(number=1, outcome="draw")
+        )
     assert "session_not_open" in codes(raised.value)
 
 
 def test_confirm_needs_every_hand_or_time_called(table, referee):
-    services.hand_record(table=table, number=1, outcome="draw")
+    services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
     with pytest.raises(ValidationError) as raised:
         services.table_confirm(table=table, user=referee)
     assert "hands_missing" in codes(raised.value)
@@ -178,13 +203,17 @@ def test_confirmed_table_is_locked_until_an_organiser_reopens_it(table, referee,
     services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
     hand = table.hands.get(number=1)
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=table, number=1, outcome="draw", version=hand.version)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="draw", version=hand.version)
+        )
     assert "table_confirmed" in codes(raised.value)
     with pytest.raises(ValidationError):
         services.table_reopen(table=table, user=organiser, reason="  ")
     services.table_reopen(table=table, user=organiser, reason="Hand 1 fan was 12, not 8")
     assert TableReopening.objects.get().reason == "Hand 1 fan was 12, not 8"
-    services.hand_record(table=table, number=1, outcome="draw", version=hand.version)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="draw", version=hand.version)
+    )
 
 
 def test_database_refuses_points_that_do_not_balance(table):
@@ -207,7 +236,7 @@ def test_database_refuses_a_win_below_eight_fan(table):
 
 def test_time_called_cannot_hide_a_hand_forgotten_in_the_middle(table, referee):
     for number in (1, 2, 4):
-        services.hand_record(table=table, number=number, outcome="draw")
+        services.hand_record(table=table, entry=services.HandEntry(number=number, outcome="draw"))
     with pytest.raises(ValidationError) as raised:
         services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
     assert "hands_missing_in_between" in codes(raised.value)
@@ -220,13 +249,18 @@ def test_time_called_cannot_hide_a_hand_forgotten_in_the_middle(table, referee):
 def test_a_correction_keeps_what_the_hand_was(table, referee):
     hand = services.hand_record(
         table=table,
-        number=1,
-        outcome="draw",
-        penalties=[PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")],
+        entry=services.HandEntry(
+            number=1,
+            outcome="draw",
+            penalties=[PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")],
+        ),
         user=referee,
     )
     services.hand_record(
-        table=table, number=1, outcome="self_drawn", winner=0, fan=8, version=hand.version
+        table=table,
+        entry=services.HandEntry(
+            number=1, outcome="self_drawn", winner=0, fan=8, version=hand.version
+        ),
     )
     revision = hand.revisions.get()
     assert revision.version == 1
@@ -244,7 +278,8 @@ TEN_FAN_HAND = "123m456p789s23sEE +4s"  # the calculator scores it 10 fan withou
 def test_a_fan_the_winning_hand_disputes_is_refused_with_the_calculators_result(table):
     with pytest.raises(services.HandRefused) as raised:
         services.hand_record(
-            table=table, number=1, fan=30, winning_hand=TEN_FAN_HAND, **DISCARD_WIN
+            table=table,
+            entry=services.HandEntry(number=1, fan=30, winning_hand=TEN_FAN_HAND, **DISCARD_WIN),
         )
     assert codes(raised.value) == {"fan_disputed"}
     assert raised.value.scored.total_without_flowers == 10
@@ -255,7 +290,10 @@ def test_a_fan_the_winning_hand_disputes_is_refused_with_the_calculators_result(
 def test_an_impossible_claim_is_refused_even_with_the_right_total(table):
     with pytest.raises(services.HandRefused) as raised:
         services.hand_record(
-            table=table, number=1, fan=89, fan_names="Big Four Winds, Chicken Hand", **DISCARD_WIN
+            table=table,
+            entry=services.HandEntry(
+                number=1, fan=89, fan_names="Big Four Winds, Chicken Hand", **DISCARD_WIN
+            ),
         )
     assert codes(raised.value) == {"claim_disputed"}
     assert not raised.value.claim_check.agrees
@@ -266,11 +304,9 @@ def test_an_unknown_fan_name_is_refused_whatever_the_override(table):
     with pytest.raises(ValidationError) as raised:
         services.hand_record(
             table=table,
-            number=1,
-            fan=8,
-            fan_names="Lucky Seven",
-            keep_referee_figure=True,
-            **DISCARD_WIN,
+            entry=services.HandEntry(
+                number=1, fan=8, fan_names="Lucky Seven", keep_referee_figure=True, **DISCARD_WIN
+            ),
         )
     assert codes(raised.value) == {"unknown_fan"}
     assert "fan_names" in raised.value.error_dict
@@ -281,12 +317,14 @@ def test_every_error_of_a_hand_is_reported_at_once(table):
     with pytest.raises(services.HandRefused) as raised:
         services.hand_record(
             table=table,
-            number=1,
-            outcome="discard",
-            winner=0,
-            discarder=0,
-            fan=30,
-            winning_hand=TEN_FAN_HAND,
+            entry=services.HandEntry(
+                number=1,
+                outcome="discard",
+                winner=0,
+                discarder=0,
+                fan=30,
+                winning_hand=TEN_FAN_HAND,
+            ),
         )
     assert codes(raised.value) == {"discarder_is_winner", "fan_disputed"}
 
@@ -294,12 +332,14 @@ def test_every_error_of_a_hand_is_reported_at_once(table):
 def test_keeping_the_referees_figure_stores_it_and_says_so(table):
     hand = services.hand_record(
         table=table,
-        number=1,
-        fan=30,
-        winning_hand=TEN_FAN_HAND,
-        fan_names="Big Four Winds, Chicken Hand",
-        keep_referee_figure=True,
-        **DISCARD_WIN,
+        entry=services.HandEntry(
+            number=1,
+            fan=30,
+            winning_hand=TEN_FAN_HAND,
+            fan_names="Big Four Winds, Chicken Hand",
+            keep_referee_figure=True,
+            **DISCARD_WIN,
+        ),
     )
     assert (hand.fan, hand.computed_fan, hand.referee_figure_kept) == (30, 10, True)
     assert hand.points == (54, -8, -38, -8)  # 30 + 8 from the discarder, 8 from each other
@@ -308,11 +348,9 @@ def test_keeping_the_referees_figure_stores_it_and_says_so(table):
 def test_the_override_is_recorded_only_when_something_was_disputed(table):
     hand = services.hand_record(
         table=table,
-        number=1,
-        fan=10,
-        winning_hand=TEN_FAN_HAND,
-        keep_referee_figure=True,
-        **DISCARD_WIN,
+        entry=services.HandEntry(
+            number=1, fan=10, winning_hand=TEN_FAN_HAND, keep_referee_figure=True, **DISCARD_WIN
+        ),
     )
     assert (hand.computed_fan, hand.referee_figure_kept) == (10, False)
 
@@ -320,20 +358,16 @@ def test_the_override_is_recorded_only_when_something_was_disputed(table):
 def test_a_correction_keeps_whether_the_figure_was_kept_in_the_revision(table, referee):
     hand = services.hand_record(
         table=table,
-        number=1,
-        fan=30,
-        winning_hand=TEN_FAN_HAND,
-        keep_referee_figure=True,
-        **DISCARD_WIN,
+        entry=services.HandEntry(
+            number=1, fan=30, winning_hand=TEN_FAN_HAND, keep_referee_figure=True, **DISCARD_WIN
+        ),
     )
     corrected = services.hand_record(
         table=table,
-        number=1,
-        fan=10,
-        winning_hand=TEN_FAN_HAND,
-        version=hand.version,
+        entry=services.HandEntry(
+            number=1, fan=10, winning_hand=TEN_FAN_HAND, version=hand.version, **DISCARD_WIN
+        ),
         user=referee,
-        **DISCARD_WIN,
     )
     assert corrected.referee_figure_kept is False
     previous = corrected.revisions.get().previous
@@ -344,9 +378,11 @@ def test_a_penalty_needs_its_reason(table):
     with pytest.raises(ValidationError) as raised:
         services.hand_record(
             table=table,
-            number=1,
-            outcome="draw",
-            penalties=[PenaltyEntry(offender=0, kind="deducted", points=10, reason=" ")],
+            entry=services.HandEntry(
+                number=1,
+                outcome="draw",
+                penalties=[PenaltyEntry(offender=0, kind="deducted", points=10, reason=" ")],
+            ),
         )
     assert codes(raised.value) == {"penalty_reason_required"}
     assert "penalties" in raised.value.error_dict
@@ -358,9 +394,13 @@ def test_a_hand_has_at_most_eight_penalties(table):
         PenaltyEntry(offender=n % 4, kind="deducted", points=5, reason="Foul") for n in range(9)
     ]
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=table, number=1, outcome="draw", penalties=nine)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="draw", penalties=nine)
+        )
     assert codes(raised.value) == {"too_many_penalties"}
-    hand = services.hand_record(table=table, number=1, outcome="draw", penalties=nine[:8])
+    hand = services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="draw", penalties=nine[:8])
+    )
     assert hand.deducted == 40
 
 
@@ -368,20 +408,22 @@ def test_unknown_fan_names_do_not_hide_a_disputed_fan(table):
     with pytest.raises(services.HandRefused) as raised:
         services.hand_record(
             table=table,
-            number=1,
-            fan=30,
-            fan_names="Lucky Seven",
-            winning_hand=TEN_FAN_HAND,
-            **DISCARD_WIN,
+            entry=services.HandEntry(
+                number=1, fan=30, fan_names="Lucky Seven", winning_hand=TEN_FAN_HAND, **DISCARD_WIN
+            ),
         )
     assert codes(raised.value) == {"unknown_fan", "fan_disputed"}
 
 
 def test_a_hand_entered_twice_is_refused_with_the_calculators_result(table):
-    services.hand_record(table=table, number=1, fan=10, winning_hand=TEN_FAN_HAND, **DISCARD_WIN)
+    services.hand_record(
+        table=table,
+        entry=services.HandEntry(number=1, fan=10, winning_hand=TEN_FAN_HAND, **DISCARD_WIN),
+    )
     with pytest.raises(services.HandRefused) as raised:
         services.hand_record(
-            table=table, number=1, fan=10, winning_hand=TEN_FAN_HAND, **DISCARD_WIN
+            table=table,
+            entry=services.HandEntry(number=1, fan=10, winning_hand=TEN_FAN_HAND, **DISCARD_WIN),
         )
     assert codes(raised.value) == {"hand_already_entered"}
     assert raised.value.scored.total_without_flowers == 10
@@ -403,12 +445,14 @@ def test_winds_of_the_winning_hand_come_from_the_schedule(session_in_play):
     assert "Prevalent Wind" in names and "Seat Wind" not in names
     hand = services.hand_record(
         table=table,
-        number=5,
-        outcome="discard",
-        winner=1,
-        discarder=0,
-        fan=scored.total_without_flowers,
-        winning_hand=SOUTH_PUNG_HAND,
+        entry=services.HandEntry(
+            number=5,
+            outcome="discard",
+            winner=1,
+            discarder=0,
+            fan=scored.total_without_flowers,
+            winning_hand=SOUTH_PUNG_HAND,
+        ),
     )
     assert (hand.computed_fan, hand.winning_hand) == (scored.total_without_flowers, SOUTH_PUNG_HAND)
     # In hand 1 (East round) the same tiles score no Prevalent Wind.
@@ -442,7 +486,10 @@ def test_flowers_in_the_hand_must_agree_with_the_flowers_field(session_in_play):
 
 def test_fans_are_claimed_only_for_a_win(table):
     with pytest.raises(services.HandRefused) as raised:
-        services.hand_record(table=table, number=1, outcome="draw", fan_names="Chicken Hand")
+        services.hand_record(
+            table=table,
+            entry=services.HandEntry(number=1, outcome="draw", fan_names="Chicken Hand"),
+        )
     assert codes(raised.value) == {"fans_without_win"}
     assert "fan_names" in raised.value.error_dict
     assert not Hand.objects.exists()
@@ -456,8 +503,12 @@ EIGHT_FAN_WIN = {"outcome": "self_drawn", "winner": 0, "fan": 8}
 
 def test_the_same_form_sent_twice_stores_one_hand(table):
     key = uuid.uuid4()
-    first = services.hand_record(table=table, number=1, submission_key=key, **EIGHT_FAN_WIN)
-    again = services.hand_record(table=table, number=1, submission_key=key, **EIGHT_FAN_WIN)
+    first = services.hand_record(
+        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
+    )
+    again = services.hand_record(
+        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
+    )
     assert again.pk == first.pk
     assert Hand.objects.count() == 1
     assert not HandRevision.objects.exists()
@@ -466,34 +517,51 @@ def test_the_same_form_sent_twice_stores_one_hand(table):
 
 def test_a_repeated_form_succeeds_even_after_the_table_was_confirmed(table):
     key = uuid.uuid4()
-    first = services.hand_record(table=table, number=1, submission_key=key, **EIGHT_FAN_WIN)
+    first = services.hand_record(
+        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
+    )
     services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
-    assert services.hand_record(table=table, number=1, submission_key=key, **EIGHT_FAN_WIN) == first
+    assert (
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
+        )
+        == first
+    )
 
 
 def test_a_different_form_for_a_stored_hand_is_refused_as_already_entered(table):
-    services.hand_record(table=table, number=1, submission_key=uuid.uuid4(), **EIGHT_FAN_WIN)
+    services.hand_record(
+        table=table,
+        entry=services.HandEntry(number=1, submission_key=uuid.uuid4(), **EIGHT_FAN_WIN),
+    )
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=table, number=1, submission_key=uuid.uuid4(), outcome="draw")
+        services.hand_record(
+            table=table,
+            entry=services.HandEntry(number=1, submission_key=uuid.uuid4(), outcome="draw"),
+        )
     assert codes(raised.value) == {"hand_already_entered"}
     assert Hand.objects.get().outcome == "self_drawn"
 
 
 def test_a_form_key_is_never_used_for_another_hand(table):
     key = uuid.uuid4()
-    services.hand_record(table=table, number=1, submission_key=key, **EIGHT_FAN_WIN)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
+    )
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(table=table, number=2, submission_key=key, **EIGHT_FAN_WIN)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=2, submission_key=key, **EIGHT_FAN_WIN)
+        )
     assert codes(raised.value) == {"submission_key_reused"}
     assert not Hand.objects.filter(number=2).exists()
 
 
 def test_a_correction_sent_twice_is_one_correction(table):
-    hand = services.hand_record(table=table, number=1, **EIGHT_FAN_WIN)
+    hand = services.hand_record(table=table, entry=services.HandEntry(number=1, **EIGHT_FAN_WIN))
     key = uuid.uuid4()
     draw = {"outcome": "draw", "version": hand.version, "submission_key": key}
-    corrected = services.hand_record(table=table, number=1, **draw)
-    again = services.hand_record(table=table, number=1, **draw)
+    corrected = services.hand_record(table=table, entry=services.HandEntry(number=1, **draw))
+    again = services.hand_record(table=table, entry=services.HandEntry(number=1, **draw))
     assert (again.pk, again.version, again.outcome) == (corrected.pk, 2, "draw")
     assert HandRevision.objects.count() == 1
 
@@ -502,9 +570,14 @@ def test_a_refused_form_can_be_sent_again_once_corrected(table):
     key = uuid.uuid4()
     with pytest.raises(ValidationError):
         services.hand_record(
-            table=table, number=1, submission_key=key, outcome="self_drawn", winner=0, fan=5
+            table=table,
+            entry=services.HandEntry(
+                number=1, submission_key=key, outcome="self_drawn", winner=0, fan=5
+            ),
         )
-    hand = services.hand_record(table=table, number=1, submission_key=key, **EIGHT_FAN_WIN)
+    hand = services.hand_record(
+        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
+    )
     assert hand.fan == 8
 
 
@@ -534,7 +607,7 @@ def test_confirm_without_initials_stores_none(table, referee, given):
     [["ABCDE", "B", "C", "D"], ["A", "B", "C"], ["A", "B", "C", "D", "E"], "ABCD", [1, 2, 3, 4]],
 )
 def test_bad_initials_are_refused_and_nothing_is_confirmed(table, referee, given):
-    services.hand_record(table=table, number=1, outcome="draw")
+    services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
     with pytest.raises(ValidationError) as raised:
         services.table_confirm(
             table=table, user=referee, record_missing_as_not_played=True, initials=given

@@ -53,14 +53,15 @@ def changes(record) -> dict:
 
 
 def win(table, number, **fields):
-    return services.hand_record(
-        table=table,
+    user, device = fields.pop("user", None), fields.pop("device", "")
+    entry = services.HandEntry(
         number=number,
         outcome=fields.pop("outcome", "self_drawn"),
         winner=fields.pop("winner", 0),
         fan=fields.pop("fan", 8),
         **fields,
     )
+    return services.hand_record(table=table, entry=entry, user=user, device=device)
 
 
 # ------------------------------------------------------------------ tournaments

@@ -43,7 +43,7 @@ def random_hand(rng: random.Random, table: Table, number: int, **extra) -> None:
         fields["flowers"] = rng.choice([0, 0, 1, 2])
         if outcome == "discard":
             fields["discarder"] = rng.choice([seat for seat in range(4) if seat != winner])
-    services.hand_record(table=table, number=number, **fields, **extra)
+    services.hand_record(table=table, entry=services.HandEntry(number=number, **fields, **extra))
 
 
 def version(tournament) -> int:
@@ -70,10 +70,15 @@ def test_every_hand_saved_stores_its_tables_results_as_the_sheet_gives_them(sess
 
 def test_a_correction_stores_the_corrected_result(session_in_play):
     table = session_in_play.tables.get(number=1)
-    services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+    )
     assert [score for score, *_ in stored(table)] == [48, -16, -16, -16]
     services.hand_record(
-        table=table, number=1, outcome="discard", winner=1, discarder=0, fan=8, version=1
+        table=table,
+        entry=services.HandEntry(
+            number=1, outcome="discard", winner=1, discarder=0, fan=8, version=1
+        ),
     )
     assert stored(table) == [
         (-16, 4, Fraction(0)),
@@ -95,7 +100,9 @@ def test_hands_not_played_at_confirmation_give_the_table_its_result(session_in_p
 def test_penalties_count_in_the_stored_result(session_in_play):
     table = session_in_play.tables.get(number=1)
     penalty = services.PenaltyEntry(offender=2, kind="deducted", points=10, reason="Lateness")
-    services.hand_record(table=table, number=1, outcome="draw", penalties=[penalty])
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="draw", penalties=[penalty])
+    )
     assert stored(table) == [
         (0, 1, Fraction(7, 3)),
         (0, 1, Fraction(7, 3)),
@@ -156,13 +163,17 @@ def test_standings_are_read_from_the_cache_until_the_next_write(
 ):
     tournament = session_in_play.tournament
     table = session_in_play.tables.get(number=1)
-    services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+    )
     # The version, then the players and the seats' totals.
     with django_assert_num_queries(3):
         first = tournament_standings(tournament)
     with django_assert_num_queries(1):
         assert tournament_standings(tournament) == first
-    services.hand_record(table=table, number=2, outcome="self_drawn", winner=1, fan=8)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=2, outcome="self_drawn", winner=1, fan=8)
+    )
     with django_assert_num_queries(3):
         after = tournament_standings(tournament)
     assert {row.player.number: row.score for row in after} != {
@@ -249,7 +260,9 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
     step("device_links_revoke", lambda: services.device_links_revoke(session=session))
     step(
         "hand_record",
-        lambda: services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8),
+        lambda: services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+        ),
     )
     step(
         "table_confirm",
@@ -286,11 +299,12 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
 # reads; tournament_create (which makes the version) and tournament_delete (which removes
 # it).
 NOT_WRITES = {
+    "HandEntry",
     "HandRefused",
     "ImportOutcome",
     "PenaltyEntry",
+    "entered_fields",
     "fan_list",
-    "hand_entry",
     "parse_table_numbers",
     "penalty_entries",
     "score_winning_hand",
@@ -316,7 +330,9 @@ def test_verify_results_finds_no_difference_in_results_kept_by_the_services(sess
 
 def test_verify_results_reports_a_corrupted_seat_and_repairs_it(session_in_play):
     table = session_in_play.tables.get(number=2)
-    services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+    )
     seat = table.seats.get(seat=1)
     Seat.objects.filter(pk=seat.pk).update(score=99, place=1, table_points_twelfths=48)
 

@@ -103,7 +103,7 @@ def test_a_hand_sent_after_the_table_was_confirmed_is_refused(personas, sheet_ur
 
 
 def test_a_hand_another_tablet_entered_meanwhile_is_refused(personas, sheet_url, table):
-    services.hand_record(table=table, number=1, outcome="draw")
+    services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
     response = personas["referee"].post(sheet_url, hand_fields(), **JSON)
     assert response.status_code == 422
     assert "number" in response.json()["errors"]

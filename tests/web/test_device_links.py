@@ -143,7 +143,9 @@ def test_a_hand_entered_by_the_referee_records_no_device(session_in_play, refere
 
 
 def test_the_tablet_corrects_a_hand_and_the_revision_keeps_who_entered_it(tablet, referee):
-    services.hand_record(table=table(1), number=1, outcome="draw", user=referee)
+    services.hand_record(
+        table=table(1), entry=services.HandEntry(number=1, outcome="draw"), user=referee
+    )
     assert tablet.get(url("hand_edit", 1, 1, 1)).status_code == 200
     response = tablet.post(url("hand_edit", 1, 1, 1), hand_data(1, version=1))
     assert response.status_code == 302
@@ -157,7 +159,7 @@ def test_the_tablet_corrects_a_hand_and_the_revision_keeps_who_entered_it(tablet
 
 
 def test_the_tablet_confirms_its_table(tablet):
-    services.hand_record(table=table(1), number=1, outcome="draw")
+    services.hand_record(table=table(1), entry=services.HandEntry(number=1, outcome="draw"))
     assert tablet.get(url("table_confirm", 1, 1)).status_code == 200
     response = tablet.post(url("table_confirm", 1, 1), {"record_missing_as_not_played": "on"})
     assert response.status_code == 302
@@ -175,7 +177,7 @@ def test_the_tablet_confirms_its_table(tablet):
     [("table_sheet", (1, 2)), ("hand_edit", (1, 2, 1)), ("table_confirm", (1, 2))],
 )
 def test_the_tablet_is_refused_at_another_table(tablet, name, args):
-    services.hand_record(table=table(2), number=1, outcome="draw")
+    services.hand_record(table=table(2), entry=services.HandEntry(number=1, outcome="draw"))
     assert tablet.get(url(name, *args)).status_code == 403
 
 

@@ -470,7 +470,9 @@ class World:
         self.tournament = tournament
         self.organiser = organiser
         self.referee = referee
-        services.hand_record(table=session.tables.get(number=1), number=1, outcome="draw")
+        services.hand_record(
+            table=session.tables.get(number=1), entry=services.HandEntry(number=1, outcome="draw")
+        )
         services.table_confirm(
             table=session.tables.get(number=2), user=referee, record_missing_as_not_played=True
         )

@@ -28,8 +28,11 @@ def build(players: int, drawn: int, *, method: str = "lot"):
         services.session_open(session=session)
         tables = list(session.tables.order_by("number"))
         for table in tables[:2]:
-            services.hand_record(table=table, number=1, outcome="self_drawn", winner=0, fan=8)
-            services.hand_record(table=table, number=2, outcome="draw")
+            services.hand_record(
+                table=table,
+                entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8),
+            )
+            services.hand_record(table=table, entry=services.HandEntry(number=2, outcome="draw"))
         if number < drawn:
             for table in tables:
                 services.table_confirm(
@@ -67,7 +70,7 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
     read(login(None), url, django_assert_num_queries, 8)
     # A hand changes the standings, not the seating: the figures stay cached.
     table = tournament.sessions.get(number=1).tables.get(number=1)
-    services.hand_record(table=table, number=3, outcome="draw")
+    services.hand_record(table=table, entry=services.HandEntry(number=3, outcome="draw"))
     read(login(None), url, django_assert_num_queries, 4)
     # A player's new name is in the figures (the plan's players): they are recounted.
     player = tournament.players.get(number=1)
@@ -219,7 +222,9 @@ def test_the_paper_penalty_record(db, django_assert_num_queries, players, drawn)
     session = tournament.sessions.get(number=drawn)
     late = services.PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")
     for table in session.tables.all():
-        services.hand_record(table=table, number=3, outcome="draw", penalties=[late])
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=3, outcome="draw", penalties=[late])
+        )
     url = reverse("penalty_sheet", args=[tournament.slug, drawn])
     # The session and account (2), the tournament, the role check (1), the session, the
     # session's penalties, the seats that name their offenders.

@@ -199,7 +199,8 @@ def test_the_page_says_to_print_and_hides_its_controls_on_paper(personas, play):
     assert "no-print" in controls.attrs["class"].split()
     assert "Print this page" in controls.text()
     (button,) = controls.find_all("button", "primary")
-    assert button.attrs["onclick"] == "window.print()"
+    # page.js prints on a tap of a button marked data-print (no inline script: the CSP).
+    assert "data-print" in button.attrs
 
 
 def test_blank_sheets_leave_the_players_out(personas, play):
@@ -261,11 +262,15 @@ def test_the_penalty_record_lists_the_penalties_entered_then_blank_rows(play, co
     table = play.tables.get(number=2)
     services.hand_record(
         table=table,
-        number=1,
-        outcome="draw",
-        penalties=[
-            services.PenaltyEntry(offender=2, kind="to_each_other", points=10, reason="False win")
-        ],
+        entry=services.HandEntry(
+            number=1,
+            outcome="draw",
+            penalties=[
+                services.PenaltyEntry(
+                    offender=2, kind="to_each_other", points=10, reason="False win"
+                )
+            ],
+        ),
     )
     offender = seats_by_table(play)[2][2]
     rows = record_rows(login(colleague).get(url("penalty_sheet")))
@@ -286,9 +291,13 @@ def test_the_penalty_record_lists_the_penalties_entered_then_blank_rows(play, co
 def test_a_blank_penalty_record(personas, play):
     services.hand_record(
         table=play.tables.get(number=1),
-        number=1,
-        outcome="draw",
-        penalties=[services.PenaltyEntry(offender=0, kind="deducted", points=10, reason="Late")],
+        entry=services.HandEntry(
+            number=1,
+            outcome="draw",
+            penalties=[
+                services.PenaltyEntry(offender=0, kind="deducted", points=10, reason="Late")
+            ],
+        ),
     )
     rows = record_rows(personas["referee"].get(url("penalty_sheet", query="?blank=1")))
     assert len(rows) == 24

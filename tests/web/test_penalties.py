@@ -31,7 +31,10 @@ EXPOSED_BY_P2_TO_P4 = {
 @pytest.fixture
 def urls(session_in_play):
     slug = session_in_play.tournament.slug
-    services.hand_record(table=session_in_play.tables.get(number=1), number=1, outcome="draw")
+    services.hand_record(
+        table=session_in_play.tables.get(number=1),
+        entry=services.HandEntry(number=1, outcome="draw"),
+    )
     return {
         "sheet": reverse("table_sheet", args=[slug, 1, 1]),
         "hand": reverse("hand_edit", args=[slug, 1, 1, 1]),
@@ -278,10 +281,14 @@ def test_the_penalties_block_opens_by_itself_only_when_needed(personas, urls):
     assert opened(post_entry(client, urls["sheet"], {"offender": "1"}))
     services.hand_record(
         table=Hand.objects.get(number=1).table,
-        number=1,
-        outcome="draw",
-        penalties=[services.PenaltyEntry(offender=0, kind="deducted", points=5, reason="Lateness")],
-        version=1,
+        entry=services.HandEntry(
+            number=1,
+            outcome="draw",
+            penalties=[
+                services.PenaltyEntry(offender=0, kind="deducted", points=5, reason="Lateness")
+            ],
+            version=1,
+        ),
     )
     assert opened(client.get(urls["hand"]))
 

@@ -11,7 +11,10 @@ from tournament.models import Hand, Penalty
 @pytest.fixture
 def urls(session_in_play):
     slug = session_in_play.tournament.slug
-    services.hand_record(table=session_in_play.tables.get(number=1), number=1, outcome="draw")
+    services.hand_record(
+        table=session_in_play.tables.get(number=1),
+        entry=services.HandEntry(number=1, outcome="draw"),
+    )
     return {
         "home": reverse("referee_home", args=[slug]),
         "sheet": reverse("table_sheet", args=[slug, 1, 1]),
@@ -607,7 +610,7 @@ def test_another_tablets_entry_for_a_stored_hand_shows_both(personas, urls):
 def test_the_sheet_offers_no_entry_form_once_all_hands_are_entered(personas, urls, session_in_play):
     table = session_in_play.tables.get(number=1)
     for number in range(2, 17):
-        services.hand_record(table=table, number=number, outcome="draw")
+        services.hand_record(table=table, entry=services.HandEntry(number=number, outcome="draw"))
     page = personas["referee"].get(urls["sheet"])
     assert 'id="hand-entry"' not in page.content.decode()
     assert "All 16 hands are entered" in page.content.decode()

@@ -114,7 +114,9 @@ def session_played(tournament, referee):
     give_all_tables(session, referee)
     services.session_open(session=session)
     for table in session.tables.filter(number__in=[3, 24]):
-        services.hand_record(table=table, number=1, outcome="self_drawn", winner=2, fan=12)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=2, fan=12)
+        )
     return session
 
 
@@ -317,7 +319,9 @@ def test_the_standings_follow_the_hands(session_played):
     # Player 1 was not among the winners: a win at their table puts them first.
     table = session_played.tables.get(seats__player__number=1)
     seat = table.seats.get(player__number=1).seat
-    services.hand_record(table=table, number=2, outcome="self_drawn", winner=seat, fan=88)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=2, outcome="self_drawn", winner=seat, fan=88)
+    )
     after = standings_on(shown(client.get(panel_url(5, "1-in_play"))))
     assert before != after
     assert after[0] == ("1", "Player 1")
@@ -348,7 +352,10 @@ def test_a_poll_runs_one_query_once_its_panel_is_cached(session_played, django_a
 def test_the_seating_panels_outlive_the_hands(session_played, django_assert_num_queries):
     client = login(None)
     tables = shown(client.get(panel_url(0, "1-in_play")))
-    services.hand_record(table=session_played.tables.get(number=1), number=1, outcome="draw")
+    services.hand_record(
+        table=session_played.tables.get(number=1),
+        entry=services.HandEntry(number=1, outcome="draw"),
+    )
     # A hand: the screen's state is counted again, the seating's page is still cached.
     with django_assert_num_queries(3):
         again = shown(client.get(panel_url(0, "1-in_play")))
@@ -387,7 +394,9 @@ def test_every_panel_of_a_thousand_player_event_is_small(db):
         session=services.session_draw(tournament=tournament, number=1, seed=7)
     )
     for table in session.tables.all()[:100]:
-        services.hand_record(table=table, number=1, outcome="self_drawn", winner=1, fan=8)
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=1, fan=8)
+        )
     turn = one_turn(login(None), slug="world-open")[:-1]
     assert [p.kind for p in turn].count("tables") == 16
     assert len(turn) == 16 + 21 + 32

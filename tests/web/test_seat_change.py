@@ -75,7 +75,7 @@ def test_a_player_already_seated_cannot_take_a_second_seat(personas, urls, drawn
 def test_seats_and_draw_are_fixed_once_a_table_has_a_hand(personas, urls, drawn):
     services.session_open(session=drawn)
     table = drawn.tables.get(number=1)
-    services.hand_record(table=table, number=1, outcome="draw")
+    services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
     seat = table.seats.get(seat=0)
     offered = personas["organiser"].get(urls["change"]).context["form"].fields["seat"].queryset
     assert seat not in offered and offered.count() == 12  # the other three tables' seats

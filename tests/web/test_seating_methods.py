@@ -56,10 +56,9 @@ def with_hands(session_in_play, tournament, referee):
     for table in session_in_play.tables.order_by("number"):
         services.hand_record(
             table=table,
-            number=1,
-            outcome="self_drawn",
-            winner=(table.number - 1) % 4,
-            fan=8 + table.number,
+            entry=services.HandEntry(
+                number=1, outcome="self_drawn", winner=(table.number - 1) % 4, fan=8 + table.number
+            ),
             user=referee,
         )
     return tournament

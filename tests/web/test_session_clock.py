@@ -5,6 +5,7 @@ one table, with every persona."""
 import math
 import re
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -16,6 +17,8 @@ from tournament.hall.clock import format_left, iso_utc
 from tournament.models import Session, Table
 
 LOGIN_URL = reverse("login")
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def started(session: Session, minutes_ago: int) -> datetime:
@@ -90,7 +93,10 @@ def test_the_sheet_shows_the_time_left_and_when_it_ends(session_in_play, persona
 def test_the_tablet_counts_down_with_a_script_and_needs_no_request(session_in_play, personas):
     started(session_in_play, 30)
     html = personas["referee"].get(sheet_url()).content.decode()
-    script = html[html.index('getElementById("session-clock")') :]
+    assert "/js/sheet.js" in html
+    sheet_js = ROOT / "tournament" / "static" / "js" / "sheet.js"
+    code = sheet_js.read_text(encoding="utf-8")
+    script = code[code.index('getElementById("session-clock")') :]
     assert "dataset.clockEnds" in script
     assert "dataset.clockNow" in script
     assert "fetch(" not in script

@@ -261,7 +261,9 @@ def test_tables_are_served_from_the_cache_until_a_write(clients, cup, table_buil
     # 6 now leads the table (40 against 1's 16): 0 + 4 table points.
     table = Table.objects.get(session__tournament=cup, session__number=2, number=2)
     services.hand_record(
-        table=table, number=2, outcome="self_drawn", winner=SEATS_2[6][1], fan=8, user=None
+        table=table,
+        entry=services.HandEntry(number=2, outcome="self_drawn", winner=SEATS_2[6][1], fan=8),
+        user=None,
     )
     after = client.get(page_url())
     assert len(table_builds) == 4

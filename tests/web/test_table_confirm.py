@@ -16,9 +16,13 @@ def table(session_in_play):
     """Table 1 with three hands entered: two self-drawn wins and a draw; 4 to 16 missing.
     Scores 32, 32, −32, −32: P1 and P2 share first place, P3 and P4 third."""
     table = session_in_play.tables.get(number=1)
-    services.hand_record(table=table, number=1, outcome="self_drawn", winner=1, fan=8)
-    services.hand_record(table=table, number=2, outcome="self_drawn", winner=0, fan=8)
-    services.hand_record(table=table, number=3, outcome="draw")
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=1, fan=8)
+    )
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=2, outcome="self_drawn", winner=0, fan=8)
+    )
+    services.hand_record(table=table, entry=services.HandEntry(number=3, outcome="draw"))
     return table
 
 
@@ -108,7 +112,7 @@ def test_review_lists_the_hands_entered_and_the_hands_missing(personas, table):
 
 def test_with_every_hand_entered_the_review_has_no_time_called_box(personas, table):
     for number in range(4, 17):
-        services.hand_record(table=table, number=number, outcome="draw")
+        services.hand_record(table=table, entry=services.HandEntry(number=number, outcome="draw"))
     page = flat(personas["referee"].get(review_url(table)))
     assert "not entered" not in page
     assert 'name="record_missing_as_not_played"' not in page

@@ -17,7 +17,7 @@ def play(session_in_play, colleague):
     hand 1 of table 1 entered."""
     services.tables_assign(session=session_in_play, referee=colleague, tables=[2])
     table = session_in_play.tables.get(number=1)
-    services.hand_record(table=table, number=1, outcome="draw")
+    services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
     return session_in_play
 
 
@@ -239,7 +239,7 @@ def in_play(players: int):
     give_all_tables(session, referee)
     services.session_open(session=session)
     for table in session.tables.all():
-        services.hand_record(table=table, number=1, outcome="draw")
+        services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
     return tournament, organiser, referee
 
 

@@ -17,14 +17,15 @@ from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.selectors.sheets import table_clock
 from tournament.services.hands import (
     HAND_MESSAGES,
-    INITIALS_MAX_LENGTH,
     MAX_PENALTIES_PER_HAND,
+    HandEntry,
     PenaltyEntry,
-    hand_entry,
+    entered_fields,
     parse_fan_names,
     penalty_entries,
 )
 from tournament.services.sessions import EXTRA_MINUTES_MESSAGE, MAX_EXTRA_MINUTES
+from tournament.services.tables import INITIALS_MAX_LENGTH
 
 WINS = Hand.WINS
 
@@ -203,6 +204,29 @@ class HandForm(forms.Form):
         for name in names:
             self._errors.pop(name, None)
 
+    def hand_entry(self, penalties: "BasePenaltyFormSet", *, editing: bool) -> HandEntry:
+        """The hand as ``services.hand_record`` takes it, once this form and its penalty rows
+        are valid. A correction without the version it started from can never match: it is
+        sent as version -1, to be refused, not guessed."""
+        data = self.cleaned_data
+        version = None
+        if editing:
+            version = data["version"] if data["version"] is not None else -1
+        return HandEntry(
+            number=data["number"],
+            outcome=data["outcome"],
+            winner=data["winner"],
+            discarder=data["discarder"],
+            fan=data["fan"],
+            flowers=data["flowers"],
+            fan_names=data["fan_names"],
+            winning_hand=data["winning_hand"],
+            penalties=penalties.entries(),
+            keep_referee_figure=data["keep_my_figure"],
+            version=version,
+            submission_key=data["submission_key"],
+        )
+
 
 class PenaltyForm(forms.Form):
     offender = _seat_field(_("Player"))
@@ -358,7 +382,7 @@ def penalty_initial(hand) -> list[dict]:
 def hand_initial(hand) -> dict:
     return {
         "number": hand.number,
-        **hand_entry(hand),
+        **entered_fields(hand),
         # A correction starts from the referee's decision, shown and ticked.
         "keep_my_figure": hand.referee_figure_kept,
         "version": hand.version,

@@ -34,7 +34,9 @@ def load_demo(plan: dict) -> Tournament:
             for hand in planned_table["hands"]:
                 fields = {k: v for k, v in hand.items() if k != "penalties"}
                 penalties = [services.PenaltyEntry(**p) for p in hand.get("penalties", [])]
-                services.hand_record(table=table, penalties=penalties, **fields)
+                services.hand_record(
+                    table=table, entry=services.HandEntry(penalties=penalties, **fields)
+                )
             if planned_table.get("confirmed"):
                 services.table_confirm(table=table, user=None)
         if planned.get("closed"):

@@ -324,7 +324,7 @@ def _play_table(*, table, seed: int, session: int, user) -> None:
     # is never left half-entered.
     with transaction.atomic():
         for hand in hands:
-            services.hand_record(table=table, user=user, **hand)
+            services.hand_record(table=table, entry=services.HandEntry(**hand), user=user)
         services.table_confirm(
             table=table, user=user, record_missing_as_not_played=len(hands) < HANDS_PER_SESSION
         )

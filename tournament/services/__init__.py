@@ -7,7 +7,8 @@ form can show them beside that field.
 
 The services are listed here by area so that callers write ``services.hand_record``;
 each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
-``commitments`` (a draw committed before it is made), ``sessions``, ``hands``.
+``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
+(a table's sheet confirmed or reopened).
 """
 
 from tournament.services.commitments import (
@@ -17,16 +18,15 @@ from tournament.services.commitments import (
 )
 from tournament.services.draws import seat_replace, session_cancel_draw, session_draw
 from tournament.services.hands import (
+    HandEntry,
     HandRefused,
     PenaltyEntry,
+    entered_fields,
     fan_list,
-    hand_entry,
     hand_record,
     penalty_entries,
     score_winning_hand,
     stored_hand_result,
-    table_confirm,
-    table_reopen,
 )
 from tournament.services.players import (
     ImportOutcome,
@@ -48,6 +48,7 @@ from tournament.services.sessions import (
     session_reopen,
     table_extra_time,
 )
+from tournament.services.tables import table_confirm, table_reopen
 from tournament.services.tournaments import (
     tournament_create,
     tournament_delete,
@@ -55,6 +56,7 @@ from tournament.services.tournaments import (
 )
 
 __all__ = [
+    "HandEntry",
     "HandRefused",
     "ImportOutcome",
     "PenaltyEntry",
@@ -63,8 +65,8 @@ __all__ = [
     "draw_commit",
     "draw_commitment_public_value",
     "draw_commitment_withdraw",
+    "entered_fields",
     "fan_list",
-    "hand_entry",
     "hand_record",
     "parse_table_numbers",
     "penalty_entries",

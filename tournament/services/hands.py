@@ -1,12 +1,12 @@
-"""The score sheet: a hand entered or corrected, a table confirmed or reopened."""
+"""The score sheet's hands: a hand entered or corrected, checked by the scoring core."""
 
 import dataclasses
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -20,35 +20,11 @@ from tournament.models import (
     HandSubmission,
     Penalty,
     Table,
-    TableReopening,
 )
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.services.results import table_results_store, tournament_touch
-from tournament.services.sessions import session_reopen
-
-
-def _locked_table(table: Table, *, with_session: bool = False) -> Table:
-    """The table as stored now, its row locked until the transaction ends (and its
-    session's row too, for a change that depends on the session being open)."""
-    rows = ("self", "session") if with_session else ("self",)
-    return Table.objects.select_for_update(of=rows).select_related("session").get(pk=table.pk)
-
-
-def _table_open_for_entry(table: Table) -> None:
-    if table.confirmed_at is not None:
-        raise ValidationError(
-            _("Table %(table)s is confirmed: only an organiser can reopen it.")
-            % {"table": table.number},
-            code="table_confirmed",
-        )
-    session = table.session
-    if session.closed_at is not None:
-        raise ValidationError(_("The session is closed."), code="session_closed")
-    if session.opened_at is None:
-        raise ValidationError(
-            _("The session has not been opened for play yet."), code="session_not_open"
-        )
+from tournament.services.tables import locked_table, table_open_for_entry
 
 
 @dataclass(frozen=True)
@@ -122,7 +98,7 @@ HAND_ENTRY_FIELDS = (
 PENALTY_FIELDS = ("offender", "kind", "points", "beneficiary", "reason")
 
 
-def hand_entry(hand: Hand) -> dict:
+def entered_fields(hand: Hand) -> dict:
     """The referee's entry of a stored hand, as plain values (its penalties apart)."""
     return {name: getattr(hand, name) for name in HAND_ENTRY_FIELDS}
 
@@ -297,7 +273,7 @@ def _already_entered(number: int) -> ValidationError:
 def _hand_snapshot(hand: Hand) -> dict:
     """The hand as it stands, kept in a HandRevision before a correction replaces it."""
     return {
-        **hand_entry(hand),
+        **entered_fields(hand),
         "computed_fan": hand.computed_fan,
         "referee_figure_kept": hand.referee_figure_kept,
         "points": list(hand.points),
@@ -421,26 +397,33 @@ def _stored_hand(table: Table, number: int, version: int | None) -> Hand | None:
     return hand
 
 
+@dataclass(frozen=True)
+class HandEntry:
+    """One hand as a referee enters it, for ``hand_record``: its number, the result (seats
+    are 0..3, P1..P4; the fan without flowers), the fans claimed and the winning hand typed
+    (both optional), the penalties; ``keep_referee_figure`` when the referee keeps a figure
+    the calculator disputes; ``version``, the version of the hand being corrected (None for
+    a new hand), and ``submission_key``, the entry form's one-time key (None from a script).
+    """
+
+    number: int
+    outcome: str
+    winner: int | None = None
+    discarder: int | None = None
+    fan: int | None = None
+    flowers: int = 0
+    fan_names: str = ""
+    winning_hand: str = ""
+    penalties: Sequence[PenaltyEntry] = ()
+    keep_referee_figure: bool = False
+    version: int | None = None
+    submission_key: uuid.UUID | None = None
+
+
 @transaction.atomic
-def hand_record(
-    *,
-    table: Table,
-    number: int,
-    outcome: str,
-    winner: int | None = None,
-    discarder: int | None = None,
-    fan: int | None = None,
-    flowers: int = 0,
-    fan_names: str = "",
-    winning_hand: str = "",
-    penalties: Sequence[PenaltyEntry] = (),
-    keep_referee_figure: bool = False,
-    user=None,
-    device: str = "",
-    version: int | None = None,
-    submission_key=None,
-) -> Hand:
-    """Create hand ``number`` at ``table``, or update it when ``version`` is given.
+def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") -> Hand:
+    """Create hand ``entry.number`` at ``table``, or update it when ``entry.version`` is
+    given; ``user`` (an account) or ``device`` (a table link) is who entered it.
 
     ``version`` is the version of the hand the referee was editing: if someone
     saved it in between, the save is refused rather than overwriting their entry.
@@ -459,16 +442,24 @@ def hand_record(
     the hand number is out of range, or (rarely) another tablet created the same hand in
     the instant between the check and the save.
     """
+    number, outcome, version, submission_key = (
+        entry.number,
+        entry.outcome,
+        entry.version,
+        entry.submission_key,
+    )
+    winner, discarder, fan, flowers = entry.winner, entry.discarder, entry.fan, entry.flowers
+    penalties = entry.penalties
     # The table's row is locked for the whole save: a confirmation, a reopening or another
     # save at the same table waits for this one instead of acting on what it read before.
     # (SQLite takes its one write lock at BEGIN and has no row locks: this is a no-op there.)
-    table = _locked_table(table)
+    table = locked_table(table)
     # Before any other check: a repeated save succeeds as the first one did, even if the
     # table was confirmed in between.
     saved = _submitted(submission_key, table, number)
     if saved is not None:
         return saved
-    _table_open_for_entry(table)
+    table_open_for_entry(table)
     if not 1 <= number <= HANDS_PER_SESSION:
         raise ValidationError(
             {
@@ -478,8 +469,8 @@ def hand_record(
                 )
             }
         )
-    fan_names = (fan_names or "").strip()
-    winning_hand = (winning_hand or "").strip()
+    fan_names = (entry.fan_names or "").strip()
+    winning_hand = (entry.winning_hand or "").strip()
     errors: dict = {}
     if fan_names and outcome not in Hand.WINS:
         _add(
@@ -499,7 +490,7 @@ def hand_record(
         )
     except ValidationError as error:
         _add(errors, error)
-    entry = {
+    result = {
         "outcome": outcome,
         "winner": winner,
         "discarder": discarder,
@@ -507,7 +498,7 @@ def hand_record(
         "flowers": flowers,
     }
     try:
-        settlement = settle(**entry, penalties=penalties)
+        settlement = settle(**result, penalties=penalties)
     except ValidationError as error:
         _add(errors, error)
     check = None
@@ -518,7 +509,7 @@ def hand_record(
         ("fan_names", _claim_dispute(check)),
     )
     disputes = {field: dispute for field, dispute in candidates if dispute is not None}
-    if not keep_referee_figure:
+    if not entry.keep_referee_figure:
         for field, dispute in disputes.items():
             _add(errors, dispute, field)
     try:
@@ -543,7 +534,7 @@ def hand_record(
             )
             hand.version += 1
             hand.penalties.all().delete()
-        for name, value in entry.items():
+        for name, value in result.items():
             setattr(hand, name, value)
         hand.fan_names = fan_names
         hand.winning_hand = winning_hand
@@ -578,111 +569,3 @@ def hand_record(
     table_results_store(table)
     tournament_touch(table.session.tournament_id, seating=False)
     return hand
-
-
-# Room for a player's initials, in Latin letters or in Chinese characters.
-INITIALS_MAX_LENGTH = 4
-
-
-def _confirmed_initials(initials: Sequence[str]) -> list[str]:
-    """The players' initials as stored: four stripped strings, or [] when none is given."""
-    if isinstance(initials, str) or not all(isinstance(each, str) for each in initials):
-        initials = None
-    else:
-        initials = [each.strip() for each in initials]
-    if initials is None or len(initials) not in (0, 4):
-        raise ValidationError(
-            _("Give the four players' initials, by seat, or none."), code="bad_initials"
-        )
-    too_long = [each for each in initials if len(each) > INITIALS_MAX_LENGTH]
-    if too_long:
-        raise ValidationError(
-            _("Initials are at most %(most)s characters: %(initials)s.")
-            % {"most": INITIALS_MAX_LENGTH, "initials": ", ".join(too_long)},
-            code="bad_initials",
-        )
-    return initials if any(initials) else []
-
-
-@transaction.atomic
-def table_confirm(
-    *,
-    table: Table,
-    user,
-    record_missing_as_not_played: bool = False,
-    initials: Sequence[str] = (),
-) -> Table:
-    """Confirm a table's sheet; hands not entered must be declared not played (time called).
-
-    ``initials`` are the four players' initials by starting seat, written when they checked
-    the sheet ("" for a player who wrote none), or none at all.
-    """
-    table = _locked_table(table)
-    _table_open_for_entry(table)
-    errors = {}
-    entered = set(table.hands.values_list("number", flat=True))
-    missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in entered]
-    gaps = [n for n in missing if entered and n < max(entered)]
-    if gaps:
-        # Time can only cut the end of a session: a hole in the middle is a forgotten entry.
-        errors["record_missing_as_not_played"] = ValidationError(
-            _("Hands %(hands)s are missing between entered hands: enter them first.")
-            % {"hands": ", ".join(str(n) for n in gaps)},
-            code="hands_missing_in_between",
-        )
-    elif missing and not record_missing_as_not_played:
-        errors["record_missing_as_not_played"] = ValidationError(
-            _(
-                "Hands %(hands)s are not entered. Enter them, or tick the box if time "
-                "was called and they were not played."
-            )
-            % {"hands": ", ".join(str(n) for n in missing)},
-            code="hands_missing",
-        )
-    try:
-        initials = _confirmed_initials(initials)
-    except ValidationError as error:
-        errors["initials"] = error
-    if errors:
-        # The review page shows every reason at once, each beside what it concerns.
-        raise ValidationError(errors)
-    with audit.acting(user=user):
-        # One by one, not bulk_create (which sends no signal): the history keeps each hand.
-        with audit.acting(reason=audit.TIME_CALLED):
-            for n in missing:
-                Hand.objects.create(
-                    table=table, number=n, outcome=scoring.Outcome.NOT_PLAYED.value, entered_by=user
-                )
-        table.confirmed_at = timezone.now()
-        table.confirmed_by = user
-        table.confirmed_initials = initials
-        table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
-    if missing:
-        # Hands not played count as entered, with no points: the table has its result.
-        table_results_store(table)
-    tournament_touch(table.session.tournament_id, seating=False)
-    return table
-
-
-@transaction.atomic
-def table_reopen(*, table: Table, user, reason: str) -> Table:
-    """An organiser's correction after confirmation: the reason is kept."""
-    table = _locked_table(table, with_session=True)
-    reason = (reason or "").strip()
-    if not reason:
-        raise ValidationError(
-            {"reason": ValidationError(_("Say why the table is reopened."), code="required")}
-        )
-    if table.confirmed_at is None:
-        raise ValidationError(_("The table is not confirmed."), code="table_not_confirmed")
-    with audit.acting(user=user):
-        if table.session.closed_at is not None:
-            session_reopen(session=table.session)
-        TableReopening.objects.create(table=table, reopened_by=user, reason=reason)
-        table.confirmed_at = None
-        table.confirmed_by = None
-        # The players' check was of the sheet as it was: a new confirmation asks them again.
-        table.confirmed_initials = []
-        table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
-    tournament_touch(table.session.tournament_id, seating=False)
-    return table

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import services
 from tournament.forms.hands import ExtraTimeForm
-from tournament.forms.service_errors import add_service_errors
+from tournament.forms.service_errors import add_service_errors, form_saved
 from tournament.forms.tournaments import (
     CommitForm,
     DrawForm,
@@ -52,14 +52,13 @@ def tournament_create(request):
     if not can_create_tournament(request.user):
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            tournament = services.tournament_create(creator=request.user, **form.settings())
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, _("Tournament created. Now register the players."))
-            return redirect("player_list", tournament.slug)
+
+    def create():
+        return services.tournament_create(creator=request.user, **form.settings())
+
+    if saved := form_saved(request, form, create):
+        messages.success(request, _("Tournament created. Now register the players."))
+        return redirect("player_list", saved.result.slug)
     return render(request, "tournaments/form.html", {"form": form, "creating": True})
 
 
@@ -71,14 +70,13 @@ def tournament_edit(request, slug):
     # service before its checks: each gets a copy, so a refused edit is neither
     # half-applied nor shown in the page's title and links (a slug not saved gives 404s).
     form = TournamentForm(request.POST or None, instance=copy.copy(tournament))
-    if request.method == "POST" and form.is_valid():
-        try:
-            saved = services.tournament_update(tournament=copy.copy(tournament), **form.settings())
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, _("Tournament saved."))
-            return redirect(saved)
+
+    def update():
+        return services.tournament_update(tournament=copy.copy(tournament), **form.settings())
+
+    if saved := form_saved(request, form, update):
+        messages.success(request, _("Tournament saved."))
+        return redirect(saved.result)
     context = roles(request, tournament)
     context.update(form=form, tournament=tournament, creating=False)
     return render(request, "tournaments/form.html", context)
@@ -93,34 +91,31 @@ def session_draw(request, slug):
         tournament=tournament,
         commitment=pending_commitment(tournament),
     )
-    if request.method == "POST" and form.is_valid():
-        # Who the draw seats is known before it is made: the warning is said with its outcome.
-        warning = draw_substitute_warning(tournament)
-        try:
-            session = services.session_draw(
-                tournament=tournament,
-                number=form.cleaned_data["number"],
-                seed=form.cleaned_data["seed"],
-                method=form.cleaned_data["method"],
-                top=form.cleaned_data["top"],
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(
-                request,
-                _("Session %(number)s drawn with seed %(seed)s.")
-                % {"number": session.number, "seed": session.seed},
-            )
-            if warning:
-                messages.warning(request, warning)
-            return redirect("seating", tournament.slug, session.number)
+    # Who the draw seats is known before it is made: the warning is shown with the form,
+    # and said again with the draw's outcome.
+    warning = draw_substitute_warning(tournament)
+
+    def draw():
+        return services.session_draw(
+            tournament=tournament,
+            number=form.cleaned_data["number"],
+            seed=form.cleaned_data["seed"],
+            method=form.cleaned_data["method"],
+            top=form.cleaned_data["top"],
+        )
+
+    if saved := form_saved(request, form, draw):
+        session = saved.result
+        messages.success(
+            request,
+            _("Session %(number)s drawn with seed %(seed)s.")
+            % {"number": session.number, "seed": session.seed},
+        )
+        if warning:
+            messages.warning(request, warning)
+        return redirect("seating", tournament.slug, session.number)
     context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
-        form=form,
-        substitute_warning=draw_substitute_warning(tournament),
-    )
+    context.update(tournament=tournament, form=form, substitute_warning=warning)
     return render(request, "tournaments/draw.html", context)
 
 
@@ -130,17 +125,14 @@ def draw_commit(request, slug):
     """Commit the first draw before it is made; the fairness page then publishes the hash."""
     tournament = get_tournament(request, slug, role="organiser")
     form = CommitForm(request.POST or None, tournament=tournament)
-    if request.method == "POST" and form.is_valid():
-        try:
-            commitment = services.draw_commit(tournament=tournament, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(
-                request,
-                _("The first draw is committed. Its hash is %(hash)s.") % {"hash": commitment.hash},
-            )
-            return redirect("fairness", tournament.slug)
+    if saved := form_saved(
+        request, form, lambda: services.draw_commit(tournament=tournament, **form.cleaned_data)
+    ):
+        messages.success(
+            request,
+            _("The first draw is committed. Its hash is %(hash)s.") % {"hash": saved.result.hash},
+        )
+        return redirect("fairness", tournament.slug)
     context = roles(request, tournament)
     context.update(tournament=tournament, form=form)
     return render(request, "tournaments/commit.html", context)
@@ -160,16 +152,15 @@ def commitment_public_value(request, slug):
     tournament = get_tournament(request, slug, role="organiser")
     commitment = _pending_commitment(tournament)
     form = PublicValueForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.draw_commitment_public_value(
-                commitment=commitment, value=form.cleaned_data["value"]
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, _("The public value is recorded."))
-            return redirect(tournament)
+
+    def record():
+        return services.draw_commitment_public_value(
+            commitment=commitment, value=form.cleaned_data["value"]
+        )
+
+    if form_saved(request, form, record):
+        messages.success(request, _("The public value is recorded."))
+        return redirect(tournament)
     context = roles(request, tournament)
     context.update(tournament=tournament, commitment=commitment, form=form)
     return render(request, "tournaments/public_value.html", context)
@@ -234,18 +225,15 @@ def table_reopen(request, slug, number, table):
     tournament = get_tournament(request, slug, role="organiser")
     table = get_table(tournament, number, table)
     form = ReopenForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.table_reopen(
-                table=table, user=request.user, reason=form.cleaned_data["reason"]
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(
-                request, _("Table %(t)s reopened for correction.") % {"t": table.number}
-            )
-            return redirect("table_sheet", tournament.slug, number, table.number)
+
+    def reopen():
+        return services.table_reopen(
+            table=table, user=request.user, reason=form.cleaned_data["reason"]
+        )
+
+    if form_saved(request, form, reopen):
+        messages.success(request, _("Table %(t)s reopened for correction.") % {"t": table.number})
+        return redirect("table_sheet", tournament.slug, number, table.number)
     context = roles(request, tournament)
     context.update(tournament=tournament, table=table, form=form)
     return render(request, "referee/reopen.html", context)
@@ -258,18 +246,19 @@ def seat_change(request, slug, number):
     tournament = get_tournament(request, slug, role="organiser")
     session = get_session(tournament, number)
     form = SeatReplaceForm(request.POST or None, session=session)
-    if request.method == "POST" and form.is_valid():
+
+    def replace():
+        """The seat given; the warning of the federation's substitute limit it may bring."""
         player = form.cleaned_data["player"]
         warning = substitute_limit_warning(tournament, [player])
-        try:
-            services.seat_replace(seat=form.cleaned_data["seat"], player=player)
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, _("Seat changed."))
-            if warning:
-                messages.warning(request, warning)
-            return redirect("seating", tournament.slug, session.number)
+        services.seat_replace(seat=form.cleaned_data["seat"], player=player)
+        return warning
+
+    if saved := form_saved(request, form, replace):
+        messages.success(request, _("Seat changed."))
+        if saved.result:
+            messages.warning(request, saved.result)
+        return redirect("seating", tournament.slug, session.number)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
@@ -303,18 +292,15 @@ def tournament_delete(request, slug):
     # Bound on every POST, even an empty one, so a post without the name shows "required".
     data = request.POST if request.method == "POST" else None
     form = TournamentDeleteForm(data, tournament=tournament)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.tournament_delete(
-                tournament=tournament, confirm_slug=form.cleaned_data["confirm_slug"]
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(
-                request, _("Tournament “%(name)s” deleted.") % {"name": tournament.name}
-            )
-            return redirect("home")
+
+    def delete():
+        return services.tournament_delete(
+            tournament=tournament, confirm_slug=form.cleaned_data["confirm_slug"]
+        )
+
+    if form_saved(request, form, delete):
+        messages.success(request, _("Tournament “%(name)s” deleted.") % {"name": tournament.name})
+        return redirect("home")
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
@@ -332,33 +318,34 @@ def table_referees(request, slug, number):
     tournament = get_tournament(request, slug, role="organiser")
     session = get_session(tournament, number)
     form = TableRefereesForm(request.POST or None, tournament=tournament)
-    if request.method == "POST" and form.is_valid():
-        referee = form.cleaned_data["referee"]
-        try:
-            tables = services.tables_assign(
-                session=session, referee=referee, tables=form.cleaned_data["tables"]
+
+    def assign():
+        return services.tables_assign(
+            session=session,
+            referee=form.cleaned_data["referee"],
+            tables=form.cleaned_data["tables"],
+        )
+
+    if saved := form_saved(request, form, assign):
+        tables, referee = saved.result, form.cleaned_data["referee"]
+        names = {
+            "tables": ", ".join(str(table.number) for table in tables),
+            "referee": referee.get_username() if referee else "",
+        }
+        if referee is None:
+            done = ngettext(
+                "Table %(tables)s now has no referee.",
+                "Tables %(tables)s now have no referee.",
+                len(tables),
             )
-        except ValidationError as error:
-            add_service_errors(form, error)
         else:
-            names = {
-                "tables": ", ".join(str(table.number) for table in tables),
-                "referee": referee.get_username() if referee else "",
-            }
-            if referee is None:
-                done = ngettext(
-                    "Table %(tables)s now has no referee.",
-                    "Tables %(tables)s now have no referee.",
-                    len(tables),
-                )
-            else:
-                done = ngettext(
-                    "Table %(tables)s goes to %(referee)s.",
-                    "Tables %(tables)s go to %(referee)s.",
-                    len(tables),
-                )
-            messages.success(request, done % names)
-            return redirect("table_referees", tournament.slug, session.number)
+            done = ngettext(
+                "Table %(tables)s goes to %(referee)s.",
+                "Tables %(tables)s go to %(referee)s.",
+                len(tables),
+            )
+        messages.success(request, done % names)
+        return redirect("table_referees", tournament.slug, session.number)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,

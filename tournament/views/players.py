@@ -14,7 +14,7 @@ from tournament.forms.players import (
     PlayerImportForm,
     sign_preview,
 )
-from tournament.forms.service_errors import add_service_errors
+from tournament.forms.service_errors import form_saved
 from tournament.players import player_file
 from tournament.players.player_import import import_preview
 from tournament.selectors.lookups import tournament_players
@@ -54,24 +54,23 @@ def _player_form_page(request, tournament, number: int | None):
     player_label = str(player) if player else ""
     country_unrecognised = player.country_unrecognised if player else ""
     form = PlayerForm(request.POST or None, instance=player, tournament=tournament)
-    if request.method == "POST" and form.is_valid():
-        try:
-            saved = services.player_save(
-                tournament=tournament,
-                # A fresh copy, so the service starts from what is stored.
-                player=get_player(tournament, number) if number is not None else None,
-                **form.player_fields(),
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
+
+    def save():
+        return services.player_save(
+            tournament=tournament,
+            # A fresh copy, so the service starts from what is stored.
+            player=get_player(tournament, number) if number is not None else None,
+            **form.player_fields(),
+        )
+
+    if saved := form_saved(request, form, save):
+        if number is None:
+            messages.success(request, _("Player %(player)s added.") % {"player": saved.result})
+            if "add_another" in request.POST:
+                return redirect("player_add", tournament.slug)
         else:
-            if number is None:
-                messages.success(request, _("Player %(player)s added.") % {"player": saved})
-                if "add_another" in request.POST:
-                    return redirect("player_add", tournament.slug)
-            else:
-                messages.success(request, _("Player %(player)s saved.") % {"player": saved})
-            return redirect("player_list", tournament.slug)
+            messages.success(request, _("Player %(player)s saved.") % {"player": saved.result})
+        return redirect("player_list", tournament.slug)
     return render(
         request,
         "players/form.html",

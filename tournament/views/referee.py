@@ -159,28 +159,12 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
     """
     if not (form.is_valid() and penalties.is_valid()):
         return None
-    data = form.cleaned_data
-    version = None
-    if editing:
-        # A correction without the version it started from can never match: refuse, don't guess.
-        version = data["version"] if data["version"] is not None else -1
     try:
         return services.hand_record(
             table=table,
-            number=data["number"],
-            outcome=data["outcome"],
-            winner=data["winner"],
-            discarder=data["discarder"],
-            fan=data["fan"],
-            flowers=data["flowers"],
-            fan_names=data["fan_names"],
-            winning_hand=data["winning_hand"],
-            penalties=penalties.entries(),
-            keep_referee_figure=data["keep_my_figure"],
+            entry=form.hand_entry(penalties, editing=editing),
             user=entering_user(request),
             device=request.device_link,
-            version=version,
-            submission_key=data["submission_key"],
         )
     except services.HandRefused as refusal:
         form.scored, form.claim_check = refusal.scored, refusal.claim_check

@@ -1,0 +1,147 @@
+"""A table's sheet as a whole: confirmed once its hands are entered (with the players'
+initials), reopened by an organiser for a correction."""
+
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament import scoring
+from tournament.history import audit
+from tournament.models import HANDS_PER_SESSION, Hand, Table, TableReopening
+from tournament.services.results import table_results_store, tournament_touch
+from tournament.services.sessions import session_reopen
+
+
+def locked_table(table: Table, *, with_session: bool = False) -> Table:
+    """The table as stored now, its row locked until the transaction ends (and its
+    session's row too, for a change that depends on the session being open)."""
+    rows = ("self", "session") if with_session else ("self",)
+    return Table.objects.select_for_update(of=rows).select_related("session").get(pk=table.pk)
+
+
+def table_open_for_entry(table: Table) -> None:
+    """Refuse an entry at a confirmed table, or in a session not open for play."""
+    if table.confirmed_at is not None:
+        raise ValidationError(
+            _("Table %(table)s is confirmed: only an organiser can reopen it.")
+            % {"table": table.number},
+            code="table_confirmed",
+        )
+    session = table.session
+    if session.closed_at is not None:
+        raise ValidationError(_("The session is closed."), code="session_closed")
+    if session.opened_at is None:
+        raise ValidationError(
+            _("The session has not been opened for play yet."), code="session_not_open"
+        )
+
+
+# Room for a player's initials, in Latin letters or in Chinese characters.
+INITIALS_MAX_LENGTH = 4
+
+
+def _confirmed_initials(initials: Sequence[str]) -> list[str]:
+    """The players' initials as stored: four stripped strings, or [] when none is given."""
+    if isinstance(initials, str) or not all(isinstance(each, str) for each in initials):
+        initials = None
+    else:
+        initials = [each.strip() for each in initials]
+    if initials is None or len(initials) not in (0, 4):
+        raise ValidationError(
+            _("Give the four players' initials, by seat, or none."), code="bad_initials"
+        )
+    too_long = [each for each in initials if len(each) > INITIALS_MAX_LENGTH]
+    if too_long:
+        raise ValidationError(
+            _("Initials are at most %(most)s characters: %(initials)s.")
+            % {"most": INITIALS_MAX_LENGTH, "initials": ", ".join(too_long)},
+            code="bad_initials",
+        )
+    return initials if any(initials) else []
+
+
+@transaction.atomic
+def table_confirm(
+    *,
+    table: Table,
+    user,
+    record_missing_as_not_played: bool = False,
+    initials: Sequence[str] = (),
+) -> Table:
+    """Confirm a table's sheet; hands not entered must be declared not played (time called).
+
+    ``initials`` are the four players' initials by starting seat, written when they checked
+    the sheet ("" for a player who wrote none), or none at all.
+    """
+    table = locked_table(table)
+    table_open_for_entry(table)
+    errors = {}
+    entered = set(table.hands.values_list("number", flat=True))
+    missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in entered]
+    gaps = [n for n in missing if entered and n < max(entered)]
+    if gaps:
+        # Time can only cut the end of a session: a hole in the middle is a forgotten entry.
+        errors["record_missing_as_not_played"] = ValidationError(
+            _("Hands %(hands)s are missing between entered hands: enter them first.")
+            % {"hands": ", ".join(str(n) for n in gaps)},
+            code="hands_missing_in_between",
+        )
+    elif missing and not record_missing_as_not_played:
+        errors["record_missing_as_not_played"] = ValidationError(
+            _(
+                "Hands %(hands)s are not entered. Enter them, or tick the box if time "
+                "was called and they were not played."
+            )
+            % {"hands": ", ".join(str(n) for n in missing)},
+            code="hands_missing",
+        )
+    try:
+        initials = _confirmed_initials(initials)
+    except ValidationError as error:
+        errors["initials"] = error
+    if errors:
+        # The review page shows every reason at once, each beside what it concerns.
+        raise ValidationError(errors)
+    with audit.acting(user=user):
+        # One by one, not bulk_create (which sends no signal): the history keeps each hand.
+        with audit.acting(reason=audit.TIME_CALLED):
+            for n in missing:
+                Hand.objects.create(
+                    table=table, number=n, outcome=scoring.Outcome.NOT_PLAYED.value, entered_by=user
+                )
+        table.confirmed_at = timezone.now()
+        table.confirmed_by = user
+        table.confirmed_initials = initials
+        table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
+    if missing:
+        # Hands not played count as entered, with no points: the table has its result.
+        table_results_store(table)
+    tournament_touch(table.session.tournament_id, seating=False)
+    return table
+
+
+@transaction.atomic
+def table_reopen(*, table: Table, user, reason: str) -> Table:
+    """An organiser's correction after confirmation: the reason is kept."""
+    table = locked_table(table, with_session=True)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError(
+            {"reason": ValidationError(_("Say why the table is reopened."), code="required")}
+        )
+    if table.confirmed_at is None:
+        raise ValidationError(_("The table is not confirmed."), code="table_not_confirmed")
+    with audit.acting(user=user):
+        if table.session.closed_at is not None:
+            session_reopen(session=table.session)
+        TableReopening.objects.create(table=table, reopened_by=user, reason=reason)
+        table.confirmed_at = None
+        table.confirmed_by = None
+        # The players' check was of the sheet as it was: a new confirmation asks them again.
+        table.confirmed_initials = []
+        table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
+    tournament_touch(table.session.tournament_id, seating=False)
+    return table

@@ -1,0 +1,186 @@
+// The referee's sheet, beside tablet.js (which saves in the background): taps instead of typing
+// for the fan, the flowers and the penalties, the fields that apply to the result chosen,
+// and the session clock. Without JavaScript the page's plain fields and buttons do the same.
+// Fan quick picks and the flower stepper.
+(function () {
+  var form = document.getElementById("hand-entry");
+  if (!form) return;
+  var fan = form.querySelector("input[name=fan]");
+  var picks = form.querySelector("[data-quick-picks]");
+  if (fan && picks) {
+    picks.hidden = false;
+    var mark = function () {
+      picks.querySelectorAll("[data-fan]").forEach(function (b) {
+        b.setAttribute("aria-pressed", b.dataset.fan === fan.value ? "true" : "false");
+      });
+    };
+    picks.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button) return;
+      if (button.hasAttribute("data-fan-other")) { fan.focus(); fan.select(); return; }
+      fan.value = button.dataset.fan;
+      mark();
+    });
+    fan.addEventListener("input", mark);
+    mark();
+  }
+  var flowers = form.querySelector("input[name=flowers]");
+  var stepper = form.querySelector("[data-flower-stepper]");
+  if (flowers && stepper) {
+    stepper.hidden = false;
+    stepper.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button) return;
+      var value = (parseInt(flowers.value, 10) || 0) + parseInt(button.dataset.step, 10);
+      var most = parseInt(flowers.getAttribute("max"), 10);
+      flowers.value = Math.max(0, isNaN(most) ? value : Math.min(most, value));
+    });
+  }
+})();
+// Show only the fields that apply to the chosen result; the server checks everything anyway.
+(function () {
+  var form = document.querySelector(".hand-form");
+  if (!form) return;
+  // Before a result is chosen the winner and discarder tiles are shown too: tapping a
+  // discarder means a win on that discard, so a plain discard win needs no result tap.
+  function update() {
+    var checked = form.querySelector("input[name=outcome]:checked");
+    var value = checked ? checked.value : "";
+    var win = !value || value === "self_drawn" || value === "discard";
+    form.querySelectorAll(".win-only").forEach(function (el) { el.hidden = !win; });
+    form.querySelectorAll(".discard-only").forEach(function (el) { el.hidden = !(value === "discard" || !value); });
+  }
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "discarder") {
+      var discard = form.querySelector("input[name=outcome][value=discard]");
+      if (discard && !discard.checked) discard.checked = true;
+    }
+    update();
+  });
+  update();
+})();
+// The session clock counts down on the tablet without asking the server, so it keeps time
+// offline: the page says when the time ends and what the server's clock read when it sent
+// the page; the gap to this device's clock at load corrects a tablet set to the wrong time.
+// The end is read again at each tick: extra time given meanwhile arrives with the sheet's
+// next refresh (tablet.js), and a clock that said "Time is up" counts again.
+(function () {
+  var clock = document.getElementById("session-clock");
+  if (!clock) return;
+  var offset = Date.parse(clock.dataset.clockNow) - Date.now();
+  var text = clock.querySelector("[data-clock-text]");
+  var leftText = text.querySelector("[data-clock-left]");
+  var before = clock.dataset.clockLeftText + " ";
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function tick() {
+    var ends = Date.parse(clock.dataset.clockEnds);
+    var total = parseInt(clock.dataset.clockTotal, 10);
+    if (isNaN(ends) || isNaN(offset)) return;
+    var remaining = ends - (Date.now() + offset);
+    var left = Math.max(0, Math.min(Math.ceil(remaining / 1000), total));
+    clock.classList.toggle("time-up", left === 0);
+    if (left === 0) {
+      text.textContent = clock.dataset.clockUpText;
+    } else {
+      if (!leftText) {
+        leftText = document.createElement("span");
+        leftText.setAttribute("data-clock-left", "");
+      }
+      if (!text.contains(leftText)) {
+        text.textContent = before;
+        text.appendChild(leftText);
+      }
+      leftText.textContent = Math.floor(left / 3600) + ":" + pad(Math.floor(left / 60) % 60) + ":" + pad(left % 60);
+    }
+    // Wake when the shown second changes, not on a drifting interval.
+    setTimeout(tick, left === 0 ? 1000 : (remaining % 1000 || 1000) + 20);
+  }
+  tick();
+})();
+
+// Penalties: "Add a penalty row" copies the page's empty row here instead of asking the server
+// (without JavaScript the button posts and the server adds the row), and a preset fills its
+// row's kind, points and reason in one tap. The server still checks every row.
+(function () {
+  var block = document.querySelector("#hand-entry details.penalties");
+  if (!block) return;
+  var rows = block.querySelector("[data-penalty-rows]");
+  var empty = block.querySelector("template[data-penalty-empty-row]");
+  var total = block.querySelector("input[name$='-TOTAL_FORMS']");
+  var most = parseInt(block.querySelector("input[name$='-MAX_NUM_FORMS']").value, 10);
+  var add = block.querySelector("[data-add-penalty]");
+  if (!rows || !empty || !total || !add) return;
+  function field(row, name) { return row.querySelector("[name$='-" + name + "']"); }
+  function rowOf(element) { return element.closest("[data-penalty-row]"); }
+  function count() { return rows.querySelectorAll("[data-penalty-row]").length; }
+  // Only a penalty paid to one player says who is paid; an error there stays in sight.
+  function showBeneficiary(row) {
+    var box = row.querySelector("[data-beneficiary]");
+    box.hidden = field(row, "kind").value !== "to_one" && !box.classList.contains("has-error");
+    if (box.hidden) stopAsking(row);
+  }
+  function stopAsking(row) {
+    row.querySelector("[data-beneficiary]").classList.remove("asking");
+    row.querySelector("[data-beneficiary-ask]").hidden = true;
+  }
+  function forgetPreset(row) {
+    row.querySelectorAll("[data-preset-kind]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+    row.querySelector("[data-points-range]").textContent = "";
+  }
+  function enhance(row) {
+    row.querySelector("[data-penalty-presets]").hidden = false;
+    row.querySelectorAll("[data-preset-kind]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+    showBeneficiary(row);
+  }
+  function applyPreset(row, button) {
+    var preset = button.dataset;
+    field(row, "kind").value = preset.presetKind;
+    field(row, "points").value = preset.presetPoints;
+    field(row, "reason").value = preset.presetReason;
+    forgetPreset(row);
+    button.setAttribute("aria-pressed", "true");
+    row.querySelector("[data-points-range]").textContent = preset.presetRange || "";
+    var box = row.querySelector("[data-beneficiary]");
+    var chosen = box.querySelector("input:checked");
+    if (preset.presetKind !== "to_one") {
+      box.querySelector("input[value='']").checked = true;
+    } else if (!chosen || chosen.value === "") {
+      // Paid to one player: the preset cannot know whom, so the row asks.
+      box.classList.add("asking");
+      row.querySelector("[data-beneficiary-ask]").hidden = false;
+    }
+    showBeneficiary(row);
+    if (box.classList.contains("asking")) box.scrollIntoView({ block: "nearest" });
+  }
+  // A page brought back by the browser may keep an older count: the rows shown decide.
+  total.value = count();
+  add.disabled = count() >= most;
+  rows.querySelectorAll("[data-penalty-row]").forEach(enhance);
+  add.addEventListener("click", function (event) {
+    event.preventDefault();
+    var index = count();
+    if (index >= most) return;
+    var holder = document.createElement("div");
+    holder.innerHTML = empty.innerHTML.replace(/__prefix__/g, index).replace(/__number__/g, index + 1);
+    var row = holder.querySelector("[data-penalty-row]");
+    rows.appendChild(row);
+    total.value = index + 1;
+    add.disabled = index + 1 >= most;
+    enhance(row);
+    row.scrollIntoView({ block: "nearest" });
+  });
+  rows.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-preset-kind]");
+    if (button) applyPreset(rowOf(button), button);
+  });
+  rows.addEventListener("change", function (event) {
+    var row = rowOf(event.target);
+    if (!row) return;
+    if (event.target === field(row, "kind")) { forgetPreset(row); showBeneficiary(row); }
+    if (event.target.name && /-beneficiary$/.test(event.target.name)) stopAsking(row);
+  });
+  rows.addEventListener("input", function (event) {
+    var row = rowOf(event.target);
+    if (row && event.target === field(row, "reason")) forgetPreset(row);
+  });
+})();
