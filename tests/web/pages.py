@@ -3,6 +3,8 @@ hand entry they post."""
 
 import re
 
+from tournament.models import Seat, Session
+
 
 def field_html(response, name: str) -> str:
     """The rendered block of one form field: its label, input, help and errors."""
@@ -38,3 +40,11 @@ def hand_data(number, **fields) -> dict:
     }
     data.update({key: str(value) for key, value in fields.items()})
     return data
+
+
+def seating_of(session: Session) -> dict[int, tuple[int, int]]:
+    """player number -> (table, seat) as stored."""
+    return {
+        s.player.number: (s.table.number, s.seat)
+        for s in Seat.objects.filter(session=session).select_related("player", "table")
+    }
