@@ -23,6 +23,9 @@ production settings (DEBUG off):
   sessions (its first draw plans them all); then, in a transaction of their own, one more
   session drawn and hands saved in it through the sheet's background request (p50/p95 of
   64) and through the hand service alone (64 more);
+- the standings page's players table rendered by the project's sortable table and by
+  django-tables2 (every row, and a page of 100), on the same rows
+  (``bench/standings_tables_bench.py``);
 - the workbook's sheets written by the project's own .xlsx writer, by XlsxWriter
   (``constant_memory``) and by openpyxl (write-only), on the same rows read once: time and
   the peak of the memory each allocates (``bench/workbook_writers.py``).
@@ -383,6 +386,19 @@ def report(size, pages, sources, writes) -> None:
     print(f"  draw of one session: {draws} (target 2000 ms)")
 
 
+def report_tables(size, tournament, runs: int) -> None:
+    import standings_tables_bench
+
+    players, sessions = size
+    print(
+        f"\n{players} players x {sessions} sessions: the standings page's players table"
+        f" (median of {runs}; the page's target is {TARGET_MS['standings']} ms cold)"
+    )
+    for name, ms, size_bytes in standings_tables_bench.measure(tournament, runs):
+        shown = f"{size_bytes:>10,} bytes" if size_bytes else ""
+        print(f"  {name:<48} {ms:>8.1f} ms  {shown}")
+
+
 def report_writers(size, tournament, runs: int) -> None:
     import workbook_writers
 
@@ -408,13 +424,18 @@ def main(argv=None) -> int:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--keep", help="the SQLite file to build in and use again")
     parser.add_argument(
-        "--writers-only", action="store_true", help="only the three workbook writers"
+        "--libraries-only",
+        action="store_true",
+        help="only the comparisons with the libraries: workbook writers, django-tables2",
     )
     args = parser.parse_args(argv)
     postgres = configure(args)
     try:
         import django
+        from django.conf import settings
 
+        # django-tables2, beside the project's own tables (bench/standings_tables_bench.py).
+        settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "django_tables2"]
         django.setup()
         from django.contrib.auth.models import User
         from django.core.management import call_command
@@ -430,12 +451,13 @@ def main(argv=None) -> int:
         print(f"database: {args.database}; {args.runs} runs a figure (median)")
         for size in args.sizes:
             tournament = build(*size, organiser)
-            if not args.writers_only:
+            if not args.libraries_only:
                 pages = measure_pages(client, tournament, args.runs)
                 sources = measure_standings_sources(tournament, args.runs)
                 writes = measure_writes(client, tournament)
                 report(size, pages, sources, writes)
             report_writers(size, tournament, args.runs)
+            report_tables(size, tournament, args.runs)
     finally:
         if postgres is not None:
             from django.db import connections

@@ -16,6 +16,7 @@ from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.selectors.sheets import table_clock
 from tournament.services.hands import (
+    HAND_ENTRY_FIELDS,
     HAND_MESSAGES,
     MAX_PENALTIES_PER_HAND,
     HandEntry,
@@ -214,13 +215,7 @@ class HandForm(forms.Form):
             version = data["version"] if data["version"] is not None else -1
         return HandEntry(
             number=data["number"],
-            outcome=data["outcome"],
-            winner=data["winner"],
-            discarder=data["discarder"],
-            fan=data["fan"],
-            flowers=data["flowers"],
-            fan_names=data["fan_names"],
-            winning_hand=data["winning_hand"],
+            **{name: data[name] for name in HAND_ENTRY_FIELDS},
             penalties=penalties.entries(),
             keep_referee_figure=data["keep_my_figure"],
             version=version,
