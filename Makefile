@@ -124,7 +124,9 @@ bench-screen: $(STAMP)
 
 # Big tournaments' pages and exports: builds 100x8, 400x10 and 1,000x10 tournaments (about
 # a quarter of an hour; BENCH_WEB_DB=postgresql for the PostgreSQL of DATABASE_URL) and
-# prints queries, server time, bytes and the workbook's memory per page.
+# prints queries, server time, bytes and the workbook's memory per page; then the workbook
+# written by the project's writer, XlsxWriter and openpyxl, and the standings table by the
+# project's table and by django-tables2, side by side on the same rows.
 .PHONY: bench-web
 bench-web: $(STAMP)
 	$(PY) bench/web_benchmark.py --database $(or $(BENCH_WEB_DB),sqlite)
