@@ -256,12 +256,77 @@ def test_an_unknown_sort_marks_no_heading():
     assert '<a href="?sort=-score">Score</a>' in html
 
 
-def test_a_thousand_rows_render():
+def test_a_thousand_rows_render_every_row_to_print():
     rows = [
         row(n, n if n <= 990 else None, Fraction(n % 17, 3), n % 50 - 25, substitute=n > 990)
         for n in range(1, 1001)
     ]
-    table = StandingsTable(rows, query(sort="-table_points"))
+    table = StandingsTable(rows, query(sort="-table_points", page="all"))
     html = table.as_html()
     assert len(body_rows(html)) == 1000
     assert html.count('<tr class="substitute">') == 10
+    # Without page=all, one page of 100.
+    assert len(body_rows(StandingsTable(rows, query(sort="-table_points")).as_html())) == 100
+
+
+# ---------------------------------------------------------------- pages of 100 rows
+
+# 250 players, ranked by number: pages of 100, 100 and 50 rows.
+MANY = [row(n, n, Fraction(1000 - n), n % 7, best=0) for n in range(1, 251)]
+
+
+def shown(**params):
+    table = StandingsTable(MANY, query(**params))
+    return table, [r.player.number for r in table.rows]
+
+
+def pager_links(html) -> dict[str, str]:
+    """The pager's links before the table, text -> query."""
+    pager = html.split("<table", 1)[0]
+    return {
+        re.sub(r"<[^>]+>", "", text): href.replace("&amp;", "&")
+        for href, text in re.findall(r'<a href="([^"]*)"[^>]*>(.*?)</a>', pager)
+    }
+
+
+def test_the_first_page_shows_the_first_hundred_with_the_next_page_and_all():
+    table, numbers = shown()
+    assert numbers == list(range(1, 101))
+    html = table.as_html()
+    assert "Page 1 of 3" in html
+    assert pager_links(html) == {"Next": "?page=2", "All 250": "?page=all"}
+
+
+def test_the_last_page_holds_the_rest_and_links_back():
+    table, numbers = shown(page="3")
+    assert numbers == list(range(201, 251))
+    html = table.as_html()
+    assert "Page 3 of 3" in html
+    assert pager_links(html) == {"Previous": "?page=2", "All 250": "?page=all"}
+
+
+def test_all_shows_every_row_and_a_way_back_to_pages():
+    table, numbers = shown(page="all")
+    assert numbers == list(range(1, 251))
+    assert pager_links(table.as_html()) == {"100 a page": "?page=1"}
+
+
+@pytest.mark.parametrize(("asked", "first"), [("99", 201), ("0", 1), ("-2", 1), ("two", 1)])
+def test_a_page_out_of_range_or_unreadable_shows_the_nearest(asked, first):
+    assert shown(page=asked)[1][0] == first
+
+
+def test_pages_follow_the_sort_and_a_new_sort_starts_at_page_one():
+    table, numbers = shown(sort="-number", page="2")
+    assert numbers == list(range(150, 50, -1))
+    html = table.as_html()
+    assert pager_links(html)["Next"] == "?sort=-number&page=3"
+    # The heading's link sorts anew, from the first page.
+    assert 'href="?sort=score"' not in html
+    assert re.search(r'<a href="\?sort=-score">', html)
+
+
+def test_a_table_that_fits_one_page_has_no_pager():
+    html = StandingsTable(ROWS).as_html()
+    assert "pager" not in html
+    assert html.startswith("<table")

@@ -121,6 +121,24 @@ def test_page_lists_players_by_rank_with_exact_points(clients):
 
 
 @pytest.mark.django_db
+def test_the_page_goes_by_pages_keeping_the_sort_and_shows_all_to_print(clients, monkeypatch):
+    # Pages of 3 rows for the 8 players of the scenario (100 on a real page).
+    monkeypatch.setattr(standings_views.StandingsTable, "page_size", 3)
+    everyone = [number for _, number, *_ in EXPECTED_STANDINGS]
+    second = clients["anonymous"].get(page_url(), {"page": "2"})
+    assert numbers_in_order(second) == everyone[3:6]
+    html = second.content.decode()
+    assert "Page 2 of 3" in html
+    assert 'href="?page=3" rel="next"' in html
+    assert 'href="?page=all"' in html
+    by_score = clients["anonymous"].get(page_url(), {"sort": "-score", "page": "3"})
+    assert len(numbers_in_order(by_score)) == 2
+    assert 'href="?sort=-score&amp;page=2" rel="prev"' in by_score.content.decode()
+    printed = clients["anonymous"].get(page_url(), {"page": "all"})
+    assert numbers_in_order(printed) == everyone
+
+
+@pytest.mark.django_db
 def test_page_sorts_by_score_descending(clients):
     response = clients["anonymous"].get(page_url(), {"sort": "-score"})
     # Scores: 5: 40, 3: 32, 4: 24, 2: 13, 1: 0, 8: -25, 7: -32, 6: -62.

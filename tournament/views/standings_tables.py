@@ -8,6 +8,9 @@ per row or cell: at a thousand players a template per cell cost seconds a page.
 A table reads its sort from one query parameter (``sort`` for the players, ``team-sort``
 for the teams, so sorting one leaves the other alone): a column name, with a leading
 ``-`` for descending. Its column headings are links to the same page sorted by them.
+
+The players' table shows 100 rows a page, as a phone reads it: ``page`` is the page's
+number, or ``all`` for every row (to print). A new sort starts again at page 1.
 """
 
 from collections.abc import Callable, Iterable
@@ -18,6 +21,7 @@ from django.http import QueryDict
 from django.utils.functional import Promise
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.language.formatting import format_table_points
@@ -89,6 +93,10 @@ class SortableTable:
     # What the table says when it has no rows.
     empty_text: Promise | str = ""
     sort_parameter = "sort"
+    # Rows a page (None: every row on one page), and the parameter naming the page.
+    page_size: int | None = None
+    page_parameter = "page"
+    ALL_PAGES = "all"
 
     def __init__(self, rows: Iterable, query: QueryDict | None = None):
         self.query = query if query is not None else QueryDict()
@@ -96,7 +104,28 @@ class SortableTable:
         rows = list(rows)
         if self.sort_column is not None:
             rows = self._sorted(rows, self.sort_column, self.descending)
+        self.row_count = len(rows)
+        self.page_count = 1
+        self.page = None  # None: every row shown
+        if self.page_size and self.row_count > self.page_size:
+            self.page_count = -(-self.row_count // self.page_size)
+            self.page = self._requested_page()
+        if self.page is not None:
+            first = (self.page - 1) * self.page_size
+            rows = rows[first : first + self.page_size]
         self.rows = rows
+
+    def _requested_page(self) -> int | None:
+        """The page asked for, within the pages there are (a page past the last shows the
+        last; anything unreadable, the first); None for every row."""
+        asked = self.query.get(self.page_parameter, "")
+        if asked == self.ALL_PAGES:
+            return None
+        try:
+            number = int(asked)
+        except ValueError:
+            return 1
+        return min(max(number, 1), self.page_count)
 
     def _requested_sort(self) -> tuple[Column | None, bool]:
         asked = self.query.get(self.sort_parameter, "")
@@ -125,10 +154,69 @@ class SortableTable:
         return next(column for column in self.columns if column.name == name)
 
     def sort_url(self, column: Column) -> str:
-        """The page's query with this table's sort changed; other parameters kept."""
+        """The page's query with this table's sort changed, from its first page; other
+        parameters kept."""
         query = self.query.copy()
         query[self.sort_parameter] = self.next_sort(column)
+        query.pop(self.page_parameter, None)
         return "?" + query.urlencode()
+
+    def page_url(self, page: int | str) -> str:
+        """The page's query showing another page of this table (or ``all``)."""
+        query = self.query.copy()
+        query[self.page_parameter] = str(page)
+        return "?" + query.urlencode()
+
+    def pager_html(self) -> str:
+        """Links to the previous and next page, the page shown, and every row at once (to
+        print); from every row, back to pages. "" when the rows fit on one page."""
+        if self.page_count == 1:
+            return ""
+        links = []
+        if self.page is None:
+            links.append(
+                format_html(
+                    '<a href="{}">{}</a>',
+                    self.page_url(1),
+                    gettext("%(size)s a page") % {"size": self.page_size},
+                )
+            )
+        else:
+            if self.page > 1:
+                links.append(
+                    format_html(
+                        '<a href="{}" rel="prev">{}</a>',
+                        self.page_url(self.page - 1),
+                        gettext("Previous"),
+                    )
+                )
+            links.append(
+                format_html(
+                    '<span aria-current="page">{}</span>',
+                    gettext("Page %(page)s of %(pages)s")
+                    % {"page": self.page, "pages": self.page_count},
+                )
+            )
+            if self.page < self.page_count:
+                links.append(
+                    format_html(
+                        '<a href="{}" rel="next">{}</a>',
+                        self.page_url(self.page + 1),
+                        gettext("Next"),
+                    )
+                )
+            links.append(
+                format_html(
+                    '<a href="{}">{}</a>',
+                    self.page_url(self.ALL_PAGES),
+                    gettext("All %(count)s") % {"count": self.row_count},
+                )
+            )
+        return format_html(
+            '<nav class="pager no-print" aria-label="{}">{}</nav>\n',
+            gettext("Pages of the table"),
+            mark_safe(" ".join(links)),  # each link is escaped above
+        )
 
     def row_class(self, row) -> str:
         return ""
@@ -171,9 +259,12 @@ class SortableTable:
                 )
             )
         # Safe: every heading and cell above is escaped, and the row classes are fixed words.
+        pager = self.pager_html()
         return mark_safe(
+            f"{pager}"
             f'<table class="{self.css_class}">\n<thead><tr>{headings}</tr></thead>\n'
             f"<tbody>\n{''.join(lines)}</tbody>\n</table>"
+            f"{pager}"
         )
 
 
@@ -234,6 +325,7 @@ class StandingsTable(SortableTable):
     css_class = "standings"
     empty_text = _("No players registered yet.")
     sort_parameter = "sort"
+    page_size = 100
 
     def row_class(self, row: StandingRow) -> str:
         return "" if row.ranked else "substitute"
