@@ -20,6 +20,7 @@ from tournament.players.player_import import import_preview
 from tournament.selectors.lookups import tournament_players
 from tournament.selectors.withdrawals import registration_summary, seats_waiting_for_play
 from tournament.views.common import get_player, get_tournament, roles
+from tournament.views.pager import Pager
 
 
 def _context(request, tournament, **extra) -> dict:
@@ -33,13 +34,16 @@ def _context(request, tournament, **extra) -> dict:
 def player_list(request, slug):
     tournament = get_tournament(request, slug, role="organiser")
     players = list(tournament_players(tournament))
+    # By pages of 100 on a phone; the counts below are of every player.
+    pager = Pager(request.GET, len(players))
     return render(
         request,
         "players/list.html",
         _context(
             request,
             tournament,
-            players=players,
+            players=pager.rows(players),
+            pager=pager.html(),
             summary=registration_summary(tournament),
             # Countries written before they were codes, with no code found: to be given.
             unrecognised_countries=sum(1 for p in players if p.country_unrecognised),

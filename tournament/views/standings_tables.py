@@ -21,11 +21,11 @@ from django.http import QueryDict
 from django.utils.functional import Promise
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.language.formatting import format_table_points
 from tournament.selectors.standings import StandingRow
+from tournament.views.pager import PAGE_SIZE, Pager
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,6 @@ class SortableTable:
     # Rows a page (None: every row on one page), and the parameter naming the page.
     page_size: int | None = None
     page_parameter = "page"
-    ALL_PAGES = "all"
 
     def __init__(self, rows: Iterable, query: QueryDict | None = None):
         self.query = query if query is not None else QueryDict()
@@ -104,28 +103,11 @@ class SortableTable:
         rows = list(rows)
         if self.sort_column is not None:
             rows = self._sorted(rows, self.sort_column, self.descending)
-        self.row_count = len(rows)
-        self.page_count = 1
-        self.page = None  # None: every row shown
-        if self.page_size and self.row_count > self.page_size:
-            self.page_count = -(-self.row_count // self.page_size)
-            self.page = self._requested_page()
-        if self.page is not None:
-            first = (self.page - 1) * self.page_size
-            rows = rows[first : first + self.page_size]
+        self.pager = None
+        if self.page_size:
+            self.pager = Pager(self.query, len(rows), self.page_size, self.page_parameter)
+            rows = self.pager.rows(rows)
         self.rows = rows
-
-    def _requested_page(self) -> int | None:
-        """The page asked for, within the pages there are (a page past the last shows the
-        last; anything unreadable, the first); None for every row."""
-        asked = self.query.get(self.page_parameter, "")
-        if asked == self.ALL_PAGES:
-            return None
-        try:
-            number = int(asked)
-        except ValueError:
-            return 1
-        return min(max(number, 1), self.page_count)
 
     def _requested_sort(self) -> tuple[Column | None, bool]:
         asked = self.query.get(self.sort_parameter, "")
@@ -160,63 +142,6 @@ class SortableTable:
         query[self.sort_parameter] = self.next_sort(column)
         query.pop(self.page_parameter, None)
         return "?" + query.urlencode()
-
-    def page_url(self, page: int | str) -> str:
-        """The page's query showing another page of this table (or ``all``)."""
-        query = self.query.copy()
-        query[self.page_parameter] = str(page)
-        return "?" + query.urlencode()
-
-    def pager_html(self) -> str:
-        """Links to the previous and next page, the page shown, and every row at once (to
-        print); from every row, back to pages. "" when the rows fit on one page."""
-        if self.page_count == 1:
-            return ""
-        links = []
-        if self.page is None:
-            links.append(
-                format_html(
-                    '<a href="{}">{}</a>',
-                    self.page_url(1),
-                    gettext("%(size)s a page") % {"size": self.page_size},
-                )
-            )
-        else:
-            if self.page > 1:
-                links.append(
-                    format_html(
-                        '<a href="{}" rel="prev">{}</a>',
-                        self.page_url(self.page - 1),
-                        gettext("Previous"),
-                    )
-                )
-            links.append(
-                format_html(
-                    '<span aria-current="page">{}</span>',
-                    gettext("Page %(page)s of %(pages)s")
-                    % {"page": self.page, "pages": self.page_count},
-                )
-            )
-            if self.page < self.page_count:
-                links.append(
-                    format_html(
-                        '<a href="{}" rel="next">{}</a>',
-                        self.page_url(self.page + 1),
-                        gettext("Next"),
-                    )
-                )
-            links.append(
-                format_html(
-                    '<a href="{}">{}</a>',
-                    self.page_url(self.ALL_PAGES),
-                    gettext("All %(count)s") % {"count": self.row_count},
-                )
-            )
-        return format_html(
-            '<nav class="pager no-print" aria-label="{}">{}</nav>\n',
-            gettext("Pages of the table"),
-            mark_safe(" ".join(links)),  # each link is escaped above
-        )
 
     def row_class(self, row) -> str:
         return ""
@@ -259,7 +184,7 @@ class SortableTable:
                 )
             )
         # Safe: every heading and cell above is escaped, and the row classes are fixed words.
-        pager = self.pager_html()
+        pager = self.pager.html() if self.pager is not None else ""
         return mark_safe(
             f"{pager}"
             f'<table class="{self.css_class}">\n<thead><tr>{headings}</tr></thead>\n'
@@ -325,7 +250,7 @@ class StandingsTable(SortableTable):
     css_class = "standings"
     empty_text = _("No players registered yet.")
     sort_parameter = "sort"
-    page_size = 100
+    page_size = PAGE_SIZE
 
     def row_class(self, row: StandingRow) -> str:
         return "" if row.ranked else "substitute"
