@@ -289,20 +289,24 @@ def pager_links(html) -> dict[str, str]:
     }
 
 
-def test_the_first_page_shows_the_first_hundred_with_the_next_page_and_all():
-    table, numbers = shown()
-    assert numbers == list(range(1, 101))
+@pytest.mark.parametrize(
+    ("page", "numbers", "links"),
+    [
+        ("1", range(1, 101), {"Next": "?page=2", "All 250": "?page=all"}),
+        ("2", range(101, 201), {"Previous": "?page=1", "Next": "?page=3", "All 250": "?page=all"}),
+        ("3", range(201, 251), {"Previous": "?page=2", "All 250": "?page=all"}),
+    ],
+)
+def test_each_page_shows_its_hundred_rows_and_links_to_its_neighbours_and_all(page, numbers, links):
+    table, shown_numbers = shown(page=page)
+    assert shown_numbers == list(numbers)
     html = table.as_html()
-    assert "Page 1 of 3" in html
-    assert pager_links(html) == {"Next": "?page=2", "All 250": "?page=all"}
+    assert f"Page {page} of 3" in html
+    assert pager_links(html) == links
 
 
-def test_the_last_page_holds_the_rest_and_links_back():
-    table, numbers = shown(page="3")
-    assert numbers == list(range(201, 251))
-    html = table.as_html()
-    assert "Page 3 of 3" in html
-    assert pager_links(html) == {"Previous": "?page=2", "All 250": "?page=all"}
+def test_without_a_page_the_first_is_shown():
+    assert shown()[1] == list(range(1, 101))
 
 
 def test_all_shows_every_row_and_a_way_back_to_pages():
