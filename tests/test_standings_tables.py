@@ -334,3 +334,9 @@ def test_a_table_that_fits_one_page_has_no_pager():
     html = StandingsTable(ROWS).as_html()
     assert "pager" not in html
     assert html.startswith("<table")
+
+
+def test_sorting_the_teams_keeps_the_players_page():
+    teams = [TeamRow("B", ["Z"], Fraction(1), 0, rank=1), TeamRow("A", ["Y"], Fraction(0), 0, 2)]
+    html = TeamStandingsTable(teams, query(page="3")).as_html()
+    assert 'href="?page=3&amp;team-sort=team"' in html

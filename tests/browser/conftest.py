@@ -170,8 +170,10 @@ def browser(chromium, live_server):
     the test, its console must hold no Content-Security-Policy violation."""
     driver = _start_chromium(chromium, live_server)
     yield driver
-    violations = csp_violations(driver)
-    driver.quit()
+    try:
+        violations = csp_violations(driver)
+    finally:
+        driver.quit()
     assert violations == []
 
 
@@ -187,9 +189,11 @@ def open_browser(chromium, live_server):
         return started[-1]
 
     yield start
-    violations = [message for driver in started for message in csp_violations(driver)]
-    for driver in started:
-        driver.quit()
+    try:
+        violations = [message for driver in started for message in csp_violations(driver)]
+    finally:
+        for driver in started:
+            driver.quit()
     assert violations == []
 
 

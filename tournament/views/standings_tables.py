@@ -140,7 +140,8 @@ class SortableTable:
         parameters kept."""
         query = self.query.copy()
         query[self.sort_parameter] = self.next_sort(column)
-        query.pop(self.page_parameter, None)
+        if self.pager is not None:
+            query.pop(self.page_parameter, None)
         return "?" + query.urlencode()
 
     def row_class(self, row) -> str:
