@@ -38,338 +38,37 @@ of ``make test``.
 from __future__ import annotations
 
 import argparse
-import base64
 import csv
-import dataclasses
-import gzip
-import io
 import os
-import random
 import re
 import shutil
 import statistics
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from hall import EventDatabase, Server, chromium, percentile  # noqa: E402
-
-POSTGRES = "postgres://postgres@127.0.0.1:5432/test"
-WIDTH, HEIGHT = 768, 1024
-NAME, SLUG = "Harbour Rehearsal", "harbour-rehearsal"
-SESSIONS = 3
-ORGANISER = ("organiser", "rehearsal-organiser-2026")
-# The tables the referees keep at every session; the others are entered by their tablets.
-REFEREES = {3: ("referee-ana", "rehearsal-ana-2026"), 4: ("referee-ben", "rehearsal-ben-2026")}
-TABLET_TABLES = (1, 2)
-PLAYERS = [
-    (1, "Zhang Wei", "张伟", "Harbour", "CHN"),
-    (2, "Anna Berg", "", "Harbour", "SWE"),
-    (3, "Li Na", "李娜", "Lantern", "CHN"),
-    (4, "Marc Roux", "", "Lantern", "FRA"),
-    (5, "Wang Fang", "王芳", "Bamboo", "CHN"),
-    (6, "Jonas Falk", "", "Bamboo", "GER"),
-    (7, "Liu Yang", "刘洋", "Harbour", "CHN"),
-    (8, "Claire Dupont", "", "Lantern", "FRA"),
-    (9, "Chen Jing", "陈静", "Bamboo", "CHN"),
-    (10, "Lena Voss", "", "Harbour", "GER"),
-    (11, "Yang Lei", "杨磊", "Lantern", "CHN"),
-    (12, "Hugo Blanc", "", "Bamboo", "FRA"),
-    (13, "Zhao Min", "赵敏", "Harbour", "CHN"),
-    (14, "Tim Kraus", "", "Lantern", "GER"),
-    (15, "Huang Yong", "黄勇", "Bamboo", "CHN"),
-    (16, "Julie Petit", "", "Harbour", "FRA"),
-]
-FAN_PICKS = (8, 9, 10, 12, 16, 24, 32, 48, 64, 88)
-# (session, table, hand): the event's one penalty, a false win (10 to each other player) by
-# P2 in a hand that ends in a draw.
-PENALTY_AT = (1, 3, 6)
-# (session, table, hand, after): the hand a tablet corrects through its link on the sheet,
-# once hand ``after`` is entered.
-CORRECTED_AT = (1, 2, 3, 9)
-# (session, table, hand): the table the organiser reopens once confirmed, the hand corrected.
-REOPENED_AT = (2, 3, 10)
-REOPEN_REASON = "Hand 10: the players agree the fan was different; corrected with them."
-
-
-@dataclasses.dataclass(frozen=True)
-class Hand:
-    """What a referee enters for one hand; seats are 0–3 (P1–P4)."""
-
-    outcome: str  # "discard", "self_drawn" or "draw"
-    winner: int | None = None
-    discarder: int | None = None
-    fan: int | None = None
-    typed: bool = False  # the fan typed in its field, not picked
-    flowers: int = 0
-    penalty: tuple[int, int] | None = None  # (offender, points to each other player)
-
-    def points(self) -> list[int]:
-        """Each seat's points for the hand, by the rules' settlement."""
-        points = [0, 0, 0, 0]
-        if self.outcome != "draw":
-            total = self.fan + self.flowers
-            for seat in range(4):
-                if seat == self.winner:
-                    continue
-                pays = 8 + total if self.outcome == "self_drawn" or seat == self.discarder else 8
-                points[seat] -= pays
-                points[self.winner] += pays
-        if self.penalty:
-            offender, each = self.penalty
-            for seat in range(4):
-                points[seat] += -3 * each if seat == offender else each
-        return points
-
-    def corrected(self) -> Hand:
-        """The same hand with another fan, as found when the players check it."""
-        fan = next(pick for pick in (16, 24, 12) if pick != self.fan)
-        return dataclasses.replace(self, fan=fan, typed=False)
-
-
-def plan_table(session: int, table: int) -> dict[int, Hand]:
-    """The 16 hands of one table: wins on a discard and self-drawn (fans picked or typed,
-    flowers), two draws; the same every run."""
-    rng = random.Random(f"{session}/{table}")
-    draws = set(rng.sample(range(4, 17), 2))
-    plan = {}
-    for number in range(1, 17):
-        winner = rng.randrange(4)
-        typed = rng.random() < 0.25
-        fan = rng.randint(8, 30) if typed else rng.choice(FAN_PICKS[:7])
-        if (session, table, number) == PENALTY_AT:
-            plan[number] = Hand("draw", penalty=(1, 10))
-        elif number in draws and (session, table, number) not in (CORRECTED_AT[:3], REOPENED_AT):
-            plan[number] = Hand("draw")
-        elif number == 2 or rng.random() < 0.35:
-            flowers = rng.randint(1, 3) if number == 2 else rng.randint(0, 3)
-            plan[number] = Hand("self_drawn", winner, None, fan, typed, flowers)
-        else:
-            discarder = rng.choice([seat for seat in range(4) if seat != winner])
-            plan[number] = Hand("discard", winner, discarder, fan, typed, rng.randint(0, 1))
-    return plan
-
-
-class PageProblem(RuntimeError):
-    """A page answered with an error, or did not show what it should have."""
-
-
-# The page's own timing of its load: from the tap (or the address typed) to the load event,
-# redirects included; and its status.
-TIMING_JS = """
-var t = performance.getEntriesByType('navigation')[0];
-if (!t || !t.loadEventEnd) return null;
-return [t.loadEventEnd - t.startTime, t.responseStatus || 0];
-"""
-# A page wider than the tablet: the page's width and its widest outermost elements.
-OVERFLOW_JS = """
-var w = window.innerWidth;
-if (document.documentElement.scrollWidth <= w + 1) return null;
-var wide = [];
-document.querySelectorAll('body *').forEach(function (e) {
-  var r = e.getBoundingClientRect();
-  if (r.width > 0 && r.right > w + 1) wide.push(e);
-});
-var outer = wide.filter(function (e) {
-  return !wide.some(function (o) { return o !== e && o.contains(e); });
-});
-return [document.documentElement.scrollWidth, outer.slice(0, 3).map(function (e) {
-  var name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '');
-  if (typeof e.className === 'string' && e.className.trim()) {
-    name += '.' + e.className.trim().split(/\\s+/).join('.');
-  }
-  return name + ' (right edge ' + Math.round(e.getBoundingClientRect().right) + ')';
-}).join(', ')];
-"""
-
-# Tables wider than their box at this size: the reader scrolls them sideways.
-SIDEWAYS_JS = """
-var out = [];
-document.querySelectorAll('.table-wrap').forEach(function (w) {
-  if (w.scrollWidth <= w.clientWidth + 1) return;
-  var t = w.querySelector('table');
-  var name = t && t.className ? 'table.' + t.className.trim().split(/\\s+/).join('.') : 'table';
-  out.push(name + ' (' + w.scrollWidth + ' px in ' + w.clientWidth + ')');
-});
-return out.join(', ');
-"""
-
-
-class Rehearsal:
-    """What happened: the steps, the page timings, what was noticed, the checks."""
-
-    def __init__(self):
-        self.started = time.monotonic()
-        self.steps: list[str] = []
-        self.loads: list[float] = []
-        self.saves: list[float] = []
-        self.noticed: dict[str, str] = {}
-        self.checks: list[tuple[str, bool, str]] = []
-        self.hands_entered = 0
-        self.corrections = 0
-        self.kept_on_tablet = 0
-        self.standings: dict[int, list[str]] = {}
-        self.screenshots: Path | None = None
-        self.shot: set[str] = set()
-
-    def step(self, text: str) -> None:
-        elapsed = time.monotonic() - self.started
-        line = f"{elapsed // 60:3.0f}:{elapsed % 60:04.1f}  {text}"
-        self.steps.append(text)
-        print(line, flush=True)
-
-    def check(self, name: str, ok: bool, detail: str = "") -> bool:
-        self.checks.append((name, bool(ok), detail))
-        if not ok:
-            print(f"        FAILED: {name}{': ' + detail if detail else ''}", flush=True)
-        return bool(ok)
-
-    def notice(self, key: str, text: str) -> None:
-        if key not in self.noticed:
-            self.noticed[key] = text
-            print(f"        noticed: {text}", flush=True)
-
-
-class Browser:
-    """One person's browser (or one table's tablet) at tablet size."""
-
-    def __init__(self, who: str, base: str, run: Rehearsal):
-        self.who, self.base, self.run = who, base, run
-        self.driver = chromium(WIDTH, HEIGHT, console_log=True)
-        self.driver.set_page_load_timeout(60)
-
-    def quit(self) -> None:
-        self.console()
-        self.driver.quit()
-
-    def console(self) -> None:
-        """The page's console errors so far, as noticed."""
-        for entry in self.driver.get_log("browser"):
-            if entry.get("level") == "SEVERE":
-                message = re.sub(r"https?://127\.0\.0\.1:\d+", "", entry["message"])
-                self.run.notice(f"console {message}", f"{self.who}'s browser console: {message}")
-
-    # Finding things on the page.
-    def js(self, script: str, *args):
-        return self.driver.execute_script(script, *args)
-
-    def find(self, css: str):
-        from selenium.webdriver.common.by import By
-
-        return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def finds(self, css: str) -> list:
-        from selenium.webdriver.common.by import By
-
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
-
-    def xpath(self, path: str):
-        from selenium.webdriver.common.by import By
-
-        return self.driver.find_element(By.XPATH, path)
-
-    def text(self, css: str) -> str:
-        found = self.finds(css)
-        return found[0].text.strip() if found else ""
-
-    def messages(self) -> list[str]:
-        return [m.text.strip() for m in self.finds(".message") if m.text.strip()]
-
-    @property
-    def path(self) -> str:
-        return self.driver.current_url.removeprefix(self.base)
-
-    # Moving between pages.
-    def open(self, address: str) -> None:
-        self.driver.get(self.base + address if address.startswith("/") else address)
-        self.arrived()
-
-    def tap(self, target) -> None:
-        """Tap something on the page (scrolled into view first, as a finger would)."""
-        element = self.find(target) if isinstance(target, str) else target
-        self.js("arguments[0].scrollIntoView({block: 'center'});", element)
-        element.click()
-
-    def tap_through(self, target) -> None:
-        """Tap a link or a button that leads to another page, and wait for that page."""
-        from selenium.common.exceptions import WebDriverException
-        from selenium.webdriver.support.wait import WebDriverWait
-
-        old = self.find("html")
-        self.tap(target)
-
-        def gone(_driver) -> bool:
-            try:
-                old.is_enabled()
-            except WebDriverException:
-                return True
-            return False
-
-        WebDriverWait(self.driver, 60).until(gone)
-        self.arrived()
-
-    def link(self, text: str, within: str = "") -> object:
-        return self.xpath(f"{within}//a[normalize-space()='{text}']")
-
-    def button(self, text: str, within: str = "") -> object:
-        return self.xpath(f"{within}//button[normalize-space()='{text}']")
-
-    def arrived(self) -> float:
-        """Wait for the page to be loaded; keep its timing; refuse an error page; notice a
-        page wider than the tablet."""
-        from selenium.webdriver.support.wait import WebDriverWait
-
-        timing = WebDriverWait(self.driver, 60, poll_frequency=0.05).until(
-            lambda _driver: self.js(TIMING_JS)
-        )
-        milliseconds, status = timing
-        self.run.loads.append(milliseconds)
-        if status >= 400:
-            heading = self.text("h1")
-            raise PageProblem(f"{self.path} answered {status}: {heading!r}")
-        kind = re.sub(r"\d+", "N", self.path.split("?")[0].split("#")[0])
-        self.snapshot(kind)
-        overflow = self.js(OVERFLOW_JS)
-        if overflow:
-            self.run.notice(
-                f"wide {kind}",
-                f"{kind} is {overflow[0]} px wide on a {WIDTH} px tablet ({self.who}): "
-                f"{overflow[1]}",
-            )
-        sideways = self.js(SIDEWAYS_JS)
-        if sideways:
-            self.run.notice(
-                f"sideways {kind}", f"{kind}: a table scrolls sideways ({self.who}): {sideways}"
-            )
-        return milliseconds
-
-    def snapshot(self, kind: str) -> None:
-        """With ``--screenshots``: the whole page, the first time a kind of page is shown."""
-        if self.run.screenshots is None or kind in self.run.shot:
-            return
-        self.run.shot.add(kind)
-        size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
-        clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 8000)}
-        shot = self.driver.execute_cdp_cmd(
-            "Page.captureScreenshot",
-            {"format": "png", "captureBeyondViewport": True, "clip": {**clip, "scale": 1}},
-        )
-        name = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "home"
-        path = self.run.screenshots / f"{len(self.run.shot):02d}-{name}.png"
-        path.write_bytes(base64.b64decode(shot["data"]))
-
-    def log_in(self, username: str, password: str) -> None:
-        self.open("/accounts/login/")
-        self.find("#id_username").send_keys(username)
-        self.find("#id_password").send_keys(password)
-        self.tap_through("form.stack button.primary")
-        if self.path.startswith("/accounts/login/"):
-            raise PageProblem(f"{username} could not log in: {self.text('.errorlist')!r}")
+from hall import EventDatabase, Server, percentile  # noqa: E402
+from rehearsal_browser import Browser, PageProblem, Rehearsal  # noqa: E402
+from rehearsal_checks import check_activity, check_backup, check_results  # noqa: E402
+from rehearsal_plan import (  # noqa: E402
+    CORRECTED_AT,
+    NAME,
+    ORGANISER,
+    PLAYERS,
+    POSTGRES,
+    REFEREES,
+    REOPEN_REASON,
+    REOPENED_AT,
+    SESSIONS,
+    SLUG,
+    TABLET_TABLES,
+    Hand,
+    plan_table,
+)
 
 
 def write_players(folder: Path) -> Path:
@@ -396,9 +95,6 @@ def make_accounts(database: EventDatabase) -> None:
         "organiser.user_permissions.add(Permission.objects.get(\n"
         "    content_type__app_label='tournament', codename='add_tournament'))\n" + referees,
     )
-
-
-# ---------------------------------------------------------------- the organiser
 
 
 def set_up_tournament(org: Browser, run: Rehearsal, players_csv: Path) -> None:
@@ -590,8 +286,6 @@ def reopen_table(org: Browser, run: Rehearsal, session: int, table: int) -> None
     run.step(f"organiser reopened session {session} table {table}: {REOPEN_REASON!r}")
 
 
-# ---------------------------------------------------------------- a table's hands
-
 SAVED_JS = """
 var state = document.querySelector('[data-sync-state]');
 if (!state) return null;
@@ -745,84 +439,6 @@ def play_table(
     run.step(f"{where}: 16 hands entered and confirmed by {page.who}")
 
 
-# ---------------------------------------------------------------- reading the results
-
-
-def standings_table(page: Browser) -> dict[int, dict[str, str]]:
-    """Player number -> the standings page's cells, by column heading."""
-    headings = [th.text.strip() for th in page.finds("table.standings thead th")]
-    rows = {}
-    for row in page.finds("table.standings tbody tr"):
-        cells = [td.text.strip() for td in row.find_elements("css selector", "td")]
-        record = dict(zip(headings, cells, strict=False))
-        rows[int(record["No."])] = record
-    return rows
-
-
-def as_int(text: str) -> int:
-    return int(text.replace("−", "-").replace("+", "").strip())
-
-
-def read_workbook(page: Browser, run: Rehearsal) -> dict[int, tuple[int, str]]:
-    """standings.xlsx, downloaded with the browser's login: number -> (score, table points)."""
-    import openpyxl
-
-    address = page.find("a[href$='standings.xlsx']").get_attribute("href")
-    cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.driver.get_cookies())
-    request = urllib.request.Request(address, headers={"Cookie": cookies})
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        body = answer.read()
-        kind = answer.headers.get("Content-Type", "")
-        if answer.headers.get("Content-Encoding") == "gzip":
-            body = gzip.decompress(body)
-    run.check("standings.xlsx downloads as a workbook", "spreadsheet" in kind, kind)
-    book = openpyxl.load_workbook(io.BytesIO(body), read_only=True)
-    sheet = book["Standings"]
-    rows = list(sheet.iter_rows(values_only=True))
-    # The header is below the block of the substitutes: the first row that starts with "Rank".
-    rows = rows[next(i for i, row in enumerate(rows) if row and row[0] == "Rank") :]
-    header = list(rows[0])
-    number, score = header.index("Number"), header.index("Score")
-    exact = header.index("Table points (exact)")
-    run.check(
-        "the workbook has a sheet per session",
-        all(f"Session {n}" in book.sheetnames for n in range(1, SESSIONS + 1)),
-        repr(book.sheetnames),
-    )
-    return {int(r[number]): (int(r[score]), str(r[exact])) for r in rows[1:] if r[number]}
-
-
-def activity_rows(page: Browser, session: int, table: int) -> list[str]:
-    """The activity log filtered by session and table, through its form: each row's text."""
-    page.open(f"/t/{SLUG}/")
-    page.tap_through(page.link("Activity", "//main"))
-    page.find("#id_session").send_keys(str(session))
-    page.find("#id_table").send_keys(str(table))
-    page.tap_through(page.button("Filter"))
-    rows = []
-    for _page in range(10):
-        rows += [r.text for r in page.finds("tr.activity-entry")]
-        older = page.finds("a[rel=next]")
-        if not older:
-            break
-        page.tap_through(older[0])
-    return rows
-
-
-def expected_scores(hands: dict, seats: dict) -> dict[int, int]:
-    """Each player's score over the event, computed from the hands entered."""
-    totals = dict.fromkeys(range(1, 17), 0)
-    for (session, table), plan in hands.items():
-        players = seats[(session, table)]
-        for hand in plan.values():
-            for seat, points in enumerate(hand.points()):
-                totals[players[seat]] += points
-    return totals
-
-
-# ---------------------------------------------------------------- the walk
-
-
 def walk(run: Rehearsal, database: EventDatabase, server: Server, folder: Path, postgres):
     base = f"http://127.0.0.1:{server.port}"
     org = Browser("organiser", base, run)
@@ -890,108 +506,6 @@ def walk(run: Rehearsal, database: EventDatabase, server: Server, folder: Path, 
     finally:
         for browser in (org, *referees.values()):
             browser.quit()
-
-
-def check_results(run: Rehearsal, org: Browser, hands: dict, seats: dict) -> None:
-    org.open(f"/t/{SLUG}/")
-    org.tap_through(org.link("Standings", "//nav"))
-    page = standings_table(org)
-    run.check(
-        "the standings page is final (no provisional note)",
-        not org.finds(".message.provisional"),
-        org.text(".message.provisional"),
-    )
-    book = read_workbook(org, run)
-    expected = expected_scores(hands, seats)
-    run.step("standings page read, standings.xlsx downloaded")
-    names = {number: name for number, name, *_rest in PLAYERS}
-    differ = []
-    for number in range(1, 17):
-        shown = as_int(page[number]["Score"]) if number in page else None
-        in_book = book.get(number, (None, None))[0]
-        if not (shown == in_book == expected[number]):
-            differ.append(
-                f"{number} {names[number]}: page {shown}, workbook {in_book}, "
-                f"from the hands {expected[number]}"
-            )
-    run.check(
-        "every player's score: standings page = workbook = the hands entered",
-        not differ and len(page) == 16 and len(book) == 16,
-        "; ".join(differ) or f"{len(page)} on the page, {len(book)} in the workbook",
-    )
-    points = [
-        f"{n}: page {page[n]['Table points']}, workbook {book[n][1]}"
-        for n in range(1, 17)
-        if n in page and n in book and page[n]["Table points"] != book[n][1]
-    ]
-    run.check("every player's table points: page = workbook", not points, "; ".join(points))
-    run.check(
-        "scores sum to zero over the event (a penalty paid to the others moves points only)",
-        sum(expected.values()) == 0 and sum(as_int(r["Score"]) for r in page.values()) == 0,
-        f"{sum(as_int(r['Score']) for r in page.values())}",
-    )
-    run.standings = {n: [r[h] for h in r] for n, r in page.items()}
-
-
-def check_activity(run: Rehearsal, org: Browser) -> None:
-    session, table, hand = REOPENED_AT
-    rows = activity_rows(org, session, table)
-    reopening = [r for r in rows if f"Reopening of session {session} table {table}" in r]
-    run.check(
-        "Activity lists the reopening with its reason",
-        any(REOPEN_REASON in r for r in reopening),
-        repr(reopening[:2]) if reopening else f"{len(rows)} rows, none a reopening",
-    )
-    reopened = [r for r in rows if f"Session {session} table {table} " in r]
-    run.check(
-        "Activity lists the table reopened and confirmed again",
-        any("reopened" in r for r in reopened),
-        repr(reopened[:3]),
-    )
-    corrected = [r for r in rows if f"Hand {hand}, session {session} table {table} changed" in r]
-    run.check(
-        f"Activity lists the correction of hand {hand} after the reopening",
-        bool(corrected),
-        repr([r for r in rows if f"Hand {hand}," in r][:3]),
-    )
-    session, table, hand, _after = CORRECTED_AT
-    rows = activity_rows(org, session, table)
-    corrected = [r for r in rows if f"Hand {hand}, session {session} table {table} changed" in r]
-    run.check(
-        f"Activity lists the tablet's correction of hand {hand} (by the tablet, not an account)",
-        bool(corrected) and "tablet" in corrected[0],
-        repr(corrected[:1] or [r for r in rows if f"Hand {hand}," in r][:3]),
-    )
-    run.step("Activity page read (reopening, corrections)")
-
-
-def check_backup(run: Rehearsal, database: EventDatabase, org: Browser, folder: Path, postgres):
-    backup = folder / "event.json.gz"
-    said = database.manage("backup", str(backup)).strip()
-    run.step(f"backup of the running event: {said}")
-    copy = EventDatabase(postgres)
-    server = Server(copy, workers=2)
-    visitor = None
-    try:
-        copy.manage("migrate", "--noinput")
-        said = copy.manage("restore", str(backup)).strip().splitlines()[0]
-        run.step(f"restored into a second database: {said}")
-        server.start()
-        visitor = Browser("visitor of the restored event", f"http://127.0.0.1:{server.port}", run)
-        visitor.open(f"/t/{SLUG}/standings/")
-        restored = {n: list(r.values()) for n, r in standings_table(visitor).items()}
-        run.check(
-            "the restored event's standings page shows the same table",
-            restored == run.standings,
-            f"{len(restored)} rows; first differing: "
-            + repr(next((n for n in run.standings if restored.get(n) != run.standings[n]), None)),
-        )
-        run.step("the restored event served: standings compared")
-    finally:
-        if visitor:
-            visitor.quit()
-        server.stop()
-        copy.close()
 
 
 def report(run: Rehearsal, kind: str) -> int:
