@@ -1,16 +1,13 @@
 """The standings page's players table rendered by the project's own sortable table
 (``tournament.views.standings_tables``) and by django-tables2, on the same rows: the whole
-table (what the page shows now, and what *All* would print), one page of 100 rows, and
-each sorted by score. Part of ``make bench-web``.
+table (what *All* prints), one page of 100 rows (what the page shows first), and each
+sorted by score. Part of ``make bench-web``.
 
 The django-tables2 table has the same twelve columns, the same cells (the player's name
 with its Chinese name and badges, exact table points as "7/3") and sorts by the same values.
 """
 
 from __future__ import annotations
-
-import statistics
-import time
 
 TABLES2_APP = "django_tables2"
 PAGE_ROWS = 100
@@ -76,17 +73,9 @@ def tables2_standings_table():
     return StandingsTables2
 
 
-def _timed(render, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        render()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
-
-
-def measure(tournament, runs: int) -> list[tuple[str, float, int]]:
-    """(what, median ms, bytes of HTML) for each way of rendering the players' table."""
+def measure(tournament, runs: int, timed) -> list[tuple[str, float, int]]:
+    """(what, median ms, bytes of HTML) for each way of rendering the players' table;
+    ``timed(render, runs)`` is the benchmark's median timer."""
     from django.conf import settings
     from django.test import RequestFactory
 
@@ -112,11 +101,13 @@ def measure(tournament, runs: int) -> list[tuple[str, float, int]]:
         )
         return table.as_html(request)
 
-    standings_ms = _timed(lambda: compute_standings(tournament), runs)
+    standings_ms = timed(lambda: compute_standings(tournament), runs)
     cases = [
         ("the standings computed (both tables' input)", lambda: None, standings_ms),
-        ("project's table, every row", own, None),
-        ("project's table, every row, by score", lambda: own("?sort=-score"), None),
+        ("project's table, every row (All)", lambda: own("?page=all"), None),
+        ("project's table, every row, by score", lambda: own("?sort=-score&page=all"), None),
+        (f"project's table, a page of {PAGE_ROWS}", own, None),
+        (f"project's table, a page of {PAGE_ROWS}, by score", lambda: own("?sort=-score"), None),
         ("django-tables2, every row (All)", lambda: tables2(paginate=False), None),
         (
             "django-tables2, every row, by score",
@@ -136,5 +127,5 @@ def measure(tournament, runs: int) -> list[tuple[str, float, int]]:
             figures.append((name, known, 0))
             continue
         html = str(render())
-        figures.append((name, _timed(render, runs), len(html.encode())))
+        figures.append((name, timed(render, runs), len(html.encode())))
     return figures

@@ -394,7 +394,7 @@ def report_tables(size, tournament, runs: int) -> None:
         f"\n{players} players x {sessions} sessions: the standings page's players table"
         f" (median of {runs}; the page's target is {TARGET_MS['standings']} ms cold)"
     )
-    for name, ms, size_bytes in standings_tables_bench.measure(tournament, runs):
+    for name, ms, size_bytes in standings_tables_bench.measure(tournament, runs, timed):
         shown = f"{size_bytes:>10,} bytes" if size_bytes else ""
         print(f"  {name:<48} {ms:>8.1f} ms  {shown}")
 
