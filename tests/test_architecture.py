@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.purity import assert_imports_no_django
+
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "tournament"
 MAP = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
@@ -81,3 +83,18 @@ def test_every_pure_module_named_by_the_map_is_kept_pure_by_the_contract():
         m.removeprefix("tournament.").replace(".", "/") + ".py" for m in pure["source_modules"]
     }
     assert named and set(named) <= contract_paths
+
+
+PURE_MODULES = next(
+    contract["source_modules"]
+    for contract in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"][
+        "contracts"
+    ]
+    if contract["id"] == "pure"
+)
+
+
+@pytest.mark.parametrize("module", PURE_MODULES)
+def test_every_pure_module_imports_no_django_when_run(module):
+    # The contract reads the imports as written; this imports the module for real.
+    assert_imports_no_django(module)

@@ -1,15 +1,12 @@
 """The session clock's arithmetic, on plain datetimes: no database, no Django."""
 
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
+from tests.purity import assert_imports_no_django
 from tournament.hall.clock import TableClock, format_left, iso_utc, time_left
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 OPENED = datetime(2026, 11, 30, 14, 0, tzinfo=UTC)
 
 
@@ -94,15 +91,4 @@ def test_instants_are_written_in_utc_to_the_millisecond_for_the_tablet():
 
 
 def test_importing_the_clock_does_not_import_django():
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys, tournament.hall.clock; assert 'django' not in sys.modules",
-        ],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    assert_imports_no_django("tournament.hall.clock")

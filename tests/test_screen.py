@@ -1,12 +1,9 @@
 """The hall's screens' cycle, on plain values: which session a screen shows, the panels of one
 turn and the step each poll asks for. No database, no Django."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
+from tests.purity import assert_imports_no_django
 from tournament.hall.screen import (
     CLOSED,
     DRAWN,
@@ -26,8 +23,6 @@ from tournament.hall.screen import (
     phase,
     requested_step,
 )
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize(
@@ -152,15 +147,4 @@ def test_the_phase_names_the_session_and_its_state():
 
 
 def test_importing_the_screen_does_not_import_django():
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys, tournament.hall.screen; assert 'django' not in sys.modules",
-        ],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    assert_imports_no_django("tournament.hall.screen")

@@ -1,12 +1,11 @@
 import dataclasses
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from tests.markdown_tables import split_row, table_rows
+from tests.purity import assert_imports_no_django
 from tournament.seating import ROUND_SEATING, WINDS, HandSlot, session_schedule
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -154,18 +153,7 @@ def test_round_seating_table_in_the_doc_matches_the_code():
 
 
 def test_importing_seating_does_not_import_django():
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys, tournament.seating; assert 'django' not in sys.modules",
-        ],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    assert_imports_no_django("tournament.seating")
 
 
 def test_schedule_counts_every_seat_wind_four_times_per_player():
