@@ -250,34 +250,57 @@ CASES = [
         "digits_end",
         lambda: notation.parse_hand("123m45"),
         "missing_suit",
-        "at character 5 (123m>>45<<): 45 must be followed by a suit letter m, p or s",
+        "at character 5 (123m>>45<<): 45 must be followed by a suit letter m, p or s, or by z for "
+        "the honors 1z-7z",
     ),
     Case(
         "digits_space",
         lambda: notation.parse_hand("123 +9s"),
         "missing_suit",
-        "at character 1 (>>123<< +9s): 123 must be followed by a suit letter m, p or s",
+        "at character 1 (>>123<< +9s): 123 must be followed by a suit letter m, p or s, or by z "
+        "for the honors 1z-7z",
     ),
     Case(
         "digits_upper_m",
         lambda: notation.parse_hand("123M +9s"),
         "missing_suit",
-        "at character 1 (>>123<<M +9s): 123 must be followed by a suit letter m, p or s; suit "
-        "letters are lowercase",
+        "at character 1 (>>123<<M +9s): 123 must be followed by a suit letter m, p or s, or by z "
+        "for the honors 1z-7z; these letters are lowercase",
     ),
     Case(
         "digits_upper_p",
         lambda: notation.parse_hand("123P +9s"),
         "missing_suit",
-        "at character 1 (>>123<<P +9s): 123 must be followed by a suit letter m, p or s; suit "
-        "letters are lowercase (P alone is an honor: the white dragon)",
+        "at character 1 (>>123<<P +9s): 123 must be followed by a suit letter m, p or s, or by z "
+        "for the honors 1z-7z; these letters are lowercase (P alone is an honor: the white dragon)",
     ),
     Case(
         "digits_upper_s",
         lambda: notation.parse_hand("123S +9s"),
         "missing_suit",
-        "at character 1 (>>123<<S +9s): 123 must be followed by a suit letter m, p or s; suit "
-        "letters are lowercase (S alone is an honor: the South wind)",
+        "at character 1 (>>123<<S +9s): 123 must be followed by a suit letter m, p or s, or by z "
+        "for the honors 1z-7z; these letters are lowercase (S alone is an honor: the South wind)",
+    ),
+    Case(
+        "digits_upper_z",
+        lambda: notation.parse_hand("11Z +9s"),
+        "missing_suit",
+        "at character 1 (>>11<<Z +9s): 11 must be followed by a suit letter m, p or s, or by z "
+        "for the honors 1z-7z; these letters are lowercase",
+    ),
+    Case(
+        "honor_number_eight",
+        lambda: notation.parse_hand("123m78z +9s"),
+        "unknown_tile",
+        "at character 6 (123m7>>8<<z +9s): 8z is not a tile; the honors are 1z-7z: East, South, "
+        "West, North, red, green and white dragon",
+    ),
+    Case(
+        "bare_honor_suffix",
+        lambda: notation.parse_hand("123m z +9s"),
+        "unknown_tile",
+        "at character 6 (123m >>z<< +9s): 'z' is not a tile; the suit letter z needs ranks "
+        "before it, as in 5z",
     ),
     Case(
         "zero_rank",
@@ -309,7 +332,7 @@ CASES = [
         lambda: notation.parse_hand("123m x +9s"),
         "unknown_tile",
         "at character 6 (123m >>x<< +9s): 'x' is not a tile; tiles are 1m-9m, 1p-9p, 1s-9s, "
-        "the winds E S W N and the dragons C F P",
+        "the winds E S W N and the dragons C F P (or the honors as 1z-7z)",
     ),
     Case(
         "meld_never_closed",
@@ -469,7 +492,7 @@ CASES = [
         lambda: notation.parse_hand("123m456p789s11s X E +E | self"),
         "unknown_tile",
         "at character 17 (…456p789s11s >>X<< E +E | self): 'X' is not a tile; tiles are 1m-9m, "
-        "1p-9p, 1s-9s, the winds E S W N and the dragons C F P",
+        "1p-9p, 1s-9s, the winds E S W N and the dragons C F P (or the honors as 1z-7z)",
     ),
     # notation: JSON
     Case(

@@ -109,7 +109,7 @@ def test_the_calculator_shows_an_illegal_hand_through_gettext(client, db, markin
     assert_error_beside(response, "hand", "«at character 6 (123m ")
     assert response.context["form"].errors["hand"] == [
         "«at character 6 (123m >>x<< +9s): «'x' is not a tile; tiles are 1m-9m, 1p-9p, 1s-9s, "
-        "the winds E S W N and the dragons C F P»»"
+        "the winds E S W N and the dragons C F P (or the honors as 1z-7z)»»"
     ]
 
 

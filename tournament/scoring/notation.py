@@ -39,7 +39,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
     {
         # Reading the notation (parse_hand); these carry HandError.position.
         "empty_hand": "the text has no tiles at all",
-        "missing_suit": "digits not followed by a lowercase suit letter m, p or s",
+        "missing_suit": "digits not followed by a lowercase suit letter m, p, s or z",
         "unexpected_character": "a character that has no place where it stands",
         "unclosed_meld": "a [ or { without its closing bracket",
         "invalid_meld_size": "a meld in [ ] without 3 or 4 tiles, or a { } kong without 4",
@@ -88,6 +88,9 @@ _FLAGS: Final = ("self", "kong", "fourth", "last")
 _SETTINGS: Final = ("seat", "wind", "flowers")
 CONDITION_WORDS: Final = frozenset(_FLAGS + _SETTINGS)
 """The words that may follow ``|``, as ``parse_hand_with_conditions`` reports them."""
+# The numbered form of the honors that other calculators write: 1z-7z in the order players
+# of these rules name them, 东南西北中发白 (so 5z is the red dragon, C).
+_HONOR_SUFFIX: Final = "z"
 _CHINESE_HONORS: Final = dict(zip("东東南西北中发發白", "EESWNCFFP", strict=True))
 _CONTEXT: Final = 12
 
@@ -419,19 +422,47 @@ def _located(
 # Digits not followed by a suit letter, by the character that follows them instead: an
 # uppercase suit letter, which may be an honor of its own.
 _MISSING_SUIT: Final = {
-    "": gettext_noop("%(digits)s must be followed by a suit letter m, p or s"),
+    "": gettext_noop(
+        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z"
+    ),
     "M": gettext_noop(
-        "%(digits)s must be followed by a suit letter m, p or s; suit letters are lowercase"
+        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
+        "these letters are lowercase"
     ),
     "P": gettext_noop(
-        "%(digits)s must be followed by a suit letter m, p or s; suit letters are lowercase "
-        "(P alone is an honor: the white dragon)"
+        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
+        "these letters are lowercase (P alone is an honor: the white dragon)"
     ),
     "S": gettext_noop(
-        "%(digits)s must be followed by a suit letter m, p or s; suit letters are lowercase "
-        "(S alone is an honor: the South wind)"
+        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
+        "these letters are lowercase (S alone is an honor: the South wind)"
+    ),
+    "Z": gettext_noop(
+        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
+        "these letters are lowercase"
     ),
 }
+
+
+def _honors_by_number(text: str, start: int, suffix: int) -> list[tuple[str, int]]:
+    """The honors written as digits before ``z`` (``text[start:suffix]``), as tile and position."""
+    tiles = []
+    for k in range(start, suffix):
+        rank = int(text[k])
+        if not 1 <= rank <= len(HONOR_TILES):
+            raise _located(
+                "unknown_tile",
+                text,
+                k,
+                k + 1,
+                gettext_noop(
+                    "%(digit)sz is not a tile; the honors are 1z-7z: "
+                    "East, South, West, North, red, green and white dragon"
+                ),
+                {"digit": text[k]},
+            )
+        tiles.append((HONOR_TILES[rank - 1], k))
+    return tiles
 
 
 def _read_tiles(text: str, i: int) -> tuple[list[tuple[str, int]], int]:
@@ -444,7 +475,7 @@ def _read_tiles(text: str, i: int) -> tuple[list[tuple[str, int]], int]:
             j = i
             while j < n and text[j] in _DIGITS:
                 j += 1
-            if j >= n or text[j] not in SUITS:
+            if j >= n or text[j] not in (*SUITS, _HONOR_SUFFIX):
                 bad = text[j] if j < n else ""
                 raise _located(
                     "missing_suit",
@@ -454,6 +485,10 @@ def _read_tiles(text: str, i: int) -> tuple[list[tuple[str, int]], int]:
                     _MISSING_SUIT.get(bad, _MISSING_SUIT[""]),
                     {"digits": text[i:j]},
                 )
+            if text[j] == _HONOR_SUFFIX:
+                tiles.extend(_honors_by_number(text, i, j))
+                i = j + 1
+                continue
             for k in range(i, j):
                 if text[k] == "0":
                     raise _located(
@@ -474,7 +509,7 @@ def _read_tiles(text: str, i: int) -> tuple[list[tuple[str, int]], int]:
             if char in _CHINESE_HONORS:
                 why = gettext_noop("%(typed)s is not a tile; write %(character)s as %(tile)s")
                 params["tile"] = _CHINESE_HONORS[char]
-            elif char in SUITS:
+            elif char in SUITS or char == _HONOR_SUFFIX:
                 why = gettext_noop(
                     "%(typed)s is not a tile; the suit letter %(character)s needs ranks "
                     "before it, as in 5%(character)s"
@@ -485,7 +520,7 @@ def _read_tiles(text: str, i: int) -> tuple[list[tuple[str, int]], int]:
             else:
                 why = gettext_noop(
                     "%(typed)s is not a tile; tiles are 1m-9m, 1p-9p, 1s-9s, the winds "
-                    "E S W N and the dragons C F P"
+                    "E S W N and the dragons C F P (or the honors as 1z-7z)"
                 )
             raise _located("unknown_tile", text, i, i + 1, why, params)
         else:
