@@ -31,6 +31,7 @@ urlpatterns = [
     # The language switch in the header posts here (Django's set_language view).
     path("i18n/", include("django.conf.urls.i18n")),
     path("calculator/", calculator.calculator, name="calculator"),
+    path("calculator/fans/", calculator.hand_fans, name="hand_fans"),
     # Organisers
     path("new/", organiser.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/edit/", organiser.tournament_edit, name="tournament_edit"),

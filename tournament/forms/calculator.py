@@ -1,16 +1,20 @@
-"""The public fan calculator's form: a hand in the referee notation, and optionally a claim.
+"""The public fan calculator's form: a hand in the referee notation, and optionally a claim;
+and the tile picker's hand on a referee's sheet, scored with what the sheet knows.
 
 The hand may be left empty when fans or a total are claimed: the claim is then checked on
 its own. With neither, the hand is required.
 """
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament.language.translated import core_error
-from tournament.scoring import notation
+from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand
+from tournament.scoring import MAX_FLOWERS, Outcome, notation
 from tournament.scoring.claims import parse_claimed_fans
 from tournament.scoring.hand import HandError
+from tournament.services.hands import score_winning_hand
 
 
 class CalculatorForm(forms.Form):
@@ -80,4 +84,37 @@ class CalculatorForm(forms.Form):
                     self.fields["hand"].error_messages["required"], code="required"
                 ),
             )
+        return cleaned
+
+
+class SheetFansForm(forms.Form):
+    """The tile picker's hand on a referee's sheet, with what the sheet knows of it: the
+    hand's number and winner give the winds, the result says whether it was self-drawn, the
+    flowers field the flowers. Scored as saving the hand would score it."""
+
+    hand = forms.CharField(max_length=200)
+    number = forms.IntegerField(required=False, min_value=1, max_value=HANDS_PER_SESSION)
+    winner = forms.IntegerField(required=False, min_value=0, max_value=len(SEAT_LABELS) - 1)
+    outcome = forms.ChoiceField(choices=Hand.OUTCOME_CHOICES, required=False)
+    flowers = forms.IntegerField(required=False, min_value=0, max_value=MAX_FLOWERS)
+
+    scored = None
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        # Before a result is tapped the sheet treats a winner as a win on a discard.
+        outcome = cleaned.get("outcome") or Outcome.DISCARD.value
+        try:
+            self.scored = score_winning_hand(
+                text=cleaned["hand"],
+                number=cleaned.get("number"),
+                winner=cleaned.get("winner"),
+                outcome=outcome,
+                flowers=cleaned.get("flowers"),
+            )
+        except ValidationError as error:
+            # The service names the sheet's field; here the hand is the one field.
+            self.add_error("hand", error.error_dict["winning_hand"])
         return cleaned

@@ -7,6 +7,7 @@ from django import template
 from tournament.hall import statistics
 from tournament.language import translated
 from tournament.language.formatting import WIND_LETTERS, WIND_NAMES, format_table_points
+from tournament.language.tiles import flower_faces, tile_names, tile_rows
 from tournament.models import SEAT_LABELS, Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, MIN_FAN
 from tournament.scoring.claims import parse_claimed_fans
@@ -135,3 +136,19 @@ def share(part: int, whole: int) -> str:
 def seat_wind(seat):
     """A starting seat's wind at the first hand: P1 (0) East, P2 South, P3 West, P4 North."""
     return "" if seat is None else WIND_NAMES["ESWN"[int(seat)]]
+
+
+@register.inclusion_tag("scoring/_tile_picker.html")
+def tile_picker(target: str, on_sheet: bool = False):
+    """``{% tile_picker "winning_hand" on_sheet=True %}``: the tile picker, which writes the
+    hand it builds into the form's field ``target`` in the notation (static/js/tiles.js).
+    On a referee's sheet the winds, self-draw and flowers come from the sheet; on the
+    calculator they are tapped."""
+    return {
+        "target": target,
+        "on_sheet": on_sheet,
+        "rows": tile_rows(),
+        "flowers": flower_faces(),
+        "names": tile_names(),
+        "winds": [(code, WIND_NAMES[code]) for code in WIND_NAMES],
+    }

@@ -1,9 +1,14 @@
-"""The public fan calculator: anyone scores a hand and checks a claim. It never writes."""
+"""The public fan calculator: anyone scores a hand and checks a claim. It never writes.
+
+``hand_fans`` answers the tile picker (on this page and on a referee's sheet) with the fans of
+the hand being built, as a fragment of HTML: the scoring core counts them on the server, so
+the picker holds no second calculator.
+"""
 
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from tournament.forms.calculator import CalculatorForm
+from tournament.forms.calculator import CalculatorForm, SheetFansForm
 from tournament.scoring.claims import check_claim
 
 
@@ -28,3 +33,15 @@ def calculator(request):
     return render(
         request, "scoring/calculator.html", {"form": form, "scored": scored, "check": check}
     )
+
+
+@require_safe
+def hand_fans(request):
+    """The fans of the picker's hand: ``hand`` in the notation, with its conditions written
+    (the calculator), or with ``number``, ``winner``, ``outcome`` and ``flowers`` from a
+    referee's sheet, which give the winds and the rest as saving the hand would."""
+    on_sheet = "number" in request.GET
+    form = (SheetFansForm if on_sheet else CalculatorForm)(request.GET)
+    scored = form.scored if form.is_valid() else None
+    errors = [error for errors in form.errors.values() for error in errors]
+    return render(request, "scoring/_fans.html", {"scored": scored, "errors": errors})

@@ -34,6 +34,7 @@
       var value = (parseInt(flowers.value, 10) || 0) + parseInt(button.dataset.step, 10);
       var most = parseInt(flowers.getAttribute("max"), 10);
       flowers.value = Math.max(0, isNaN(most) ? value : Math.min(most, value));
+      flowers.dispatchEvent(new Event("input", { bubbles: true }));
     });
   }
 })();
@@ -183,4 +184,54 @@
     var row = rowOf(event.target);
     if (row && event.target === field(row, "reason")) forgetPreset(row);
   });
+})();
+
+// The tile picker on the sheet: "Enter the tiles" opens it over the whole screen; its fans
+// (counted by the server) fill the fan with one tap, and a fan the players declared that the
+// tiles do not give is said under the fan before Save. The server checks it again on Save.
+(function () {
+  var form = document.getElementById("hand-entry");
+  var dialog = form && form.querySelector("[data-picker-dialog]");
+  var row = form && form.querySelector("[data-picker-open-row]");
+  var fan = form && form.querySelector("input[name=fan]");
+  if (!dialog || !row || !fan || typeof dialog.showModal !== "function") return;
+  var picker = dialog.querySelector("[data-tile-picker]");
+  var summary = row.querySelector("[data-picker-summary]");
+  var use = row.querySelector("[data-picker-use]");
+  var counted = { total: null, offline: false };
+  row.hidden = false;
+  function words(name, values) {
+    var t = summary.getAttribute("data-text-" + name);
+    Object.keys(values).forEach(function (k) { t = t.replace("%(" + k + ")s", values[k]); });
+    return t;
+  }
+  function update() {
+    var total = counted.total, declared = fan.value.trim();
+    summary.classList.remove("differs");
+    use.hidden = !total || declared === total;
+    if (total) use.textContent = use.dataset.text.replace("%(total)s", total);
+    if (counted.offline) summary.textContent = words("offline", {});
+    else if (!total) summary.textContent = "";
+    else if (!declared) summary.textContent = words("counted", { total: total });
+    else if (declared === total) summary.textContent = words("agrees", { total: total });
+    else {
+      summary.textContent = words("differs", { declared: declared, total: total });
+      summary.classList.add("differs");
+    }
+  }
+  function take() {
+    fan.value = counted.total;
+    fan.dispatchEvent(new Event("input", { bubbles: true }));
+    if (dialog.open) dialog.close();
+    update();
+  }
+  row.querySelector("[data-picker-open]").addEventListener("click", function () { dialog.showModal(); });
+  picker.querySelector("[data-picker-close]").addEventListener("click", function () { dialog.close(); });
+  picker.querySelector("[data-use-total]").addEventListener("click", take);
+  use.addEventListener("click", take);
+  form.addEventListener("picker:fans", function (event) {
+    counted = { total: event.detail.total || null, offline: !!event.detail.offline };
+    update();
+  });
+  fan.addEventListener("input", update);
 })();
