@@ -98,6 +98,11 @@ bench-seating: $(STAMP)
 
 # A referee's 16 hands in headless Chromium: taps, keystrokes, scrolls, server time per save
 # (needs chromium and chromedriver; not part of `make test`).
+# The tile picker: taps and fan latency for 20 hands of the fan corpus (not part of `make test`).
+.PHONY: bench-picker
+bench-picker: $(STAMP)
+	$(PY) bench/tile_picker_bench.py
+
 .PHONY: bench-tablet
 bench-tablet: $(STAMP)
 	$(PY) bench/tablet_benchmark.py

@@ -11,8 +11,8 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests.fan_lists import core_fans, listed_fans
 from tournament import seating
-from tournament.language.translated import fan_name
 from tournament.scoring import notation
 
 URL = reverse("hand_fans")
@@ -31,18 +31,9 @@ def answer(response) -> dict:
         "total": int(totals[1]) if totals else None,
         "with_flowers": int(totals[2]) if totals else None,
         "valid": totals[3] == "1" if totals else None,
-        "fans": re.findall(r"<li>(.+?) <b>(\d+)</b>(?: ×(\d+))?</li>", page),
+        "fans": listed_fans(page),
         "page": page,
     }
-
-
-def core_fans(scored, language="en") -> list[tuple[str, str, str]]:
-    from django.utils import translation
-
-    with translation.override(language):
-        return [
-            (fan_name(f), str(f.points), str(f.count) if f.count > 1 else "") for f in scored.fans
-        ]
 
 
 @pytest.mark.parametrize("persona", ["organiser", "referee", "other_referee", "anonymous"])

@@ -1,0 +1,236 @@
+"""The winning hand entered by touch, in a real browser, on the calculator and the sheet.
+
+Each hand is tapped on the tile picker as ``reference.tile_taps`` plans it; the hand the
+picker writes must be that hand, and the fans it shows must be the scoring core's. On the
+sheet the hand is then saved, with the network and without it.
+"""
+
+import dataclasses
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.wait import WebDriverWait
+
+from reference.tile_taps import Tap, plan
+from tests.browser.conftest import TABLET_LANDSCAPE, TABLET_UPRIGHT, log_in, navigates, set_viewport
+from tests.browser.picker import PICKER, fits_the_screen, shown_fans, tap_plan, written_hand
+from tests.browser.test_hand_entry import choose, sheet_url
+from tests.browser.test_offline import network, sync_state
+from tests.fan_lists import core_fans
+from tournament import seating
+from tournament.scoring import notation
+
+# The hands of the issue: a chow-pung hand, seven pairs, a concealed kong with flowers, and a
+# hand below the 8-fan minimum.
+HANDS = {
+    "chow_pung": "123m456p789s1z [555p] +1z",
+    "seven_pairs": "1199m2277p3388sE +E | self",
+    "kong_and_flowers": "123m789p456s1s {CCCC} +1s | self kong flowers=3",
+    "below_minimum": "123m456p23s55s [789m] +4s",
+}
+SIZES = pytest.mark.parametrize(
+    "size", [TABLET_UPRIGHT, TABLET_LANDSCAPE], ids=["upright", "landscape"]
+)
+
+
+def picker_state(driver) -> str:
+    return driver.find_element(By.CSS_SELECTOR, PICKER).text
+
+
+@SIZES
+def test_the_calculator_counts_the_hands_tapped_as_the_core_does(browser, size):
+    set_viewport(browser, *size)
+    for name, text in HANDS.items():
+        hand = notation.parse_hand(text)
+        browser.get(browser.live_server_url + "/calculator/")
+        tap_plan(browser, plan(hand))
+        assert notation.parse_hand(written_hand(browser)) == hand, name
+        shown = shown_fans(browser)
+        scored = notation.score_hand(hand)
+        assert shown["total"] == scored.total_without_flowers, name
+        assert shown["fans"] == core_fans(scored), name
+        if not scored.valid:
+            assert "Below the 8-fan minimum" in shown["text"]
+        # The whole picker, its fans shown, fits the screen: nothing to scroll while tapping.
+        assert fits_the_screen(browser, PICKER), (name, size)
+
+
+def test_a_tile_that_cannot_be_added_is_refused_at_once_with_the_reason(browser):
+    browser.get(browser.live_server_url + "/calculator/")
+    refusal = browser.find_element(By.CSS_SELECTOR, "[data-picker-refusal]")
+    tap_plan(
+        browser, [Tap("mode", "kong"), Tap("tile", "5p"), Tap("mode", "tile"), Tap("tile", "5p")]
+    )
+    assert refusal.text == "There are only four of 5 of dots."
+    assert written_hand(browser).startswith("{5555p}")
+    tap_plan(browser, [Tap("mode", "chow"), Tap("tile", "8m")])
+    assert refusal.text.endswith("tap its lowest tile, 1 to 7.")
+    tap_plan(browser, [Tap("mode", "pung")] + [Tap("tile", t) for t in ("1m", "2m", "3m")])
+    tap_plan(browser, [Tap("mode", "pair"), Tap("tile", "E")])
+    assert refusal.text == ""
+    assert "14 of 14 tiles" in picker_state(browser)
+    tap_plan(browser, [Tap("tile", "S")])
+    assert refusal.text.startswith("The hand already has its 14 tiles")
+    assert "S" not in written_hand(browser)
+    # Undo takes the last group back; a tap on a tile of the hand makes it the winning tile.
+    browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-undo]").click()
+    assert "12 of 14 tiles" in picker_state(browser)
+    tap_plan(browser, [Tap("tile", "W"), Tap("win", "1:0")])
+    assert written_hand(browser).split(" | ")[0] == "11222333mWW {5555p} +1m"
+    # A tile of a concealed kong is not a winning tile.
+    tap_plan(browser, [Tap("win", "0:0")])
+    assert refusal.text.startswith("The winning tile is one of the tiles in the hand")
+
+
+def test_the_calculator_in_chinese_names_the_fans_in_chinese(browser):
+    browser.get(browser.live_server_url + "/calculator/")
+    browser.add_cookie({"name": "django_language", "value": "zh-hans"})
+    browser.get(browser.live_server_url + "/calculator/")
+    hand = notation.parse_hand(HANDS["chow_pung"])
+    tap_plan(browser, plan(hand))
+    assert shown_fans(browser)["fans"] == core_fans(notation.score_hand(hand), "zh-hans")
+    assert "番" in shown_fans(browser)["text"]
+
+
+# --- On the referee's sheet ------------------------------------------------------------------
+
+
+def on_the_sheet(hand, number: int, winner: int):
+    """The scoring core's result for ``hand`` as hand ``number`` won by seat ``winner``: the
+    winds from the schedule, as the sheet gives them."""
+    slot = seating.session_schedule()[number - 1]
+    return notation.score_hand(
+        dataclasses.replace(
+            hand, seat_wind=slot.seat_winds[winner], prevalent_wind=slot.prevalent_wind
+        )
+    )
+
+
+def tap_the_result(driver, hand, winner: int) -> None:
+    choose(driver, "outcome", "self_drawn" if hand.self_drawn else "discard")
+    choose(driver, "winner", str(winner))
+    if not hand.self_drawn:
+        choose(driver, "discarder", str((winner + 1) % 4))
+
+
+def open_picker(driver) -> None:
+    button = driver.find_element(By.CSS_SELECTOR, "[data-picker-open]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    button.click()
+    WebDriverWait(driver, 5).until(
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, "[data-picker-dialog]").get_attribute("open")
+            is not None
+        )
+    )
+
+
+def heading(driver) -> str:
+    return driver.find_element(By.CSS_SELECTOR, "#entry h2").text
+
+
+@SIZES
+def test_the_referee_enters_the_hands_by_touch_and_saves_them(browser, table_in_play, size):
+    set_viewport(browser, *size)
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    for number, name in enumerate(("chow_pung", "seven_pairs", "kong_and_flowers"), start=1):
+        hand = notation.parse_hand(HANDS[name])
+        winner = number % 4
+        tap_the_result(browser, hand, winner)
+        open_picker(browser)
+        tap_plan(browser, plan(hand, on_sheet=True))
+        shown = shown_fans(browser)
+        scored = on_the_sheet(hand, number, winner)
+        assert (shown["total"], shown["fans"]) == (scored.total_without_flowers, core_fans(scored))
+        # The picker and its fans fit the tablet's screen, in its dialog: no scrolling.
+        assert browser.execute_script(
+            "const d = document.querySelector('[data-picker-dialog]');"
+            "return d.scrollHeight <= d.clientHeight;"
+        ), (name, size)
+        # One tap puts the total into the fan; the flowers came from the picker.
+        browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-use-total]").click()
+        assert browser.find_element(By.NAME, "fan").get_attribute("value") == str(shown["total"])
+        assert browser.find_element(By.NAME, "flowers").get_attribute("value") == str(hand.flowers)
+        summary = browser.find_element(By.CSS_SELECTOR, "[data-picker-summary]").text
+        assert summary == f"The tiles give {shown['total']} fan, as declared."
+        save = browser.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")
+        navigates(browser, save.click)
+        assert heading(browser) == f"Enter hand {number + 1}"
+        stored = table_in_play.hands.get(number=number)
+        assert (stored.fan, stored.computed_fan, stored.flowers) == (
+            scored.total_without_flowers,
+            scored.total_without_flowers,
+            hand.flowers,
+        )
+        kept = notation.parse_hand(stored.winning_hand)
+        assert (kept.concealed, kept.melds, kept.win_tile) == (
+            hand.concealed,
+            hand.melds,
+            hand.win_tile,
+        )
+
+
+def test_a_hand_below_the_minimum_is_refused_and_kept_with_its_tiles(browser, table_in_play):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    hand = notation.parse_hand(HANDS["below_minimum"])
+    tap_the_result(browser, hand, 2)
+    open_picker(browser)
+    tap_plan(browser, plan(hand, on_sheet=True))
+    shown = shown_fans(browser)
+    assert shown["total"] < 8 and "Below the 8-fan minimum" in shown["text"]
+    browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-use-total]").click()
+    save = browser.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")
+    navigates(browser, save.click)
+    assert not table_in_play.hands.exists()
+    assert "8" in browser.find_element(By.ID, "field-fan").text  # the reason, beside the fan
+    # Everything entered is still there: the result, the winner, the fan and the tiles.
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=winner][value='2']").is_selected()
+    assert browser.find_element(By.NAME, "fan").get_attribute("value") == str(shown["total"])
+    assert (
+        notation.parse_hand(browser.find_element(By.NAME, "winning_hand").get_attribute("value"))
+        == hand
+    )
+    assert "14 of 14 tiles" in browser.find_element(
+        By.CSS_SELECTOR, f"{PICKER} [data-picker-count]"
+    ).get_attribute("textContent")
+
+
+def test_without_the_network_the_tiles_are_kept_and_checked_when_sent(browser, table_in_play):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("saved", "All saved"))
+    network(browser, offline=True)
+    expected = {}
+    # Hand 1 declared as the tiles give it; hand 2 declared wrongly (the players said 12).
+    for number, (name, declared) in enumerate((("chow_pung", None), ("seven_pairs", 12)), start=1):
+        hand = notation.parse_hand(HANDS[name])
+        winner = number % 4
+        scored = on_the_sheet(hand, number, winner)
+        expected[number] = scored.total_without_flowers
+        tap_the_result(browser, hand, winner)
+        open_picker(browser)
+        tap_plan(browser, plan(hand, on_sheet=True))
+        shown = shown_fans(browser)
+        assert shown["offline"] and shown["total"] is None
+        assert "the fans are checked when it is sent" in shown["text"]
+        browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-picker-close]").click()
+        fan = browser.find_element(By.NAME, "fan")
+        fan.clear()
+        fan.send_keys(str(declared or scored.total_without_flowers))
+        assert (
+            "checked when the hand is sent"
+            in browser.find_element(By.CSS_SELECTOR, "[data-picker-summary]").text
+        )
+        browser.find_element(By.CSS_SELECTOR, "#hand-entry button.primary").click()
+        next_hand = f"Enter hand {number + 1}"
+        WebDriverWait(browser, 15).until(lambda d, title=next_hand: heading(d) == title)
+    assert not table_in_play.hands.exists()
+    network(browser, offline=False)
+    # Hand 1 is stored with its tiles checked; hand 2 is refused for its fan, kept on the tablet.
+    WebDriverWait(browser, 40).until(lambda d: sync_state(d)[0] == "refused")
+    stored = table_in_play.hands.get()
+    assert (stored.number, stored.fan, stored.computed_fan) == (1, expected[1], expected[1])
+    problems = browser.find_element(By.CSS_SELECTOR, "[data-sync-problems]").text
+    assert "Hand 2" in problems and str(expected[2]) in problems
