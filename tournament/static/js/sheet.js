@@ -39,22 +39,34 @@
   }
 })();
 // Show only the fields that apply to the chosen result; the server checks everything anyway.
+// The winner and discarder tiles are always there, so that one tap turns a draw (or no
+// result yet) into a win: a winner tapped means a win (self-drawn until a discarder is
+// tapped), a discarder tapped means a win on that discard. Tapping a draw or "not played"
+// clears them.
 (function () {
   var form = document.querySelector(".hand-form");
   if (!form) return;
-  // Before a result is chosen the winner and discarder tiles are shown too: tapping a
-  // discarder means a win on that discard, so a plain discard win needs no result tap.
-  function update() {
+  function outcome() {
     var checked = form.querySelector("input[name=outcome]:checked");
-    var value = checked ? checked.value : "";
+    return checked ? checked.value : "";
+  }
+  function choose(value) {
+    var radio = form.querySelector("input[name=outcome][value=" + value + "]");
+    if (radio && !radio.checked) radio.checked = true;
+  }
+  function update() {
+    var value = outcome();
     var win = !value || value === "self_drawn" || value === "discard";
     form.querySelectorAll(".win-only").forEach(function (el) { el.hidden = !win; });
-    form.querySelectorAll(".discard-only").forEach(function (el) { el.hidden = !(value === "discard" || !value); });
+    form.querySelectorAll(".discard-only").forEach(function (el) { el.hidden = value === "self_drawn"; });
   }
   form.addEventListener("change", function (event) {
-    if (event.target.name === "discarder") {
-      var discard = form.querySelector("input[name=outcome][value=discard]");
-      if (discard && !discard.checked) discard.checked = true;
+    var name = event.target.name, value = outcome();
+    var win = value === "self_drawn" || value === "discard";
+    if (name === "discarder") choose("discard");
+    else if (name === "winner" && !win) choose("self_drawn");
+    else if (name === "outcome" && !win) {
+      form.querySelectorAll("input[name=winner], input[name=discarder]").forEach(function (radio) { radio.checked = false; });
     }
     update();
   });
