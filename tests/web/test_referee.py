@@ -643,3 +643,26 @@ def test_penalty_seat_tiles_say_each_players_wind_in_the_hand(personas, urls, se
     assert first.number == 1
     labels = [tile.choice_label for tile in correction.context["penalties"].empty_form["offender"]]
     assert [label.rsplit("(", 1)[1][0] for label in labels] == list(first.seat_winds)
+
+
+def test_an_empty_table_shows_no_places_nor_table_points(personas, urls, session_in_play):
+    empty = reverse("table_sheet", args=[session_in_play.tournament.slug, 1, 2])
+    page = personas["referee"].get(empty).content.decode()
+    summary = page[page.index('<table class="summary">') : page.index("</table>")]
+    assert summary.count('<td class="num muted">—</td>') == 8
+    # Table 1 has a hand (a draw): everyone is placed, and the table points are shared.
+    page = personas["referee"].get(urls["sheet"]).content.decode()
+    summary = page[page.index('<table class="summary">') : page.index("</table>")]
+    assert "—" not in summary and summary.count("1.75") == 4
+
+
+def test_the_score_sheet_writes_the_winds_in_words(personas, urls):
+    page = personas["referee"].get(urls["sheet"]).content.decode()
+    row = page[page.index('id="hand-1"') : page.index("</tr>", page.index('id="hand-1"'))]
+    # Hand 1: P1 deals (East, in bold) from the East seat; P2 is South in the South seat.
+    assert '<small class="seat-wind dealer">East <span class="muted">(E seat)</span>' in row
+    assert '<small class="seat-wind">South <span class="muted">(S seat)</span>' in row
+    chinese = personas["referee"].get(urls["sheet"], HTTP_ACCEPT_LANGUAGE="zh-hans")
+    page = chinese.content.decode()
+    row = page[page.index('id="hand-1"') : page.index("</tr>", page.index('id="hand-1"'))]
+    assert "东 <span" in row

@@ -39,10 +39,10 @@
   }
 })();
 // Show only the fields that apply to the chosen result; the server checks everything anyway.
-// The winner and discarder tiles are always there, so that one tap turns a draw (or no
-// result yet) into a win: a winner tapped means a win (self-drawn until a discarder is
-// tapped), a discarder tapped means a win on that discard. Tapping a draw or "not played"
-// clears them.
+// The winner and discarder tiles are always there, so that one tap turns a draw into a win:
+// a winner tapped on a draw takes the draw back (the form is then as for a new hand, the
+// fan and the discarder shown), a discarder tapped means a win on that discard. Tapping a
+// draw or "not played" clears them.
 (function () {
   var form = document.querySelector(".hand-form");
   if (!form) return;
@@ -64,7 +64,9 @@
     var name = event.target.name, value = outcome();
     var win = value === "self_drawn" || value === "discard";
     if (name === "discarder") choose("discard");
-    else if (name === "winner" && !win) choose("self_drawn");
+    else if (name === "winner" && value && !win) {
+      form.querySelectorAll("input[name=outcome]").forEach(function (radio) { radio.checked = false; });
+    }
     else if (name === "outcome" && !win) {
       form.querySelectorAll("input[name=winner], input[name=discarder]").forEach(function (radio) { radio.checked = false; });
     }
