@@ -117,6 +117,11 @@ urlpatterns = [
         name="hand_edit",
     ),
     path(
+        "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/seats/",
+        referee.table_seats_swap,
+        name="table_seats_swap",
+    ),
+    path(
         "t/<slug:slug>/sessions/<int:number>/tables/<int:table>/confirm/",
         referee.table_confirm,
         name="table_confirm",

@@ -419,3 +419,17 @@ class ExtraTimeForm(forms.Form):
             attrs={"inputmode": "numeric", "min": 0, "max": MAX_EXTRA_MINUTES, "step": 1}
         ),
     )
+
+
+class SeatSwapForm(forms.Form):
+    """Two players who sat in each other's seats: the two seats, by their players. The
+    service checks that they are two seats of the table."""
+
+    first = _seat_field(_("This player"), required=True)
+    second = _seat_field(_("sat in the seat of"), required=True)
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = seat_choices(players)
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices

@@ -103,6 +103,7 @@ REASONS = {
     audit.DRAW_CANCELLED: gettext_lazy("draw cancelled"),
     audit.TOURNAMENT_DELETED: gettext_lazy("tournament deleted"),
     audit.TIME_CALLED: gettext_lazy("not played: time called"),
+    audit.SEATS_SWAPPED: gettext_lazy("players swapped seats"),
     audit.COUNTRY_CODES: gettext_lazy("countries written as codes"),
 }
 

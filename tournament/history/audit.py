@@ -33,6 +33,8 @@ from simple_history.signals import pre_create_historical_record
 DRAW_CANCELLED = "draw_cancelled"
 TOURNAMENT_DELETED = "tournament_deleted"
 TIME_CALLED = "time_called"
+# Two players sat in each other's seat: the seats and the table's hands were corrected.
+SEATS_SWAPPED = "seats_swapped"
 # Countries became three-letter codes (migration 0014): the players it rewrote.
 COUNTRY_CODES = "country_codes"
 

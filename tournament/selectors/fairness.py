@@ -93,18 +93,20 @@ def _options_in_words(options: dict) -> list[tuple[str, str]]:
 
 def _tables_as_drawn(tournament, numbers: list[int]) -> dict[int, list[tuple[int, ...]]]:
     """Sessions ``numbers`` as drawn (a substitute's seat counted as the drawn player's),
-    each its tables in order, the players East..North: one query."""
+    each its tables in order, the players East..North: one query. The players are in the
+    order of their lots, which the draw gave in seat order: players who sat in each other's
+    seats, and were recorded so, keep their lots (``services.table_seats_swap``)."""
     sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
-    for session, table, seat, player, replaced in (
+    for session, table, lot, player, replaced in (
         Seat.objects.filter(session__tournament=tournament, session__number__in=numbers)
         .order_by()
         .values_list(
-            "session__number", "table__number", "seat", "player__number", "replaces__number"
+            "session__number", "table__number", "lot", "player__number", "replaces__number"
         )
     ):
-        sessions.setdefault(session, {}).setdefault(table, []).append((seat, replaced or player))
+        sessions.setdefault(session, {}).setdefault(table, []).append((lot, replaced or player))
     return {
-        session: [tuple(p for _seat, p in sorted(tables[t])) for t in sorted(tables)]
+        session: [tuple(p for _lot, p in sorted(tables[t])) for t in sorted(tables)]
         for session, tables in sessions.items()
     }
 

@@ -40,6 +40,7 @@ from tournament.services.referees import (
     referees_copy_from_previous,
     tables_assign,
 )
+from tournament.services.reseating import table_seats_swap
 from tournament.services.sessions import (
     device_link_revoke,
     device_links_revoke,
@@ -86,6 +87,7 @@ __all__ = [
     "table_confirm",
     "table_extra_time",
     "table_reopen",
+    "table_seats_swap",
     "tables_assign",
     "tournament_create",
     "tournament_delete",

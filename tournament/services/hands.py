@@ -270,7 +270,7 @@ def _already_entered(number: int) -> ValidationError:
     )
 
 
-def _hand_snapshot(hand: Hand) -> dict:
+def hand_snapshot(hand: Hand) -> dict:
     """The hand as it stands, kept in a HandRevision before a correction replaces it."""
     return {
         **entered_fields(hand),
@@ -342,6 +342,16 @@ def _claim_dispute(check) -> ValidationError | None:
         _("The fans claimed do not hold (see below). Correct them, or tick the box to keep them."),
         code="claim_disputed",
     )
+
+
+def figure_disputed(*, fan: int | None, fan_names: str, scored) -> bool:
+    """Whether the calculator's count of the winning hand (``scored``) disputes the fan the
+    referee entered or the fans they claimed: a hand stored so keeps the referee's figure."""
+    check = None
+    if fan_names:
+        claimed = parse_fan_names(fan_names)
+        check = claims.check_claim(claimed_total=fan, claimed_fans=claimed, scored=scored)
+    return _fan_dispute(fan=fan, scored=scored) is not None or _claim_dispute(check) is not None
 
 
 def parse_fan_names(fan_names: str):
@@ -530,7 +540,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
             hand = Hand(table=table, number=number, version=1)
         else:
             HandRevision.objects.create(
-                hand=hand, version=hand.version, previous=_hand_snapshot(hand), revised_by=user
+                hand=hand, version=hand.version, previous=hand_snapshot(hand), revised_by=user
             )
             hand.version += 1
             hand.penalties.all().delete()

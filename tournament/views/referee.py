@@ -16,6 +16,7 @@ from tournament.forms.hands import (
     ExtraTimeForm,
     HandForm,
     PenaltyFormSet,
+    SeatSwapForm,
     confirm_form_for,
     hand_initial,
     penalty_initial,
@@ -344,6 +345,38 @@ def table_confirm(request, slug, number, table):
     context = _table_context(request, tournament, sheet)
     context.update(form=form, can_confirm=table.session.is_in_play and not table.is_confirmed)
     return render(request, "referee/confirm.html", context)
+
+
+@table_entry_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_seats_swap(request, slug, number, table):
+    """Two players sat in each other's seats: record them where they sat; the hands already
+    entered follow their players (organisers and the table's referee, while it is open)."""
+    tournament, table = table_access(request, slug, number, table)
+    sheet = table_sheet(table)
+    form = SeatSwapForm(request.POST or None, players=sheet.players)
+    if request.method == "POST" and form.is_valid():
+        try:
+            moved = services.table_seats_swap(
+                table=table,
+                first=form.cleaned_data["first"],
+                second=form.cleaned_data["second"],
+                user=entering_user(request),
+                device=request.device_link,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            first, second = (SEAT_LABELS[form.cleaned_data[name]] for name in ("first", "second"))
+            messages.success(
+                request,
+                _("%(first)s and %(second)s swapped seats; %(hands)s hands follow their players.")
+                % {"first": first, "second": second, "hands": moved},
+            )
+            return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
+    context = _table_context(request, tournament, sheet)
+    context.update(form=form, can_swap=table.session.is_in_play and not table.is_confirmed)
+    return render(request, "referee/seats_swap.html", context)
 
 
 @login_required
