@@ -169,6 +169,14 @@ def test_the_referee_enters_the_hands_by_touch_and_saves_them(browser, table_in_
             hand.melds,
             hand.win_tile,
         )
+    # The statistics count the fans of the hands entered by touch, and say how many.
+    slug = table_in_play.session.tournament.slug
+    browser.get(f"{browser.live_server_url}/t/{slug}/statistics/")
+    sources = browser.find_element(By.ID, "fan-sources").text
+    assert "Wins entered with their tiles, picked on the tablet or typed" in sources
+    assert sources.splitlines()[0].endswith(": 3")
+    frequent = browser.find_element(By.CSS_SELECTOR, "table.frequent-fans").text
+    assert "Seven Pairs" in frequent and "Concealed Kong" in frequent
 
 
 def test_a_hand_below_the_minimum_is_refused_and_kept_with_its_tiles(browser, table_in_play):
