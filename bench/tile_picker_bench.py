@@ -15,10 +15,11 @@ and winds are tapped too; then what the same hands take on a referee's sheet, wh
 gives the winds and the self-draw: the picker's plan there plus the taps that open it and
 take its total), the time from the last tap to the fans on screen (measured in the page,
 from the tap's click to the fans inserted; p50, p95, most) and whether the picker and its
-fans fit the screen for every hand. Then the server's time for the fans of one hand: the
-view in process (Django's test client, each hand 20 times) and over loopback HTTP, p50 and
-p95. Targets (issue 20): median taps at most 22, fans on screen at most 150 ms, server p95 at
-most 30 ms. Not part of ``make test``.
+fans fit the screen for every hand; then, for comparison, the characters a referee typed for
+the same hands before the picker (the notation on the sheet). Then the server's time for the
+fans of one hand: the view in process (Django's test client, each hand 20 times) and over
+loopback HTTP, p50 and p95. Targets (issue 20): median taps at most 22, fans on screen at
+most 150 ms, server p95 at most 30 ms. Not part of ``make test``.
 """
 
 from __future__ import annotations
@@ -51,6 +52,15 @@ TARGET_SHOWN_MS = 150
 TARGET_SERVER_P95_MS = 30
 # On a sheet the picker opens with one tap and its total goes into the fan with another.
 SHEET_EXTRA_TAPS = 2
+
+
+def sheet_text(hand) -> str:
+    """What a referee types on the sheet for ``hand``: its tiles, and the conditions the sheet
+    cannot know (the winds, the self-draw and the flowers come from the sheet)."""
+    tiles = notation.format_hand(hand).split(" | ")[0]
+    words = [w for w, on in (("kong", hand.kong), ("fourth", hand.fourth_tile)) if on]
+    words += ["last"] if hand.last_tile else []
+    return tiles + (" | " + " ".join(words) if words else "")
 
 
 def free_port() -> int:
@@ -124,6 +134,7 @@ def main(argv=None) -> int:
     django.setup()
     hands = sample(args.hands)
     sheet_taps = [len(plan(g.hand, on_sheet=True)) + SHEET_EXTRA_TAPS for g in hands]
+    typed = [len(sheet_text(g.hand)) for g in hands]
     print(f"{len(hands)} hands of the fan corpus: " + ", ".join(sorted({g.shape for g in hands})))
     print(
         "     size  taps-median  taps-most  sheet-taps-median  sheet-taps-most"
@@ -177,6 +188,11 @@ def main(argv=None) -> int:
         f"server, the fans of one hand: in process p50 {statistics.median(in_process):.1f} ms,"
         f" p95 {p95(in_process):.1f} ms; over loopback HTTP p50 {statistics.median(loopback):.1f}"
         f" ms, p95 {p95(loopback):.1f} ms"
+    )
+    print(
+        f"before the picker, the same hands typed on the sheet in the notation: median"
+        f" {statistics.median(typed)} characters, most {max(typed)} (on a tablet's on-screen"
+        f" keyboard, with its layers for digits, capitals and brackets)"
     )
     taps_ok = max(statistics.median(sheet_taps), statistics.median(taps)) <= TARGET_TAPS
     print(

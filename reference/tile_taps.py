@@ -118,7 +118,9 @@ def groups_of(hand: WinningHand) -> tuple[list[Group], tuple[int, int]]:
     same_kind.remove(last)
     ordered += [*same_kind, last]
     groups = [*claimed, *kongs, *ordered]
-    return groups, (len(groups) - 1, last.tiles.index(hand.win_tile))
+    # Any copy of the winning tile in its group will do: the last, which needs no tap.
+    position = len(last.tiles) - 1 - last.tiles[::-1].index(hand.win_tile)
+    return groups, (len(groups) - 1, position)
 
 
 def plan(hand: WinningHand, *, on_sheet: bool = False) -> list[Tap]:

@@ -179,7 +179,9 @@ def test_the_referee_enters_the_hands_by_touch_and_saves_them(browser, table_in_
     assert "Seven Pairs" in frequent and "Concealed Kong" in frequent
 
 
-def test_a_hand_below_the_minimum_is_refused_and_kept_with_its_tiles(browser, table_in_play):
+@SIZES
+def test_a_hand_below_the_minimum_is_refused_and_kept_with_its_tiles(browser, table_in_play, size):
+    set_viewport(browser, *size)
     log_in(browser, "referee", "pw-referee")
     browser.get(sheet_url(browser, table_in_play))
     hand = notation.parse_hand(HANDS["below_minimum"])

@@ -144,8 +144,8 @@ class HandForm(forms.Form):
         max_length=200,
         help_text=_(
             "Concealed tiles, exposed sets in [ ], concealed kongs in { }, + the winning tile; "
-            "e.g. 123m456p78sEE [555p] +9s. Winds and self-draw come from the sheet. "
-            "“Compute” fills the fan from it."
+            "e.g. 123m456p78sEE [555p] +9s (honors E S W N C F P, or 1z-7z). Winds and "
+            "self-draw come from the sheet. “Compute” fills the fan from it."
         ),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
