@@ -234,7 +234,11 @@ def sheet_hands(html: str) -> dict[int, tuple[str, list[int]]]:
     hands = {}
     for number_, row in re.findall(r'<tr id="hand-(\d+)"[^>]*>(.*?)</tr>', html, flags=re.S):
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)
-        points = [re.findall(r"<span[^>]*>([^<]*)</span>", cell) for cell in cells[3:]]
+        # The points of each player: the span of their plus or minus (the seat's wind and
+        # place above it are in a <small>).
+        points = [
+            re.findall(r'<span class="(?:plus|minus|)">([^<]*)</span>', cell) for cell in cells[3:]
+        ]
         if all(points):
             result = " ".join(re.sub(r"<[^>]+>", " ", cells[2]).split())
             hands[int(number_)] = (result, [signed(p[0]) for p in points])

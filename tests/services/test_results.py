@@ -265,6 +265,10 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
         ),
     )
     step(
+        "table_seats_swap",
+        lambda: services.table_seats_swap(table=table, first=0, second=1, user=referee),
+    )
+    step(
         "table_confirm",
         lambda: services.table_confirm(
             table=table, user=referee, record_missing_as_not_played=True

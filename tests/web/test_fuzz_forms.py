@@ -307,6 +307,14 @@ ENDPOINTS = {
         {"slug": st.just(SLUG), "number": SESSION, "table": TABLE},
         lambda w: {"minutes": value(st.integers(-1, 100).map(str))},
     ),
+    "table_seats_swap": (
+        "referee",
+        {"slug": st.just(SLUG), "number": SESSION, "table": TABLE},
+        lambda w: {
+            "first": value(st.integers(-1, 4).map(str)),
+            "second": value(st.integers(-1, 4).map(str)),
+        },
+    ),
     "device_links_revoke": (
         "organiser",
         {"slug": st.just(SLUG), "number": SESSION},
@@ -416,6 +424,7 @@ VALID = {
     "table_referees": lambda w: {"referee": str(w.referee.pk), "tables": "1-4"},
     "table_reopen": lambda w: {"reason": "Hand 3 was a win"},
     "table_extra_time": lambda w: {"minutes": "5"},
+    "table_seats_swap": lambda w: {"first": "0", "second": "2"},
     "player_add": lambda w: {"number": "30", "name": "Newcomer"},
     "player_edit": lambda w: {"number": "1", "name": "Alice B"},
     "player_import": lambda w: {"file": csv_upload("number,name\n18,Newcomer\n")},
