@@ -10,12 +10,14 @@ import dataclasses
 import pytest
 from django.core.exceptions import ValidationError
 
+from tests.conftest import make_players
 from tests.services.errors import codes
 from tournament import seating, services
 from tournament.history.activity import tournament_activity
-from tournament.models import HandRevision, Seat
+from tournament.models import HandRevision, Seat, SeatingPlan
 from tournament.scoring import notation
 from tournament.services import HandEntry, PenaltyEntry
+from tournament.services.tables import table_seating_key
 
 HAND_5 = seating.session_schedule()[4]
 
@@ -125,7 +127,9 @@ def test_the_hands_follow_their_players_as_a_re_entry_in_the_right_seats(tables,
         )
     hand_5 = wrong.hands.get(number=5)
     assert hand_5.referee_figure_kept and hand_5.computed_fan != HAND_5_FAN
-    assert services.table_seats_swap(table=wrong, first=0, second=2, user=organiser) == 6
+    swap = services.table_seats_swap(table=wrong, first=0, second=2, user=organiser)
+    # Hand 5's tiles now give the fan declared: no hand is newly disputed.
+    assert (swap.hands, swap.disputed) == (6, ())
     assert seated(wrong) == [drawn[2], drawn[1], drawn[0], drawn[3]]
     # Table 2 is put right before its first hand, then plays the same hands, player for
     # player: its P3 is table 1's drawn P1, and so on.
@@ -206,3 +210,59 @@ def test_a_confirmed_table_is_reopened_first(tables, organiser):
         services.table_seats_swap(table=table, first=0, second=1, user=organiser)
     assert codes(refused.value) == {"table_confirmed"}
     assert seated(table) == drawn
+
+
+def test_a_swap_sent_twice_is_made_once(tables, organiser):
+    table, _other = tables
+    page = table_seating_key(table)
+    services.table_seats_swap(table=table, first=0, second=1, user=organiser, seating=page)
+    swapped = seated(table)
+    with pytest.raises(ValidationError) as refused:
+        services.table_seats_swap(table=table, first=0, second=1, user=organiser, seating=page)
+    assert codes(refused.value) == {"seating_changed"}
+    assert seated(table) == swapped
+
+
+def test_a_hand_entered_on_a_page_from_before_the_swap_is_refused(tables, organiser):
+    table, _other = tables
+    page = table_seating_key(table)
+    services.table_seats_swap(table=table, first=0, second=2, user=organiser)
+    entry = HandEntry(number=1, outcome="self_drawn", winner=0, fan=8, seating=page)
+    with pytest.raises(ValidationError) as refused:
+        services.hand_record(table=table, entry=entry)
+    assert codes(refused.value) == {"seating_changed"}
+    assert not table.hands.exists()
+    services.hand_record(
+        table=table, entry=dataclasses.replace(entry, seating=table_seating_key(table))
+    )
+    assert table.hands.get().winner == 0
+
+
+def test_a_hand_whose_tiles_no_longer_give_its_fan_is_named(tables, organiser):
+    table, _other = tables
+    # Entered in the right seats (the tiles agree with the fan), then wrongly "corrected".
+    text = straight_with_wind_pung(HAND_5.seat_winds[0])
+    fan = tiles_count(text, HAND_5.seat_winds[0])
+    services.hand_record(
+        table=table,
+        entry=HandEntry(number=5, outcome="self_drawn", winner=0, fan=fan, winning_hand=text),
+    )
+    swap = services.table_seats_swap(table=table, first=0, second=2, user=organiser)
+    hand = table.hands.get(number=5)
+    assert hand.computed_fan == tiles_count(text, HAND_5.seat_winds[2]) != fan
+    assert (swap.disputed, hand.fan, hand.referee_figure_kept) == ((5,), fan, True)
+
+
+def test_a_planned_tournament_draws_its_next_session_as_planned_after_a_swap(tournament, organiser):
+    make_players(tournament, 16)
+    first = services.session_draw(tournament=tournament, number=1, seed=5, method="planned")
+    services.session_open(session=first)
+    services.table_seats_swap(table=first.tables.get(number=1), first=0, second=3, user=organiser)
+    services.session_draw(tournament=tournament, number=2, seed=5, method="planned")
+    plan = SeatingPlan.objects.get(tournament=tournament)
+    assert (plan.replans, plan.moved_seats, plan.reproducible) == (0, 0, True)
+    drawn = [
+        tuple(s.player.number for s in t.seats.order_by("seat"))
+        for t in tournament.sessions.get(number=2).tables.order_by("number")
+    ]
+    assert drawn == [tuple(players) for players in plan.sessions[1]]

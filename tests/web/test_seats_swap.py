@@ -1,6 +1,8 @@
 """Players who sat in each other's seats, put right through the pages: who may, what the
 standings then say, and bad input beside its field."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -149,3 +151,92 @@ def test_a_confirmed_table_says_it_is_confirmed(personas, urls, session_in_play,
 def test_the_sheet_links_to_it(personas, urls):
     page = personas["referee"].get(urls["sheet"]).content.decode()
     assert f'href="{urls["swap"]}"' in page
+
+
+def page_key(client, url: str) -> str:
+    """The seating key a page carries in its hidden field."""
+    page = client.get(url).content.decode()
+    return re.search(r'name="seating" value="([^"]*)"', page)[1]
+
+
+def test_a_swap_sent_twice_is_made_once(personas, urls, session_in_play):
+    client = personas["referee"]
+    table = session_in_play.tables.get(number=1)
+    drawn = seated(table)
+    key = page_key(client, urls["swap"])
+    assert key == "-".join(str(n) for n in drawn)
+    data = {"first": 0, "second": 1, "seating": key}
+    assert client.post(urls["swap"], data).status_code == 302
+    again = client.post(urls["swap"], data)
+    assert again.status_code == 200
+    assert again.context["form"].non_field_errors() == [
+        "The seats were changed after this page was opened (the swap was made already?): the "
+        "table is shown as it is now, and nothing more was changed."
+    ]
+    assert seated(table) == [drawn[1], drawn[0], *drawn[2:]]
+    # The page shown carries the seats as they are: swapping again is a choice, and works.
+    key = re.search(r'name="seating" value="([^"]*)"', again.content.decode())[1]
+    assert client.post(urls["swap"], {**data, "seating": key}).status_code == 302
+    assert seated(table) == drawn
+
+
+def test_a_hand_from_a_page_shown_before_the_swap_is_refused(personas, urls, session_in_play):
+    client = personas["referee"]
+    table = session_in_play.tables.get(number=1)
+    drawn = seated(table)
+    old_key = page_key(client, urls["sheet"])
+    client.post(urls["swap"], {"first": 0, "second": 2, "seating": old_key})
+    response = client.post(urls["sheet"], hand_data(1, winner=0, seating=old_key))
+    assert response.status_code == 200
+    assert not table.hands.exists()
+    assert (
+        response.context["form"]
+        .non_field_errors()[0]
+        .startswith("The players' seats at this table were changed after this page was opened.")
+    )
+    # Shown again with the players where they sit now, the entry kept: saved once checked.
+    key = re.search(r'name="seating" value="([^"]*)"', response.content.decode())[1]
+    assert key == "-".join(str(n) for n in [drawn[2], drawn[1], drawn[0], drawn[3]])
+    assert client.post(urls["sheet"], hand_data(1, winner=0, seating=key)).status_code == 302
+    assert table.hands.get().winner == 0
+    # The background save is told why, in its JSON.
+    answer = client.post(
+        urls["sheet"], hand_data(2, seating=old_key), HTTP_ACCEPT="application/json"
+    ).json()
+    assert answer["saved"] is False and "seats at this table were changed" in str(answer)
+
+
+def test_the_tables_tablet_may_put_its_seats_right(urls, session_in_play):
+    from django.test import Client
+
+    from tournament.hall import device_links
+
+    table = session_in_play.tables.get(number=1)
+    tablet = Client()
+    tablet.get(reverse("device_link", args=[device_links.device_token(table)]))
+    drawn = seated(table)
+    assert tablet.post(urls["swap"], {"first": 1, "second": 3}).status_code == 302
+    assert seated(table) == [drawn[0], drawn[3], drawn[2], drawn[1]]
+    assert tablet.post(urls["swap_2"], {"first": 1, "second": 3}).status_code == 403
+
+
+def test_hands_whose_tiles_no_longer_agree_are_named(personas, urls, session_in_play):
+    from tournament import seating
+    from tournament.scoring import notation
+
+    slot = seating.session_schedule()[0]
+    text = f"123456789m1s{slot.seat_winds[0] * 3} +1s"
+    fan = services.hands.score_winning_hand(
+        text=text, number=1, winner=0, outcome="self_drawn"
+    ).total_without_flowers
+    table = session_in_play.tables.get(number=1)
+    services.hand_record(
+        table=table,
+        entry=services.HandEntry(
+            number=1, outcome="self_drawn", winner=0, fan=fan, winning_hand=text
+        ),
+    )
+    assert notation.parse_hand(text)  # a legal hand
+    response = personas["referee"].post(urls["swap"], {"first": 0, "second": 1}, follow=True)
+    page = response.content.decode()
+    assert "the tiles of hands 1 no longer give the fan the players declared" in page

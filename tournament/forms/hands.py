@@ -26,7 +26,7 @@ from tournament.services.hands import (
     penalty_entries,
 )
 from tournament.services.sessions import EXTRA_MINUTES_MESSAGE, MAX_EXTRA_MINUTES
-from tournament.services.tables import INITIALS_MAX_LENGTH
+from tournament.services.tables import INITIALS_MAX_LENGTH, seating_key
 
 WINS = Hand.WINS
 
@@ -155,11 +155,15 @@ class HandForm(forms.Form):
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
     # One key per form shown: sending the same form twice stores the hand once.
     submission_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    # Who sat where when the form was shown: its seats are those players (services.tables).
+    seating = forms.CharField(required=False, max_length=80, widget=forms.HiddenInput)
 
     def __init__(self, *args, players, slot=None, editing=False, **kwargs):
         super().__init__(*args, **kwargs)
         if not self.is_bound and not self.initial.get("submission_key"):
             self.initial["submission_key"] = uuid.uuid4()
+        if not self.is_bound:
+            self.initial.setdefault("seating", seating_key(p.number for p in players))
         choices = seat_choices(players, slot)
         self.fields["winner"].choices = choices
         self.fields["discarder"].choices = choices
@@ -220,6 +224,7 @@ class HandForm(forms.Form):
             keep_referee_figure=data["keep_my_figure"],
             version=version,
             submission_key=data["submission_key"],
+            seating=data["seating"],
         )
 
 
@@ -427,9 +432,13 @@ class SeatSwapForm(forms.Form):
 
     first = _seat_field(_("This player"), required=True)
     second = _seat_field(_("sat in the seat of"), required=True)
+    # Who sat where when the page was shown: a swap sent twice is made once.
+    seating = forms.CharField(required=False, max_length=80, widget=forms.HiddenInput)
 
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("seating", seating_key(p.number for p in players))
         choices = seat_choices(players)
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices

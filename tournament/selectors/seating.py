@@ -26,17 +26,19 @@ from tournament.selectors.lookups import ACTIVE_PLAYERS, STANDINGS_CACHE_SECONDS
 
 
 def drawn_tables(tournament) -> dict[int, list[tuple[int, ...]]]:
-    """Session number -> its tables in table order, each the players' numbers East..North."""
+    """Session number -> its tables in table order, each the players' numbers East..North as
+    drawn: in the order of their lots, which every draw gives in seat order (players recorded
+    in each other's seats after the draw keep their lots: ``services.table_seats_swap``)."""
     sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
     # Unordered (sorted below): the model's default order would sort every seat first.
-    for session, table, seat, player in (
+    for session, table, lot, player in (
         Seat.objects.filter(session__tournament=tournament)
         .order_by()
-        .values_list("session__number", "table__number", "seat", "player__number")
+        .values_list("session__number", "table__number", "lot", "player__number")
     ):
-        sessions.setdefault(session, {}).setdefault(table, []).append((seat, player))
+        sessions.setdefault(session, {}).setdefault(table, []).append((lot, player))
     return {
-        session: [tuple(p for _seat, p in sorted(tables[t])) for t in sorted(tables)]
+        session: [tuple(p for _lot, p in sorted(tables[t])) for t in sorted(tables)]
         for session, tables in sessions.items()
     }
 

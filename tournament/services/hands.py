@@ -24,7 +24,7 @@ from tournament.models import (
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.services.results import table_results_store, tournament_touch
-from tournament.services.tables import locked_table, table_open_for_entry
+from tournament.services.tables import locked_table, seating_unchanged, table_open_for_entry
 
 
 @dataclass(frozen=True)
@@ -413,7 +413,8 @@ class HandEntry:
     are 0..3, P1..P4; the fan without flowers), the fans claimed and the winning hand typed
     (both optional), the penalties; ``keep_referee_figure`` when the referee keeps a figure
     the calculator disputes; ``version``, the version of the hand being corrected (None for
-    a new hand), and ``submission_key``, the entry form's one-time key (None from a script).
+    a new hand), and ``submission_key``, the entry form's one-time key (None from a script);
+    ``seating``, the seating key of the page it was entered on ("" from a script).
     """
 
     number: int
@@ -428,6 +429,7 @@ class HandEntry:
     keep_referee_figure: bool = False
     version: int | None = None
     submission_key: uuid.UUID | None = None
+    seating: str = ""
 
 
 @transaction.atomic
@@ -470,6 +472,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
     if saved is not None:
         return saved
     table_open_for_entry(table)
+    seating_unchanged(table, entry.seating)
     if not 1 <= number <= HANDS_PER_SESSION:
         raise ValidationError(
             {

@@ -8,6 +8,7 @@ winner's new seat wind, a revision kept, and the table's results stored again.
 """
 
 import dataclasses
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -23,7 +24,7 @@ from tournament.services.hands import (
     settle,
 )
 from tournament.services.results import table_results_store, tournament_touch
-from tournament.services.tables import locked_table, table_open_for_entry
+from tournament.services.tables import locked_table, table_open_for_entry, table_seating_key
 
 # What a seat holds that belongs to its player: whom they are, their lot in the draw (so the
 # draw, read by lot, stays the published one) and the drawn player they replace.
@@ -34,14 +35,33 @@ def _seats_refused(message: str, code: str) -> ValidationError:
     return ValidationError({"second": ValidationError(message, code=code)})
 
 
+@dataclass(frozen=True)
+class SeatSwap:
+    """What a swap did: the hands that followed their players, and those whose tiles, counted
+    again at the new seat winds, no longer give the fan the players declared."""
+
+    hands: int
+    disputed: tuple[int, ...]
+
+
 @transaction.atomic
-def table_seats_swap(*, table: Table, first: int, second: int, user=None, device: str = "") -> int:
+def table_seats_swap(
+    *, table: Table, first: int, second: int, user=None, device: str = "", seating: str = ""
+) -> SeatSwap:
     """Record that the players of seats ``first`` and ``second`` (0 for P1 … 3 for P4) sat in
-    each other's seat, and move the table's hands with them. Returns the number of hands
-    that followed their players. Refused at a confirmed table or outside play, as an entry
-    is."""
+    each other's seat, and move the table's hands with them. Refused at a confirmed table or
+    outside play, as an entry is; with ``seating``, the seating key of the page the swap was
+    asked on, refused when the seats changed since (a swap sent twice is made once)."""
     table = locked_table(table, with_session=True)
     table_open_for_entry(table)
+    if seating and seating != table_seating_key(table):
+        raise ValidationError(
+            _(
+                "The seats were changed after this page was opened (the swap was made "
+                "already?): the table is shown as it is now, and nothing more was changed."
+            ),
+            code="seating_changed",
+        )
     seats = range(len(SEAT_LABELS))
     if first not in seats or second not in seats:
         raise _seats_refused(_("Choose two seats of the table, P1 to P4."), "unknown_seat")
@@ -53,13 +73,17 @@ def table_seats_swap(*, table: Table, first: int, second: int, user=None, device
         return None if seat is None else exchange.get(seat, seat)
 
     hands = list(table.hands.prefetch_related("penalties").order_by("number"))
+    disputed = []
     with audit.acting(user=user, device=device, reason=audit.SEATS_SWAPPED):
         _exchange_players(table, first, second)
         for hand in hands:
+            was_kept = hand.referee_figure_kept
             _follow_players(hand, moved, user=user, device=device)
+            if hand.referee_figure_kept and not was_kept:
+                disputed.append(hand.number)
     table_results_store(table)
     tournament_touch(table.session.tournament_id)
-    return len(hands)
+    return SeatSwap(hands=len(hands), disputed=tuple(disputed))
 
 
 def _exchange_players(table: Table, first: int, second: int) -> None:
@@ -114,9 +138,9 @@ def _follow_players(hand: Hand, moved, *, user, device: str) -> None:
                 flowers=hand.flowers,
             )
         except ValidationError:
-            # A seat wind written into the hand now contradicts the sheet: the tiles' count
-            # stays as it was, and so does the referee's figure.
-            scored = None
+            # A seat wind written into the hand now contradicts the sheet: the tiles have no
+            # count at the new seats; the referee's figure stands as it was kept.
+            scored = computed = None
         if scored is not None:
             # The fan paid at the table stays; the tiles now say whether it is disputed.
             computed = scored.total_without_flowers

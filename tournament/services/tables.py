@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament import scoring
 from tournament.history import audit
-from tournament.models import HANDS_PER_SESSION, Hand, Table, TableReopening
+from tournament.models import HANDS_PER_SESSION, Hand, Seat, Table, TableReopening
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.sessions import session_reopen
 
@@ -20,6 +20,33 @@ def locked_table(table: Table, *, with_session: bool = False) -> Table:
     session's row too, for a change that depends on the session being open)."""
     rows = ("self", "session") if with_session else ("self",)
     return Table.objects.select_for_update(of=rows).select_related("session").get(pk=table.pk)
+
+
+def seating_key(numbers) -> str:
+    """Who sits where at a table, as a page carries it: the players' numbers by seat, P1 to
+    P4 ("3-9-2-5"). A hand or a seat swap sent with the key of the page it was entered on is
+    refused once the seats have changed: its seats would name other players."""
+    return "-".join(str(number) for number in numbers)
+
+
+def table_seating_key(table: Table) -> str:
+    """The seating key of ``table`` as stored now."""
+    return seating_key(
+        Seat.objects.filter(table=table).order_by("seat").values_list("player__number", flat=True)
+    )
+
+
+def seating_unchanged(table: Table, key: str) -> None:
+    """Refuse what was entered on a page that showed other players in the table's seats."""
+    if key and key != table_seating_key(table):
+        raise ValidationError(
+            _(
+                "The players' seats at this table were changed after this page was opened. "
+                "Nothing was saved: check the players on the sheet as it is now (reload the "
+                "page if it still shows them in their old seats), then save again."
+            ),
+            code="seating_changed",
+        )
 
 
 def table_open_for_entry(table: Table) -> None:

@@ -35,6 +35,7 @@ from tournament.selectors.sheets import (
     table_players,
     table_sheet,
 )
+from tournament.services.tables import seating_key, table_seating_key
 from tournament.views.common import (
     entering_user,
     get_session,
@@ -174,6 +175,11 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
         service_errors_to_form(form, penalties, refusal)
     except ValidationError as error:
         service_errors_to_form(form, penalties, error)
+        if getattr(error, "code", None) == "seating_changed":
+            # Shown again with the players where they sit now (the form's seats are read
+            # afresh), for the referee to check before saving again.
+            form.data = form.data.copy()
+            form.data["seating"] = table_seating_key(table)
     return None
 
 
@@ -357,22 +363,36 @@ def table_seats_swap(request, slug, number, table):
     form = SeatSwapForm(request.POST or None, players=sheet.players)
     if request.method == "POST" and form.is_valid():
         try:
-            moved = services.table_seats_swap(
+            swap = services.table_seats_swap(
                 table=table,
                 first=form.cleaned_data["first"],
                 second=form.cleaned_data["second"],
                 user=entering_user(request),
                 device=request.device_link,
+                seating=form.cleaned_data["seating"],
             )
         except ValidationError as error:
             add_service_errors(form, error)
+            # The table as it is now, and a form for it.
+            sheet = table_sheet(table)
+            form.data = form.data.copy()
+            form.data["seating"] = seating_key(p.number for p in sheet.players)
         else:
             first, second = (SEAT_LABELS[form.cleaned_data[name]] for name in ("first", "second"))
             messages.success(
                 request,
                 _("%(first)s and %(second)s swapped seats; %(hands)s hands follow their players.")
-                % {"first": first, "second": second, "hands": moved},
+                % {"first": first, "second": second, "hands": swap.hands},
             )
+            if swap.disputed:
+                messages.warning(
+                    request,
+                    _(
+                        "Counted again at their new seat winds, the tiles of hands %(hands)s no "
+                        "longer give the fan the players declared: check them."
+                    )
+                    % {"hands": ", ".join(str(n) for n in swap.disputed)},
+                )
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#sheet")
     context = _table_context(request, tournament, sheet)
     context.update(form=form, can_swap=table.session.is_in_play and not table.is_confirmed)

@@ -313,7 +313,8 @@
     var penaltyCount = 0;
     entry.fields.forEach(function (pair) {
       var name = pair[0], value = pair[1];
-      if (name === "csrfmiddlewaretoken") return;
+      // The page's own seating key: the referee checks the players on this page again.
+      if (name === "csrfmiddlewaretoken" || name === "seating") return;
       if (name === "penalty-TOTAL_FORMS") penaltyCount = parseInt(value, 10) || 0;
       var inputs = form.querySelectorAll("[name='" + name + "']");
       inputs.forEach(function (input) {
