@@ -8,7 +8,9 @@ A plan is what a referee who knows the picker does: the claimed sets first (one 
 *Claimed*, then one tap per set on its lowest tile), the concealed kongs, then the tiles in
 the hand in groups (a chow, a pung or a pair is one tap), each kind of group in one run so
 that the mode is chosen once; the group holding the winning tile comes last, so that the
-picker takes its last tile as the winning tile, and a tap on the hand marks another one.
+picker takes its tile as the winning tile, a pair, a pung or a tile rather than a chow when
+it can: a chow's winning tile is tapped on the hand (the picker never guesses which of its
+three it is).
 Then the conditions: one tap per flag, per wind that is not East, and one tap on the flower
 that says how many (the n-th flower sets n). Hands with no sets (seven pairs, thirteen
 orphans, the knitted hands) are tapped as pairs, or tile by tile.
@@ -111,7 +113,8 @@ def groups_of(hand: WinningHand) -> tuple[list[Group], tuple[int, int]]:
     # The kinds in runs, the run holding the winning tile last, the group holding it last of
     # its run: preferably a group whose last tile it is, so that no tap marks it.
     holding = [g for g in in_hand if hand.win_tile in g.tiles]
-    last = next((g for g in holding if g.tiles[-1] == hand.win_tile), holding[0])
+    # A chow's winning tile is always tapped (the picker does not guess which of the three).
+    last = next((g for g in holding if g.kind != "chow"), holding[0])
     kinds = [kind for kind in MODES if any(g.kind == kind for g in in_hand) and kind != last.kind]
     ordered = [g for kind in kinds for g in in_hand if g.kind == kind]
     same_kind = [g for g in in_hand if g.kind == last.kind]
@@ -137,7 +140,7 @@ def plan(hand: WinningHand, *, on_sheet: bool = False) -> list[Tap]:
             taps.append(Tap("mode", group.kind))
             mode = group.kind
         taps.append(Tap("tile", group.tiles[0]))
-    if win_index != len(groups[win_group].tiles) - 1:
+    if groups[win_group].kind == "chow":
         taps.append(Tap("win", f"{win_group}:{win_index}"))
     flags = {"self": hand.self_drawn and not on_sheet, "kong": hand.kong}
     flags |= {"fourth": hand.fourth_tile, "last": hand.last_tile}

@@ -57,9 +57,10 @@ def test_as_picked_forgets_whom_a_set_was_claimed_from_and_the_order_of_the_sets
 
 def words(tap, hand) -> str:
     """A tap as docs/scoring.md writes it: the buttons' English words and the tiles' faces."""
-    if tap.kind == "tile":
-        code = tap.value
-        return HONOR_FACES[code] if code in HONOR_FACES else code[0] + SUIT_FACES[code[1]]
+    if tap.kind in ("tile", "win"):
+        code = tap.value if tap.kind == "tile" else hand.win_tile
+        face = HONOR_FACES[code] if code in HONOR_FACES else code[0] + SUIT_FACES[code[1]]
+        return face if tap.kind == "tile" else f"winning tile {face}"
     if tap.kind == "mode":
         return tap.value.capitalize()
     if tap.kind == "flag":

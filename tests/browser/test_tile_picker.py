@@ -6,6 +6,7 @@ sheet the hand is then saved, with the network and without it.
 """
 
 import dataclasses
+import urllib.parse
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -244,3 +245,57 @@ def test_without_the_network_the_tiles_are_kept_and_checked_when_sent(browser, t
     assert (stored.number, stored.fan, stored.computed_fan) == (1, expected[1], expected[1])
     problems = browser.find_element(By.CSS_SELECTOR, "[data-sync-problems]").text
     assert "Hand 2" in problems and str(expected[2]) in problems
+
+
+def test_a_chows_winning_tile_is_tapped_not_guessed(browser):
+    browser.get(browser.live_server_url + "/calculator/")
+    # 123m 456m 789m 234p EE, the pair first: the last group is a chow.
+    taps = [Tap("mode", "pair"), Tap("tile", "E"), Tap("mode", "chow")]
+    tap_plan(browser, taps + [Tap("tile", t) for t in ("1m", "4m", "7m", "2p")])
+    count = browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-picker-count]")
+    assert count.text == "14 of 14 tiles"
+    fans = browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-picker-fans]")
+    assert fans.text.startswith("Tap the winning tile among the tiles of the hand")
+    assert "+" not in written_hand(browser)
+    # The middle of 234p: a closed wait, which the core counts.
+    tap_plan(browser, [Tap("win", "4:1")])
+    assert count.text == "14 of 14 tiles · winning tile: 3 of dots"
+    hand = notation.parse_hand(written_hand(browser))
+    assert hand.win_tile == "3p"
+    shown = shown_fans(browser)
+    assert ("Closed Wait", "1", "") in shown["fans"]
+    assert shown["fans"] == core_fans(notation.score_hand(hand))
+
+
+def test_a_hand_typed_that_the_picker_cannot_read_is_kept_until_clear(browser):
+    typed = "123m456p789s东东 +东"
+    browser.get(browser.live_server_url + "/calculator/?hand=" + urllib.parse.quote(typed))
+    refusal = browser.find_element(By.CSS_SELECTOR, "[data-picker-refusal]")
+    assert refusal.text.startswith("The picker cannot read the hand written in the field")
+    tap_plan(browser, [Tap("tile", "1m"), Tap("flag", "self")])
+    assert written_hand(browser) == typed
+    browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-clear]").click()
+    tap_plan(browser, [Tap("mode", "pung"), Tap("tile", "1m")])
+    assert written_hand(browser) == "11m +1m | seat=E wind=E flowers=0"
+    assert refusal.text == ""
+
+
+def test_a_winner_changed_after_the_tiles_counts_the_fans_again(browser, table_in_play):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    # A pung of East: the seat wind's for P1 in hand 1, not for P2 (South).
+    hand = notation.parse_hand("123m456p1sEEE [789s] +1s")
+    tap_the_result(browser, hand, 0)
+    open_picker(browser)
+    tap_plan(browser, plan(hand, on_sheet=True))
+    first = shown_fans(browser)
+    assert first["total"] == on_the_sheet(hand, 1, 0).total_without_flowers
+    browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-picker-close]").click()
+    choose(browser, "winner", "1")
+    choose(browser, "discarder", "3")
+    again = shown_fans(browser)
+    expected = on_the_sheet(hand, 1, 1)
+    assert (again["total"], again["fans"]) == (expected.total_without_flowers, core_fans(expected))
+    assert again["total"] < first["total"]
+    use = browser.find_element(By.CSS_SELECTOR, "[data-picker-use]")
+    assert use.text == f"Use {expected.total_without_flowers} fan"

@@ -244,7 +244,7 @@
   picker.querySelector("[data-use-total]").addEventListener("click", take);
   use.addEventListener("click", take);
   form.addEventListener("picker:fans", function (event) {
-    counted = { total: event.detail.total || null, offline: !!event.detail.offline };
+    counted = { total: event.detail.total || null, offline: !!event.detail.offline, checking: !!event.detail.checking };
     update();
   });
   fan.addEventListener("input", update);

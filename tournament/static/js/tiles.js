@@ -94,13 +94,18 @@
       }, 0);
     }
     function inHand(group) { return !group.exposed && group.kind !== "kong"; }
-    // The winning tile: the one tapped as such, else the last tile of the last group in hand.
+    // The winning tile: the one tapped as such; else, when the last group in the hand is a
+    // tile, a pair or a pung, that tile (any copy is the same). A chow's winning tile is never
+    // guessed: which of its three it is changes the fans (the waits), so it is tapped.
+    function lastInHand() {
+      for (var g = state.groups.length - 1; g >= 0; g--) if (inHand(state.groups[g])) return g;
+      return -1;
+    }
     function winAt() {
       if (state.win && state.groups[state.win.group] && inHand(state.groups[state.win.group])) return state.win;
-      for (var g = state.groups.length - 1; g >= 0; g--) {
-        if (inHand(state.groups[g])) return { group: g, tile: state.groups[g].tiles.length - 1 };
-      }
-      return null;
+      var g = lastInHand();
+      if (g < 0 || state.groups[g].kind === "chow") return null;
+      return { group: g, tile: state.groups[g].tiles.length - 1 };
     }
     function selfDrawn() {
       if (!onSheet) return !!state.flags.self;
@@ -133,6 +138,7 @@
       root.classList.add("refused");
     }
     function add(code) {
+      if (state.unreadable) return refuse(say(root, "unreadable"));
       var kind = state.mode;
       if (kind === "chow" && (code.length !== 2 || parseInt(code, 10) > 7)) return refuse(say(root, "no-chow"));
       var tiles = tilesOf(kind, code);
@@ -146,6 +152,7 @@
       changed();
     }
     function markWin(group, tile) {
+      if (state.unreadable) return refuse(say(root, "unreadable"));
       if (!inHand(state.groups[group])) return refuse(say(root, "win-concealed"));
       state.win = { group: group, tile: tile };
       changed();
@@ -158,7 +165,12 @@
         var box = document.createElement("span");
         box.className = "picker-group " + group.kind + (group.exposed ? " exposed" : "") + (group.kind === "kong" && !group.exposed ? " concealed-kong" : "");
         if (group.exposed || group.kind === "kong") {
-          box.title = group.exposed ? say(root, "claimed") : say(root, "concealed-kong");
+          var kindWords = group.exposed ? say(root, "claimed") : say(root, "concealed-kong");
+          var label = document.createElement("span");
+          label.className = "visually-hidden";
+          label.textContent = kindWords;
+          box.title = kindWords;
+          box.appendChild(label);
         }
         group.tiles.forEach(function (tile, t) {
           var face = root.querySelector("[data-tile='" + tile + "']");
@@ -176,7 +188,9 @@
         });
         handBox.appendChild(box);
       });
-      countBox.textContent = say(root, "count", { count: count() });
+      var counted = say(root, "count", { count: count() });
+      if (win) counted += " · " + say(root, "win") + ": " + names[state.groups[win.group].tiles[win.tile]];
+      countBox.textContent = counted;
       root.querySelectorAll("[data-mode]").forEach(function (b) {
         b.setAttribute("aria-pressed", b.dataset.mode === state.mode ? "true" : "false");
       });
@@ -196,7 +210,7 @@
     function changed() {
       refusal.textContent = "";
       root.classList.remove("refused");
-      field.value = notation();
+      if (!state.unreadable) field.value = notation();
       render();
       fans();
     }
@@ -230,7 +244,9 @@
       // Each call makes any answer still on its way out of date.
       var mine = ++asked;
       if (!complete()) {
-        fansBox.textContent = state.groups.length ? say(root, "waiting") : "";
+        var full = count() === HAND_SIZE;
+        fansBox.textContent = !state.groups.length ? "" : !full ? say(root, "waiting")
+          : lastInHand() < 0 ? say(root, "no-win") : say(root, "pick-win");
         delete root.dataset.fansTotal;
         delete root.dataset.fansHand;
         if (useTotal) useTotal.hidden = true;
@@ -240,20 +256,26 @@
       var query = new URLSearchParams(sheetParams()).toString();
       var hand = field.value;
       if (answers[query]) return showFans(answers[query], hand);
+      // Until the answer comes, no total is offered: the one shown was for another hand.
       fansBox.textContent = say(root, "checking");
+      delete root.dataset.fansTotal;
+      delete root.dataset.fansHand;
+      if (useTotal) useTotal.hidden = true;
+      root.dispatchEvent(new CustomEvent("picker:fans", { bubbles: true, detail: { total: null, checking: true } }));
       fetch(root.dataset.fansUrl + "?" + query, { credentials: "same-origin" }).then(function (response) {
-        if (!response.ok) throw new Error(response.status);
+        if (!response.ok) throw { status: response.status };
         return response.text();
       }).then(function (html) {
         answers[query] = html;
         if (mine === asked) showFans(html, hand);
-      }).catch(function () {
+      }).catch(function (failure) {
         if (mine !== asked) return;
+        var status = failure && failure.status;
         fansBox.innerHTML = "";
         var badge = document.createElement("p");
         badge.className = "badge warn";
         badge.setAttribute("data-fans-offline", "");
-        badge.textContent = say(root, "offline");
+        badge.textContent = status ? say(root, "failed", { status: status }) : say(root, "offline");
         fansBox.appendChild(badge);
         root.dataset.fansTotal = "";
         root.dataset.fansHand = hand;
@@ -264,34 +286,48 @@
 
     // The field's hand back into the picker: on load (a refused hand shown again), and when
     // the sheet fills or clears the form (tablet.js). Each concealed tile becomes a group of
-    // its own; a text the picker cannot read leaves it empty, and the field as typed.
-    function readField() {
-      state.groups = []; state.win = null; state.flags = {};
-      var text = field.value.trim();
-      var conditions = "";
-      if (text.indexOf("|") >= 0) { conditions = text.slice(text.indexOf("|") + 1); text = text.slice(0, text.indexOf("|")); }
-      var pattern = /\[([^\]]*)\]|\{([^}]*)\}|\+\s*([^\s|]+)|([^[{+]+)/g, match, ok = true, win = null;
-      while ((match = pattern.exec(text))) {
-        var inner = match[1] !== undefined ? match[1] : match[2];
+    // its own. A text the picker cannot read whole (typed under More) is left as it is: the
+    // picker then refuses taps, and says so, until Clear.
+    function readHand(text) {
+      var groups = [], win = null, token, pattern = /\s*(?:\[([^\]]*)\]|\{([^}]*)\}|\+\s*([^\s[\]{}+]+)|([^[\]{}+]+))/y;
+      while (pattern.lastIndex < text.length) {
+        var at = pattern.lastIndex;
+        token = pattern.exec(text);
+        if (!token) return null;
+        if (/^\s*$/.test(text.slice(at, pattern.lastIndex))) continue;
+        if (win) return null;  // nothing after the winning tile
+        var inner = token[1] !== undefined ? token[1] : token[2];
         if (inner !== undefined) {
           var tiles = readTiles(inner.replace(/:\d\s*$/, "").trim());
-          if (!tiles || tiles.length < 3) { ok = false; break; }
-          var kind = tiles.length === 4 ? "kong" : tiles[0] === tiles[1] ? "pung" : "chow";
-          state.groups.push({ kind: kind, tiles: tiles, exposed: match[1] !== undefined });
-        } else if (match[3] !== undefined) {
-          win = readTiles(match[3]);
-          if (!win || win.length !== 1) { ok = false; break; }
+          if (!tiles) return null;
+          var same = tiles.every(function (t) { return t === tiles[0]; });
+          var run = tiles.length === 3 && tiles[0].length === 2 && tiles[1] === (parseInt(tiles[0], 10) + 1) + tiles[0][1]
+            && tiles[2] === (parseInt(tiles[0], 10) + 2) + tiles[0][1];
+          var claimed = token[1] !== undefined;
+          if (!(tiles.length === 4 && same) && !(claimed && tiles.length === 3 && (same || run))) return null;
+          groups.push({ kind: tiles.length === 4 ? "kong" : same ? "pung" : "chow", tiles: tiles, exposed: claimed });
+        } else if (token[3] !== undefined) {
+          win = readTiles(token[3]);
+          if (!win || win.length !== 1) return null;
         } else {
-          var loose = readTiles(match[4].trim());
-          if (!loose) { ok = false; break; }
-          loose.forEach(function (tile) { state.groups.push({ kind: "tile", tiles: [tile], exposed: false }); });
+          var loose = readTiles(token[4].trim());
+          if (!loose) return null;
+          loose.forEach(function (tile) { groups.push({ kind: "tile", tiles: [tile], exposed: false }); });
         }
       }
-      if (ok && win) {
-        state.groups.push({ kind: "tile", tiles: win, exposed: false });
-        state.win = { group: state.groups.length - 1, tile: 0 };
-      }
-      if (!ok) { state.groups = []; state.win = null; }
+      if (win) groups.push({ kind: "tile", tiles: win, exposed: false });
+      return { groups: groups, win: win ? { group: groups.length - 1, tile: 0 } : null };
+    }
+    function readField() {
+      var text = field.value.trim(), conditions = "";
+      if (text.indexOf("|") >= 0) { conditions = text.slice(text.indexOf("|") + 1); text = text.slice(0, text.indexOf("|")); }
+      var read = readHand(text.trim());
+      state.groups = read ? read.groups : [];
+      state.win = read ? read.win : null;
+      state.unreadable = !read;
+      state.flags = {};
+      state.mode = "tile";
+      state.exposed = false;
       conditions.toLowerCase().split(/[\s,]+/).forEach(function (word) {
         var pair = word.split("=");
         if (pair.length === 1 && word) state.flags[word] = true;
@@ -300,6 +336,7 @@
         else if (pair[0] === "flowers") state.flowers = parseInt(pair[1], 10) || 0;
       });
       if (onSheet && flowersField) state.flowers = parseInt(flowersField.value, 10) || 0;
+      refusal.textContent = state.unreadable ? say(root, "unreadable") : "";
       render();
       fans();
     }
@@ -313,6 +350,7 @@
       else if (button.classList.contains("hand-tile")) markWin(parseInt(data.group, 10), parseInt(data.index, 10));
       else if (data.mode) { state.mode = data.mode; render(); }
       else if (button.hasAttribute("data-exposed")) { state.exposed = !state.exposed; render(); }
+      else if (state.unreadable && (data.flag || data.seat || data.wind || button.hasAttribute("data-undo"))) refuse(say(root, "unreadable"));
       else if (data.flag) { state.flags[data.flag] = !state.flags[data.flag]; changed(); }
       else if (data.seat) { state.seat = data.seat; changed(); }
       else if (data.wind) { state.wind = data.wind; changed(); }
@@ -330,7 +368,7 @@
         state.groups.pop();
         changed();
       } else if (button.hasAttribute("data-clear")) {
-        state.groups = []; state.win = null; state.flags = {};
+        state.groups = []; state.win = null; state.flags = {}; state.unreadable = false;
         changed();
       }
     });
@@ -347,6 +385,8 @@
       if (value !== state.flowers) { state.flowers = value; render(); if (state.groups.length) fans(); }
     });
     field.addEventListener("change", readField);
+    // Back on the network: the fans of a whole hand are counted now.
+    window.addEventListener("online", function () { if (complete()) fans(); });
     root.picker = { readField: readField, notation: notation };
     readField();
   });
