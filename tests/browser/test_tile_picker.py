@@ -208,14 +208,17 @@ def test_a_hand_below_the_minimum_is_refused_and_kept_with_its_tiles(browser, ta
     ).get_attribute("textContent")
 
 
-def test_without_the_network_the_tiles_are_kept_and_checked_when_sent(browser, table_in_play):
+@SIZES
+def test_without_the_network_the_tiles_are_kept_and_checked_when_sent(browser, table_in_play, size):
+    set_viewport(browser, *size)
     log_in(browser, "referee", "pw-referee")
     browser.get(sheet_url(browser, table_in_play))
     WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("saved", "All saved"))
     network(browser, offline=True)
     expected = {}
-    # Hand 1 declared as the tiles give it; hand 2 declared wrongly (the players said 12).
-    for number, (name, declared) in enumerate((("chow_pung", None), ("seven_pairs", 12)), start=1):
+    # The four hands, each declared at the fan its tiles give on the sheet; the last one is
+    # below the minimum.
+    for number, name in enumerate(HANDS, start=1):
         hand = notation.parse_hand(HANDS[name])
         winner = number % 4
         scored = on_the_sheet(hand, number, winner)
@@ -229,22 +232,24 @@ def test_without_the_network_the_tiles_are_kept_and_checked_when_sent(browser, t
         browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-picker-close]").click()
         fan = browser.find_element(By.NAME, "fan")
         fan.clear()
-        fan.send_keys(str(declared or scored.total_without_flowers))
-        assert (
-            "checked when the hand is sent"
-            in browser.find_element(By.CSS_SELECTOR, "[data-picker-summary]").text
-        )
+        fan.send_keys(str(scored.total_without_flowers))
+        summary = browser.find_element(By.CSS_SELECTOR, "[data-picker-summary]").text
+        assert "checked when the hand is sent" in summary
         browser.find_element(By.CSS_SELECTOR, "#hand-entry button.primary").click()
         next_hand = f"Enter hand {number + 1}"
         WebDriverWait(browser, 15).until(lambda d, title=next_hand: heading(d) == title)
     assert not table_in_play.hands.exists()
     network(browser, offline=False)
-    # Hand 1 is stored with its tiles checked; hand 2 is refused for its fan, kept on the tablet.
+    # The three wins are stored with their tiles checked; the fourth is refused for the
+    # minimum, and kept on the tablet.
     WebDriverWait(browser, 40).until(lambda d: sync_state(d)[0] == "refused")
-    stored = table_in_play.hands.get()
-    assert (stored.number, stored.fan, stored.computed_fan) == (1, expected[1], expected[1])
+    stored = list(table_in_play.hands.order_by("number"))
+    assert [(h.number, h.fan, h.computed_fan) for h in stored] == [
+        (n, expected[n], expected[n]) for n in (1, 2, 3)
+    ]
+    assert expected[4] < 8
     problems = browser.find_element(By.CSS_SELECTOR, "[data-sync-problems]").text
-    assert "Hand 2" in problems and str(expected[2]) in problems
+    assert "Hand 4" in problems and "8" in problems
 
 
 def test_a_chows_winning_tile_is_tapped_not_guessed(browser):

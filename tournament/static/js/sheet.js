@@ -244,7 +244,10 @@
   picker.querySelector("[data-use-total]").addEventListener("click", take);
   use.addEventListener("click", take);
   form.addEventListener("picker:fans", function (event) {
-    counted = { total: event.detail.total || null, offline: !!event.detail.offline, checking: !!event.detail.checking };
+    counted = { total: event.detail.total || null, offline: !!event.detail.offline };
+    // While the fans are counted again, the line keeps its words (the page does not move)
+    // but offers no total.
+    if (event.detail.checking) { use.hidden = true; return; }
     update();
   });
   fan.addEventListener("input", update);

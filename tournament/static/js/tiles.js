@@ -373,9 +373,13 @@
       }
     });
     // What the sheet knows changed (the result, the winner, the flowers): the fans again.
+    // Only what the fans depend on asks for them again (a fan typed does not: the page
+    // would move under the referee's finger on its way to Save).
+    var COUNTED_FROM = ["outcome", "winner", "flowers"];
     form.addEventListener("change", function (event) {
       if (event.target === form) { readField(); return; }
       if (root.contains(event.target) || event.target === field) return;
+      if (COUNTED_FROM.indexOf(event.target.name) < 0) return;
       if (flowersField && event.target === flowersField) state.flowers = Math.min(MAX_FLOWERS, parseInt(flowersField.value, 10) || 0);
       render();
       if (state.groups.length) fans();
