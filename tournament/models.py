@@ -39,14 +39,15 @@ DEFAULT_TIEBREAK_ORDER = "table_points,score,first_places,best_session"
 # session at a time; "lot" is the first draw by lot (sha256 of "seed:number"), kept so that
 # tournaments drawn with it stay checkable.
 SEATING_METHOD_CHOICES = [
-    ("planned", _("Planned for the whole tournament (no repeated meetings)")),
-    ("random", _("Session by session, at random, avoiding repeated meetings")),
+    ("planned", _("Planned for the whole tournament (the fewest repeated meetings possible)")),
+    ("random", _("Session by session, at random, avoiding repeated meetings where it can")),
     ("standings", _("By standings (ranks 1–4 at table 1, 5–8 at table 2, …)")),
     ("serpentine", _("Serpentine (one player of each quarter of the ranking per table)")),
     ("top_tables", _("Top tables by standings, the others at random (final session)")),
     ("lot", _("Draw by lot, checkable with SHA-256 (no repeat avoidance)")),
 ]
-# New tournaments are planned as a whole: no repeated meetings where mathematics allows.
+# New tournaments are planned as a whole: the fewest repeated meetings mathematics allows (none
+# when there are enough players for the sessions).
 DEFAULT_SEATING_METHOD = "planned"
 # Federations count at most this many substitutes in a tournament's results unless the
 # tournament says otherwise (a warning, never a refusal: the seat is still given).

@@ -145,3 +145,30 @@ def test_every_session_drawn_leaves_no_form(tournament, organiser):
     response = login(organiser).get(reverse("session_draw", args=[cup.slug]))
     assert response.status_code == 200
     assert "Every session is drawn." in response.content.decode()
+
+
+def test_before_the_first_draw_the_page_says_what_each_method_gives(tournament, organiser):
+    make_players(tournament, 8)
+    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
+    section = page[page.index('id="method-previews"') : page.index("</section>")]
+    assert "8 players over 4 sessions: no seating can have fewer than 20 repeated meetings" in (
+        section
+    )
+    planned = section[
+        section.index('id="preview-planned"') : section.index(
+            "</tr>", section.index('id="preview-planned"')
+        )
+    ]
+    assert "Planned for the whole tournament (the fewest repeated meetings possible)" in planned
+    assert ">20 <span" in planned and "the fewest possible" in planned
+    assert 'id="preview-random"' in section and 'id="preview-lot"' in section
+    # Once a session is drawn the figures of the draw itself take over: no preview.
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
+    assert 'id="method-previews"' not in page
+
+
+def test_no_preview_while_the_players_cannot_fill_tables(tournament, organiser):
+    make_players(tournament, 7)
+    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
+    assert 'id="method-previews"' not in page

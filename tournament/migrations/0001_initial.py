@@ -10,7 +10,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -19,217 +18,596 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1)], verbose_name='number')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('name_zh', models.CharField(blank=True, max_length=60, verbose_name='Chinese name')),
-                ('team', models.CharField(blank=True, max_length=120, verbose_name='team or club')),
-                ('country', models.CharField(blank=True, max_length=60, verbose_name='country')),
-                ('is_substitute', models.BooleanField(default=False, verbose_name='substitute')),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True, verbose_name='withdrawn at')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "number",
+                    models.PositiveIntegerField(
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="number",
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                (
+                    "name_zh",
+                    models.CharField(blank=True, max_length=60, verbose_name="Chinese name"),
+                ),
+                ("team", models.CharField(blank=True, max_length=120, verbose_name="team or club")),
+                ("country", models.CharField(blank=True, max_length=60, verbose_name="country")),
+                ("is_substitute", models.BooleanField(default=False, verbose_name="substitute")),
+                (
+                    "withdrawn_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="withdrawn at"),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'number'],
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Session',
+            name="Session",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='session')),
-                ('seed', models.BigIntegerField(verbose_name='draw seed')),
-                ('drawn_at', models.DateTimeField(auto_now_add=True)),
-                ('opened_at', models.DateTimeField(blank=True, null=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="session")),
+                ("seed", models.BigIntegerField(verbose_name="draw seed")),
+                ("drawn_at", models.DateTimeField(auto_now_add=True)),
+                ("opened_at", models.DateTimeField(blank=True, null=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['tournament', 'number'],
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='table')),
-                ('confirmed_at', models.DateTimeField(blank=True, null=True)),
-                ('confirmed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournament.session')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="table")),
+                ("confirmed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "confirmed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="tournament.session",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'number'],
+                "ordering": ["session", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField(choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')])),
-                ('lot', models.PositiveIntegerField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='tournament.player')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='tournament.session')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='tournament.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "seat",
+                    models.PositiveSmallIntegerField(
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")]
+                    ),
+                ),
+                ("lot", models.PositiveIntegerField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="tournament.player",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="tournament.session",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="tournament.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'seat'],
+                "ordering": ["table", "seat"],
             },
         ),
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='hand')),
-                ('outcome', models.CharField(choices=[('self_drawn', 'Win by self-draw'), ('discard', 'Win on a discard'), ('draw', 'Draw'), ('not_played', 'Not played')], max_length=12, verbose_name='result')),
-                ('winner', models.PositiveSmallIntegerField(blank=True, choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')], null=True, verbose_name='winner')),
-                ('discarder', models.PositiveSmallIntegerField(blank=True, choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')], null=True, verbose_name='discarder')),
-                ('fan', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='fan (without flowers)')),
-                ('flowers', models.PositiveSmallIntegerField(default=0, verbose_name='flowers')),
-                ('fan_names', models.CharField(blank=True, max_length=500, verbose_name='fans claimed')),
-                ('points_p1', models.IntegerField(default=0)),
-                ('points_p2', models.IntegerField(default=0)),
-                ('points_p3', models.IntegerField(default=0)),
-                ('points_p4', models.IntegerField(default=0)),
-                ('deducted', models.PositiveIntegerField(default=0)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='tournament.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="hand")),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("self_drawn", "Win by self-draw"),
+                            ("discard", "Win on a discard"),
+                            ("draw", "Draw"),
+                            ("not_played", "Not played"),
+                        ],
+                        max_length=12,
+                        verbose_name="result",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")],
+                        null=True,
+                        verbose_name="winner",
+                    ),
+                ),
+                (
+                    "discarder",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")],
+                        null=True,
+                        verbose_name="discarder",
+                    ),
+                ),
+                (
+                    "fan",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="fan (without flowers)"
+                    ),
+                ),
+                ("flowers", models.PositiveSmallIntegerField(default=0, verbose_name="flowers")),
+                (
+                    "fan_names",
+                    models.CharField(blank=True, max_length=500, verbose_name="fans claimed"),
+                ),
+                ("points_p1", models.IntegerField(default=0)),
+                ("points_p2", models.IntegerField(default=0)),
+                ("points_p3", models.IntegerField(default=0)),
+                ("points_p4", models.IntegerField(default=0)),
+                ("deducted", models.PositiveIntegerField(default=0)),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hands",
+                        to="tournament.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'number'],
+                "ordering": ["table", "number"],
             },
         ),
         migrations.CreateModel(
-            name='TableReopening',
+            name="TableReopening",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reopened_at', models.DateTimeField(auto_now_add=True)),
-                ('reason', models.CharField(max_length=500, verbose_name='reason')),
-                ('reopened_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reopenings', to='tournament.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reopened_at", models.DateTimeField(auto_now_add=True)),
+                ("reason", models.CharField(max_length=500, verbose_name="reason")),
+                (
+                    "reopened_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reopenings",
+                        to="tournament.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'reopened_at'],
+                "ordering": ["table", "reopened_at"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='name')),
-                ('slug', models.SlugField(max_length=60, unique=True, verbose_name='short name in addresses')),
-                ('session_count', models.PositiveSmallIntegerField(default=4, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(30)], verbose_name='number of sessions')),
-                ('session_minutes', models.PositiveSmallIntegerField(default=150, validators=[django.core.validators.MinValueValidator(10), django.core.validators.MaxValueValidator(600)], verbose_name='session time limit (minutes)')),
-                ('tiebreak_order', models.CharField(default='table_points,score,first_places,best_session', max_length=200, validators=[tournament.models.validate_tiebreak_order], verbose_name='ranking order')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('organisers', models.ManyToManyField(blank=True, related_name='organised_tournaments', to=settings.AUTH_USER_MODEL)),
-                ('referees', models.ManyToManyField(blank=True, related_name='refereed_tournaments', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="name")),
+                (
+                    "slug",
+                    models.SlugField(
+                        max_length=60, unique=True, verbose_name="short name in addresses"
+                    ),
+                ),
+                (
+                    "session_count",
+                    models.PositiveSmallIntegerField(
+                        default=4,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(30),
+                        ],
+                        verbose_name="number of sessions",
+                    ),
+                ),
+                (
+                    "session_minutes",
+                    models.PositiveSmallIntegerField(
+                        default=150,
+                        validators=[
+                            django.core.validators.MinValueValidator(10),
+                            django.core.validators.MaxValueValidator(600),
+                        ],
+                        verbose_name="session time limit (minutes)",
+                    ),
+                ),
+                (
+                    "tiebreak_order",
+                    models.CharField(
+                        default="table_points,score,first_places,best_session",
+                        max_length=200,
+                        validators=[tournament.models.validate_tiebreak_order],
+                        verbose_name="ranking order",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "organisers",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="organised_tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "referees",
+                    models.ManyToManyField(
+                        blank=True, related_name="refereed_tournaments", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', 'name'],
+                "ordering": ["-created_at", "name"],
             },
         ),
         migrations.AddField(
-            model_name='session',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sessions', to='tournament.tournament'),
+            model_name="session",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="sessions",
+                to="tournament.tournament",
+            ),
         ),
         migrations.AddField(
-            model_name='player',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='tournament.tournament'),
+            model_name="player",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="players",
+                to="tournament.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='Penalty',
+            name="Penalty",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('offender', models.PositiveSmallIntegerField(choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')], verbose_name='offender')),
-                ('kind', models.CharField(choices=[('to_each_other', 'Paid to each other player'), ('to_one', 'Paid to one player'), ('deducted', 'Deducted (leaves the table)')], max_length=16, verbose_name='kind')),
-                ('points', models.PositiveIntegerField(verbose_name='points')),
-                ('beneficiary', models.PositiveSmallIntegerField(blank=True, choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')], null=True, verbose_name='paid to')),
-                ('reason', models.CharField(max_length=200, verbose_name='reason')),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='penalties', to='tournament.hand')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "offender",
+                    models.PositiveSmallIntegerField(
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")],
+                        verbose_name="offender",
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("to_each_other", "Paid to each other player"),
+                            ("to_one", "Paid to one player"),
+                            ("deducted", "Deducted (leaves the table)"),
+                        ],
+                        max_length=16,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("points", models.PositiveIntegerField(verbose_name="points")),
+                (
+                    "beneficiary",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")],
+                        null=True,
+                        verbose_name="paid to",
+                    ),
+                ),
+                ("reason", models.CharField(max_length=200, verbose_name="reason")),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="penalties",
+                        to="tournament.hand",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hand', 'id'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('points__gte', 1)), name='penalty_points_positive'), models.CheckConstraint(condition=models.Q(('offender__lte', 3)), name='penalty_offender_seat'), models.CheckConstraint(condition=models.Q(models.Q(('beneficiary__isnull', False), ('beneficiary__lte', 3), ('kind', tournament.scoring.settlement.PenaltyKind['TO_ONE']), models.Q(('beneficiary', models.F('offender')), _negated=True)), models.Q(models.Q(('kind', tournament.scoring.settlement.PenaltyKind['TO_ONE']), _negated=True), ('beneficiary__isnull', True)), _connector='OR'), name='penalty_beneficiary_only_when_paid_to_one'), models.CheckConstraint(condition=models.Q(('reason', ''), _negated=True), name='penalty_has_reason')],
+                "ordering": ["hand", "id"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("points__gte", 1)), name="penalty_points_positive"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("offender__lte", 3)), name="penalty_offender_seat"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(
+                                ("beneficiary__isnull", False),
+                                ("beneficiary__lte", 3),
+                                ("kind", tournament.scoring.settlement.PenaltyKind["TO_ONE"]),
+                                models.Q(("beneficiary", models.F("offender")), _negated=True),
+                            ),
+                            models.Q(
+                                models.Q(
+                                    ("kind", tournament.scoring.settlement.PenaltyKind["TO_ONE"]),
+                                    _negated=True,
+                                ),
+                                ("beneficiary__isnull", True),
+                            ),
+                            _connector="OR",
+                        ),
+                        name="penalty_beneficiary_only_when_paid_to_one",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("reason", ""), _negated=True), name="penalty_has_reason"
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('session', 'number'), name='table_number_unique'),
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                fields=("session", "number"), name="table_number_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='table_number_positive'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="table_number_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('session', 'player'), name='one_seat_per_player'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("session", "player"), name="one_seat_per_player"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'seat'), name='one_player_per_seat'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("table", "seat"), name="one_player_per_seat"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('session', 'lot'), name='one_lot_per_number'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("session", "lot"), name="one_lot_per_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(('seat__lte', 3)), name='seat_is_p1_to_p4'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seat__lte", 3)), name="seat_is_p1_to_p4"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='hand_once_per_table'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(
+                fields=("table", "number"), name="hand_once_per_table"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1), ('number__lte', 16)), name='hand_number_1_to_16'),
+            model_name="hand",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1), ("number__lte", 16)),
+                name="hand_number_1_to_16",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(('flowers__lte', 8)), name='hand_flowers_at_most_8'),
+            model_name="hand",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("flowers__lte", 8)), name="hand_flowers_at_most_8"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('fan__gte', 8), ('outcome__in', [tournament.scoring.settlement.Outcome['SELF_DRAWN'], tournament.scoring.settlement.Outcome['DISCARD']]), ('winner__isnull', False), ('winner__lte', 3)), models.Q(('discarder__isnull', True), ('fan__isnull', True), ('flowers', 0), ('outcome__in', [tournament.scoring.settlement.Outcome['DRAW'], tournament.scoring.settlement.Outcome['NOT_PLAYED']]), ('winner__isnull', True)), _connector='OR'), name='hand_win_has_winner_and_minimum_fan'),
+            model_name="hand",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("fan__gte", 8),
+                        (
+                            "outcome__in",
+                            [
+                                tournament.scoring.settlement.Outcome["SELF_DRAWN"],
+                                tournament.scoring.settlement.Outcome["DISCARD"],
+                            ],
+                        ),
+                        ("winner__isnull", False),
+                        ("winner__lte", 3),
+                    ),
+                    models.Q(
+                        ("discarder__isnull", True),
+                        ("fan__isnull", True),
+                        ("flowers", 0),
+                        (
+                            "outcome__in",
+                            [
+                                tournament.scoring.settlement.Outcome["DRAW"],
+                                tournament.scoring.settlement.Outcome["NOT_PLAYED"],
+                            ],
+                        ),
+                        ("winner__isnull", True),
+                    ),
+                    _connector="OR",
+                ),
+                name="hand_win_has_winner_and_minimum_fan",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('discarder__isnull', False), ('discarder__lte', 3), ('outcome', tournament.scoring.settlement.Outcome['DISCARD']), models.Q(('discarder', models.F('winner')), _negated=True)), models.Q(models.Q(('outcome', tournament.scoring.settlement.Outcome['DISCARD']), _negated=True), ('discarder__isnull', True)), _connector='OR'), name='hand_discarder_only_on_discard_win_and_not_winner'),
+            model_name="hand",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("discarder__isnull", False),
+                        ("discarder__lte", 3),
+                        ("outcome", tournament.scoring.settlement.Outcome["DISCARD"]),
+                        models.Q(("discarder", models.F("winner")), _negated=True),
+                    ),
+                    models.Q(
+                        models.Q(
+                            ("outcome", tournament.scoring.settlement.Outcome["DISCARD"]),
+                            _negated=True,
+                        ),
+                        ("discarder__isnull", True),
+                    ),
+                    _connector="OR",
+                ),
+                name="hand_discarder_only_on_discard_win_and_not_winner",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(('points_p1', django.db.models.expressions.CombinedExpression(django.db.models.expressions.CombinedExpression(django.db.models.expressions.CombinedExpression(django.db.models.expressions.CombinedExpression(models.F('points_p2'), '*', models.Value(-1)), '-', models.F('points_p3')), '-', models.F('points_p4')), '-', models.F('deducted')))), name='hand_points_sum_to_minus_deducted'),
+            model_name="hand",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "points_p1",
+                        django.db.models.expressions.CombinedExpression(
+                            django.db.models.expressions.CombinedExpression(
+                                django.db.models.expressions.CombinedExpression(
+                                    django.db.models.expressions.CombinedExpression(
+                                        models.F("points_p2"), "*", models.Value(-1)
+                                    ),
+                                    "-",
+                                    models.F("points_p3"),
+                                ),
+                                "-",
+                                models.F("points_p4"),
+                            ),
+                            "-",
+                            models.F("deducted"),
+                        ),
+                    )
+                ),
+                name="hand_points_sum_to_minus_deducted",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tablereopening',
-            constraint=models.CheckConstraint(condition=models.Q(('reason', ''), _negated=True), name='reopening_has_reason'),
+            model_name="tablereopening",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("reason", ""), _negated=True), name="reopening_has_reason"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('session_count__gte', 1)), name='tournament_session_count_positive'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("session_count__gte", 1)),
+                name="tournament_session_count_positive",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='session',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='session_drawn_once'),
+            model_name="session",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="session_drawn_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='session',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='session_number_positive'),
+            model_name="session",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="session_number_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='session',
-            constraint=models.CheckConstraint(condition=models.Q(('seed__gte', 0)), name='session_seed_not_negative'),
+            model_name="session",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seed__gte", 0)), name="session_seed_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='player_number_unique_in_tournament'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="player_number_unique_in_tournament"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='player_number_positive'),
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="player_number_positive"
+            ),
         ),
     ]

@@ -6,31 +6,61 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0001_initial'),
+        ("tournament", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='replaces',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournament.player'),
+            model_name="seat",
+            name="replaces",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="tournament.player",
+            ),
         ),
         migrations.CreateModel(
-            name='HandRevision',
+            name="HandRevision",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('previous', models.JSONField()),
-                ('revised_at', models.DateTimeField(auto_now_add=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='revisions', to='tournament.hand')),
-                ('revised_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.PositiveIntegerField()),
+                ("previous", models.JSONField()),
+                ("revised_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="revisions",
+                        to="tournament.hand",
+                    ),
+                ),
+                (
+                    "revised_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hand', 'version'],
-                'constraints': [models.UniqueConstraint(fields=('hand', 'version'), name='one_revision_per_version')],
+                "ordering": ["hand", "version"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("hand", "version"), name="one_revision_per_version"
+                    )
+                ],
             },
         ),
     ]

@@ -4,20 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0002_seat_replacement_and_hand_revisions'),
+        ("tournament", "0002_seat_replacement_and_hand_revisions"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='computed_fan',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='computed fan (without flowers)'),
+            model_name="hand",
+            name="computed_fan",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="computed fan (without flowers)"
+            ),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='winning_hand',
-            field=models.CharField(blank=True, max_length=200, verbose_name='winning hand'),
+            model_name="hand",
+            name="winning_hand",
+            field=models.CharField(blank=True, max_length=200, verbose_name="winning hand"),
         ),
     ]

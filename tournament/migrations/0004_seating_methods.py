@@ -5,45 +5,96 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0003_hand_winning_hand'),
+        ("tournament", "0003_hand_winning_hand"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='session',
-            name='method',
-            field=models.CharField(choices=[('planned', 'Planned for the whole tournament (no repeated meetings)'), ('random', 'Session by session, at random, avoiding repeated meetings'), ('standings', 'By standings (ranks 1–4 at table 1, 5–8 at table 2, …)'), ('serpentine', 'Serpentine (one player of each quarter of the ranking per table)'), ('top_tables', 'Top tables by standings, the others at random (final session)'), ('lot', 'Draw by lot, checkable with SHA-256 (no repeat avoidance)')], default='lot', max_length=12, verbose_name='seating method'),
+            model_name="session",
+            name="method",
+            field=models.CharField(
+                choices=[
+                    ("planned", "Planned for the whole tournament (no repeated meetings)"),
+                    ("random", "Session by session, at random, avoiding repeated meetings"),
+                    ("standings", "By standings (ranks 1–4 at table 1, 5–8 at table 2, …)"),
+                    (
+                        "serpentine",
+                        "Serpentine (one player of each quarter of the ranking per table)",
+                    ),
+                    ("top_tables", "Top tables by standings, the others at random (final session)"),
+                    ("lot", "Draw by lot, checkable with SHA-256 (no repeat avoidance)"),
+                ],
+                default="lot",
+                max_length=12,
+                verbose_name="seating method",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='seating_method',
-            field=models.CharField(choices=[('planned', 'Planned for the whole tournament (no repeated meetings)'), ('random', 'Session by session, at random, avoiding repeated meetings'), ('standings', 'By standings (ranks 1–4 at table 1, 5–8 at table 2, …)'), ('serpentine', 'Serpentine (one player of each quarter of the ranking per table)'), ('top_tables', 'Top tables by standings, the others at random (final session)'), ('lot', 'Draw by lot, checkable with SHA-256 (no repeat avoidance)')], default='lot', max_length=12, verbose_name='seating method'),
+            model_name="tournament",
+            name="seating_method",
+            field=models.CharField(
+                choices=[
+                    ("planned", "Planned for the whole tournament (no repeated meetings)"),
+                    ("random", "Session by session, at random, avoiding repeated meetings"),
+                    ("standings", "By standings (ranks 1–4 at table 1, 5–8 at table 2, …)"),
+                    (
+                        "serpentine",
+                        "Serpentine (one player of each quarter of the ranking per table)",
+                    ),
+                    ("top_tables", "Top tables by standings, the others at random (final session)"),
+                    ("lot", "Draw by lot, checkable with SHA-256 (no repeat avoidance)"),
+                ],
+                default="lot",
+                max_length=12,
+                verbose_name="seating method",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='separate_by',
-            field=models.CharField(blank=True, choices=[('', 'Nothing'), ('team', 'Team or club'), ('country', 'Country')], default='', max_length=8, verbose_name='keep apart players of the same'),
+            model_name="tournament",
+            name="separate_by",
+            field=models.CharField(
+                blank=True,
+                choices=[("", "Nothing"), ("team", "Team or club"), ("country", "Country")],
+                default="",
+                max_length=8,
+                verbose_name="keep apart players of the same",
+            ),
         ),
         migrations.CreateModel(
-            name='SeatingPlan',
+            name="SeatingPlan",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seed', models.BigIntegerField(verbose_name='seed')),
-                ('players', models.JSONField()),
-                ('groups', models.JSONField(blank=True, default=dict)),
-                ('sessions', models.JSONField()),
-                ('stats', models.JSONField()),
-                ('fixed_sessions', models.PositiveSmallIntegerField(default=0)),
-                ('replans', models.PositiveSmallIntegerField(default=0)),
-                ('moved_seats', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='seating_plan', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seed", models.BigIntegerField(verbose_name="seed")),
+                ("players", models.JSONField()),
+                ("groups", models.JSONField(blank=True, default=dict)),
+                ("sessions", models.JSONField()),
+                ("stats", models.JSONField()),
+                ("fixed_sessions", models.PositiveSmallIntegerField(default=0)),
+                ("replans", models.PositiveSmallIntegerField(default=0)),
+                ("moved_seats", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seating_plan",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('seed__gte', 0)), name='plan_seed_not_negative')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("seed__gte", 0)), name="plan_seed_not_negative"
+                    )
+                ],
             },
         ),
     ]

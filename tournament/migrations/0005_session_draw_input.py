@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0004_seating_methods'),
+        ("tournament", "0004_seating_methods"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='session',
-            name='draw_input',
+            model_name="session",
+            name="draw_input",
             field=models.JSONField(blank=True, null=True),
         ),
     ]

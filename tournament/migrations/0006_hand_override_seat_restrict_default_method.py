@@ -16,31 +16,55 @@ def mark_kept_figures(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0005_session_draw_input'),
+        ("tournament", "0005_session_draw_input"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='referee_figure_kept',
+            model_name="hand",
+            name="referee_figure_kept",
             field=models.BooleanField(default=False, verbose_name="referee's figure kept"),
         ),
         migrations.RunPython(mark_kept_figures, migrations.RunPython.noop),
         migrations.AlterField(
-            model_name='seat',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='seats', to='tournament.player'),
+            model_name="seat",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.RESTRICT,
+                related_name="seats",
+                to="tournament.player",
+            ),
         ),
         migrations.AlterField(
-            model_name='seat',
-            name='replaces',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='tournament.player'),
+            model_name="seat",
+            name="replaces",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.RESTRICT,
+                related_name="+",
+                to="tournament.player",
+            ),
         ),
         migrations.AlterField(
-            model_name='tournament',
-            name='seating_method',
-            field=models.CharField(choices=[('planned', 'Planned for the whole tournament (no repeated meetings)'), ('random', 'Session by session, at random, avoiding repeated meetings'), ('standings', 'By standings (ranks 1–4 at table 1, 5–8 at table 2, …)'), ('serpentine', 'Serpentine (one player of each quarter of the ranking per table)'), ('top_tables', 'Top tables by standings, the others at random (final session)'), ('lot', 'Draw by lot, checkable with SHA-256 (no repeat avoidance)')], default='planned', max_length=12, verbose_name='seating method'),
+            model_name="tournament",
+            name="seating_method",
+            field=models.CharField(
+                choices=[
+                    ("planned", "Planned for the whole tournament (no repeated meetings)"),
+                    ("random", "Session by session, at random, avoiding repeated meetings"),
+                    ("standings", "By standings (ranks 1–4 at table 1, 5–8 at table 2, …)"),
+                    (
+                        "serpentine",
+                        "Serpentine (one player of each quarter of the ranking per table)",
+                    ),
+                    ("top_tables", "Top tables by standings, the others at random (final session)"),
+                    ("lot", "Draw by lot, checkable with SHA-256 (no repeat avoidance)"),
+                ],
+                default="planned",
+                max_length=12,
+                verbose_name="seating method",
+            ),
         ),
     ]

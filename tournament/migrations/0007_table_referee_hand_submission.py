@@ -6,30 +6,57 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0006_hand_override_seat_restrict_default_method'),
+        ("tournament", "0006_hand_override_seat_restrict_default_method"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='referee',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='refereed_tables', to=settings.AUTH_USER_MODEL, verbose_name='referee'),
+            model_name="table",
+            name="referee",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="refereed_tables",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="referee",
+            ),
         ),
         migrations.CreateModel(
-            name='HandSubmission',
+            name="HandSubmission",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.UUIDField(unique=True)),
-                ('version', models.PositiveIntegerField()),
-                ('submitted_at', models.DateTimeField(auto_now_add=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='submissions', to='tournament.hand')),
-                ('submitted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.UUIDField(unique=True)),
+                ("version", models.PositiveIntegerField()),
+                ("submitted_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="submissions",
+                        to="tournament.hand",
+                    ),
+                ),
+                (
+                    "submitted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hand', 'version'],
+                "ordering": ["hand", "version"],
             },
         ),
     ]

@@ -5,20 +5,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0007_table_referee_hand_submission'),
+        ("tournament", "0007_table_referee_hand_submission"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='confirmed_initials',
+            model_name="table",
+            name="confirmed_initials",
             field=models.JSONField(blank=True, default=list, verbose_name="players' initials"),
         ),
         migrations.AddField(
-            model_name='table',
-            name='extra_minutes',
-            field=models.PositiveSmallIntegerField(default=0, validators=[django.core.validators.MaxValueValidator(240)], verbose_name='extra minutes'),
+            model_name="table",
+            name="extra_minutes",
+            field=models.PositiveSmallIntegerField(
+                default=0,
+                validators=[django.core.validators.MaxValueValidator(240)],
+                verbose_name="extra minutes",
+            ),
         ),
     ]

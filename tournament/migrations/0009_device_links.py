@@ -4,25 +4,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0008_table_clock_and_initials'),
+        ("tournament", "0008_table_clock_and_initials"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='entered_by_device',
-            field=models.CharField(blank=True, max_length=40, verbose_name='entered by table device'),
+            model_name="hand",
+            name="entered_by_device",
+            field=models.CharField(
+                blank=True, max_length=40, verbose_name="entered by table device"
+            ),
         ),
         migrations.AddField(
-            model_name='session',
-            name='device_links_version',
+            model_name="session",
+            name="device_links_version",
             field=models.PositiveIntegerField(default=1),
         ),
         migrations.AddField(
-            model_name='table',
-            name='device_link_version',
+            model_name="table",
+            name="device_link_version",
             field=models.PositiveIntegerField(default=1),
         ),
     ]

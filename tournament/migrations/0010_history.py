@@ -9,289 +9,852 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0009_device_links'),
+        ("tournament", "0009_device_links"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HistoricalHand',
+            name="HistoricalHand",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('number', models.PositiveSmallIntegerField(verbose_name='hand')),
-                ('outcome', models.CharField(choices=[('self_drawn', 'Win by self-draw'), ('discard', 'Win on a discard'), ('draw', 'Draw'), ('not_played', 'Not played')], max_length=12, verbose_name='result')),
-                ('winner', models.PositiveSmallIntegerField(blank=True, choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')], null=True, verbose_name='winner')),
-                ('discarder', models.PositiveSmallIntegerField(blank=True, choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')], null=True, verbose_name='discarder')),
-                ('fan', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='fan (without flowers)')),
-                ('flowers', models.PositiveSmallIntegerField(default=0, verbose_name='flowers')),
-                ('fan_names', models.CharField(blank=True, max_length=500, verbose_name='fans claimed')),
-                ('winning_hand', models.CharField(blank=True, max_length=200, verbose_name='winning hand')),
-                ('computed_fan', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='computed fan (without flowers)')),
-                ('referee_figure_kept', models.BooleanField(default=False, verbose_name="referee's figure kept")),
-                ('points_p1', models.IntegerField(default=0)),
-                ('points_p2', models.IntegerField(default=0)),
-                ('points_p3', models.IntegerField(default=0)),
-                ('points_p4', models.IntegerField(default=0)),
-                ('deducted', models.PositiveIntegerField(default=0)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('entered_by_device', models.CharField(blank=True, max_length=40, verbose_name='entered by table device')),
-                ('updated_at', models.DateTimeField(blank=True, editable=False)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('entered_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.table')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                ("number", models.PositiveSmallIntegerField(verbose_name="hand")),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("self_drawn", "Win by self-draw"),
+                            ("discard", "Win on a discard"),
+                            ("draw", "Draw"),
+                            ("not_played", "Not played"),
+                        ],
+                        max_length=12,
+                        verbose_name="result",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")],
+                        null=True,
+                        verbose_name="winner",
+                    ),
+                ),
+                (
+                    "discarder",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")],
+                        null=True,
+                        verbose_name="discarder",
+                    ),
+                ),
+                (
+                    "fan",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="fan (without flowers)"
+                    ),
+                ),
+                ("flowers", models.PositiveSmallIntegerField(default=0, verbose_name="flowers")),
+                (
+                    "fan_names",
+                    models.CharField(blank=True, max_length=500, verbose_name="fans claimed"),
+                ),
+                (
+                    "winning_hand",
+                    models.CharField(blank=True, max_length=200, verbose_name="winning hand"),
+                ),
+                (
+                    "computed_fan",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="computed fan (without flowers)"
+                    ),
+                ),
+                (
+                    "referee_figure_kept",
+                    models.BooleanField(default=False, verbose_name="referee's figure kept"),
+                ),
+                ("points_p1", models.IntegerField(default=0)),
+                ("points_p2", models.IntegerField(default=0)),
+                ("points_p3", models.IntegerField(default=0)),
+                ("points_p4", models.IntegerField(default=0)),
+                ("deducted", models.PositiveIntegerField(default=0)),
+                ("version", models.PositiveIntegerField(default=1)),
+                (
+                    "entered_by_device",
+                    models.CharField(
+                        blank=True, max_length=40, verbose_name="entered by table device"
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(blank=True, editable=False)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical hand',
-                'verbose_name_plural': 'historical hands',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical hand",
+                "verbose_name_plural": "historical hands",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalPenalty',
+            name="HistoricalPenalty",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('offender', models.PositiveSmallIntegerField(choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')], verbose_name='offender')),
-                ('kind', models.CharField(choices=[('to_each_other', 'Paid to each other player'), ('to_one', 'Paid to one player'), ('deducted', 'Deducted (leaves the table)')], max_length=16, verbose_name='kind')),
-                ('points', models.PositiveIntegerField(verbose_name='points')),
-                ('beneficiary', models.PositiveSmallIntegerField(blank=True, choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')], null=True, verbose_name='paid to')),
-                ('reason', models.CharField(max_length=200, verbose_name='reason')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('hand', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.hand')),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                (
+                    "offender",
+                    models.PositiveSmallIntegerField(
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")],
+                        verbose_name="offender",
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("to_each_other", "Paid to each other player"),
+                            ("to_one", "Paid to one player"),
+                            ("deducted", "Deducted (leaves the table)"),
+                        ],
+                        max_length=16,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("points", models.PositiveIntegerField(verbose_name="points")),
+                (
+                    "beneficiary",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")],
+                        null=True,
+                        verbose_name="paid to",
+                    ),
+                ),
+                ("reason", models.CharField(max_length=200, verbose_name="reason")),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.hand",
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical penalty',
-                'verbose_name_plural': 'historical penaltys',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical penalty",
+                "verbose_name_plural": "historical penaltys",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalPlayer',
+            name="HistoricalPlayer",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('number', models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1)], verbose_name='number')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('name_zh', models.CharField(blank=True, max_length=60, verbose_name='Chinese name')),
-                ('team', models.CharField(blank=True, max_length=120, verbose_name='team or club')),
-                ('country', models.CharField(blank=True, max_length=60, verbose_name='country')),
-                ('is_substitute', models.BooleanField(default=False, verbose_name='substitute')),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True, verbose_name='withdrawn at')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                (
+                    "number",
+                    models.PositiveIntegerField(
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="number",
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                (
+                    "name_zh",
+                    models.CharField(blank=True, max_length=60, verbose_name="Chinese name"),
+                ),
+                ("team", models.CharField(blank=True, max_length=120, verbose_name="team or club")),
+                ("country", models.CharField(blank=True, max_length=60, verbose_name="country")),
+                ("is_substitute", models.BooleanField(default=False, verbose_name="substitute")),
+                (
+                    "withdrawn_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="withdrawn at"),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical player',
-                'verbose_name_plural': 'historical players',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical player",
+                "verbose_name_plural": "historical players",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalSeat',
+            name="HistoricalSeat",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('seat', models.PositiveSmallIntegerField(choices=[(0, 'P1'), (1, 'P2'), (2, 'P3'), (3, 'P4')])),
-                ('lot', models.PositiveIntegerField()),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('player', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.player')),
-                ('replaces', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.player')),
-                ('session', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.session')),
-                ('table', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.table')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                (
+                    "seat",
+                    models.PositiveSmallIntegerField(
+                        choices=[(0, "P1"), (1, "P2"), (2, "P3"), (3, "P4")]
+                    ),
+                ),
+                ("lot", models.PositiveIntegerField()),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.player",
+                    ),
+                ),
+                (
+                    "replaces",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.player",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.session",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical seat',
-                'verbose_name_plural': 'historical seats',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical seat",
+                "verbose_name_plural": "historical seats",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalSeatingPlan',
+            name="HistoricalSeatingPlan",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('seed', models.BigIntegerField(verbose_name='seed')),
-                ('players', models.JSONField()),
-                ('groups', models.JSONField(blank=True, default=dict)),
-                ('sessions', models.JSONField()),
-                ('stats', models.JSONField()),
-                ('fixed_sessions', models.PositiveSmallIntegerField(default=0)),
-                ('replans', models.PositiveSmallIntegerField(default=0)),
-                ('moved_seats', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(blank=True, editable=False)),
-                ('updated_at', models.DateTimeField(blank=True, editable=False)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                ("seed", models.BigIntegerField(verbose_name="seed")),
+                ("players", models.JSONField()),
+                ("groups", models.JSONField(blank=True, default=dict)),
+                ("sessions", models.JSONField()),
+                ("stats", models.JSONField()),
+                ("fixed_sessions", models.PositiveSmallIntegerField(default=0)),
+                ("replans", models.PositiveSmallIntegerField(default=0)),
+                ("moved_seats", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(blank=True, editable=False)),
+                ("updated_at", models.DateTimeField(blank=True, editable=False)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical seating plan',
-                'verbose_name_plural': 'historical seating plans',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical seating plan",
+                "verbose_name_plural": "historical seating plans",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalSession',
+            name="HistoricalSession",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('number', models.PositiveSmallIntegerField(verbose_name='session')),
-                ('seed', models.BigIntegerField(verbose_name='draw seed')),
-                ('method', models.CharField(choices=[('planned', 'Planned for the whole tournament (no repeated meetings)'), ('random', 'Session by session, at random, avoiding repeated meetings'), ('standings', 'By standings (ranks 1–4 at table 1, 5–8 at table 2, …)'), ('serpentine', 'Serpentine (one player of each quarter of the ranking per table)'), ('top_tables', 'Top tables by standings, the others at random (final session)'), ('lot', 'Draw by lot, checkable with SHA-256 (no repeat avoidance)')], default='lot', max_length=12, verbose_name='seating method')),
-                ('draw_input', models.JSONField(blank=True, null=True)),
-                ('device_links_version', models.PositiveIntegerField(default=1)),
-                ('drawn_at', models.DateTimeField(blank=True, editable=False)),
-                ('opened_at', models.DateTimeField(blank=True, null=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                ("number", models.PositiveSmallIntegerField(verbose_name="session")),
+                ("seed", models.BigIntegerField(verbose_name="draw seed")),
+                (
+                    "method",
+                    models.CharField(
+                        choices=[
+                            ("planned", "Planned for the whole tournament (no repeated meetings)"),
+                            ("random", "Session by session, at random, avoiding repeated meetings"),
+                            ("standings", "By standings (ranks 1–4 at table 1, 5–8 at table 2, …)"),
+                            (
+                                "serpentine",
+                                "Serpentine (one player of each quarter of the ranking per table)",
+                            ),
+                            (
+                                "top_tables",
+                                "Top tables by standings, the others at random (final session)",
+                            ),
+                            ("lot", "Draw by lot, checkable with SHA-256 (no repeat avoidance)"),
+                        ],
+                        default="lot",
+                        max_length=12,
+                        verbose_name="seating method",
+                    ),
+                ),
+                ("draw_input", models.JSONField(blank=True, null=True)),
+                ("device_links_version", models.PositiveIntegerField(default=1)),
+                ("drawn_at", models.DateTimeField(blank=True, editable=False)),
+                ("opened_at", models.DateTimeField(blank=True, null=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical session',
-                'verbose_name_plural': 'historical sessions',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical session",
+                "verbose_name_plural": "historical sessions",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalTable',
+            name="HistoricalTable",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('number', models.PositiveSmallIntegerField(verbose_name='table')),
-                ('confirmed_at', models.DateTimeField(blank=True, null=True)),
-                ('extra_minutes', models.PositiveSmallIntegerField(default=0, validators=[django.core.validators.MaxValueValidator(240)], verbose_name='extra minutes')),
-                ('device_link_version', models.PositiveIntegerField(default=1)),
-                ('confirmed_initials', models.JSONField(blank=True, default=list, verbose_name="players' initials")),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('confirmed_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('referee', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='referee')),
-                ('session', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.session')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                ("number", models.PositiveSmallIntegerField(verbose_name="table")),
+                ("confirmed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "extra_minutes",
+                    models.PositiveSmallIntegerField(
+                        default=0,
+                        validators=[django.core.validators.MaxValueValidator(240)],
+                        verbose_name="extra minutes",
+                    ),
+                ),
+                ("device_link_version", models.PositiveIntegerField(default=1)),
+                (
+                    "confirmed_initials",
+                    models.JSONField(blank=True, default=list, verbose_name="players' initials"),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "confirmed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "referee",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="referee",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.session",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical table',
-                'verbose_name_plural': 'historical tables',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical table",
+                "verbose_name_plural": "historical tables",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalTableReopening',
+            name="HistoricalTableReopening",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('reopened_at', models.DateTimeField(blank=True, editable=False)),
-                ('reason', models.CharField(max_length=500, verbose_name='reason')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('reopened_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.table')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                ("reopened_at", models.DateTimeField(blank=True, editable=False)),
+                ("reason", models.CharField(max_length=500, verbose_name="reason")),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "reopened_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical table reopening',
-                'verbose_name_plural': 'historical table reopenings',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical table reopening",
+                "verbose_name_plural": "historical table reopenings",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalTournament',
+            name="HistoricalTournament",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('name', models.CharField(max_length=200, verbose_name='name')),
-                ('slug', models.SlugField(max_length=60, verbose_name='short name in addresses')),
-                ('session_count', models.PositiveSmallIntegerField(default=4, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(30)], verbose_name='number of sessions')),
-                ('session_minutes', models.PositiveSmallIntegerField(default=150, validators=[django.core.validators.MinValueValidator(10), django.core.validators.MaxValueValidator(600)], verbose_name='session time limit (minutes)')),
-                ('tiebreak_order', models.CharField(default='table_points,score,first_places,best_session', max_length=200, validators=[tournament.models.validate_tiebreak_order], verbose_name='ranking order')),
-                ('seating_method', models.CharField(choices=[('planned', 'Planned for the whole tournament (no repeated meetings)'), ('random', 'Session by session, at random, avoiding repeated meetings'), ('standings', 'By standings (ranks 1–4 at table 1, 5–8 at table 2, …)'), ('serpentine', 'Serpentine (one player of each quarter of the ranking per table)'), ('top_tables', 'Top tables by standings, the others at random (final session)'), ('lot', 'Draw by lot, checkable with SHA-256 (no repeat avoidance)')], default='planned', max_length=12, verbose_name='seating method')),
-                ('separate_by', models.CharField(blank=True, choices=[('', 'Nothing'), ('team', 'Team or club'), ('country', 'Country')], default='', max_length=8, verbose_name='keep apart players of the same')),
-                ('created_at', models.DateTimeField(blank=True, editable=False)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                ("name", models.CharField(max_length=200, verbose_name="name")),
+                ("slug", models.SlugField(max_length=60, verbose_name="short name in addresses")),
+                (
+                    "session_count",
+                    models.PositiveSmallIntegerField(
+                        default=4,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(30),
+                        ],
+                        verbose_name="number of sessions",
+                    ),
+                ),
+                (
+                    "session_minutes",
+                    models.PositiveSmallIntegerField(
+                        default=150,
+                        validators=[
+                            django.core.validators.MinValueValidator(10),
+                            django.core.validators.MaxValueValidator(600),
+                        ],
+                        verbose_name="session time limit (minutes)",
+                    ),
+                ),
+                (
+                    "tiebreak_order",
+                    models.CharField(
+                        default="table_points,score,first_places,best_session",
+                        max_length=200,
+                        validators=[tournament.models.validate_tiebreak_order],
+                        verbose_name="ranking order",
+                    ),
+                ),
+                (
+                    "seating_method",
+                    models.CharField(
+                        choices=[
+                            ("planned", "Planned for the whole tournament (no repeated meetings)"),
+                            ("random", "Session by session, at random, avoiding repeated meetings"),
+                            ("standings", "By standings (ranks 1–4 at table 1, 5–8 at table 2, …)"),
+                            (
+                                "serpentine",
+                                "Serpentine (one player of each quarter of the ranking per table)",
+                            ),
+                            (
+                                "top_tables",
+                                "Top tables by standings, the others at random (final session)",
+                            ),
+                            ("lot", "Draw by lot, checkable with SHA-256 (no repeat avoidance)"),
+                        ],
+                        default="planned",
+                        max_length=12,
+                        verbose_name="seating method",
+                    ),
+                ),
+                (
+                    "separate_by",
+                    models.CharField(
+                        blank=True,
+                        choices=[("", "Nothing"), ("team", "Team or club"), ("country", "Country")],
+                        default="",
+                        max_length=8,
+                        verbose_name="keep apart players of the same",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(blank=True, editable=False)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical tournament',
-                'verbose_name_plural': 'historical tournaments',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical tournament",
+                "verbose_name_plural": "historical tournaments",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalTournament_organisers',
+            name="HistoricalTournament_organisers",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('m2m_history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, to='tournament.historicaltournament')),
-                ('tournament', models.ForeignKey(blank=True, db_constraint=False, db_tablespace='', null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.tournament')),
-                ('user', models.ForeignKey(blank=True, db_constraint=False, db_tablespace='', null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("m2m_history_id", models.AutoField(primary_key=True, serialize=False)),
+                (
+                    "history",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        to="tournament.historicaltournament",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        db_tablespace="",
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.tournament",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        db_tablespace="",
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'HistoricalTournament_organisers',
+                "verbose_name": "HistoricalTournament_organisers",
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalTournament_referees',
+            name="HistoricalTournament_referees",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('m2m_history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, to='tournament.historicaltournament')),
-                ('tournament', models.ForeignKey(blank=True, db_constraint=False, db_tablespace='', null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.tournament')),
-                ('user', models.ForeignKey(blank=True, db_constraint=False, db_tablespace='', null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("m2m_history_id", models.AutoField(primary_key=True, serialize=False)),
+                (
+                    "history",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        to="tournament.historicaltournament",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        db_tablespace="",
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.tournament",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        db_tablespace="",
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'HistoricalTournament_referees',
+                "verbose_name": "HistoricalTournament_referees",
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),

@@ -18,7 +18,9 @@ def store_results(apps, schema_editor):
     for tournament in Tournament.objects.all():
         TournamentVersion.objects.get_or_create(tournament=tournament)
     points = {}
-    for row in Hand.objects.values_list("table_id", "points_p1", "points_p2", "points_p3", "points_p4"):
+    for row in Hand.objects.values_list(
+        "table_id", "points_p1", "points_p2", "points_p3", "points_p4"
+    ):
         points.setdefault(row[0], []).append(row[1:])
     for table_id, hands in points.items():
         scores = tuple(sum(hand[seat] for hand in hands) for seat in range(4))
@@ -32,47 +34,66 @@ def store_results(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0010_history'),
+        ("tournament", "0010_history"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TournamentVersion',
+            name="TournamentVersion",
             fields=[
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='version', serialize=False, to='tournament.tournament')),
-                ('number', models.PositiveBigIntegerField(default=1)),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="version",
+                        serialize=False,
+                        to="tournament.tournament",
+                    ),
+                ),
+                ("number", models.PositiveBigIntegerField(default=1)),
             ],
         ),
         migrations.AddField(
-            model_name='seat',
-            name='place',
+            model_name="seat",
+            name="place",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='score',
+            model_name="seat",
+            name="score",
             field=models.IntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='table_points_twelfths',
+            model_name="seat",
+            name="table_points_twelfths",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='table',
-            name='hands_entered',
+            model_name="table",
+            name="hands_entered",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.RunPython(store_results, migrations.RunPython.noop),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('place__isnull', True), ('score', 0), ('table_points_twelfths', 0)), models.Q(('place__gte', 1), ('place__lte', 4), ('table_points_twelfths__lte', 48)), _connector='OR'), name='seat_result_in_range'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("place__isnull", True), ("score", 0), ("table_points_twelfths", 0)),
+                    models.Q(
+                        ("place__gte", 1), ("place__lte", 4), ("table_points_twelfths__lte", 48)
+                    ),
+                    _connector="OR",
+                ),
+                name="seat_result_in_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('hands_entered__lte', 16)), name='table_hands_entered_max'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("hands_entered__lte", 16)), name="table_hands_entered_max"
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0011_stored_results'),
+        ("tournament", "0011_stored_results"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournamentversion',
-            name='seating',
+            model_name="tournamentversion",
+            name="seating",
             field=models.PositiveBigIntegerField(default=1),
         ),
     ]

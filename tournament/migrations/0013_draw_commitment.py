@@ -7,66 +7,198 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0012_seating_version'),
+        ("tournament", "0012_seating_version"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HistoricalDrawCommitment',
+            name="HistoricalDrawCommitment",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('history_device', models.CharField(blank=True, default='', max_length=40)),
-                ('hash', models.CharField(max_length=64, verbose_name='commitment hash')),
-                ('document', models.TextField(verbose_name='commitment document')),
-                ('secret_seed', models.BigIntegerField(verbose_name='secret seed')),
-                ('salt', models.CharField(max_length=64, verbose_name='salt')),
-                ('committed_at', models.DateTimeField(verbose_name='committed at')),
-                ('public_value_source', models.CharField(blank=True, max_length=200, verbose_name='public value promised')),
-                ('public_value', models.CharField(blank=True, max_length=200, verbose_name='public value')),
-                ('public_value_at', models.DateTimeField(blank=True, null=True, verbose_name='public value typed at')),
-                ('revealed_at', models.DateTimeField(blank=True, null=True, verbose_name='revealed at')),
-                ('session_number', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='session drawn')),
-                ('drawn', models.JSONField(blank=True, default=dict)),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True, verbose_name='withdrawn at')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("history_device", models.CharField(blank=True, default="", max_length=40)),
+                ("hash", models.CharField(max_length=64, verbose_name="commitment hash")),
+                ("document", models.TextField(verbose_name="commitment document")),
+                ("secret_seed", models.BigIntegerField(verbose_name="secret seed")),
+                ("salt", models.CharField(max_length=64, verbose_name="salt")),
+                ("committed_at", models.DateTimeField(verbose_name="committed at")),
+                (
+                    "public_value_source",
+                    models.CharField(
+                        blank=True, max_length=200, verbose_name="public value promised"
+                    ),
+                ),
+                (
+                    "public_value",
+                    models.CharField(blank=True, max_length=200, verbose_name="public value"),
+                ),
+                (
+                    "public_value_at",
+                    models.DateTimeField(
+                        blank=True, null=True, verbose_name="public value typed at"
+                    ),
+                ),
+                (
+                    "revealed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="revealed at"),
+                ),
+                (
+                    "session_number",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="session drawn"
+                    ),
+                ),
+                ("drawn", models.JSONField(blank=True, default=dict)),
+                (
+                    "withdrawn_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="withdrawn at"),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical draw commitment',
-                'verbose_name_plural': 'historical draw commitments',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical draw commitment",
+                "verbose_name_plural": "historical draw commitments",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='DrawCommitment',
+            name="DrawCommitment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('hash', models.CharField(max_length=64, verbose_name='commitment hash')),
-                ('document', models.TextField(verbose_name='commitment document')),
-                ('secret_seed', models.BigIntegerField(verbose_name='secret seed')),
-                ('salt', models.CharField(max_length=64, verbose_name='salt')),
-                ('committed_at', models.DateTimeField(verbose_name='committed at')),
-                ('public_value_source', models.CharField(blank=True, max_length=200, verbose_name='public value promised')),
-                ('public_value', models.CharField(blank=True, max_length=200, verbose_name='public value')),
-                ('public_value_at', models.DateTimeField(blank=True, null=True, verbose_name='public value typed at')),
-                ('revealed_at', models.DateTimeField(blank=True, null=True, verbose_name='revealed at')),
-                ('session_number', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='session drawn')),
-                ('drawn', models.JSONField(blank=True, default=dict)),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True, verbose_name='withdrawn at')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='draw_commitments', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("hash", models.CharField(max_length=64, verbose_name="commitment hash")),
+                ("document", models.TextField(verbose_name="commitment document")),
+                ("secret_seed", models.BigIntegerField(verbose_name="secret seed")),
+                ("salt", models.CharField(max_length=64, verbose_name="salt")),
+                ("committed_at", models.DateTimeField(verbose_name="committed at")),
+                (
+                    "public_value_source",
+                    models.CharField(
+                        blank=True, max_length=200, verbose_name="public value promised"
+                    ),
+                ),
+                (
+                    "public_value",
+                    models.CharField(blank=True, max_length=200, verbose_name="public value"),
+                ),
+                (
+                    "public_value_at",
+                    models.DateTimeField(
+                        blank=True, null=True, verbose_name="public value typed at"
+                    ),
+                ),
+                (
+                    "revealed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="revealed at"),
+                ),
+                (
+                    "session_number",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="session drawn"
+                    ),
+                ),
+                ("drawn", models.JSONField(blank=True, default=dict)),
+                (
+                    "withdrawn_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="withdrawn at"),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="draw_commitments",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', '-committed_at', '-id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('withdrawn_at__isnull', True)), fields=('tournament',), name='one_live_commitment_per_tournament'), models.CheckConstraint(condition=models.Q(('secret_seed__gte', 0)), name='commitment_seed_not_negative'), models.CheckConstraint(condition=models.Q(('revealed_at__isnull', True), ('withdrawn_at__isnull', True), _connector='OR'), name='commitment_drawn_or_withdrawn_not_both'), models.CheckConstraint(condition=models.Q(('revealed_at__isnull', True), ('session_number__gte', 1), _connector='OR'), name='commitment_revealed_by_a_session'), models.CheckConstraint(condition=models.Q(('public_value', ''), models.Q(('public_value_source', ''), _negated=True), _connector='OR'), name='commitment_public_value_only_when_promised'), models.CheckConstraint(condition=models.Q(models.Q(('public_value', ''), ('public_value_at__isnull', True)), models.Q(models.Q(('public_value', ''), _negated=True), ('public_value_at__isnull', False)), _connector='OR'), name='commitment_public_value_with_its_time')],
+                "ordering": ["tournament", "-committed_at", "-id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("withdrawn_at__isnull", True)),
+                        fields=("tournament",),
+                        name="one_live_commitment_per_tournament",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("secret_seed__gte", 0)),
+                        name="commitment_seed_not_negative",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("revealed_at__isnull", True),
+                            ("withdrawn_at__isnull", True),
+                            _connector="OR",
+                        ),
+                        name="commitment_drawn_or_withdrawn_not_both",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("revealed_at__isnull", True),
+                            ("session_number__gte", 1),
+                            _connector="OR",
+                        ),
+                        name="commitment_revealed_by_a_session",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("public_value", ""),
+                            models.Q(("public_value_source", ""), _negated=True),
+                            _connector="OR",
+                        ),
+                        name="commitment_public_value_only_when_promised",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("public_value", ""), ("public_value_at__isnull", True)),
+                            models.Q(
+                                models.Q(("public_value", ""), _negated=True),
+                                ("public_value_at__isnull", False),
+                            ),
+                            _connector="OR",
+                        ),
+                        name="commitment_public_value_with_its_time",
+                    ),
+                ],
             },
         ),
     ]

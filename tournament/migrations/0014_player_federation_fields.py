@@ -51,59 +51,74 @@ def convert_players(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0013_draw_commitment'),
+        ("tournament", "0013_draw_commitment"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='historicalplayer',
-            name='country_unrecognised',
-            field=models.CharField(blank=True, max_length=60, verbose_name='country as written before codes'),
+            model_name="historicalplayer",
+            name="country_unrecognised",
+            field=models.CharField(
+                blank=True, max_length=60, verbose_name="country as written before codes"
+            ),
         ),
         migrations.AddField(
-            model_name='historicalplayer',
-            name='ema_number',
-            field=models.CharField(blank=True, max_length=8, verbose_name='EMA number'),
+            model_name="historicalplayer",
+            name="ema_number",
+            field=models.CharField(blank=True, max_length=8, verbose_name="EMA number"),
         ),
         migrations.AddField(
-            model_name='historicalplayer',
-            name='first_name',
-            field=models.CharField(blank=True, max_length=60, verbose_name='first name'),
+            model_name="historicalplayer",
+            name="first_name",
+            field=models.CharField(blank=True, max_length=60, verbose_name="first name"),
         ),
         migrations.AddField(
-            model_name='historicalplayer',
-            name='last_name',
-            field=models.CharField(blank=True, max_length=60, verbose_name='last name'),
+            model_name="historicalplayer",
+            name="last_name",
+            field=models.CharField(blank=True, max_length=60, verbose_name="last name"),
         ),
         migrations.AddField(
-            model_name='player',
-            name='country_unrecognised',
-            field=models.CharField(blank=True, max_length=60, verbose_name='country as written before codes'),
+            model_name="player",
+            name="country_unrecognised",
+            field=models.CharField(
+                blank=True, max_length=60, verbose_name="country as written before codes"
+            ),
         ),
         migrations.AddField(
-            model_name='player',
-            name='ema_number',
-            field=models.CharField(blank=True, max_length=8, verbose_name='EMA number'),
+            model_name="player",
+            name="ema_number",
+            field=models.CharField(blank=True, max_length=8, verbose_name="EMA number"),
         ),
         migrations.AddField(
-            model_name='player',
-            name='first_name',
-            field=models.CharField(blank=True, max_length=60, verbose_name='first name'),
+            model_name="player",
+            name="first_name",
+            field=models.CharField(blank=True, max_length=60, verbose_name="first name"),
         ),
         migrations.AddField(
-            model_name='player',
-            name='last_name',
-            field=models.CharField(blank=True, max_length=60, verbose_name='last name'),
+            model_name="player",
+            name="last_name",
+            field=models.CharField(blank=True, max_length=60, verbose_name="last name"),
         ),
         migrations.RunPython(convert_players, migrations.RunPython.noop),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('ema_number', ''), _negated=True), fields=('tournament', 'ema_number'), name='player_ema_number_unique_in_tournament'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("ema_number", ""), _negated=True),
+                fields=("tournament", "ema_number"),
+                name="player_ema_number_unique_in_tournament",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('country', ''), ('country__regex', '^[A-Z]{3}$'), _connector='OR'), models.Q(('ema_number', ''), ('ema_number__regex', '^[0-9]{8}$'), _connector='OR')), name='player_country_and_ema_number_codes'),
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("country", ""), ("country__regex", "^[A-Z]{3}$"), _connector="OR"),
+                    models.Q(
+                        ("ema_number", ""), ("ema_number__regex", "^[0-9]{8}$"), _connector="OR"
+                    ),
+                ),
+                name="player_country_and_ema_number_codes",
+            ),
         ),
     ]

@@ -21,41 +21,48 @@ def first_players_from_history(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0014_player_federation_fields'),
+        ("tournament", "0014_player_federation_fields"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='historicalseatingplan',
-            name='first_players',
+            model_name="historicalseatingplan",
+            name="first_players",
             field=models.JSONField(default=list),
         ),
         migrations.AddField(
-            model_name='historicalseatingplan',
-            name='replan_inputs',
+            model_name="historicalseatingplan",
+            name="replan_inputs",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='historicaltournament',
-            name='substitute_limit',
-            field=models.PositiveSmallIntegerField(default=3, validators=[django.core.validators.MinValueValidator(0)], verbose_name='substitutes the federation counts'),
+            model_name="historicaltournament",
+            name="substitute_limit",
+            field=models.PositiveSmallIntegerField(
+                default=3,
+                validators=[django.core.validators.MinValueValidator(0)],
+                verbose_name="substitutes the federation counts",
+            ),
         ),
         migrations.AddField(
-            model_name='seatingplan',
-            name='first_players',
+            model_name="seatingplan",
+            name="first_players",
             field=models.JSONField(default=list),
         ),
         migrations.AddField(
-            model_name='seatingplan',
-            name='replan_inputs',
+            model_name="seatingplan",
+            name="replan_inputs",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='substitute_limit',
-            field=models.PositiveSmallIntegerField(default=3, validators=[django.core.validators.MinValueValidator(0)], verbose_name='substitutes the federation counts'),
+            model_name="tournament",
+            name="substitute_limit",
+            field=models.PositiveSmallIntegerField(
+                default=3,
+                validators=[django.core.validators.MinValueValidator(0)],
+                verbose_name="substitutes the federation counts",
+            ),
         ),
         migrations.RunPython(first_players_from_history, migrations.RunPython.noop),
     ]

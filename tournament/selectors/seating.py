@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from tournament import seating
 from tournament.models import (
     SEAT_LABELS,
+    SEATING_METHOD_CHOICES,
     DrawCommitment,
     Player,
     Seat,
@@ -20,9 +21,17 @@ from tournament.models import (
     Table,
 )
 from tournament.players import names
+from tournament.seating import preview
+from tournament.seating.preview import MethodPreviews
 from tournament.seating.published import replan_change
 from tournament.seating.schedule import schedule_stats
-from tournament.selectors.lookups import ACTIVE_PLAYERS, STANDINGS_CACHE_SECONDS, seating_version
+from tournament.selectors.lookups import (
+    ACTIVE_PLAYERS,
+    STANDINGS_CACHE_SECONDS,
+    cached,
+    data_version,
+    seating_version,
+)
 
 
 def drawn_tables(tournament) -> dict[int, list[tuple[int, ...]]]:
@@ -418,3 +427,40 @@ def players_for_draw(tournament) -> list[Player]:
         [number for number, player in active.items() if player.is_substitute],
     )
     return [active[number] for number in drawn]
+
+
+@dataclass(frozen=True)
+class MethodPreviewRow:
+    method: str
+    label: str
+    extra_meetings: int
+
+
+def method_previews(tournament) -> tuple[MethodPreviews, list[MethodPreviewRow]] | None:
+    """Before the first draw, what each seating method gives the players the draw would seat
+    over the tournament's sessions (``seating.preview``), cached under the tournament's data
+    version, with a row per method as the draw page lists them; None once a session is drawn,
+    or while the players cannot fill tables of four."""
+    if tournament.sessions.exists():
+        return None
+    try:
+        players = players_for_draw(tournament)
+    except seating.DrawError:
+        return None
+    groups = seating_groups(tournament, players)
+    key = (
+        f"mcr:method-previews:{tournament.pk}:{data_version(tournament)}"
+        f":{tournament.session_count}:{tournament.separate_by}"
+    )
+    found = cached(
+        key,
+        lambda: preview.method_previews(
+            [p.number for p in players], tournament.session_count, groups=groups
+        ),
+    )
+    labels = dict(SEATING_METHOD_CHOICES)
+    rows = [
+        MethodPreviewRow(method, str(labels[method]), found.extra_meetings[method])
+        for method in preview.PREVIEWED
+    ]
+    return found, rows

@@ -31,6 +31,7 @@ from tournament.permissions import can_create_tournament
 from tournament.selectors.fairness import pending_commitment
 from tournament.selectors.overview import tournament_deletion_summary
 from tournament.selectors.referees import session_referee_tables
+from tournament.selectors.seating import method_previews
 from tournament.selectors.sheets import table_clock
 from tournament.selectors.withdrawals import (
     draw_substitute_warning,
@@ -115,7 +116,12 @@ def session_draw(request, slug):
             messages.warning(request, warning)
         return redirect("seating", tournament.slug, session.number)
     context = roles(request, tournament)
-    context.update(tournament=tournament, form=form, substitute_warning=warning)
+    context.update(
+        tournament=tournament,
+        form=form,
+        substitute_warning=warning,
+        previews=method_previews(tournament),
+    )
     return render(request, "tournaments/draw.html", context)
 
 
