@@ -172,3 +172,14 @@ def test_no_preview_while_the_players_cannot_fill_tables(tournament, organiser):
     make_players(tournament, 7)
     page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
     assert 'id="method-previews"' not in page
+
+
+def test_the_settings_page_says_it_too_before_the_first_draw(tournament, organiser):
+    make_players(tournament, 8)
+    client = login(organiser)
+    page = client.get(reverse("tournament_edit", args=[tournament.slug])).content.decode()
+    assert "no seating can have fewer than 20 repeated meetings" in page
+    # The new-tournament form knows no players yet: its methods only say what they aim at.
+    page = client.get(reverse("tournament_create")).content.decode()
+    assert 'id="method-previews"' not in page
+    assert "the fewest repeated meetings possible" in page

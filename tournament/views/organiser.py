@@ -79,7 +79,9 @@ def tournament_edit(request, slug):
         messages.success(request, _("Tournament saved."))
         return redirect(saved.result)
     context = roles(request, tournament)
-    context.update(form=form, tournament=tournament, creating=False)
+    context.update(
+        form=form, tournament=tournament, creating=False, previews=method_previews(tournament)
+    )
     return render(request, "tournaments/form.html", context)
 
 
