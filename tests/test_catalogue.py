@@ -1,6 +1,7 @@
 """The Chinese catalogue is complete, in step with the source and compiled; the check that
 says so catches each way it could stop being so."""
 
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -92,3 +93,22 @@ def test_update_adds_new_strings_and_drops_old_ones_keeping_translations(copy, t
     assert [p for p in catalogue.problems(paths)] == [
         "no Chinese translation: 'A string new here' (templates/page.html:1)"
     ]
+
+
+def test_every_marking_function_is_imported_under_a_name_the_extraction_reads():
+    """A function imported as ``gettext_lazy as _lazy`` marks strings the extraction never
+    sees: they stay in English on Chinese pages (the hand entry's messages once did)."""
+    imported = re.compile(r"from django\.utils\.translation import ([^\n(]+|\([^)]*\))")
+    unknown = []
+    for path in catalogue.source_files(Path(settings.BASE_DIR)):
+        if path.suffix != ".py":
+            continue
+        for names in imported.findall(path.read_text(encoding="utf-8")):
+            for name in names.strip("()").split(","):
+                parts = name.split("#")[0].split()
+                if not parts:
+                    continue
+                function, alias = parts[0], parts[-1]
+                if function in catalogue.KEYWORDS and alias not in catalogue.KEYWORDS:
+                    unknown.append(f"{path.name}: {function} as {alias}")
+    assert unknown == []

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from tournament import scoring, seating
 from tournament.history import audit
@@ -42,24 +42,30 @@ class PenaltyEntry:
 # and the scoring core's where the sheet words them as an instruction beside the field (the
 # core's other errors are shown in its own words, translated: ``core_message``).
 HAND_MESSAGES = {
-    "winner_required": _lazy("Choose the winner."),
-    "discarder_required": _lazy("Choose who discarded the winning tile."),
-    "discarder_is_winner": _lazy("The winner cannot be the discarder: choose who discarded."),
-    "fan_required": _lazy("Enter the winner's fan, without flowers."),
-    "hand_out_of_range": _lazy("A hand number is 1 to %(last)s."),
-    "fans_without_win": _lazy("Fans are claimed only for a win: clear them, or choose the win."),
-    "fan_below_minimum": _lazy("A win needs at least %(minimum)s fan, flowers not counted."),
-    "flowers_out_of_range": _lazy("Flowers are 0 to %(most)s."),
-    "penalised_player_cannot_win": _lazy(
+    "winner_required": gettext_lazy("Choose the winner."),
+    "discarder_required": gettext_lazy("Choose who discarded the winning tile."),
+    "discarder_is_winner": gettext_lazy(
+        "The winner cannot be the discarder: choose who discarded."
+    ),
+    "fan_required": gettext_lazy("Enter the winner's fan, without flowers."),
+    "hand_out_of_range": gettext_lazy("A hand number is 1 to %(last)s."),
+    "fans_without_win": gettext_lazy(
+        "Fans are claimed only for a win: clear them, or choose the win."
+    ),
+    "fan_below_minimum": gettext_lazy("A win needs at least %(minimum)s fan, flowers not counted."),
+    "flowers_out_of_range": gettext_lazy("Flowers are 0 to %(most)s."),
+    "penalised_player_cannot_win": gettext_lazy(
         "A player penalised for a false win in this hand cannot win it."
     ),
-    "penalty_beneficiary_required": _lazy("Penalty %(n)s: choose the player who is paid."),
-    "penalty_beneficiary_is_offender": _lazy(
+    "penalty_beneficiary_required": gettext_lazy("Penalty %(n)s: choose the player who is paid."),
+    "penalty_beneficiary_is_offender": gettext_lazy(
         "Penalty %(n)s: a player cannot pay a penalty to themselves."
     ),
-    "penalty_points_invalid": _lazy("Penalty %(n)s: the points must be a positive whole number."),
-    "penalty_reason_required": _lazy("Penalty %(n)s: give the reason for the penalty."),
-    "too_many_penalties": _lazy("A hand has at most %(most_penalties)s penalties."),
+    "penalty_points_invalid": gettext_lazy(
+        "Penalty %(n)s: the points must be a positive whole number."
+    ),
+    "penalty_reason_required": gettext_lazy("Penalty %(n)s: give the reason for the penalty."),
+    "too_many_penalties": gettext_lazy("A hand has at most %(most_penalties)s penalties."),
 }
 
 # More would be a data-entry accident, not a hand: the form offers this many rows.

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament.history import audit
 from tournament.models import SEAT_LABELS, Hand, HandRevision, Penalty, Seat, Table
@@ -24,11 +25,17 @@ from tournament.services.hands import (
     settle,
 )
 from tournament.services.results import table_results_store, tournament_touch
-from tournament.services.tables import locked_table, table_open_for_entry, table_seating_key
+from tournament.services.tables import locked_table, seating_unchanged, table_open_for_entry
 
 # What a seat holds that belongs to its player: whom they are, their lot in the draw (so the
 # draw, read by lot, stays the published one) and the drawn player they replace.
 PLAYER_FIELDS = ("player", "lot", "replaces")
+# A swap asked on a page that no longer shows the table's seats: most often the same swap sent
+# twice, already made.
+SWAP_SEATING_CHANGED = gettext_lazy(
+    "The seats were changed after this page was opened (the swap was made already?): the "
+    "table is shown as it is now, and nothing more was changed."
+)
 
 
 def _seats_refused(message: str, code: str) -> ValidationError:
@@ -54,14 +61,7 @@ def table_seats_swap(
     asked on, refused when the seats changed since (a swap sent twice is made once)."""
     table = locked_table(table, with_session=True)
     table_open_for_entry(table)
-    if seating and seating != table_seating_key(table):
-        raise ValidationError(
-            _(
-                "The seats were changed after this page was opened (the swap was made "
-                "already?): the table is shown as it is now, and nothing more was changed."
-            ),
-            code="seating_changed",
-        )
+    seating_unchanged(table, seating, SWAP_SEATING_CHANGED)
     seats = range(len(SEAT_LABELS))
     if first not in seats or second not in seats:
         raise _seats_refused(_("Choose two seats of the table, P1 to P4."), "unknown_seat")

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament import scoring
 from tournament.history import audit
@@ -36,17 +37,18 @@ def table_seating_key(table: Table) -> str:
     )
 
 
-def seating_unchanged(table: Table, key: str) -> None:
-    """Refuse what was entered on a page that showed other players in the table's seats."""
+SEATING_CHANGED = gettext_lazy(
+    "The players' seats at this table were changed after this page was opened. Nothing was "
+    "saved: check the players on the sheet as it is now (reload the page if it still shows "
+    "them in their old seats), then save again."
+)
+
+
+def seating_unchanged(table: Table, key: str, message=SEATING_CHANGED) -> None:
+    """Refuse, with ``message``, what was entered on a page that showed other players in the
+    table's seats (``key``, the page's seating key; "" from a script: not checked)."""
     if key and key != table_seating_key(table):
-        raise ValidationError(
-            _(
-                "The players' seats at this table were changed after this page was opened. "
-                "Nothing was saved: check the players on the sheet as it is now (reload the "
-                "page if it still shows them in their old seats), then save again."
-            ),
-            code="seating_changed",
-        )
+        raise ValidationError(str(message), code="seating_changed")
 
 
 def table_open_for_entry(table: Table) -> None:
