@@ -304,3 +304,26 @@ def test_a_winner_changed_after_the_tiles_counts_the_fans_again(browser, table_i
     assert again["total"] < first["total"]
     use = browser.find_element(By.CSS_SELECTOR, "[data-picker-use]")
     assert use.text == f"Use {expected.total_without_flowers} fan"
+
+
+def test_a_self_draw_corrected_to_a_discard_after_the_tiles_counts_again(browser, table_in_play):
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    hand = notation.parse_hand(HANDS["chow_pung"])
+    choose(browser, "outcome", "self_drawn")
+    choose(browser, "winner", "0")
+    open_picker(browser)
+    tap_plan(browser, plan(hand, on_sheet=True))
+    self_drawn = shown_fans(browser)
+    browser.find_element(By.CSS_SELECTOR, f"{PICKER} [data-picker-close]").click()
+    # It was a win on a discard: the fans are counted again.
+    choose(browser, "outcome", "discard")
+    choose(browser, "discarder", "2")
+    on_discard = shown_fans(browser)
+    expected = on_the_sheet(hand, 1, 0)
+    assert (on_discard["total"], on_discard["fans"]) == (
+        expected.total_without_flowers,
+        core_fans(expected),
+    )
+    assert ("Self-Drawn", "1", "") in self_drawn["fans"]
+    assert ("Self-Drawn", "1", "") not in on_discard["fans"]

@@ -372,10 +372,10 @@
         changed();
       }
     });
-    // What the sheet knows changed (the result, the winner, the flowers): the fans again.
-    // Only what the fans depend on asks for them again (a fan typed does not: the page
-    // would move under the referee's finger on its way to Save).
-    var COUNTED_FROM = ["outcome", "winner", "flowers"];
+    // What the sheet knows changed (the result, the winner, the flowers; a discarder tapped
+    // makes the result a win on a discard): the fans again. Only these ask again (a fan typed
+    // does not: the page would move under the referee's finger on its way to Save).
+    var COUNTED_FROM = ["outcome", "winner", "discarder", "flowers"];
     form.addEventListener("change", function (event) {
       if (event.target === form) { readField(); return; }
       if (root.contains(event.target) || event.target === field) return;
