@@ -24,12 +24,14 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core import serializers
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.utils import timezone
 
 from tests.conftest import give_all_tables, make_user, play_some_sessions
 from tournament import services
 from tournament.exports import workbook
 from tournament.hall.device_links import device_token, table_for_token
 from tournament.models import Hand, Penalty, Player, Table, Tournament
+from tournament.players.player_links import player_for_token, player_token
 from tournament.selectors.standings import tournament_standings
 from tournament.server import backups
 
@@ -103,6 +105,10 @@ def played(transactional_db, tournament, organiser, referee):
             ),
             user=referee,
         )
+    # The timetable and the check-in of session 3: one player checked in at the desk.
+    services.session_times_set(tournament=tournament, starts={3: timezone.now()})
+    services.check_in_open(tournament=tournament, number=3)
+    services.player_check_in(player=tournament.players.get(number=1), number=3, ticked_by=organiser)
     group = Group.objects.create(name="Head referees")
     group.permissions.add(Permission.objects.get(codename="change_hand"))
     referee.groups.add(group)
@@ -115,6 +121,7 @@ def test_restore_after_a_flush_brings_the_event_back_exactly(played, referee, tm
     standings = standings_figures(played)
     workbook = workbook_values(played)
     links = {device_token(table): table.pk for table in Table.objects.all()}
+    own_links = {player_token(player): player.pk for player in Player.objects.all()}
     # Every model has rows to bring back: a new model needs some in the fixture.
     assert [label for label, model_rows in rows.items() if not model_rows] == []
 
@@ -135,6 +142,8 @@ def test_restore_after_a_flush_brings_the_event_back_exactly(played, referee, tm
     assert User.objects.get(username="referee").has_perm("tournament.change_hand")
     # The printed table cards' links still open their tables (same ids, same secret key).
     assert {token: table_for_token(token).pk for token in links} == links
+    # The players' badges still open their pages.
+    assert {token: player_for_token(token).pk for token in own_links} == own_links
 
 
 def test_new_rows_after_a_restore_take_fresh_ids(played, tmp_path):

@@ -10,7 +10,8 @@ from django.core.management import CommandError, call_command
 
 from tests.conftest import make_players, make_tournament, make_user
 from tournament import services
-from tournament.models import SEAT_LABELS, Hand, Player, Seat, Session, Tournament
+from tournament.language.formatting import SEAT_LABELS
+from tournament.models import Hand, Player, Seat, Session, Tournament
 
 DEMO_SLUG = "demo-open-2026"
 

@@ -10,7 +10,8 @@ import pytest
 from django.core.management import call_command
 
 from tournament import scoring, services
-from tournament.models import HANDS_PER_SESSION, Hand, Penalty, Tournament
+from tournament.models import Hand, Penalty, Tournament
+from tournament.seating import HANDS_PER_SESSION
 
 DEMO_SLUG = "demo-open-2026"
 

@@ -9,8 +9,9 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 from tests.conftest import make_user
-from tournament.models import HANDS_PER_SESSION, Hand, Penalty, Seat
+from tournament.models import Hand, Penalty, Seat
 from tournament.scoring import MIN_FAN
+from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.lookups import tournament_by_slug
 from tournament.selectors.standings import team_standings, tournament_standings
 from tournament.server import rehearsal

@@ -179,6 +179,13 @@ SCREEN_POLL_SECONDS = _int("MCR_SCREEN_SECONDS", 10)
 if SCREEN_POLL_SECONDS < 1:
     raise ImproperlyConfigured("MCR_SCREEN_SECONDS must be 1 or more.")
 
+# A player's own link (on their badge) works this many days after it was made: long enough
+# for badges printed weeks before the event, short enough that an old badge found later
+# opens nothing. An organiser revokes one sooner from the player's page.
+PLAYER_LINK_DAYS = _int("MCR_PLAYER_LINK_DAYS", 90)
+if PLAYER_LINK_DAYS < 1:
+    raise ImproperlyConfigured("MCR_PLAYER_LINK_DAYS must be 1 or more.")
+
 # Uploaded import files are read in memory; a player list is far below this.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # Form bodies, files aside: the largest is the import confirmation, a signed preview

@@ -6,9 +6,11 @@ from tournament.views import (
     accounts,
     activity,
     calculator,
+    check_in,
     devices,
     organiser,
     paper,
+    player_link,
     players,
     public,
     referee,
@@ -99,6 +101,35 @@ urlpatterns = [
         name="player_reinstate",
     ),
     path("t/<slug:slug>/players/import/", players.player_import, name="player_import"),
+    path("t/<slug:slug>/players/badges/", players.player_badges, name="player_badges"),
+    path(
+        "t/<slug:slug>/players/<int:number>/link/revoke/",
+        players.player_link_revoke,
+        name="player_link_revoke",
+    ),
+    # Check-in: the timetable, opening and closing, the desk, the seats of absent players
+    path("t/<slug:slug>/check-in/", check_in.check_in_desk, name="check_in_desk"),
+    path("t/<slug:slug>/timetable/", check_in.timetable, name="timetable"),
+    path(
+        "t/<slug:slug>/check-in/<int:number>/open/",
+        check_in.check_in_open,
+        name="check_in_open",
+    ),
+    path(
+        "t/<slug:slug>/check-in/<int:number>/close/",
+        check_in.check_in_close,
+        name="check_in_close",
+    ),
+    path(
+        "t/<slug:slug>/check-in/<int:number>/players/<int:player>/",
+        check_in.check_in_tick,
+        name="check_in_tick",
+    ),
+    path(
+        "t/<slug:slug>/check-in/<int:number>/absent-seats/",
+        check_in.absent_seats,
+        name="absent_seats",
+    ),
     path(
         "t/<slug:slug>/players/import/confirm/",
         players.player_import_confirm,
@@ -143,6 +174,9 @@ urlpatterns = [
     ),
     # A table's tablet, signed in from the table card
     path("device/<str:token>/", devices.device_link, name="device_link"),
+    # A player's phone, from the badge's link
+    path("me/<str:token>/", player_link.player_link, name="player_link"),
+    path("me/<str:token>/check-in/", player_link.player_link_check_in, name="player_link_check_in"),
     # Public
     path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
     path("t/<slug:slug>/seating/<int:number>/", public.seating_page, name="seating"),

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from tests.conftest import make_players
 from tournament import scoring, services
@@ -189,6 +190,13 @@ def seating_version(tournament) -> int:
 # The writes that cannot change the seating: they leave the seating version (and the seating
 # figures cached under it) as they are.
 SEATING_KEPT = {
+    # The timetable and the check-in change no seat; absent players' seats given do.
+    "check_in_close",
+    "check_in_open",
+    "player_check_in",
+    "player_check_in_undo",
+    "player_link_revoke",
+    "session_times_set",
     "device_link_revoke",
     "device_links_revoke",
     # A commitment changes no seat; the draw that reveals it does.
@@ -229,6 +237,16 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
         "players_import",
         lambda: services.players_import(tournament=tournament, rows=rows, fingerprint=fingerprint),
     )
+    step("player_link_revoke", lambda: services.player_link_revoke(player=nine))
+    step(
+        "session_times_set",
+        lambda: services.session_times_set(tournament=tournament, starts={1: timezone.now()}),
+    )
+    step("check_in_open", lambda: services.check_in_open(tournament=tournament, number=1))
+    one = tournament.players.get(number=1)
+    step("player_check_in", lambda: services.player_check_in(player=one, number=1))
+    step("player_check_in_undo", lambda: services.player_check_in_undo(player=one, number=1))
+    step("check_in_close", lambda: services.check_in_close(tournament=tournament, number=1))
     services.player_withdraw(player=nine)
     services.player_withdraw(player=tournament.players.get(number=10))
     step(
@@ -253,7 +271,16 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
     )
     services.player_reinstate(player=nine)
     seat = table.seats.get(seat=0)
+    replaced = seat.player
     step("seat_replace", lambda: services.seat_replace(seat=seat, player=nine))
+    absent = session.seats.get(table__number=2, seat=0).player
+    step(
+        "absent_seats_give",
+        lambda: services.absent_seats_give(
+            session=session,
+            choices=[services.AbsentSeatChoice(absent=absent, substitute=replaced)],
+        ),
+    )
     step("session_open", lambda: services.session_open(session=session))
     step("table_extra_time", lambda: services.table_extra_time(table=table, minutes=5))
     step("device_link_revoke", lambda: services.device_link_revoke(table=table))
@@ -303,6 +330,8 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
 # reads; tournament_create (which makes the version) and tournament_delete (which removes
 # it).
 NOT_WRITES = {
+    "AbsentSeatChoice",
+    "absent_field",
     "HandEntry",
     "HandRefused",
     "ImportOutcome",

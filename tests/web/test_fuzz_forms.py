@@ -44,6 +44,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.players import player_links
 from tournament.players.player_import import import_preview
 from tournament.seating import commitment as rules
 from tournament.services.hands import MAX_PENALTIES_PER_HAND, stored_hand_result
@@ -358,6 +359,35 @@ ENDPOINTS = {
         {"slug": st.just(SLUG)},
         lambda w: {"payload": value(w.payload, w.payload[:-3] + "abc")},
     ),
+    "player_link_revoke": ("organiser", {"slug": st.just(SLUG), "number": PLAYER}, lambda w: {}),
+    "player_link_check_in": (
+        "anonymous",
+        {"token": st.sampled_from(["forged", "P1", "P17", "P17", "P1"])},
+        lambda w: {"session": value(st.integers(-1, 31).map(str), "2")},
+    ),
+    "timetable": (
+        "organiser",
+        {"slug": st.just(SLUG)},
+        lambda w: {
+            f"session_{n}": value("2026-12-05T09:30", "2026-02-30T25:61", "") for n in range(1, 6)
+        },
+    ),
+    "check_in_open": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
+    "check_in_close": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
+    "check_in_tick": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION, "player": PLAYER},
+        lambda w: {"action": value("check_in", "undo"), "q": value("Player")},
+    ),
+    "absent_seats": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION},
+        lambda w: {
+            f"{what}_{n}": value("17", "1", "99", "on")
+            for n in w.absent_numbers
+            for what in ("substitute", "withdraw")
+        },
+    ),
     "table_sheet": (
         "table",
         {"slug": st.just(SLUG)},
@@ -429,6 +459,10 @@ VALID = {
     "player_edit": lambda w: {"number": "1", "name": "Alice B"},
     "player_import": lambda w: {"file": csv_upload("number,name\n18,Newcomer\n")},
     "player_import_confirm": lambda w: {"payload": w.payload},
+    "timetable": lambda w: {"session_1": "2026-12-05T09:30"},
+    "check_in_tick": lambda w: {"action": "check_in"},
+    "player_link_check_in": lambda w: {"session": "2"},
+    "absent_seats": lambda w: {f"substitute_{w.absent_numbers[0]}": "17"},
     "table_sheet": lambda w: dict(HAND_2_WITH_A_PENALTY),
     "hand_edit": lambda w: {**HAND_2_WITH_A_PENALTY, "number": "1", "version": "1"},
     "table_confirm": lambda w: {"record_missing_as_not_played": "on", "initials_0": "ZS"},
@@ -486,7 +520,18 @@ class World:
             table=session.tables.get(number=2), user=referee, record_missing_as_not_played=True
         )
         services.player_save(tournament=tournament, number=17, name="Sub", is_substitute=True)
+        services.check_in_open(tournament=tournament, number=2)
         second = services.session_draw(tournament=tournament, number=2, seed=5)
+        # Session 2's check-in open, everybody checked in but the first two seated players,
+        # whose seats the absent players' page offers to substitute 17.
+        seated = list(Seat.objects.filter(session=second).order_by("pk").select_related("player"))
+        self.absent_numbers = [seat.player.number for seat in seated[:2]]
+        for seat in seated[2:]:
+            services.player_check_in(player=seat.player, number=2)
+        self.tokens = {
+            f"P{player.number}": player_links.player_token(player)
+            for player in Player.objects.filter(tournament=tournament, number__in=[1, 17])
+        }
         self.seat_pks = list(Seat.objects.filter(session=second).values_list("pk", flat=True))[:4]
         self.player_pks = list(Player.objects.values_list("pk", flat=True))[-3:]
         self.user_pks = [organiser.pk, referee.pk]
@@ -601,6 +646,8 @@ def post_randomly(world, name, data):
     fields = draw_fields(data, world, name)
     encoding = data.draw(st.sampled_from(["multipart", "urlencoded"]), label="encoding")
     accept_json = name in HAND_ENTRY and data.draw(st.booleans(), label="json")
+    if "token" in kwargs:
+        kwargs["token"] = world.tokens.get(kwargs["token"], kwargs["token"])
     url = reverse(name, kwargs=kwargs)
 
     with transaction.atomic():

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tests.conftest import login, make_players
 from tournament import services
-from tournament.models import SEAT_LABELS
+from tournament.language.formatting import SEAT_LABELS
 
 PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
 SEED = 987654321

@@ -25,8 +25,8 @@ from django.utils.translation import gettext as _
 
 from tournament import scoring, seating
 from tournament.exports import xlsx_writer
-from tournament.language.formatting import WIND_NAMES
-from tournament.models import SEAT_LABELS, Hand, Penalty, Seat
+from tournament.language.formatting import SEAT_LABELS, WIND_NAMES
+from tournament.models import Hand, Penalty, Seat
 from tournament.scoring import PenaltyKind
 from tournament.selectors.lookups import PLAYED_SEAT, data_version
 from tournament.selectors.standings import (

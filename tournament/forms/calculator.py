@@ -9,11 +9,13 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from tournament.language.formatting import SEAT_LABELS
 from tournament.language.translated import core_error
-from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand
+from tournament.models import Hand
 from tournament.scoring import MAX_FLOWERS, Outcome, notation
 from tournament.scoring.claims import parse_claimed_fans
 from tournament.scoring.hand import HandError
+from tournament.seating import HANDS_PER_SESSION
 from tournament.services.hands import score_winning_hand
 
 

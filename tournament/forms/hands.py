@@ -11,9 +11,10 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournament.forms.service_errors import add_service_errors
-from tournament.language.formatting import WIND_LETTERS
-from tournament.models import HANDS_PER_SESSION, SEAT_LABELS, Hand, Penalty
+from tournament.language.formatting import SEAT_LABELS, WIND_LETTERS
+from tournament.models import Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, Outcome
+from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.sheets import table_clock
 from tournament.services.hands import (
     HAND_ENTRY_FIELDS,

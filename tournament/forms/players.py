@@ -151,3 +151,20 @@ def sign_preview(tournament: Tournament, preview: PlayerImportPreview) -> str:
         salt=_preview_salt(tournament),
         compress=True,
     )
+
+
+class BadgeRangeForm(forms.Form):
+    """Which badges to print: players from one number to another (either left empty)."""
+
+    first = forms.IntegerField(label=_("From number"), min_value=1, required=False)
+    last = forms.IntegerField(label=_("To number"), min_value=1, required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        first, last = cleaned.get("first"), cleaned.get("last")
+        if first is not None and last is not None and last < first:
+            self.add_error("last", _("The last number comes after the first."))
+        return cleaned
+
+    def numbers(self) -> tuple[int | None, int | None]:
+        return self.cleaned_data.get("first"), self.cleaned_data.get("last")

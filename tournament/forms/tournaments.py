@@ -10,12 +10,12 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models import (
     DEFAULT_TIEBREAK_ORDER,
-    HANDS_PER_SESSION,
     SEATING_METHOD_CHOICES,
     TIEBREAK_CHOICES,
     SeatingPlan,
     Tournament,
 )
+from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.lookups import ACTIVE_PLAYERS
 from tournament.selectors.referees import tournament_referees
 from tournament.services.commitments import MAX_PUBLIC_VALUE, MAX_TYPED_SEED

@@ -27,8 +27,8 @@ from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from tournament.history import audit
+from tournament.language.formatting import SEAT_LABELS
 from tournament.models import (
-    SEAT_LABELS,
     DrawCommitment,
     Hand,
     Penalty,

@@ -96,6 +96,19 @@ def tournament_players(tournament):
     return tournament.players.order_by("number")
 
 
+def badge_players(tournament, *, first: int | None = None, last: int | None = None):
+    """The players whose badges are printed, by number: those still in the tournament, or
+    every player from number ``first`` to ``last`` (either open) when a range is asked for."""
+    players = tournament.players.order_by("number")
+    if first is None and last is None:
+        return players.filter(ACTIVE_PLAYERS)
+    if first is not None:
+        players = players.filter(number__gte=first)
+    if last is not None:
+        players = players.filter(number__lte=last)
+    return players
+
+
 def tournament_with_versions(slug: str) -> tuple[Tournament, int, int] | None:
     """The tournament ``slug`` with its data and seating versions (0 before it has them), in
     one query: all that a hall's screen reads while nothing has changed."""

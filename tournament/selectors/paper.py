@@ -5,8 +5,8 @@ A4 page each, for when a tablet fails.
 from dataclasses import dataclass
 
 from tournament import seating
+from tournament.language.formatting import SEAT_LABELS
 from tournament.models import (
-    SEAT_LABELS,
     Penalty,
     Seat,
     Session,

@@ -10,8 +10,8 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from tournament import seating
+from tournament.language.formatting import SEAT_LABELS
 from tournament.models import (
-    SEAT_LABELS,
     SEATING_METHOD_CHOICES,
     DrawCommitment,
     Player,

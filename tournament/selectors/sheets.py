@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from tournament import scoring, seating
 from tournament.hall import clock
+from tournament.language.formatting import SEAT_LABELS
 from tournament.models import (
-    SEAT_LABELS,
     Hand,
     HandRevision,
     Player,

@@ -23,8 +23,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament import services
-from tournament.models import HANDS_PER_SESSION, Tournament
+from tournament.models import Tournament
 from tournament.scoring import Outcome, PenaltyKind
+from tournament.seating import HANDS_PER_SESSION
 from tournament.seating.draw import SEED_MAX, SEED_MIN
 
 # The tournament's time limit; it only shows on the table clocks.

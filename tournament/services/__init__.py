@@ -8,9 +8,20 @@ form can show them beside that field.
 The services are listed here by area so that callers write ``services.hand_record``;
 each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
 ``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
-(a table's sheet confirmed or reopened).
+(a table's sheet confirmed or reopened), ``check_in`` (the timetable and the players'
+check-in).
 """
 
+from tournament.services.check_in import (
+    AbsentSeatChoice,
+    absent_field,
+    absent_seats_give,
+    check_in_close,
+    check_in_open,
+    player_check_in,
+    player_check_in_undo,
+    session_times_set,
+)
 from tournament.services.commitments import (
     draw_commit,
     draw_commitment_public_value,
@@ -30,6 +41,7 @@ from tournament.services.hands import (
 )
 from tournament.services.players import (
     ImportOutcome,
+    player_link_revoke,
     player_reinstate,
     player_save,
     player_withdraw,
@@ -57,10 +69,15 @@ from tournament.services.tournaments import (
 )
 
 __all__ = [
+    "AbsentSeatChoice",
     "HandEntry",
     "HandRefused",
     "ImportOutcome",
     "PenaltyEntry",
+    "absent_field",
+    "absent_seats_give",
+    "check_in_close",
+    "check_in_open",
     "device_link_revoke",
     "device_links_revoke",
     "draw_commit",
@@ -71,6 +88,9 @@ __all__ = [
     "hand_record",
     "parse_table_numbers",
     "penalty_entries",
+    "player_check_in",
+    "player_check_in_undo",
+    "player_link_revoke",
     "player_reinstate",
     "player_save",
     "player_withdraw",
@@ -83,6 +103,7 @@ __all__ = [
     "session_draw",
     "session_open",
     "session_reopen",
+    "session_times_set",
     "stored_hand_result",
     "table_confirm",
     "table_extra_time",

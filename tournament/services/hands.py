@@ -14,7 +14,6 @@ from tournament import scoring, seating
 from tournament.history import audit
 from tournament.language.translated import core_error, core_message, fans_in_words
 from tournament.models import (
-    HANDS_PER_SESSION,
     Hand,
     HandRevision,
     HandSubmission,
@@ -23,6 +22,7 @@ from tournament.models import (
 )
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
+from tournament.seating import HANDS_PER_SESSION
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.tables import locked_table, seating_unchanged, table_open_for_entry
 

@@ -139,6 +139,16 @@ def player_reinstate(*, player: Player) -> Player:
     return player
 
 
+@transaction.atomic
+def player_link_revoke(*, player: Player) -> Player:
+    """Revoke the player's own link (a lost badge): it stops at its next request, and the
+    player's new link is the one printed from now on."""
+    player.link_version += 1
+    player.save(update_fields=["link_version"])
+    tournament_touch(player.tournament_id, seating=False)
+    return player
+
+
 @dataclass(frozen=True)
 class ImportOutcome:
     created: int

@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament.history import audit
-from tournament.models import SEAT_LABELS, Hand, HandRevision, Penalty, Seat, Table
+from tournament.language.formatting import SEAT_LABELS
+from tournament.models import Hand, HandRevision, Penalty, Seat, Table
 from tournament.services.hands import (
     figure_disputed,
     hand_snapshot,

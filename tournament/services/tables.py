@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy
 
 from tournament import scoring
 from tournament.history import audit
-from tournament.models import HANDS_PER_SESSION, Hand, Seat, Table, TableReopening
+from tournament.models import Hand, Seat, Table, TableReopening
+from tournament.seating import HANDS_PER_SESSION
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.sessions import session_reopen
 

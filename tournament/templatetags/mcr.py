@@ -6,9 +6,14 @@ from django import template
 
 from tournament.hall import statistics
 from tournament.language import translated
-from tournament.language.formatting import WIND_LETTERS, WIND_NAMES, format_table_points
+from tournament.language.formatting import (
+    SEAT_LABELS,
+    WIND_LETTERS,
+    WIND_NAMES,
+    format_table_points,
+)
 from tournament.language.tiles import flower_faces, tile_names, tile_rows
-from tournament.models import SEAT_LABELS, Hand, Penalty
+from tournament.models import Hand, Penalty
 from tournament.scoring import MAX_FLOWERS, MIN_FAN
 from tournament.scoring.claims import parse_claimed_fans
 from tournament.scoring.fans import FAN_BY_KEY

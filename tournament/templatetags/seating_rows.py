@@ -8,7 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from tournament.models import SEAT_LABELS
+from tournament.language.formatting import SEAT_LABELS
 
 register = template.Library()
 

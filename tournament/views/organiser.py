@@ -28,6 +28,7 @@ from tournament.forms.tournaments import (
     TournamentForm,
 )
 from tournament.permissions import can_create_tournament
+from tournament.selectors.check_in import absent_seats, next_draw_check_in
 from tournament.selectors.fairness import pending_commitment
 from tournament.selectors.overview import tournament_deletion_summary
 from tournament.selectors.referees import session_referee_tables
@@ -116,6 +117,24 @@ def session_draw(request, slug):
         )
         if warning:
             messages.warning(request, warning)
+        absent = absent_seats(session).seats
+        if absent:
+            messages.warning(
+                request,
+                ngettext(
+                    "%(count)s seated player has not checked in: %(players)s. Give the seat "
+                    "to a substitute or withdraw the player on the check-in desk (Absent "
+                    "players' seats) before play.",
+                    "%(count)s seated players have not checked in: %(players)s. Give their "
+                    "seats to substitutes or withdraw them on the check-in desk (Absent "
+                    "players' seats) before play.",
+                    len(absent),
+                )
+                % {
+                    "count": len(absent),
+                    "players": ", ".join(str(each.player) for each in absent),
+                },
+            )
         return redirect("seating", tournament.slug, session.number)
     context = roles(request, tournament)
     context.update(
@@ -123,6 +142,7 @@ def session_draw(request, slug):
         form=form,
         substitute_warning=warning,
         previews=method_previews(tournament),
+        check_in=next_draw_check_in(tournament),
     )
     return render(request, "tournaments/draw.html", context)
 

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import services
 from tournament.forms.players import (
+    BadgeRangeForm,
     PlayerForm,
     PlayerImportConfirmForm,
     PlayerImportForm,
@@ -17,7 +18,8 @@ from tournament.forms.players import (
 from tournament.forms.service_errors import form_saved
 from tournament.players import player_file
 from tournament.players.player_import import import_preview
-from tournament.selectors.lookups import tournament_players
+from tournament.players.player_links import player_link_card
+from tournament.selectors.lookups import badge_players, tournament_players
 from tournament.selectors.withdrawals import registration_summary, seats_waiting_for_play
 from tournament.views.common import get_player, get_tournament, roles
 from tournament.views.pager import Pager
@@ -85,6 +87,8 @@ def _player_form_page(request, tournament, number: int | None):
             number=number,
             player_label=player_label,
             country_unrecognised=country_unrecognised,
+            # The player's own link, to give them again or to revoke (a lost badge).
+            link=player_link_card(player, request.build_absolute_uri) if player else None,
         ),
     )
 
@@ -135,6 +139,47 @@ def player_reinstate(request, slug, number):
         _("%(player)s is reinstated and will be drawn again.") % {"player": player},
     )
     return redirect("player_list", tournament.slug)
+
+
+@login_required
+@require_POST
+def player_link_revoke(request, slug, number):
+    """Revoke a player's own link (a lost badge): the old one is refused at once, and the
+    player's page shows the new one to print or give them."""
+    tournament = get_tournament(request, slug, role="organiser")
+    player = services.player_link_revoke(player=get_player(tournament, number))
+    messages.success(
+        request,
+        _("%(player)s's old link no longer opens their page: give them the new one below.")
+        % {"player": player},
+    )
+    return redirect("player_edit", tournament.slug, player.number)
+
+
+# Ten badges on an A4 sheet: two across, five down.
+BADGES_PER_SHEET = 10
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def player_badges(request, slug):
+    """Name badges to print, ten on an A4 sheet: each player's names in both scripts, number,
+    team and the QR code of their own link. Players still in the tournament, or those from
+    ``?first=`` to ``?last=`` (by number), withdrawn ones included when asked for by number."""
+    tournament = get_tournament(request, slug, role="organiser")
+    form = BadgeRangeForm(request.GET or None)
+    first, last = form.numbers() if form.is_bound and form.is_valid() else (None, None)
+    players = badge_players(tournament, first=first, last=last)
+    badges = [(player, player_link_card(player, request.build_absolute_uri)) for player in players]
+    sheets = [
+        badges[start : start + BADGES_PER_SHEET]
+        for start in range(0, len(badges), BADGES_PER_SHEET)
+    ]
+    return render(
+        request,
+        "players/badges.html",
+        _context(request, tournament, form=form, sheets=sheets, count=len(badges)),
+    )
 
 
 @login_required

@@ -2,7 +2,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament import services
-from tournament.models import SEAT_LABELS, SEATING_METHOD_CHOICES, Tournament
+from tournament.language.formatting import SEAT_LABELS
+from tournament.models import SEATING_METHOD_CHOICES, Tournament
 from tournament.selectors.withdrawals import draw_substitute_warning
 from tournament.services.draws import DEFAULT_TOP_TABLES
 

@@ -3,7 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.language import formatting
-from tournament.models import SEAT_LABELS, Table, Tournament
+from tournament.language.formatting import SEAT_LABELS
+from tournament.models import Table, Tournament
 from tournament.selectors.standings import stored_results_differences
 from tournament.services.results import results_restore
 

@@ -1,0 +1,61 @@
+"""Data of a tournament and the invariants the database can enforce, one module per area:
+``tournaments`` (a tournament, its version, players, sessions, tables and seats), ``hands``
+(what a table's referee enters), ``draws`` (the published plan, a draw's commitment) and
+``check_in`` (the timetable and the players' check-in). Everything is named from here.
+
+Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
+cores ``scoring`` and ``seating``; the models only hold data and constraints.
+
+Every model holding tournament data keeps its history (``history``, see
+``tournament.history.audit``): who changed what, when, before and after.
+``HandSubmission`` (a form's one-time key) and ``HandRevision`` (itself a copy of a hand's
+past, which the sheet lists) keep none.
+"""
+
+from tournament.models.check_in import CheckIn, ScheduledSession
+from tournament.models.draws import DrawCommitment, SeatingPlan
+from tournament.models.hands import Hand, HandRevision, HandSubmission, Penalty, TableReopening
+from tournament.models.tournaments import (
+    DEFAULT_SEATING_METHOD,
+    DEFAULT_SUBSTITUTE_LIMIT,
+    DEFAULT_TIEBREAK_ORDER,
+    PLAYER_FIELDS,
+    SEAT_CHOICES,
+    SEATING_METHOD_CHOICES,
+    SEPARATE_BY_CHOICES,
+    TIEBREAK_CHOICES,
+    Player,
+    Seat,
+    Session,
+    Table,
+    Tournament,
+    TournamentVersion,
+    validate_tiebreak_order,
+)
+
+__all__ = [
+    "DEFAULT_SEATING_METHOD",
+    "DEFAULT_SUBSTITUTE_LIMIT",
+    "DEFAULT_TIEBREAK_ORDER",
+    "PLAYER_FIELDS",
+    "SEATING_METHOD_CHOICES",
+    "SEAT_CHOICES",
+    "SEPARATE_BY_CHOICES",
+    "TIEBREAK_CHOICES",
+    "CheckIn",
+    "DrawCommitment",
+    "Hand",
+    "HandRevision",
+    "HandSubmission",
+    "Penalty",
+    "Player",
+    "ScheduledSession",
+    "Seat",
+    "SeatingPlan",
+    "Session",
+    "Table",
+    "TableReopening",
+    "Tournament",
+    "TournamentVersion",
+    "validate_tiebreak_order",
+]

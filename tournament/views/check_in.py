@@ -1,0 +1,184 @@
+"""The organiser's check-in: the timetable, the desk (check-in opened and closed, players
+ticked), and the seats of players who did not come, given to substitutes on confirmation."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament import services
+from tournament.forms.check_in import AbsentSeatsForm, TimetableForm
+from tournament.forms.service_errors import form_saved
+from tournament.players import names
+from tournament.selectors import check_in as check_in_reads
+from tournament.views.common import get_player, get_session, get_tournament, roles
+from tournament.views.pager import Pager
+
+
+def _desk(slug: str, number: int, query: str = "") -> str:
+    url = reverse("check_in_desk", args=[slug]) + f"?session={number}"
+    return url + (f"&q={query}" if query else "")
+
+
+def _refusal_told(request, refused: ValidationError) -> None:
+    for message in refused.messages:
+        messages.error(request, message)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def timetable(request, slug):
+    """When each session starts, as the players' pages say it."""
+    tournament = get_tournament(request, slug, role="organiser")
+    form = TimetableForm(request.POST or None, timetable=check_in_reads.timetable(tournament))
+
+    def save():
+        return services.session_times_set(tournament=tournament, starts=form.starts())
+
+    if form_saved(request, form, save):
+        messages.success(request, _("Timetable saved."))
+        return redirect("check_in_desk", tournament.slug)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, form=form)
+    return render(request, "check_in/timetable.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def check_in_desk(request, slug):
+    """One session's check-in: open or close it, who has checked in and who has not, a tick
+    for each player; with ``?q=`` the players a name or number finds, with ``?absent=1`` only
+    those expected who have not checked in."""
+    tournament = get_tournament(request, slug, role="organiser")
+    try:
+        asked = int(request.GET.get("session", ""))
+    except ValueError:
+        asked = None
+    number = check_in_reads.desk_session_number(tournament, asked)
+    sheet = check_in_reads.check_in_sheet(tournament, number)
+    query = request.GET.get("q", "").strip()
+    only_absent = request.GET.get("absent") == "1"
+    rows = [
+        row
+        for row in sheet.rows
+        if names.matches(
+            query, name=row.player.name, name_zh=row.player.name_zh, number=row.player.number
+        )
+        and (not only_absent or (row.expected and row.checked_in_at is None))
+    ]
+    pager = Pager(request.GET, len(rows))
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        sheet=sheet,
+        rows=pager.rows(rows),
+        pager=pager.html(),
+        query=query,
+        only_absent=only_absent,
+        sessions=range(1, tournament.session_count + 1),
+        timetable=check_in_reads.timetable(tournament),
+        absent_seat_count=len(check_in_reads.absent_seats(sheet.session).seats)
+        if sheet.session
+        else 0,
+    )
+    return render(request, "check_in/desk.html", context)
+
+
+def _check_in_step(request, slug, number, service, done: str):
+    tournament = get_tournament(request, slug, role="organiser")
+    try:
+        service(tournament=tournament, number=number)
+    except ValidationError as refused:
+        _refusal_told(request, refused)
+    else:
+        messages.success(request, done % {"n": number})
+    return redirect(_desk(tournament.slug, number))
+
+
+@login_required
+@require_POST
+def check_in_open(request, slug, number):
+    return _check_in_step(
+        request,
+        slug,
+        number,
+        services.check_in_open,
+        _("The check-in of session %(n)s is open: players check in with their links."),
+    )
+
+
+@login_required
+@require_POST
+def check_in_close(request, slug, number):
+    return _check_in_step(
+        request,
+        slug,
+        number,
+        services.check_in_close,
+        _("The check-in of session %(n)s is closed; the desk can still tick late arrivals."),
+    )
+
+
+@login_required
+@require_POST
+def check_in_tick(request, slug, number, player):
+    """The desk ticks a player present (``action=undo`` takes a tick back)."""
+    tournament = get_tournament(request, slug, role="organiser")
+    found = get_player(tournament, player)
+    try:
+        if request.POST.get("action") == "undo":
+            services.player_check_in_undo(player=found, number=number)
+            messages.success(request, _("%(player)s is no longer checked in.") % {"player": found})
+        else:
+            services.player_check_in(player=found, number=number, ticked_by=request.user)
+            messages.success(
+                request,
+                _("%(player)s is checked in for session %(n)s.") % {"player": found, "n": number},
+            )
+    except ValidationError as refused:
+        _refusal_told(request, refused)
+    return redirect(_desk(tournament.slug, number, request.POST.get("q", "").strip()))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def absent_seats(request, slug, number):
+    """The seats of a drawn session held by players who have not checked in: choose who takes
+    each and whether its player is withdrawn; nothing changes until *Confirm*."""
+    tournament = get_tournament(request, slug, role="organiser")
+    session = get_session(tournament, number)
+    absent = check_in_reads.absent_seats(session)
+    form = AbsentSeatsForm(request.POST or None, absent=absent)
+    if saved := form_saved(
+        request, form, lambda: services.absent_seats_give(session=session, choices=form.choices())
+    ):
+        given = saved.result
+        if given:
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s seat given to a substitute.",
+                    "%(count)s seats given to substitutes.",
+                    given,
+                )
+                % {"count": given},
+            )
+        withdrawn = sum(1 for choice in form.choices() if choice.withdraw)
+        if withdrawn:
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s player withdrawn from the sessions still to come.",
+                    "%(count)s players withdrawn from the sessions still to come.",
+                    withdrawn,
+                )
+                % {"count": withdrawn},
+            )
+        return redirect("seating", tournament.slug, session.number)
+    context = roles(request, tournament)
+    context.update(tournament=tournament, session=session, absent=absent, form=form)
+    return render(request, "check_in/absent_seats.html", context)

@@ -1,0 +1,54 @@
+"""A player's own link, opened on their phone: their next table and their results, and their
+check-in (see ``tournament.players.player_links``). No account: the signed token in the
+address is the player's key, and it opens that one player's page only."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
+
+from tournament import services
+from tournament.forms.check_in import OwnCheckInForm
+from tournament.players.player_links import player_for_token
+from tournament.selectors.player_link import player_own_page
+from tournament.views.common import roles
+
+
+def _refused(request):
+    return render(request, "player_link/refused.html", status=403)
+
+
+@never_cache
+@require_safe
+def player_link(request, token):
+    """The player's page (never cached: it changes with every hand of their table)."""
+    player = player_for_token(token)
+    if player is None:
+        return _refused(request)
+    tournament = player.tournament
+    context = roles(request, tournament)
+    context.update(tournament=tournament, token=token, page=player_own_page(player))
+    return render(request, "player_link/page.html", context)
+
+
+@require_POST
+def player_link_check_in(request, token):
+    """The player checks in for the session whose check-in is open, then sees their page."""
+    player = player_for_token(token)
+    if player is None:
+        return _refused(request)
+    form = OwnCheckInForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the session to check in for."))
+        return redirect("player_link", token)
+    number = form.cleaned_data["session"]
+    try:
+        services.player_check_in(player=player, number=number)
+    except ValidationError as refused:
+        for message in refused.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("Checked in for session %(n)s.") % {"n": number})
+    return redirect("player_link", token)
