@@ -200,3 +200,33 @@ def test_a_plan_re_planned_before_the_migration_keeps_its_first_players_from_his
     assert new.get_model("tournament", "Tournament").objects.get(slug="old").substitute_limit == 3
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sessions_drawn_before_draws_could_be_reviewed_are_published_when_drawn():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("tournament", "0017_player_links_and_check_in")]
+    after = [("tournament", "0018_draws_published")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    tournament = old.get_model("tournament", "Tournament").objects.create(name="Old", slug="old")
+    opened = old.get_model("tournament", "Session").objects.create(
+        tournament=tournament, number=1, seed=1
+    )
+    drawn = old.get_model("tournament", "Session").objects.create(
+        tournament=tournament, number=2, seed=2
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    sessions = new.get_model("tournament", "Session").objects
+    for session in (opened, drawn):
+        stored = sessions.get(pk=session.pk)
+        assert stored.published_at == stored.drawn_at is not None
+    assert not new.get_model("tournament", "Tournament").objects.get(slug="old").review_draws
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

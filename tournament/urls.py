@@ -54,6 +54,11 @@ urlpatterns = [
     path(
         "t/<slug:slug>/sessions/<int:number>/close/", organiser.session_close, name="session_close"
     ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/publish/",
+        organiser.session_publish,
+        name="session_publish",
+    ),
     path("t/<slug:slug>/sessions/<int:number>/seats/", organiser.seat_change, name="seat_change"),
     path(
         "t/<slug:slug>/sessions/<int:number>/cancel-draw/",

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tests.conftest import make_players
 from tournament import scoring, services
-from tournament.models import Seat, Table, TournamentVersion
+from tournament.models import Seat, Table, Tournament, TournamentVersion
 from tournament.players import player_import
 from tournament.selectors.sheets import table_sheet
 from tournament.selectors.standings import (
@@ -207,6 +207,7 @@ SEATING_KEPT = {
     "referees_copy_from_previous",
     "session_close",
     "session_open",
+    "session_publish",
     "session_reopen",
     "table_confirm",
     "table_extra_time",
@@ -308,7 +309,10 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
     step("session_close", lambda: services.session_close(session=session))
     step("session_reopen", lambda: services.session_reopen(session=session))
     services.player_withdraw(player=nine)
+    Tournament.objects.filter(pk=tournament.pk).update(review_draws=True)
+    tournament.refresh_from_db()
     second = services.session_draw(tournament=tournament, number=2, seed=2)
+    step("session_publish", lambda: services.session_publish(session=second))
     services.tables_assign(session=second, referee=None, tables=[1])
     step(
         "referees_copy_from_previous",

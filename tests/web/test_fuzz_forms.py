@@ -277,6 +277,7 @@ ENDPOINTS = {
     ),
     "session_open": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "session_close": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
+    "session_publish": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "session_cancel_draw": (
         "organiser",
         {"slug": st.just(SLUG), "number": SESSION},

@@ -353,7 +353,7 @@ def seating_rows(tournament) -> Iterator[Row]:
         _("Withdrawn"),
     )
     seats = (
-        Seat.objects.filter(session__tournament=tournament)
+        Seat.objects.filter(session__tournament=tournament, session__published_at__isnull=False)
         .order_by("session__number", "table__number", "seat")
         .values_list(
             "session__number",

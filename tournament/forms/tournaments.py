@@ -85,6 +85,7 @@ class TournamentForm(forms.ModelForm):
             "seating_method",
             "separate_by",
             "substitute_limit",
+            "review_draws",
         ]
         help_texts = {
             "slug": _("Letters, digits and hyphens; used in the public addresses."),
@@ -98,6 +99,11 @@ class TournamentForm(forms.ModelForm):
             "substitute_limit": _(
                 "How many substitutes the federation counts in the results. More may still "
                 "play: the organiser is warned when a seat change or a draw seats one more."
+            ),
+            "review_draws": _(
+                "Each draw stays with the organisers (to give absent players' seats, to check "
+                "it) until they publish it; the players' links, the seating pages, the hall's "
+                "screen and the e-mails show it from then. Otherwise a draw is public at once."
             ),
         }
 

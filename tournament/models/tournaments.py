@@ -97,6 +97,9 @@ class Tournament(models.Model):
         default=DEFAULT_SUBSTITUTE_LIMIT,
         validators=[MinValueValidator(0)],
     )
+    # A draw is kept from the players (their links, the screen, the seating pages and
+    # e-mails) until the organiser publishes it; otherwise it is public once made.
+    review_draws = models.BooleanField(_("review each draw before players see it"), default=False)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True
     )
@@ -236,6 +239,9 @@ class Session(models.Model):
     # Raised to revoke every table-device link of the session at once (the links carry it).
     device_links_version = models.PositiveIntegerField(default=1)
     drawn_at = models.DateTimeField(auto_now_add=True)
+    # When players could first see the draw: at once, or when the organiser published it
+    # after reviewing it (``Tournament.review_draws``). None while under review.
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     history = TournamentHistory()
@@ -246,6 +252,11 @@ class Session(models.Model):
             models.UniqueConstraint(fields=["tournament", "number"], name="session_drawn_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="session_number_positive"),
             models.CheckConstraint(condition=Q(seed__gte=0), name="session_seed_not_negative"),
+            # Players see the draw before they play it.
+            models.CheckConstraint(
+                condition=Q(opened_at__isnull=True) | Q(published_at__isnull=False),
+                name="session_published_before_play",
+            ),
         ]
 
     def __str__(self):
@@ -258,6 +269,10 @@ class Session(models.Model):
         if self.opened_at:
             return "in_play"
         return "drawn"
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
 
     @property
     def is_in_play(self) -> bool:

@@ -21,6 +21,12 @@ from tournament.models import (
 ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
 
 
+# A session whose draw the players may see: published at once, or after the organiser's
+# review (``Tournament.review_draws``). Players' links, the public pages, the hall's screen
+# and the public workbook show no other.
+PUBLISHED_SESSION = Q(published_at__isnull=False)
+
+
 # A seat whose table has been played: at least one hand entered, so its result is stored
 # (``services.results``). A table drawn but not started has no place yet; counting it would
 # give its four players a shared first place and 7/4 table points each. The standings, the

@@ -21,7 +21,7 @@ from tournament.models import (
     TableReopening,
     Tournament,
 )
-from tournament.selectors.lookups import ACTIVE_PLAYERS
+from tournament.selectors.lookups import ACTIVE_PLAYERS, PUBLISHED_SESSION
 from tournament.selectors.withdrawals import SEATED_SUBSTITUTE, SubstituteCount
 
 
@@ -40,10 +40,11 @@ def _seats_counted(rows) -> Coalesce:
     return Coalesce(Subquery(counted), 0)
 
 
-def tournament_overview(tournament) -> TournamentOverview:
-    """The drawn sessions with their tables and confirmed tables counted and the withdrawn
-    players still seated, the number of active players and of substitutes who have sat at
-    a table: two queries whatever the number of sessions and tables."""
+def tournament_overview(tournament, *, published_only: bool = False) -> TournamentOverview:
+    """The drawn sessions (``published_only``: those the players may see) with their tables
+    and confirmed tables counted and the withdrawn players still seated, the number of
+    active players and of substitutes who have sat at a table: two queries whatever the
+    number of sessions and tables."""
     # Without the draw input: a session-by-session draw keeps every earlier table in it.
     withdrawn_seats = Seat.objects.filter(
         session=OuterRef("pk"), player__withdrawn_at__isnull=False
@@ -57,6 +58,8 @@ def tournament_overview(tournament) -> TournamentOverview:
         )
         .order_by("number")
     )
+    if published_only:
+        sessions = sessions.filter(PUBLISHED_SESSION)
     counts = tournament.players.aggregate(
         active=Count("pk", filter=ACTIVE_PLAYERS), seated=Count("pk", filter=SEATED_SUBSTITUTE)
     )

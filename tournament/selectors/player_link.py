@@ -118,9 +118,9 @@ def _hand_line(row: tuple, seat: int, by_seat: dict[int, Opponent], running: int
 
 
 def _own_sessions(player: Player, minutes: int, starts: dict[int, datetime | None]):
-    """The player's drawn sessions by number, each with its hands: two queries."""
+    """The player's published sessions by number, each with its hands: two queries."""
     seats = (
-        Seat.objects.filter(table__seats__player=player)
+        Seat.objects.filter(table__seats__player=player, session__published_at__isnull=False)
         .order_by("session__number", "seat")
         .values_list(
             "session__number",

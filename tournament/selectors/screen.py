@@ -13,7 +13,7 @@ from tournament.models import (
     Session,
     Tournament,
 )
-from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS
+from tournament.selectors.lookups import PUBLISHED_SESSION, STANDINGS_CACHE_SECONDS
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,8 @@ def compute_screen_state(tournament: Tournament) -> ScreenState:
     their tables counted and the players counted."""
     sessions = {
         session.number: session
-        for session in tournament.sessions.defer("draw_input")
+        for session in tournament.sessions.filter(PUBLISHED_SESSION)
+        .defer("draw_input")
         .annotate(
             table_count=Count("tables"),
             extra_time_count=Count("tables", filter=Q(tables__extra_minutes__gt=0)),

@@ -27,6 +27,7 @@ from tournament.seating.published import replan_change
 from tournament.seating.schedule import schedule_stats
 from tournament.selectors.lookups import (
     ACTIVE_PLAYERS,
+    PUBLISHED_SESSION,
     STANDINGS_CACHE_SECONDS,
     cached,
     data_version,
@@ -334,12 +335,12 @@ def session_tables(session: Session) -> list[SeatedTable]:
 
 
 def player_schedule(player: Player) -> list[PlayerSeat]:
-    """Every drawn session of the player: table, starting seat and the three opponents.
+    """Every published session of the player: table, starting seat and the three opponents.
 
     One query: the seats of every table the player sits at, with their sessions (without
     the draw input, which a session-by-session draw fills with every earlier table)."""
     seats = (
-        Seat.objects.filter(table__seats__player=player)
+        Seat.objects.filter(table__seats__player=player, session__published_at__isnull=False)
         .select_related("session", "table", "player")
         .defer("session__draw_input")
         .order_by("session__number", "seat")
@@ -389,7 +390,8 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     plan = SeatingPlan.objects.filter(tournament=tournament).only("sessions").first()
     if plan is None:
         return []
-    drawn = set(tournament.sessions.values_list("number", flat=True))
+    # A draw under review is not shown yet: its session is shown as planned.
+    drawn = set(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
     found = []  # (session, table, the table's players' numbers East..North)
     for session, tables in enumerate(plan.sessions, start=1):
         if session in drawn:

@@ -27,7 +27,12 @@ from tournament.services.commitments import (
     draw_commitment_public_value,
     draw_commitment_withdraw,
 )
-from tournament.services.draws import seat_replace, session_cancel_draw, session_draw
+from tournament.services.draws import (
+    seat_replace,
+    session_cancel_draw,
+    session_draw,
+    session_publish,
+)
 from tournament.services.hands import (
     HandEntry,
     HandRefused,
@@ -102,6 +107,7 @@ __all__ = [
     "session_close",
     "session_draw",
     "session_open",
+    "session_publish",
     "session_reopen",
     "session_times_set",
     "stored_hand_result",

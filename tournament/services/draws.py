@@ -4,6 +4,7 @@ import json
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
@@ -128,6 +129,8 @@ def session_draw(
                 seed=seed,
                 method=method,
                 draw_input=draw_input,
+                # Public at once, unless the tournament reviews its draws first.
+                published_at=None if tournament.review_draws else timezone.now(),
             )
     except IntegrityError as error:
         raise _session_refused(
@@ -316,6 +319,18 @@ def _tables_from_plan(*, tournament, number, players, seed):
 
 
 @transaction.atomic
+@transaction.atomic
+def session_publish(*, session: Session) -> Session:
+    """Show a reviewed draw to the players: their links, the seating pages and the hall's
+    screen show it from now on. Publishing again changes nothing."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.published_at is None:
+        session.published_at = timezone.now()
+        session.save(update_fields=["published_at"])
+        tournament_touch(session.tournament_id, seating=False)
+    return session
+
+
 def session_cancel_draw(*, session: Session) -> None:
     """Undo a draw before play starts (a withdrawal, a late registration); it can be redrawn."""
     if Hand.objects.filter(table__session=session).exists():

@@ -26,6 +26,12 @@ def session_open(*, session: Session, playing_after_all: bool = False) -> Sessio
     """
     if session.closed_at:
         raise ValidationError(_("The session is closed."), code="session_closed")
+    if session.published_at is None:
+        raise ValidationError(
+            _("Publish the draw of session %(n)s first: the players have not seen it.")
+            % {"n": session.number},
+            code="session_not_published",
+        )
     if session.opened_at is None and not playing_after_all:
         seated = withdrawn_seated(session)
         if seated:

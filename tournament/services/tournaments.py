@@ -26,6 +26,7 @@ def tournament_create(
     seating_method: str = DEFAULT_SEATING_METHOD,
     separate_by: str = "",
     substitute_limit: int = DEFAULT_SUBSTITUTE_LIMIT,
+    review_draws: bool = False,
     creator=None,
     referees=(),
 ) -> Tournament:
@@ -40,6 +41,7 @@ def tournament_create(
         seating_method=seating_method,
         separate_by=separate_by,
         substitute_limit=substitute_limit,
+        review_draws=review_draws,
     )
     tournament.full_clean()
     referees = list(referees)

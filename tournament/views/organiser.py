@@ -115,6 +115,11 @@ def session_draw(request, slug):
             _("Session %(number)s drawn with seed %(seed)s.")
             % {"number": session.number, "seed": session.seed},
         )
+        if not session.is_published:
+            messages.info(
+                request,
+                _("The players do not see it until you publish it, below."),
+            )
         if warning:
             messages.warning(request, warning)
         absent = absent_seats(session).seats
@@ -237,6 +242,20 @@ def session_open(request, slug, number):
         _("Session %(n)s is open for play."),
         playing_after_all=request.POST.get("playing_after_all") == "1",
     )
+
+
+@login_required
+@require_POST
+def session_publish(request, slug, number):
+    """Show a reviewed draw to the players, then its seating page."""
+    tournament = get_tournament(request, slug, role="organiser")
+    session = services.session_publish(session=get_session(tournament, number))
+    messages.success(
+        request,
+        _("Session %(n)s is published: the players see their tables and seats.")
+        % {"n": session.number},
+    )
+    return redirect("seating", tournament.slug, session.number)
 
 
 @login_required

@@ -45,7 +45,9 @@ def home(request):
 def tournament_detail(request, slug):
     tournament = get_tournament(request, slug)
     context = roles(request, tournament)
-    overview = tournament_overview(tournament)
+    staff = context["is_organiser"] or context["is_referee"]
+    # Organisers and referees see a draw under review; everybody else, published draws.
+    overview = tournament_overview(tournament, published_only=not staff)
     commitments = draw_commitments(tournament)
     live = live_commitment(commitments)
     pending = live if live is not None and live.revealed_at is None else None
@@ -64,14 +66,25 @@ def tournament_detail(request, slug):
     return render(request, "tournaments/detail.html", context)
 
 
+def _under_review(request, context, tournament, session):
+    """The page a visitor gets for a draw not published yet, which only organisers and
+    referees see; None for them, or once it is published."""
+    if session.is_published or context["is_organiser"] or context["is_referee"]:
+        return None
+    context.update(tournament=tournament, session=session)
+    return render(request, "seating/under_review.html", context, status=404)
+
+
 @require_safe
 def seating_page(request, slug, number):
     tournament = get_tournament(request, slug)
     session = get_session(tournament, number)
+    context = roles(request, tournament)
+    if refused := _under_review(request, context, tournament, session):
+        return refused
     tables = session_tables(session)
     # The worked example of the lot rule: the player at table 1, seat P1.
     example = tables[0].seats[0] if tables else None
-    context = roles(request, tournament)
     context.update(
         tournament=tournament,
         session=session,
@@ -93,6 +106,8 @@ def seating_by_name(request, slug, number):
     session = get_session(tournament, number)
     query = request.GET.get("q", "").strip()[:60]
     context = roles(request, tournament)
+    if refused := _under_review(request, context, tournament, session):
+        return refused
     context.update(
         tournament=tournament,
         session=session,
