@@ -12,6 +12,9 @@ from django.test import Client
 from tournament import services
 from tournament.models import Table, Tournament
 
+# The real SMTP server of the e-mail tests (the ``smtp_server`` fixture).
+pytest_plugins = ["tests.mail_server"]
+
 # What a test needs to touch the database: one of these fixtures, or the ``django_db`` mark.
 DATABASE_FIXTURES = frozenset(
     {

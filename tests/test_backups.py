@@ -34,6 +34,7 @@ from tournament.models import Hand, Penalty, Player, Table, Tournament
 from tournament.players.player_links import player_for_token, player_token
 from tournament.selectors.standings import tournament_standings
 from tournament.server import backups
+from tournament.services.mail import seat_emails_queue
 
 ROOT = Path(__file__).resolve().parent.parent
 on_postgresql = pytest.mark.skipif(
@@ -109,6 +110,12 @@ def played(transactional_db, tournament, organiser, referee):
     services.session_times_set(tournament=tournament, starts={3: timezone.now()})
     services.check_in_open(tournament=tournament, number=3)
     services.player_check_in(player=tournament.players.get(number=1), number=3, ticked_by=organiser)
+    # An e-mail waiting for its mail server (none is set in the tests).
+    one = tournament.players.get(number=1)
+    services.player_save(
+        tournament=tournament, player=one, number=1, name="Player 1", email="p1@ex.org"
+    )
+    seat_emails_queue(session=second, players=[one])
     group = Group.objects.create(name="Head referees")
     group.permissions.add(Permission.objects.get(codename="change_hand"))
     referee.groups.add(group)

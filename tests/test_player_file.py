@@ -415,6 +415,7 @@ def test_player_limits_match_the_model():
         "last_name": 60,
         "name_zh": 60,
         "team": 120,
+        "email": 254,
     }
     # The database's range for a positive integer: 2**63 - 1 on SQLite, 2**31 - 1 elsewhere.
     assert limits.max_number == connection.ops.integer_field_range("PositiveIntegerField")[1]
@@ -599,3 +600,13 @@ def test_codes_are_compared_as_stored():
         existing=existing,
     )
     assert preview.rows[0].action == UNCHANGED
+
+
+def test_e_mail_addresses_are_read_and_a_wrong_one_is_said_beside_its_field():
+    rows = parse(
+        [["number", "name", "E-mail"], ["1", "Ann", " ann@example.org "], ["2", "Bo", "bo@"]]
+    ).rows
+    assert rows[0].values["email"] == "ann@example.org"
+    assert codes(rows[1].problems) == ["email_invalid"]
+    assert rows[1].problems[0].field == "email"
+    assert "bo@" in rows[1].problems[0].message

@@ -179,6 +179,23 @@ SCREEN_POLL_SECONDS = _int("MCR_SCREEN_SECONDS", 10)
 if SCREEN_POLL_SECONDS < 1:
     raise ImproperlyConfigured("MCR_SCREEN_SECONDS must be 1 or more.")
 
+# E-mail to players (their table and seat when a draw is published, a place off the waiting
+# list), through this SMTP server. Without MCR_EMAIL_HOST nothing is sent: the messages wait
+# in the organiser's list (E-mails) until a server is set and they are sent again.
+EMAIL_HOST = os.environ.get("MCR_EMAIL_HOST", "").strip()
+EMAIL_PORT = _int("MCR_EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("MCR_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("MCR_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = _flag("MCR_EMAIL_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = _flag("MCR_EMAIL_SSL", EMAIL_PORT == 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set one of MCR_EMAIL_TLS and MCR_EMAIL_SSL, not both.")
+# Seconds an SMTP connection may hang before a message counts as failed (and is retried).
+EMAIL_TIMEOUT = _int("MCR_EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("MCR_EMAIL_FROM", "").strip() or "mcr@localhost"
+# The site's address as players open it, for the links in e-mails (which no request makes).
+SITE_URL = os.environ.get("MCR_SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
+
 # A player's own link (on their badge) works this many days after it was made: long enough
 # for badges printed weeks before the event, short enough that an old badge found later
 # opens nothing. An organiser revokes one sooner from the player's page.

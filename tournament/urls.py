@@ -8,6 +8,7 @@ from tournament.views import (
     calculator,
     check_in,
     devices,
+    mail,
     organiser,
     paper,
     player_link,
@@ -91,6 +92,8 @@ urlpatterns = [
         name="device_link_revoke",
     ),
     path("t/<slug:slug>/activity/", activity.activity_log, name="activity_log"),
+    path("t/<slug:slug>/emails/", mail.email_list, name="email_list"),
+    path("t/<slug:slug>/emails/send/", mail.emails_send, name="emails_send"),
     # Registration
     path("t/<slug:slug>/players/", players.player_list, name="player_list"),
     path("t/<slug:slug>/players/add/", players.player_add, name="player_add"),

@@ -337,6 +337,7 @@ ENDPOINTS = {
             "team": value("Lyon"),
             "country": value("FRA"),
             "is_substitute": value("on"),
+            "email": value("zhang@example.org", "not an address"),
             "add_another": value("1"),
         },
     ),
@@ -366,6 +367,7 @@ ENDPOINTS = {
         {"token": st.sampled_from(["forged", "P1", "P17", "P17", "P1"])},
         lambda w: {"session": value(st.integers(-1, 31).map(str), "2")},
     ),
+    "emails_send": ("organiser", {"slug": st.just(SLUG)}, lambda w: {}),
     "timetable": (
         "organiser",
         {"slug": st.just(SLUG)},

@@ -48,7 +48,12 @@ KEYWORDS = {
 
 # Where translatable strings live, relative to the project folder. Tests, benchmarks and
 # migrations speak to developers only.
-SOURCES = (("templates", "*.html"), ("tournament", "*.html"), ("tournament", "*.py"))
+SOURCES = (
+    ("templates", "*.html"),
+    ("templates", "*.txt"),
+    ("tournament", "*.html"),
+    ("tournament", "*.py"),
+)
 LEFT_OUT = ("tournament/migrations/", "tournament/settings_test.py")
 
 
@@ -77,7 +82,7 @@ def source_files(root: Path) -> list[Path]:
 
 def _python_text(path: Path) -> bytes:
     text = path.read_text(encoding="utf-8")
-    if path.suffix == ".html":
+    if path.suffix in (".html", ".txt"):
         # Django's own reading of {% translate %}/{% blocktranslate %} as gettext() calls,
         # the same text makemessages hands to its extractor.
         text = templatize(text, origin=str(path))

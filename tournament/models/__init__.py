@@ -1,7 +1,8 @@
 """Data of a tournament and the invariants the database can enforce, one module per area:
 ``tournaments`` (a tournament, its version, players, sessions, tables and seats), ``hands``
 (what a table's referee enters), ``draws`` (the published plan, a draw's commitment) and
-``check_in`` (the timetable and the players' check-in). Everything is named from here.
+``check_in`` (the timetable and the players' check-in) and ``mail`` (the e-mails sent
+players). Everything is named from here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
@@ -15,6 +16,7 @@ past, which the sheet lists) keep none.
 from tournament.models.check_in import CheckIn, ScheduledSession
 from tournament.models.draws import DrawCommitment, SeatingPlan
 from tournament.models.hands import Hand, HandRevision, HandSubmission, Penalty, TableReopening
+from tournament.models.mail import MAIL_REASON_CHOICES, OutgoingEmail
 from tournament.models.tournaments import (
     DEFAULT_SEATING_METHOD,
     DEFAULT_SUBSTITUTE_LIMIT,
@@ -37,6 +39,7 @@ __all__ = [
     "DEFAULT_SEATING_METHOD",
     "DEFAULT_SUBSTITUTE_LIMIT",
     "DEFAULT_TIEBREAK_ORDER",
+    "MAIL_REASON_CHOICES",
     "PLAYER_FIELDS",
     "SEATING_METHOD_CHOICES",
     "SEAT_CHOICES",
@@ -47,6 +50,7 @@ __all__ = [
     "Hand",
     "HandRevision",
     "HandSubmission",
+    "OutgoingEmail",
     "Penalty",
     "Player",
     "ScheduledSession",

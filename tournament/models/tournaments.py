@@ -160,6 +160,7 @@ PLAYER_FIELDS = (
     "country",
     "ema_number",
     "is_substitute",
+    "email",
 )
 
 
@@ -185,6 +186,9 @@ class Player(models.Model):
     )
     ema_number = models.CharField(_("EMA number"), max_length=8, blank=True)
     is_substitute = models.BooleanField(_("substitute"), default=False)
+    # Where the player is told their table and seat; never shown on a public page or in a
+    # public file.
+    email = models.EmailField(_("e-mail"), blank=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
     # Raised to revoke the player's own link (a lost badge): the link carries it
     # (``tournament.players.player_links``).

@@ -15,10 +15,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from tournament.exports import federation
+from tournament.players.player_columns import (
+    COLUMNS,
+    FIELD_ORDER,
+    NAME_FIELDS,
+    TEXT_FIELDS,
+    field_label,
+)
 from tournament.server import workbook_bounds
 
 # Bounds on the work one file may cause. A player list is a few hundred rows (tens of
@@ -37,55 +45,6 @@ MAX_LINES = 2 * MAX_ROWS
 # A list has at most a dozen known columns; values past this many columns are refused and the
 # cells further right are not read (a sheet may declare 16,384 columns on every row).
 MAX_COLUMNS = 50
-
-# Column name in the file → player field. Matched ignoring case, surrounding spaces, and
-# underscores written as spaces ("First name" is first_name).
-COLUMNS = {
-    "number": "number",
-    "name": "name",
-    "first_name": "first_name",
-    "given_name": "first_name",
-    "last_name": "last_name",
-    "family_name": "last_name",
-    "surname": "last_name",
-    "name_zh": "name_zh",
-    "chinese_name": "name_zh",
-    "team": "team",
-    "club": "team",
-    "country": "country",
-    "country_code": "country",
-    "ema_number": "ema_number",
-    "ema_id": "ema_number",
-    "substitute": "is_substitute",
-    "is_substitute": "is_substitute",
-    # Headings of Chinese player lists.
-    "编号": "number",
-    "姓名": "name",
-    "名": "first_name",
-    "姓": "last_name",
-    "中文名": "name_zh",
-    "队伍": "team",
-    "俱乐部": "team",
-    "国家": "country",
-    "国家/地区": "country",
-    "EMA编号": "ema_number",
-    "替补": "is_substitute",
-}
-# A list names its players by ``name``, or by first and last names, or both.
-NAME_FIELDS = ("name", "first_name", "last_name")
-TEXT_FIELDS = ("name", "first_name", "last_name", "name_zh", "team")
-# The order fields are shown in a preview.
-FIELD_ORDER = (
-    "number",
-    "name",
-    "first_name",
-    "last_name",
-    "name_zh",
-    "team",
-    "country",
-    "ema_number",
-    "is_substitute",
-)
 
 TRUE_WORDS = frozenset({"yes", "y", "true", "1", "是"})
 FALSE_WORDS = frozenset({"no", "n", "false", "0", "", "否"})
@@ -396,20 +355,6 @@ def _substitute(cell: object) -> bool | None:
 # ---------------------------------------------------------------- parsing
 
 
-def field_label(name: str) -> str:
-    return {
-        "number": _("number"),
-        "name": pgettext("player", "name"),
-        "first_name": _("first name"),
-        "last_name": _("last name"),
-        "name_zh": _("Chinese name"),
-        "team": _("team"),
-        "country": _("country"),
-        "ema_number": _("EMA number"),
-        "is_substitute": _("substitute"),
-    }[name]
-
-
 def parse_players(
     table: Sequence[Sequence[object]],
     *,
@@ -538,7 +483,35 @@ def _parse_row(
             _check_code(preview, name, normalise, raw[name])
     if "is_substitute" in raw:
         _check_substitute(preview, raw["is_substitute"])
+    if "email" in raw:
+        _check_email(preview, limits.max_lengths.get("email"))
     return preview
+
+
+def _check_email(preview: RowPreview, max_length: int | None) -> None:
+    text = preview.cells["email"]
+    try:
+        if text:
+            validate_email(text)
+    except ValidationError:
+        preview.problems.append(
+            Problem(
+                "email_invalid",
+                _("“%(value)s” is not an e-mail address.") % {"value": text},
+                "email",
+            )
+        )
+        return
+    if max_length is not None and len(text) > max_length:
+        preview.problems.append(
+            Problem(
+                "email_too_long",
+                _("The e-mail address is longer than %(max)s characters.") % {"max": max_length},
+                "email",
+            )
+        )
+        return
+    preview.values["email"] = text
 
 
 def _check_number(preview: RowPreview, cell: object, max_number: int) -> None:

@@ -33,7 +33,8 @@ class PlayerImportPreview(player_file.ImportPreview):
 def player_limits() -> player_file.FieldLimits:
     """The lengths and the largest number the Player model accepts, for the import checks."""
     max_lengths = {
-        name: Player._meta.get_field(name).max_length for name in player_file.TEXT_FIELDS
+        name: Player._meta.get_field(name).max_length
+        for name in (*player_file.TEXT_FIELDS, "email")
     }
     maxima = [
         validator.limit_value

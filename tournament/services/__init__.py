@@ -44,6 +44,7 @@ from tournament.services.hands import (
     score_winning_hand,
     stored_hand_result,
 )
+from tournament.services.mail import emails_send_due
 from tournament.services.players import (
     ImportOutcome,
     player_link_revoke,
@@ -88,6 +89,7 @@ __all__ = [
     "draw_commit",
     "draw_commitment_public_value",
     "draw_commitment_withdraw",
+    "emails_send_due",
     "entered_fields",
     "fan_list",
     "hand_record",

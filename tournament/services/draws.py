@@ -25,6 +25,7 @@ from tournament.selectors.fairness import pending_commitment
 from tournament.selectors.seating import drawn_tables, players_for_draw, seating_groups
 from tournament.selectors.standings import compute_standings
 from tournament.services.commitments import committed_draw_seed, record_draw
+from tournament.services.mail import seat_emails_queue
 from tournament.services.referees import previous_referees
 from tournament.services.results import tournament_touch
 
@@ -165,6 +166,8 @@ def session_draw(
         seed=seed,
         tables=[table_players for table_players, _lots in tables],
     )
+    if session.published_at is not None:
+        seat_emails_queue(session=session)
     tournament_touch(tournament.pk)
     return session
 
@@ -327,6 +330,7 @@ def session_publish(*, session: Session) -> Session:
     if session.published_at is None:
         session.published_at = timezone.now()
         session.save(update_fields=["published_at"])
+        seat_emails_queue(session=session)
         tournament_touch(session.tournament_id, seating=False)
     return session
 
@@ -375,5 +379,8 @@ def seat_replace(*, seat: Seat, player: Player) -> Seat:
     seat.replaces = None if player == drawn else drawn
     seat.player = player
     seat.save(update_fields=["player", "replaces"])
+    if seat.session.published_at is not None:
+        # The player now in the seat learns it as the others learnt theirs.
+        seat_emails_queue(session=seat.session, players=[player])
     tournament_touch(seat.session.tournament_id)
     return seat

@@ -1,0 +1,93 @@
+"""The organiser's list of e-mails (sent, waiting, failed, each with its error) and *Send
+now*, with every persona; and a player's e-mail address never on a public page or file."""
+
+import io
+import re
+import zipfile
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.conftest import login
+from tournament import services
+from tournament.models import OutgoingEmail
+
+
+def url(name, *args, slug="spring-open"):
+    return reverse(name, args=[slug, *args])
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+@pytest.fixture
+def drawn_without_server(tournament, settings, django_capture_on_commit_callbacks):
+    """Session 1 of 16 players with e-mails drawn while no mail server was set."""
+    settings.EMAIL_HOST = ""
+    for number in range(1, 17):
+        services.player_save(
+            tournament=tournament, number=number, name=f"P{number}", email=f"p{number}@ex.org"
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.session_draw(tournament=tournament, number=1, seed=3)
+    return tournament
+
+
+def test_the_list_shows_each_message_and_why_it_is_not_sent(drawn_without_server, organiser):
+    page = text(login(organiser).get(url("email_list")))
+    assert "Sent: 0 Waiting: 16 Failed: 0" in page
+    assert "p7@ex.org" in page
+    assert "No mail server is set (MCR_EMAIL_HOST)." in page
+    assert "1 attempt" in page
+
+
+def test_send_now_sends_the_waiting_ones_once_a_server_is_set(
+    drawn_without_server, organiser, smtp_server, django_capture_on_commit_callbacks
+):
+    response = login(organiser).post(url("emails_send"), follow=True)
+    assert "16 e-mails sent." in text(response)
+    assert len(smtp_server.messages) == 16
+    assert "Sent: 16 Waiting: 0 Failed: 0" in text(login(organiser).get(url("email_list")))
+    page = text(login(organiser).get(url("email_list") + "?status=waiting"))
+    assert "No e-mail yet." in page
+
+
+def test_a_players_address_is_on_no_public_page_nor_file(drawn_without_server):
+    anonymous = Client()
+    pages = [
+        url("tournament"),
+        url("seating", 1),
+        url("seating_by_name", 1),
+        url("player_schedule", 7),
+        url("standings"),
+        url("statistics"),
+    ]
+    for page in pages:
+        assert "@ex.org" not in anonymous.get(page).content.decode(), page
+    for workbook in (url("standings_xlsx"), url("ema_xlsx")):
+        content = anonymous.get(workbook).content
+        with zipfile.ZipFile(io.BytesIO(content)) as book:
+            for name in book.namelist():
+                assert b"@ex.org" not in book.read(name), (workbook, name)
+
+
+@pytest.mark.parametrize(
+    ("persona", "read", "write"),
+    [("organiser", 200, 302), ("referee", 403, 403), ("other_referee", 403, 403)],
+)
+def test_the_emails_are_the_organisers(
+    personas, drawn_without_server, smtp_server, persona, read, write
+):
+    client = personas[persona]
+    assert client.get(url("email_list")).status_code == read
+    assert client.post(url("emails_send")).status_code == write
+    assert OutgoingEmail.objects.filter(sent_at__isnull=False).exists() == (persona == "organiser")
+
+
+def test_anonymous_visitors_are_sent_to_log_in(drawn_without_server, smtp_server):
+    for response in (Client().get(url("email_list")), Client().post(url("emails_send"))):
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    assert smtp_server.messages == []
