@@ -60,6 +60,8 @@ TARGET_MS = {
     "seating": 100,
     "seating by name": 100,
     "player page": 100,
+    # A player's own page on their phone, asked again every 30 seconds by every player.
+    "player's link": 50,
     "referee sheet": 100,
     "referee home": 100,
     "overview": 100,
@@ -153,6 +155,8 @@ def measure_pages(client, tournament, runs: int) -> list[tuple]:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
+    from tournament.players.player_links import player_token
+
     slug = tournament.slug
     last = tournament.sessions.order_by("-number").first().number
     middle = tournament.players.count() // 2
@@ -163,6 +167,9 @@ def measure_pages(client, tournament, runs: int) -> list[tuple]:
         "seating": reverse("seating", args=[slug, last]),
         "seating by name": reverse("seating_by_name", args=[slug, last]),
         "player page": reverse("player_schedule", args=[slug, middle]),
+        "player's link": reverse(
+            "player_link", args=[player_token(tournament.players.get(number=middle))]
+        ),
         "referee home": reverse("referee_home", args=[slug]),
         "referee sheet": reverse("table_sheet", args=[slug, last, 1]),
         # A hall screen's poll: every session is closed, so its first standings panel.

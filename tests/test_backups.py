@@ -30,7 +30,7 @@ from tests.conftest import give_all_tables, make_user, play_some_sessions
 from tournament import services
 from tournament.exports import workbook
 from tournament.hall.device_links import device_token, table_for_token
-from tournament.models import Hand, Penalty, Player, Table, Tournament
+from tournament.models import Hand, Penalty, Player, SignUp, Table, Tournament
 from tournament.players.player_links import player_for_token, player_token
 from tournament.selectors.standings import tournament_standings
 from tournament.server import backups
@@ -116,6 +116,10 @@ def played(transactional_db, tournament, organiser, referee):
         tournament=tournament, player=one, number=1, name="Player 1", email="p1@ex.org"
     )
     seat_emails_queue(session=second, players=[one])
+    # A sign-up refused before the event (the form closes with the first draw).
+    SignUp.objects.create(
+        tournament=tournament, name="Late", email="late@ex.org", status="refused", position=1
+    )
     group = Group.objects.create(name="Head referees")
     group.permissions.add(Permission.objects.get(codename="change_hand"))
     referee.groups.add(group)

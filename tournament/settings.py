@@ -196,6 +196,12 @@ DEFAULT_FROM_EMAIL = os.environ.get("MCR_EMAIL_FROM", "").strip() or "mcr@localh
 # The site's address as players open it, for the links in e-mails (which no request makes).
 SITE_URL = os.environ.get("MCR_SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
 
+# A player's own page asks the server again every this many seconds, so that their hands
+# appear as the referee enters them: one small request a phone each time.
+PLAYER_PAGE_SECONDS = _int("MCR_PLAYER_PAGE_SECONDS", 30)
+if PLAYER_PAGE_SECONDS < 1:
+    raise ImproperlyConfigured("MCR_PLAYER_PAGE_SECONDS must be 1 or more.")
+
 # A player's own link (on their badge) works this many days after it was made: long enough
 # for badges printed weeks before the event, short enough that an old badge found later
 # opens nothing. An organiser revokes one sooner from the player's page.

@@ -16,6 +16,7 @@ from tournament.views import (
     public,
     referee,
     screen,
+    sign_ups,
     standings,
     statistics,
 )
@@ -115,6 +116,14 @@ urlpatterns = [
         players.player_link_revoke,
         name="player_link_revoke",
     ),
+    # Sign-up: the public form, the organiser's board
+    path("t/<slug:slug>/sign-up/", sign_ups.sign_up_form, name="sign_up_form"),
+    path("t/<slug:slug>/sign-ups/", sign_ups.sign_up_list, name="sign_up_list"),
+    path(
+        "t/<slug:slug>/sign-ups/<int:pk>/<str:action>/",
+        sign_ups.sign_up_decide,
+        name="sign_up_decide",
+    ),
     # Check-in: the timetable, opening and closing, the desk, the seats of absent players
     path("t/<slug:slug>/check-in/", check_in.check_in_desk, name="check_in_desk"),
     path("t/<slug:slug>/timetable/", check_in.timetable, name="timetable"),
@@ -182,6 +191,9 @@ urlpatterns = [
     ),
     # A table's tablet, signed in from the table card
     path("device/<str:token>/", devices.device_link, name="device_link"),
+    # A sign-up's own page, from its e-mails
+    path("sign-up/<str:token>/", sign_ups.sign_up_status, name="sign_up_status"),
+    path("sign-up/<str:token>/withdraw/", sign_ups.sign_up_withdraw, name="sign_up_withdraw"),
     # A player's phone, from the badge's link
     path("me/<str:token>/", player_link.player_link, name="player_link"),
     path("me/<str:token>/check-in/", player_link.player_link_check_in, name="player_link_check_in"),

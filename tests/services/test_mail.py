@@ -39,8 +39,10 @@ def test_a_public_draw_sends_each_player_with_an_e_mail_their_table_and_seat(
     seat = Seat.objects.select_related("table", "player").get(session=session, player__number=5)
     (message,) = smtp_server.to("p5@example.org")
     label = f"P{seat.seat + 1}"
-    assert message["Subject"].strip().startswith(
-        f"Spring Open: session 1, table {seat.table.number}, seat {label} / "
+    assert (
+        message["Subject"]
+        .strip()
+        .startswith(f"Spring Open: session 1, table {seat.table.number}, seat {label} / ")
     )
     assert message["From"] == "desk@spring-open.example"
     body = smtp_server.text(message)

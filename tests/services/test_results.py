@@ -248,6 +248,24 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
     step("player_check_in", lambda: services.player_check_in(player=one, number=1))
     step("player_check_in_undo", lambda: services.player_check_in_undo(player=one, number=1))
     step("check_in_close", lambda: services.check_in_close(tournament=tournament, number=1))
+    step(
+        "tournament_update",
+        lambda: services.tournament_update(tournament=tournament, sign_up_open=True, player_cap=11),
+    )
+    step("sign_up", lambda: services.sign_up(tournament=tournament, name="A", email="a@ex.org"))
+    for name in "BCD":
+        services.sign_up(tournament=tournament, name=name, email=f"{name}@ex.org")
+    first, second_sign_up, third, fourth = tournament.sign_ups.order_by("position")
+    step("sign_up_move", lambda: services.sign_up_move(sign_up=third, up=True))
+    step("sign_up_accept", lambda: services.sign_up_accept(sign_up=first))
+    step("sign_up_refuse", lambda: services.sign_up_refuse(sign_up=second_sign_up))
+    step("sign_up_withdraw", lambda: services.sign_up_withdraw(sign_up=third))
+    # A place more, given without the services (the admin's way): the promotion gives it.
+    Tournament.objects.filter(pk=tournament.pk).update(player_cap=12)
+    tournament.refresh_from_db()
+    step("waiting_list_promote", lambda: services.waiting_list_promote(tournament=tournament))
+    services.player_withdraw(player=tournament.sign_ups.get(pk=first.pk).player)
+    services.sign_up_withdraw(sign_up=fourth)
     services.player_withdraw(player=nine)
     services.player_withdraw(player=tournament.players.get(number=10))
     step(

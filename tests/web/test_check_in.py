@@ -86,7 +86,8 @@ def drawn_with_absent(tournament, organiser):
 
 def test_the_draw_page_names_who_has_not_checked_in(drawn_with_absent, organiser):
     page = text(login(organiser).get(url("session_draw")))
-    assert "Check-in of session 1: 16 checked in; 16 expected." in page
+    assert "Check-in of session 1: 14 checked in; 16 expected." in page
+    assert "2 more checked in (substitutes, or players not needed yet)." in page
     assert "Not checked in: 4 Player 4, 9 Player 9." in page
 
 

@@ -227,6 +227,16 @@ SESSION = st.sampled_from([1, 1, 1, 2, 3])
 TABLE = st.sampled_from([1, 1, 3, 3, 2, 5])
 PLAYER = st.sampled_from([1, 17, 99])
 
+TIMETABLE_FIELDS = {
+    f"session_{n}": value("2026-12-05T09:30", "2026-02-30T25:61", "") for n in range(1, 6)
+}
+
+
+def absent_fields(world) -> dict:
+    seats = [f"{what}_{n}" for n in world.absent_numbers for what in ("substitute", "withdraw")]
+    return {field: value("17", "1", "99", "on") for field in seats}
+
+
 ENDPOINTS = {
     "login": ("anonymous", {}, lambda w: {"username": value("organiser"), "password": value()}),
     "logout": ("organiser", {}, lambda w: {}),
@@ -368,13 +378,32 @@ ENDPOINTS = {
         lambda w: {"session": value(st.integers(-1, 31).map(str), "2")},
     ),
     "emails_send": ("organiser", {"slug": st.just(SLUG)}, lambda w: {}),
-    "timetable": (
-        "organiser",
-        {"slug": st.just(SLUG)},
+    "sign_up_form": (
+        "anonymous",
+        {"slug": st.sampled_from([FREE_SLUG, FREE_SLUG, SLUG])},
         lambda w: {
-            f"session_{n}": value("2026-12-05T09:30", "2026-02-30T25:61", "") for n in range(1, 6)
+            "name": value("Zhang San", "张三"),
+            "first_name": value("San"),
+            "last_name": value("Zhang"),
+            "name_zh": value("张三"),
+            "team": value("Lyon"),
+            "country": value("FRA", "France"),
+            "ema_number": value("04010005", "4010005"),
+            "email": value("zhang@example.org", "zhang@"),
+            "website": value(""),
         },
     ),
+    "sign_up_decide": (
+        "organiser",
+        {
+            "slug": st.sampled_from([FREE_SLUG, SLUG]),
+            "pk": st.sampled_from(["S1", "S2", "S1", "0"]),
+            "action": st.sampled_from(["accept", "refuse", "up", "down", "other"]),
+        },
+        lambda w: {},
+    ),
+    "sign_up_withdraw": ("anonymous", {"token": st.sampled_from(["0", "S1", "S2"])}, lambda w: {}),
+    "timetable": ("organiser", {"slug": st.just(SLUG)}, lambda w: TIMETABLE_FIELDS),
     "check_in_open": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "check_in_close": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "check_in_tick": (
@@ -382,15 +411,7 @@ ENDPOINTS = {
         {"slug": st.just(SLUG), "number": SESSION, "player": PLAYER},
         lambda w: {"action": value("check_in", "undo"), "q": value("Player")},
     ),
-    "absent_seats": (
-        "organiser",
-        {"slug": st.just(SLUG), "number": SESSION},
-        lambda w: {
-            f"{what}_{n}": value("17", "1", "99", "on")
-            for n in w.absent_numbers
-            for what in ("substitute", "withdraw")
-        },
-    ),
+    "absent_seats": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, absent_fields),
     "table_sheet": (
         "table",
         {"slug": st.just(SLUG)},
@@ -465,6 +486,7 @@ VALID = {
     "timetable": lambda w: {"session_1": "2026-12-05T09:30"},
     "check_in_tick": lambda w: {"action": "check_in"},
     "player_link_check_in": lambda w: {"session": "2"},
+    "sign_up_form": lambda w: {"name": "Newcomer", "email": "new@example.org"},
     "absent_seats": lambda w: {f"substitute_{w.absent_numbers[0]}": "17"},
     "table_sheet": lambda w: dict(HAND_2_WITH_A_PENALTY),
     "hand_edit": lambda w: {**HAND_2_WITH_A_PENALTY, "number": "1", "version": "1"},
@@ -547,6 +569,15 @@ class World:
         )
         for slug in (FREE_SLUG, COMMITTED_SLUG):
             make_players(make_tournament(creator=organiser, slug=slug), 16)
+        # The free tournament takes sign-ups: 18 places, two held, one on the waiting list.
+        free = services.tournament_update(
+            tournament=Tournament.objects.get(slug=FREE_SLUG), sign_up_open=True, player_cap=18
+        )
+        signed = [
+            services.sign_up(tournament=free, name=f"Signer {n}", email=f"s{n}@example.org")
+            for n in (1, 2, 3)
+        ]
+        self.sign_ups = {f"S{n}": each for n, each in enumerate(signed[:2], start=1)}
         services.draw_commit(
             tournament=Tournament.objects.get(slug=COMMITTED_SLUG),
             public_value_source="drand round 1234567",
@@ -649,8 +680,14 @@ def post_randomly(world, name, data):
     fields = draw_fields(data, world, name)
     encoding = data.draw(st.sampled_from(["multipart", "urlencoded"]), label="encoding")
     accept_json = name in HAND_ENTRY and data.draw(st.booleans(), label="json")
-    if "token" in kwargs:
+    if "token" in kwargs and name == "sign_up_withdraw":
+        found = world.sign_ups.get(kwargs["token"])
+        kwargs["token"] = player_links.sign_up_token(found) if found else kwargs["token"]
+    elif "token" in kwargs:
         kwargs["token"] = world.tokens.get(kwargs["token"], kwargs["token"])
+    if "pk" in kwargs:
+        found = world.sign_ups.get(kwargs["pk"])
+        kwargs["pk"] = found.pk if found else 0
     url = reverse(name, kwargs=kwargs)
 
     with transaction.atomic():

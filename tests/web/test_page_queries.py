@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from tests.conftest import login, make_players, make_tournament, make_user
 from tournament import services
+from tournament.players import player_links
 
 # 8 players and 1 session drawn; 24 players and 3 sessions drawn.
 SIZES = [(8, 1), (24, 3)]
@@ -230,3 +231,24 @@ def test_the_paper_penalty_record(db, django_assert_num_queries, players, drawn)
     # session's penalties, the seats that name their offenders.
     response = read(login(organiser), url, django_assert_num_queries, 7)
     assert len(response.context["record"].lines) == players // 4
+
+
+@pytest.mark.parametrize(("players", "drawn"), SIZES)
+@pytest.mark.parametrize("method", ["lot", "planned"])
+def test_the_players_own_page(db, django_assert_num_queries, players, drawn, method):
+    tournament, _organiser = build(players, drawn, method=method)
+    services.check_in_open(tournament=tournament, number=drawn)
+    player = tournament.players.get(number=1)
+    url = reverse("player_link", args=[player_links.player_token(player)])
+    # The player with the tournament, the timetable with the player's check-ins, the seats
+    # of the player's tables, their hands; the data version, then (not cached yet) the
+    # standings: the players, their seat results.
+    response = read(login(None), url, django_assert_num_queries, 7)
+    page = response.context["page"]
+    assert page.current.number == drawn
+    assert len(page.played) == drawn - 1
+    assert [line.number for line in page.current.hands] == (
+        [1, 2] if page.current.table <= 2 else []
+    )
+    # Read again (the page asks every 30 seconds): the standings come from the cache.
+    read(login(None), url, django_assert_num_queries, 5)

@@ -86,7 +86,16 @@ class TournamentForm(forms.ModelForm):
             "separate_by",
             "substitute_limit",
             "review_draws",
+            "sign_up_open",
+            "sign_up_closes_at",
+            "player_cap",
+            "sign_up_review",
         ]
+        widgets = {
+            "sign_up_closes_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
         help_texts = {
             "slug": _("Letters, digits and hyphens; used in the public addresses."),
             "session_count": format_lazy(
@@ -99,6 +108,20 @@ class TournamentForm(forms.ModelForm):
             "substitute_limit": _(
                 "How many substitutes the federation counts in the results. More may still "
                 "play: the organiser is warned when a seat change or a draw seats one more."
+            ),
+            "sign_up_open": _(
+                "Players sign up on the tournament's public form (Sign up); the organisers "
+                "see the sign-ups under Sign-ups."
+            ),
+            "sign_up_closes_at": _(
+                "After this, the form takes no sign-up; empty: until the first draw."
+            ),
+            "player_cap": _(
+                "Regular players the tournament takes (substitutes aside); beyond them, "
+                "sign-ups join a waiting list. Empty: no limit."
+            ),
+            "sign_up_review": _(
+                "Otherwise a sign-up within the limit is accepted at once and becomes a player."
             ),
             "review_draws": _(
                 "Each draw stays with the organisers (to give absent players' seats, to check "

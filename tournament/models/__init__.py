@@ -1,8 +1,9 @@
 """Data of a tournament and the invariants the database can enforce, one module per area:
 ``tournaments`` (a tournament, its version, players, sessions, tables and seats), ``hands``
-(what a table's referee enters), ``draws`` (the published plan, a draw's commitment) and
-``check_in`` (the timetable and the players' check-in) and ``mail`` (the e-mails sent
-players). Everything is named from here.
+(what a table's referee enters), ``draws`` (the published plan, a draw's commitment),
+``check_in`` (the timetable and the players' check-in), ``mail`` (the e-mails sent players)
+and ``sign_ups`` (the public form's sign-ups and the waiting list). Everything is named from
+here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
@@ -17,6 +18,7 @@ from tournament.models.check_in import CheckIn, ScheduledSession
 from tournament.models.draws import DrawCommitment, SeatingPlan
 from tournament.models.hands import Hand, HandRevision, HandSubmission, Penalty, TableReopening
 from tournament.models.mail import MAIL_REASON_CHOICES, OutgoingEmail
+from tournament.models.sign_ups import SIGN_UP_STATUS_CHOICES, SignUp
 from tournament.models.tournaments import (
     DEFAULT_SEATING_METHOD,
     DEFAULT_SUBSTITUTE_LIMIT,
@@ -44,6 +46,7 @@ __all__ = [
     "SEATING_METHOD_CHOICES",
     "SEAT_CHOICES",
     "SEPARATE_BY_CHOICES",
+    "SIGN_UP_STATUS_CHOICES",
     "TIEBREAK_CHOICES",
     "CheckIn",
     "DrawCommitment",
@@ -57,6 +60,7 @@ __all__ = [
     "Seat",
     "SeatingPlan",
     "Session",
+    "SignUp",
     "Table",
     "TableReopening",
     "Tournament",

@@ -100,6 +100,16 @@ class Tournament(models.Model):
     # A draw is kept from the players (their links, the screen, the seating pages and
     # e-mails) until the organiser publishes it; otherwise it is public once made.
     review_draws = models.BooleanField(_("review each draw before players see it"), default=False)
+    # Sign-up on the tournament's public form (``SignUp``): open or not, until when, how many
+    # players, and whether each sign-up waits for an organiser's acceptance.
+    sign_up_open = models.BooleanField(_("players may sign up"), default=False)
+    sign_up_closes_at = models.DateTimeField(_("sign-up closes at"), null=True, blank=True)
+    player_cap = models.PositiveIntegerField(
+        _("most players"), null=True, blank=True, validators=[MinValueValidator(4)]
+    )
+    sign_up_review = models.BooleanField(
+        _("each sign-up waits for an organiser's acceptance"), default=True
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_tournaments", blank=True
     )
@@ -148,6 +158,13 @@ class TournamentVersion(models.Model):
     def __str__(self):
         return f"{self.tournament_id} v{self.number}"
 
+
+# A country and an EMA number as the EMA writes them (``tournament.exports.federation``), or
+# none: one constraint for both codes, since each constraint checked costs a query in
+# full_clean().
+FEDERATION_CODES = (Q(country="") | Q(country__regex=r"^[A-Z]{3}$")) & (
+    Q(ema_number="") | Q(ema_number__regex=r"^[0-9]{8}$")
+)
 
 # What an organiser sets on a player (the form, the import file, the service).
 PLAYER_FIELDS = (
@@ -207,11 +224,8 @@ class Player(models.Model):
                 condition=~Q(ema_number=""),
                 name="player_ema_number_unique_in_tournament",
             ),
-            # One constraint for both codes: each one checked costs a query in full_clean().
             models.CheckConstraint(
-                condition=(Q(country="") | Q(country__regex=r"^[A-Z]{3}$"))
-                & (Q(ema_number="") | Q(ema_number__regex=r"^[0-9]{8}$")),
-                name="player_country_and_ema_number_codes",
+                condition=FEDERATION_CODES, name="player_country_and_ema_number_codes"
             ),
         ]
 

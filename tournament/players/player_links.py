@@ -21,7 +21,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament.models import Player
+from tournament.models import Player, SignUp
 
 # A token signed for anything else (a table's link, a cookie) is never a player's link.
 SALT = "tournament.players.player_links"
@@ -67,3 +67,27 @@ def player_link_card(player: Player, absolute_url: Callable[[str], str]) -> Play
     # small on a badge, and a badge is not a worn table card.
     qr = segno.make_qr(url, error="l")
     return PlayerLinkCard(url=url, qr_svg=mark_safe(qr.svg_inline(scale=QR_SCALE)))
+
+
+# A sign-up's own link (in its e-mails): its status, and withdrawing before the first draw.
+SIGN_UP_SALT = "tournament.players.sign_up_links"
+
+
+def sign_up_token(sign_up: SignUp) -> str:
+    """The token of ``sign_up``'s link: no expiry (a waiting list can be long), revoked with
+    its link version."""
+    return signing.Signer(salt=SIGN_UP_SALT).sign_object([sign_up.pk, sign_up.link_version])
+
+
+def sign_up_for_token(token: str) -> SignUp | None:
+    """The sign-up a token opens (with its tournament and player); None when the token was
+    not signed here or was revoked."""
+    try:
+        sign_up_pk, version = signing.Signer(salt=SIGN_UP_SALT).unsign_object(token)
+    except (signing.BadSignature, TypeError, ValueError):
+        return None
+    return (
+        SignUp.objects.select_related("tournament", "player")
+        .filter(pk=sign_up_pk, link_version=version)
+        .first()
+    )

@@ -73,7 +73,13 @@ class CheckInSheet:
 
     @property
     def checked_in(self) -> int:
-        return sum(1 for row in self.rows if row.checked_in_at is not None)
+        """The players expected who have checked in."""
+        return sum(1 for row in self.rows if row.expected and row.checked_in_at is not None)
+
+    @property
+    def others_checked_in(self) -> int:
+        """Those checked in whom the session does not need yet (substitutes, most often)."""
+        return sum(1 for row in self.rows if not row.expected and row.checked_in_at is not None)
 
     @property
     def absent(self) -> list[Player]:

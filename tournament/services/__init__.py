@@ -67,6 +67,14 @@ from tournament.services.sessions import (
     session_reopen,
     table_extra_time,
 )
+from tournament.services.sign_ups import (
+    sign_up,
+    sign_up_accept,
+    sign_up_move,
+    sign_up_refuse,
+    sign_up_withdraw,
+    waiting_list_promote,
+)
 from tournament.services.tables import table_confirm, table_reopen
 from tournament.services.tournaments import (
     tournament_create,
@@ -112,6 +120,11 @@ __all__ = [
     "session_publish",
     "session_reopen",
     "session_times_set",
+    "sign_up",
+    "sign_up_accept",
+    "sign_up_move",
+    "sign_up_refuse",
+    "sign_up_withdraw",
     "stored_hand_result",
     "table_confirm",
     "table_extra_time",
@@ -121,4 +134,5 @@ __all__ = [
     "tournament_create",
     "tournament_delete",
     "tournament_update",
+    "waiting_list_promote",
 ]

@@ -25,9 +25,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tournament.models import OutgoingEmail, Player, ScheduledSession, Seat, Session
+from tournament.models import OutgoingEmail, Player, ScheduledSession, Seat, Session, SignUp
 from tournament.models.mail import MAX_ATTEMPTS
-from tournament.players.player_links import player_token
+from tournament.players.player_links import player_token, sign_up_token
 
 # The languages of every message, in this order.
 MAIL_LANGUAGES = ("en", "zh-hans")
@@ -113,27 +113,34 @@ def seat_emails_queue(*, session: Session, players: list[Player] | None = None) 
     return len(queued)
 
 
-def waiting_list_email_queue(*, player: Player, template: str, reason: str) -> bool:
-    """Queue, in the caller's transaction, a registration message to ``player`` (``template``
-    under ``templates/mail/``: ``<template>.txt`` and ``<template>_subject.txt``); False when
-    they gave no e-mail."""
-    if not player.email:
-        return False
+def sign_up_email_queue(*, sign_up: SignUp, template: str, reason: str) -> None:
+    """Queue, in the caller's transaction, a registration message about ``sign_up``
+    (``template`` under ``templates/mail/``: ``<template>.txt`` and
+    ``<template>_subject.txt``), with the link to follow the sign-up and, once it is a
+    player, their own link."""
+    player = sign_up.player
     context = {
-        "tournament": player.tournament,
+        "tournament": sign_up.tournament,
+        "sign_up": sign_up,
         "player": player,
-        "link": player_link_url(player),
+        "sign_up_link": settings.SITE_URL
+        + reverse("sign_up_status", args=[sign_up_token(sign_up)]),
+        "link": player_link_url(player) if player is not None else "",
+        "waiting_ahead": sign_up.tournament.sign_ups.filter(
+            status="waiting", position__lt=sign_up.position
+        ).count()
+        if sign_up.status == "waiting"
+        else 0,
     }
     OutgoingEmail.objects.create(
-        tournament=player.tournament,
+        tournament=sign_up.tournament,
         player=player,
         reason=reason,
-        to=player.email,
+        to=sign_up.email,
         subject=_subject(f"mail/{template}_subject.txt", context),
         body=_bilingual(f"mail/{template}.txt", context),
     )
     _send_after_commit()
-    return True
 
 
 def _due(now):

@@ -15,7 +15,7 @@ from tournament.players.player_import import state_fingerprint, stored_players
 from tournament.services.results import tournament_touch
 
 
-def _normalised(fields: dict) -> dict:
+def codes_normalised(fields: dict) -> dict:
     """``fields`` with the country and the EMA number in their stored form; raises a
     ValidationError naming each field that cannot be stored."""
     errors = {}
@@ -93,7 +93,7 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
                 )
             }
         )
-    fields = _names_resolved(player, _normalised(dict(fields)))
+    fields = _names_resolved(player, codes_normalised(dict(fields)))
     ema_number = fields.get("ema_number", player.ema_number)
     holder = (
         tournament.players.filter(ema_number=ema_number).exclude(pk=player.pk).first()
@@ -126,6 +126,10 @@ def player_withdraw(*, player: Player) -> Player:
     if player.withdrawn_at is None:
         player.withdrawn_at = timezone.now()
         player.save(update_fields=["withdrawn_at"])
+        # Imported here: a sign-up accepted is a player saved by this module.
+        from tournament.services.sign_ups import place_freed
+
+        place_freed(tournament=player.tournament)
     tournament_touch(player.tournament_id)
     return player
 

@@ -13,6 +13,7 @@ from tournament.models import (
     TournamentVersion,
 )
 from tournament.services.results import tournament_touch
+from tournament.services.sign_ups import place_freed
 
 
 @transaction.atomic
@@ -27,6 +28,10 @@ def tournament_create(
     separate_by: str = "",
     substitute_limit: int = DEFAULT_SUBSTITUTE_LIMIT,
     review_draws: bool = False,
+    sign_up_open: bool = False,
+    sign_up_closes_at=None,
+    player_cap: int | None = None,
+    sign_up_review: bool = True,
     creator=None,
     referees=(),
 ) -> Tournament:
@@ -42,6 +47,10 @@ def tournament_create(
         separate_by=separate_by,
         substitute_limit=substitute_limit,
         review_draws=review_draws,
+        sign_up_open=sign_up_open,
+        sign_up_closes_at=sign_up_closes_at,
+        player_cap=player_cap,
+        sign_up_review=sign_up_review,
     )
     tournament.full_clean()
     referees = list(referees)
@@ -105,6 +114,8 @@ def tournament_update(
     tournament.full_clean()
     _replace_accounts(tournament, organisers=organisers, referees=referees)
     tournament.save()
+    # A higher cap (or no cap) gives the places it adds to the waiting list.
+    place_freed(tournament=tournament)
     tournament_touch(tournament.pk)
     return tournament
 

@@ -2,6 +2,7 @@
 check-in (see ``tournament.players.player_links``). No account: the signed token in the
 address is the player's key, and it opens that one player's page only."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
@@ -29,7 +30,12 @@ def player_link(request, token):
         return _refused(request)
     tournament = player.tournament
     context = roles(request, tournament)
-    context.update(tournament=tournament, token=token, page=player_own_page(player))
+    context.update(
+        tournament=tournament,
+        token=token,
+        page=player_own_page(player),
+        poll_seconds=settings.PLAYER_PAGE_SECONDS,
+    )
     return render(request, "player_link/page.html", context)
 
 

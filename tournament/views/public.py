@@ -26,6 +26,7 @@ from tournament.selectors.seating import (
     session_tables,
 )
 from tournament.selectors.statistics import player_record
+from tournament.services.sign_ups import sign_up_closed_reason
 from tournament.views.common import get_player, get_session, get_tournament, roles
 
 
@@ -62,6 +63,7 @@ def tournament_detail(request, slug):
         pending_commitment=pending,
         # Before the first draw, with no commitment live: the draw can be committed.
         can_commit=organiser and live is None and not overview.sessions,
+        sign_up_taken=not sign_up_closed_reason(tournament),
     )
     return render(request, "tournaments/detail.html", context)
 

@@ -1,0 +1,160 @@
+"""Sign-ups: within the cap a place held (or accepted at once), beyond it the waiting list in
+order; duplicates refused with the reason; a place freed goes to the first in line; the
+organiser accepts, refuses and moves; the player withdraws before the first draw."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from tests.conftest import make_players
+from tournament import services
+from tournament.models import OutgoingEmail, SignUp
+
+
+def open_sign_up(tournament, *, cap=8, review=True, **more):
+    return services.tournament_update(
+        tournament=tournament, sign_up_open=True, player_cap=cap, sign_up_review=review, **more
+    )
+
+
+def sign(tournament, n: int, **fields) -> SignUp:
+    return services.sign_up(
+        tournament=tournament,
+        **{"name": f"Signer {n}", "email": f"s{n}@example.org", **fields},
+    )
+
+
+def statuses(tournament) -> list[tuple[str, str]]:
+    return list(tournament.sign_ups.order_by("position").values_list("name", "status"))
+
+
+def test_within_the_cap_a_place_is_held_beyond_it_the_waiting_list(tournament):
+    open_sign_up(tournament, cap=8)
+    make_players(tournament, 5)
+    for n in range(1, 6):
+        sign(tournament, n)
+    assert statuses(tournament) == [
+        ("Signer 1", "pending"),
+        ("Signer 2", "pending"),
+        ("Signer 3", "pending"),
+        ("Signer 4", "waiting"),
+        ("Signer 5", "waiting"),
+    ]
+
+
+def test_without_review_a_sign_up_within_the_cap_is_a_player_at_once(tournament):
+    open_sign_up(tournament, cap=4, review=False)
+    make_players(tournament, 2)
+    first = sign(tournament, 1, country="fr", ema_number="4010005")
+    assert first.status == "accepted"
+    assert (first.player.number, first.player.country, first.player.ema_number) == (
+        3,
+        "FRA",
+        "04010005",
+    )
+    assert first.player.email == "s1@example.org"
+    sign(tournament, 2)
+    assert sign(tournament, 3).status == "waiting"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "field"),
+    [
+        ({"ema_number": "04010005"}, {"ema_number": "4010005", "name": "Other"}, "ema_number"),
+        ({}, {"name": "signer 1", "email": "S1@EXAMPLE.ORG"}, "email"),
+    ],
+)
+def test_duplicates_are_refused_with_the_reason(tournament, first, second, field):
+    open_sign_up(tournament)
+    sign(tournament, 1, **first)
+    with pytest.raises(ValidationError) as refused:
+        sign(tournament, 2, **second)
+    assert field in refused.value.message_dict
+    assert tournament.sign_ups.count() == 1
+
+
+def test_a_registered_players_ema_number_cannot_sign_up_again(tournament):
+    open_sign_up(tournament)
+    services.player_save(tournament=tournament, number=1, name="Ann", ema_number="04010005")
+    with pytest.raises(ValidationError) as refused:
+        sign(tournament, 2, ema_number="04010005")
+    assert "has already signed up" in refused.value.message_dict["ema_number"][0]
+
+
+def test_sign_up_closed_refused_and_nothing_stored(tournament):
+    with pytest.raises(ValidationError) as refused:
+        sign(tournament, 1)
+    assert refused.value.code == "sign_up_closed"
+    open_sign_up(tournament, sign_up_closes_at=timezone.now() - timedelta(minutes=1))
+    with pytest.raises(ValidationError) as refused:
+        sign(tournament, 1)
+    assert "closed on" in refused.value.messages[0]
+    open_sign_up(tournament, sign_up_closes_at=None)
+    make_players(tournament, 4)
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    with pytest.raises(ValidationError) as refused:
+        sign(tournament, 1)
+    assert "first session is drawn" in refused.value.messages[0]
+    assert not SignUp.objects.exists()
+
+
+def test_a_withdrawal_gives_the_place_to_the_first_in_line_who_is_told(
+    tournament, django_capture_on_commit_callbacks
+):
+    open_sign_up(tournament, cap=4, review=False)
+    signed = [sign(tournament, n) for n in range(1, 7)]
+    assert [s.status for s in signed] == ["accepted"] * 4 + ["waiting"] * 2
+    services.sign_up_withdraw(sign_up=signed[1])
+    assert statuses(tournament)[1] == ("Signer 2", "withdrawn")
+    assert statuses(tournament)[4] == ("Signer 5", "accepted")
+    assert not tournament.players.get(number=2).is_active
+    # The organiser withdrawing a player frees the place too.
+    services.player_withdraw(player=tournament.players.get(number=3))
+    assert statuses(tournament)[5] == ("Signer 6", "accepted")
+    told = OutgoingEmail.objects.filter(reason="waiting_list").order_by("id")
+    assert [email.to for email in told] == ["s5@example.org", "s6@example.org"]
+    assert "a place is yours" in told[0].subject
+
+
+def test_refusing_a_held_place_promotes_and_accepting_makes_a_player(tournament):
+    open_sign_up(tournament, cap=4)
+    signed = [sign(tournament, n) for n in range(1, 6)]
+    services.sign_up_refuse(sign_up=signed[0])
+    assert statuses(tournament)[4] == ("Signer 5", "pending")
+    accepted = services.sign_up_accept(sign_up=signed[1])
+    assert accepted.player.number == 1 and accepted.player.name == "Signer 2"
+    with pytest.raises(ValidationError) as refused:
+        services.sign_up_accept(sign_up=signed[1])
+    assert refused.value.code == "sign_up_decided"
+
+
+def test_the_waiting_list_moves_and_a_higher_cap_takes_the_first_in_line(tournament):
+    open_sign_up(tournament, cap=4)
+    signed = [sign(tournament, n) for n in range(1, 8)]
+    with pytest.raises(ValidationError) as refused:
+        services.sign_up_accept(sign_up=signed[4])
+    assert refused.value.code == "no_place_free"
+    services.sign_up_move(sign_up=signed[6], up=True)
+    services.sign_up_move(sign_up=signed[6], up=True)
+    waiting = [name for name, status in statuses(tournament) if status == "waiting"]
+    assert waiting == ["Signer 7", "Signer 5", "Signer 6"]
+    services.sign_up_move(sign_up=signed[6], up=True)  # first already: stays
+    open_sign_up(tournament, cap=5)
+    assert dict(statuses(tournament))["Signer 7"] == "pending"
+
+
+def test_a_player_cannot_withdraw_themselves_after_the_first_draw(tournament):
+    open_sign_up(tournament, cap=4, review=False)
+    signed = [sign(tournament, n) for n in range(1, 5)]
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    with pytest.raises(ValidationError) as refused:
+        services.sign_up_withdraw(sign_up=signed[0])
+    assert refused.value.code == "sign_up_after_draw"
+
+
+def test_the_form_writes_only_its_fields(tournament):
+    open_sign_up(tournament)
+    with pytest.raises(TypeError):
+        services.sign_up(tournament=tournament, name="X", email="x@e.org", status="accepted")

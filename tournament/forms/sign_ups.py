@@ -1,0 +1,69 @@
+"""The public sign-up form: only the fields a player gives, each checked beside itself."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.exports import federation
+from tournament.models import SignUp
+from tournament.services.sign_ups import SIGN_UP_FIELDS
+
+
+class SignUpForm(forms.ModelForm):
+    # Longer than the stored eight digits may be typed ("0401-0005"): the reading says what
+    # is wrong with it.
+    ema_number = forms.CharField(
+        label=_("EMA number"),
+        required=False,
+        help_text=_("The 8-digit number of the European Mahjong Association, if you have one."),
+    )
+    # Left empty by people; filled by scripts that fill every field. Hidden from sight and
+    # from screen readers, so nobody is asked anything more.
+    website = forms.CharField(required=False, label=_("Leave this empty"))
+
+    class Meta:
+        model = SignUp
+        fields = list(SIGN_UP_FIELDS)
+        help_texts = {
+            "name": _("As the tournament's pages will show it."),
+            "country": _("Three letters, as the EMA writes them: CHN, FRA, GER, JPN, NED…"),
+            "email": _(
+                "Where you are told if your sign-up is accepted, and your table and seat "
+                "before each session. Never shown to anyone else."
+            ),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].required = False
+        self.fields["country"].widget.attrs.update(autocapitalize="characters", size=12)
+        self.fields["ema_number"].widget.attrs.update(inputmode="numeric", size=12)
+        self.fields["email"].widget.attrs.update(autocomplete="email")
+        self.fields["website"].widget.attrs.update(tabindex="-1", autocomplete="off")
+
+    def clean_country(self) -> str:
+        return _parsed(federation.normalise_country, self.cleaned_data["country"])
+
+    def clean_ema_number(self) -> str:
+        return _parsed(federation.normalise_ema_number, self.cleaned_data["ema_number"])
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("website"):
+            raise forms.ValidationError(_("This sign-up was not taken."), code="not_a_person")
+        if not (cleaned.get("name") or cleaned.get("first_name") or cleaned.get("last_name")):
+            self.add_error("name", _("Give your name, or your first and last names."))
+        return cleaned
+
+    def validate_unique(self):
+        # The service decides duplicates, with its reasons.
+        pass
+
+    def sign_up_fields(self) -> dict:
+        return {name: self.cleaned_data.get(name) or "" for name in SIGN_UP_FIELDS}
+
+
+def _parsed(normalise, value) -> str:
+    try:
+        return normalise(value)
+    except federation.FieldValueError as error:
+        raise forms.ValidationError(error.message, code=error.code) from error

@@ -1,0 +1,134 @@
+"""Sign-up: the public form (throttled, no captcha service), a sign-up's own page (its
+status, and withdrawing), and the organiser's board (accept, refuse, move on the waiting
+list)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from tournament import services
+from tournament.forms.service_errors import form_saved
+from tournament.forms.sign_ups import SignUpForm
+from tournament.players.player_links import sign_up_for_token, sign_up_token
+from tournament.selectors.sign_ups import sign_up_board, sign_up_by_id, waiting_place
+from tournament.server import form_throttle
+from tournament.services.sign_ups import sign_up_closed_reason
+from tournament.views.common import get_tournament, roles
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_up_form(request, slug):
+    """The public sign-up form; a sign-up taken goes to its own page."""
+    tournament = get_tournament(request, slug)
+    context = roles(request, tournament)
+    closed = sign_up_closed_reason(tournament)
+    form = SignUpForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and not closed:
+        if not form_throttle.allowed(request, "sign_up"):
+            form.add_error(
+                None,
+                _("Too many sign-ups from this connection: try again in %(minutes)s minutes.")
+                % {"minutes": form_throttle.window_minutes()},
+            )
+            status = 429
+        elif saved := form_saved(
+            request,
+            form,
+            lambda: services.sign_up(tournament=tournament, **form.sign_up_fields()),
+        ):
+            return redirect("sign_up_status", sign_up_token(saved.result))
+    context.update(tournament=tournament, form=form, closed=closed)
+    return render(request, "sign_ups/form.html", context, status=status)
+
+
+def _refused(request):
+    return render(request, "sign_ups/refused.html", status=403)
+
+
+@never_cache
+@require_safe
+def sign_up_status(request, token):
+    """Where a sign-up stands, with its withdrawal before the first draw."""
+    found = sign_up_for_token(token)
+    if found is None:
+        return _refused(request)
+    tournament = found.tournament
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        sign_up=found,
+        token=token,
+        place=waiting_place(found),
+        can_withdraw=found.status in ("pending", "waiting", "accepted")
+        and not tournament.sessions.exists(),
+    )
+    return render(request, "sign_ups/status.html", context)
+
+
+@require_POST
+def sign_up_withdraw(request, token):
+    found = sign_up_for_token(token)
+    if found is None:
+        return _refused(request)
+    try:
+        services.sign_up_withdraw(sign_up=found)
+    except ValidationError as refused:
+        for message in refused.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("Your sign-up is withdrawn."))
+    return redirect("sign_up_status", token)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def sign_up_list(request, slug):
+    """The sign-ups: those holding a place (to accept or refuse), the waiting list in order
+    (to move, accept while a place is free, or refuse), and those decided."""
+    tournament = get_tournament(request, slug, role="organiser")
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        board=sign_up_board(tournament),
+        closed=sign_up_closed_reason(tournament),
+    )
+    return render(request, "sign_ups/list.html", context)
+
+
+ACTIONS = {
+    "accept": lambda found: services.sign_up_accept(sign_up=found),
+    "refuse": lambda found: services.sign_up_refuse(sign_up=found),
+    "up": lambda found: services.sign_up_move(sign_up=found, up=True),
+    "down": lambda found: services.sign_up_move(sign_up=found, up=False),
+}
+
+
+@login_required
+@require_POST
+def sign_up_decide(request, slug, pk, action):
+    tournament = get_tournament(request, slug, role="organiser")
+    if action not in ACTIONS:
+        raise Http404
+    found = sign_up_by_id(tournament, pk)
+    if found is None:
+        raise Http404
+    try:
+        ACTIONS[action](found)
+    except ValidationError as refused:
+        for message in refused.messages:
+            messages.error(request, message)
+    else:
+        done = {
+            "accept": _("%(name)s is accepted."),
+            "refuse": _("%(name)s's sign-up is refused."),
+            "up": _("%(name)s moved up the waiting list."),
+            "down": _("%(name)s moved down the waiting list."),
+        }[action]
+        messages.success(request, done % {"name": found.name})
+    return redirect("sign_up_list", tournament.slug)
