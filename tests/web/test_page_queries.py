@@ -242,13 +242,14 @@ def test_the_players_own_page(db, django_assert_num_queries, players, drawn, met
     url = reverse("player_link", args=[player_links.player_token(player)])
     # The player with the tournament, the timetable with the player's check-ins, the seats
     # of the player's tables, their hands; the data version, then (not cached yet) the
-    # standings: the players, their seat results.
-    response = read(login(None), url, django_assert_num_queries, 7)
+    # standings: the version again, the players, their seat results.
+    response = read(login(None), url, django_assert_num_queries, 8)
     page = response.context["page"]
     assert page.current.number == drawn
     assert len(page.played) == drawn - 1
     assert [line.number for line in page.current.hands] == (
         [1, 2] if page.current.table <= 2 else []
     )
-    # Read again (the page asks every 30 seconds): the standings come from the cache.
+    # Read again (the page asks every 30 seconds): each player's standing comes from the
+    # cache.
     read(login(None), url, django_assert_num_queries, 5)

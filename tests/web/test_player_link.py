@@ -303,3 +303,25 @@ def test_anyone_holding_a_link_sees_that_players_page_and_no_more(personas, tour
     response = personas[persona].get(own_url(3))
     assert response.status_code == 200
     assert "3 Player 3" in text(response)
+
+
+def test_an_earlier_sessions_hands_come_when_the_player_opens_it(session_in_play, referee):
+    for table in session_in_play.tables.all():
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+        )
+        services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
+    services.session_close(session=session_in_play)
+    second = services.session_draw(tournament=session_in_play.tournament, number=2, seed=5)
+    services.session_open(session=second)
+    east = Seat.objects.filter(session=session_in_play, seat=0).first().player
+    link = own_url(east.number)
+    page = Client().get(link).content.decode()
+    # Session 2 is under way: session 1's hands are not on the page, but asked for on opening.
+    assert f'hx-get="{link}?session=1"' in page
+    assert "You won by self-draw" not in page
+    fragment = Client().get(link + "?session=1")
+    assert "1 You won by self-draw, 8 fan +48 +48" in text(fragment)
+    assert "<html" not in fragment.content.decode()
+    for asked in ("3", "x", "-1"):
+        assert Client().get(link + f"?session={asked}").status_code == 404

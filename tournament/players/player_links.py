@@ -9,6 +9,8 @@ so a badge found after the event opens nothing.
 
 A link opens only its own player's page and check-in: the views look the player up by the
 token alone, never by a number in the address.
+
+A sign-up has a link of its own too (in its e-mails): where it stands, and its withdrawal.
 """
 
 from collections.abc import Callable

@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef
 
 from tournament.models import CheckIn, Hand, Player, ScheduledSession, Seat
 from tournament.scoring import Outcome
+from tournament.selectors.lookups import cached, data_version
 from tournament.selectors.seating import PlannedSeat, player_planned_sessions
 from tournament.selectors.standings import tournament_standings
 
@@ -59,6 +60,8 @@ class OwnSession:
     score: int = 0
     place: int | None = None
     table_points: Fraction = Fraction(0)
+    table_id: int = 0
+    # Read for the session shown open only; the others' come when the player opens them.
     hands: list[HandLine] = field(default_factory=list)
 
 
@@ -117,8 +120,10 @@ def _hand_line(row: tuple, seat: int, by_seat: dict[int, Opponent], running: int
     )
 
 
-def _own_sessions(player: Player, minutes: int, starts: dict[int, datetime | None]):
-    """The player's published sessions by number, each with its hands: two queries."""
+def _own_sessions(
+    player: Player, minutes: int, starts: dict[int, datetime | None]
+) -> list[OwnSession]:
+    """The player's published sessions by number, without their hands: one query."""
     seats = (
         Seat.objects.filter(table__seats__player=player, session__published_at__isnull=False)
         .order_by("session__number", "seat")
@@ -163,9 +168,15 @@ def _own_sessions(player: Player, minutes: int, starts: dict[int, datetime | Non
             score=own[12],
             place=own[13],
             table_points=Fraction(own[14], 12),
+            table_id=table_id,
         )
+    return sorted(sessions.values(), key=lambda each: each.number)
+
+
+def _with_hands(session: OwnSession) -> OwnSession:
+    """``session`` with its table's hands as the player lived them: one query."""
     hands = (
-        Hand.objects.filter(table_id__in=list(sessions))
+        Hand.objects.filter(table_id=session.table_id)
         .order_by("table_id", "number")
         .values_list(
             "table_id",
@@ -181,21 +192,34 @@ def _own_sessions(player: Player, minutes: int, starts: dict[int, datetime | Non
             "points_p4",
         )
     )
-    for table_id, *row in hands:
-        session = sessions[table_id]
-        by_seat = {opponent.seat: opponent for opponent in session.opponents}
+    by_seat = {opponent.seat: opponent for opponent in session.opponents}
+    for _table_id, *row in hands:
         running = session.hands[-1].running if session.hands else 0
         session.hands.append(_hand_line(tuple(row), session.seat, by_seat, running))
-    return sorted(sessions.values(), key=lambda each: each.number)
+    return session
+
+
+def _standings_by_player(tournament) -> tuple[int, dict[int, tuple]]:
+    """How many players are ranked, and each player's (rank, table points, score, sessions
+    played): from the standings, kept in the cache as plain figures under the data version,
+    so that a thousand phones asking every 30 seconds read a small dictionary rather than
+    the whole standings again."""
+
+    def compute():
+        rows = tournament_standings(tournament)
+        figures = {
+            row.player.pk: (row.rank, row.table_points, row.score, row.sessions_played)
+            for row in rows
+        }
+        return sum(1 for row in rows if row.rank is not None), figures
+
+    return cached(f"mcr:standings-by-player:{tournament.pk}:{data_version(tournament)}", compute)
 
 
 def _standing(player: Player) -> Standing:
-    rows = tournament_standings(player.tournament)
-    ranked = sum(1 for row in rows if row.rank is not None)
-    own = next((row for row in rows if row.player.pk == player.pk), None)
-    if own is None:
-        return Standing(None, ranked, Fraction(0), 0, 0)
-    return Standing(own.rank, ranked, own.table_points, own.score, own.sessions_played)
+    ranked, figures = _standings_by_player(player.tournament)
+    rank, table_points, score, played = figures.get(player.pk, (None, Fraction(0), 0, 0))
+    return Standing(rank, ranked, table_points, score, played)
 
 
 def player_own_page(player: Player) -> OwnPage:
@@ -213,15 +237,20 @@ def player_own_page(player: Player) -> OwnPage:
     starts = {scheduled.number: scheduled.starts_at for scheduled in timetable}
     sessions = _own_sessions(player, tournament.session_minutes, starts)
     current = next((each for each in sessions if each.status != "closed"), None)
+    played = [each for each in reversed(sessions) if each.status == "closed"]
     planned = None
     if current is None:
         planned = next(iter(player_planned_sessions(player)), None)
+    # The hands of the session shown open: the one under way, else the last one played.
+    shown = current if current is not None else next(iter(played), None)
+    if shown is not None:
+        _with_hands(shown)
     return OwnPage(
         player=player,
         current=current,
         planned=planned,
         planned_starts_at=starts.get(planned.session) if planned else None,
-        played=[each for each in reversed(sessions) if each.status == "closed"],
+        played=played,
         check_ins=[
             CheckInState(
                 session=scheduled.number,
@@ -234,3 +263,17 @@ def player_own_page(player: Player) -> OwnPage:
         ],
         standing=_standing(player),
     )
+
+
+def player_session_hands(player: Player, number: int) -> OwnSession | None:
+    """The player's session ``number`` with its hands, when they sat it and it is published
+    (the hands of a session played, opened on the page): two queries."""
+    found = next(
+        (
+            each
+            for each in _own_sessions(player, player.tournament.session_minutes, {})
+            if each.number == number
+        ),
+        None,
+    )
+    return _with_hands(found) if found is not None else None

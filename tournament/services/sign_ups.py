@@ -283,8 +283,9 @@ def sign_up_withdraw(*, sign_up: SignUp) -> SignUp:
 
 
 def place_freed(*, tournament: Tournament) -> list[SignUp]:
-    """A player withdrew (``services.players.player_withdraw``): before the first draw, the
-    first in line takes the place, in the withdrawal's transaction."""
+    """A place may have come free (a player withdrew: ``services.players.player_withdraw``;
+    the limit was raised: ``services.tournaments.tournament_update``): before the first
+    draw, the first in line takes it, in the caller's transaction."""
     if not tournament.sign_ups.filter(status="waiting").exists():
         return []
     return _promote(_locked(tournament))

@@ -5,6 +5,7 @@ address is the player's key, and it opens that one player's page only."""
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from tournament import services
 from tournament.forms.check_in import OwnCheckInForm
 from tournament.players.player_links import player_for_token
-from tournament.selectors.player_link import player_own_page
+from tournament.selectors.player_link import player_own_page, player_session_hands
 from tournament.views.common import roles
 
 
@@ -30,6 +31,16 @@ def player_link(request, token):
         return _refused(request)
     tournament = player.tournament
     context = roles(request, tournament)
+    if "session" in request.GET:
+        # The hands of a session played, asked for when the player opens it.
+        form = OwnCheckInForm(request.GET)
+        own = (
+            player_session_hands(player, form.cleaned_data["session"]) if form.is_valid() else None
+        )
+        if own is None:
+            raise Http404
+        context.update(own=own)
+        return render(request, "player_link/_hands.html", context)
     context.update(
         tournament=tournament,
         token=token,
