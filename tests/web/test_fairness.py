@@ -344,13 +344,13 @@ def test_the_fairness_page_reads_a_fixed_number_of_queries(
     personas, sixteen, django_assert_num_queries
 ):
     services.draw_commit(tournament=sixteen, method="planned")
-    # The tournament and its commitments.
-    with django_assert_num_queries(2):
+    # The tournament, its commitments, the sessions under review (kept from a visitor).
+    with django_assert_num_queries(3):
         personas["anonymous"].get(url("fairness", sixteen))
     services.session_draw(tournament=sixteen, number=1)
     services.session_draw(tournament=sixteen, number=2, method="planned")
     # After the draw, the seats of the sessions it covers too, however many.
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         response = personas["anonymous"].get(url("fairness", sixteen))
     assert len(response.context["page"].covered) == 2
 
@@ -370,3 +370,22 @@ def test_the_page_says_when_a_committed_draw_was_cancelled(personas, sixteen):
         f'<a href="{seating_link}">Session 1</a>: drawn under the commitment, then cancelled and '
         "drawn again without it." in shown
     )
+
+
+def test_a_draw_under_review_reveals_nothing_to_visitors_until_published(personas, sixteen):
+    services.tournament_update(tournament=sixteen, review_draws=True)
+    commitment = services.draw_commit(tournament=sixteen)
+    session = services.session_draw(tournament=sixteen, number=1)
+    for persona in ("anonymous", "other_referee"):
+        shown = page(personas[persona], "fairness", sixteen)
+        assert 'id="revealed-seed"' not in shown
+        assert str(commitment.secret_seed) not in shown
+        record = json.loads(personas[persona].get(url("fairness_record", sixteen)).content)
+        assert record.get("seed") is None and not record.get("seating")
+    # The organiser reviewing the draw sees its reveal.
+    assert 'id="revealed-seed"' in page(personas["organiser"], "fairness", sixteen)
+    services.session_publish(session=session)
+    shown = page(personas["anonymous"], "fairness", sixteen)
+    assert 'id="revealed-seed"' in shown
+    record = json.loads(personas["anonymous"].get(url("fairness_record", sixteen)).content)
+    assert record["seed"] == commitment.secret_seed and record["seating"]

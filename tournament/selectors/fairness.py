@@ -38,17 +38,34 @@ def live_commitment(commitments: list[DrawCommitment]) -> DrawCommitment | None:
     return next((c for c in commitments if c.withdrawn_at is None), None)
 
 
-def fairness_record(commitment: DrawCommitment) -> dict:
+def _revealed(commitment: DrawCommitment, under_review: set[int]) -> bool:
+    """The seed and salt may be shown: the commitment was withdrawn, or its draw revealed
+    them and that draw is not one kept ``under_review`` from the visitor: its seed would give
+    its seating away."""
+    if commitment.withdrawn_at is not None:
+        return True
+    return commitment.revealed_at is not None and commitment.session_number not in under_review
+
+
+def fairness_record(
+    commitment: DrawCommitment, *, under_review: frozenset[int] = frozenset()
+) -> dict:
     """The record ``python -m tournament.seating verify`` checks: the seed, the salt and the
-    seating only once the draw revealed them (or the withdrawal, which has no seating)."""
-    public = commitment.seed_is_public
+    seating only once the draw revealed them (or the withdrawal, which has no seating), and
+    never the seating of the sessions kept ``under_review`` from the visitor (nor the seed,
+    while its own draw is)."""
+    public = _revealed(commitment, under_review)
     return commitment_rules.fairness_record(
         document=json.loads(commitment.document),
         hash=commitment.hash,
         seed=commitment.secret_seed if public else None,
         salt=commitment.salt if public else None,
         public_value=commitment.public_value or None,
-        seating={int(number): tables for number, tables in commitment.drawn.items()},
+        seating={
+            int(number): tables
+            for number, tables in commitment.drawn.items()
+            if public and int(number) not in under_review
+        },
     )
 
 
@@ -77,6 +94,8 @@ class FairnessPage:
     draw_seed: int | None
     covered: list[CoveredSession]
     command: str
+    # The live commitment's seed is shown: its draw revealed it, and the visitor may see it.
+    revealed: bool = False
 
 
 def _options_in_words(options: dict) -> list[tuple[str, str]]:
@@ -111,9 +130,10 @@ def _tables_as_drawn(tournament, numbers: list[int]) -> dict[int, list[tuple[int
     }
 
 
-def fairness_page(tournament) -> FairnessPage:
+def fairness_page(tournament, *, under_review: frozenset[int] = frozenset()) -> FairnessPage:
     """The tournament's commitments and, for the live one, the sessions it covers and
-    whether they stand as drawn: two queries."""
+    whether they stand as drawn: two queries. The sessions kept ``under_review`` from the
+    visitor are left out, and their draw reveals nothing yet."""
     commitments = draw_commitments(tournament)
     live = live_commitment(commitments)
     withdrawn = [c for c in commitments if c.withdrawn_at is not None]
@@ -127,11 +147,14 @@ def fairness_page(tournament) -> FairnessPage:
         method_label = str(dict(SEATING_METHOD_CHOICES).get(document["method"], document["method"]))
         options = _options_in_words(document["options"])
         command = f"python -m tournament.seating verify fairness.json --hash {live.hash}"
-    if live is not None and live.revealed_at is not None:
+    revealed = live is not None and _revealed(live, under_review)
+    if revealed:
         draw_seed = commitment_rules.draw_seed(live.secret_seed, live.public_value or None)
         as_drawn = _tables_as_drawn(tournament, [int(number) for number in live.drawn])
         for key, tables in sorted(live.drawn.items(), key=lambda item: int(item[0])):
             number = int(key)
+            if number in under_review:
+                continue
             if number not in as_drawn:
                 state = "cancelled"
             elif as_drawn[number] != [tuple(table) for table in tables]:
@@ -148,4 +171,5 @@ def fairness_page(tournament) -> FairnessPage:
         draw_seed=draw_seed,
         covered=covered,
         command=command,
+        revealed=revealed,
     )

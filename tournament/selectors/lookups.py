@@ -56,6 +56,11 @@ def seating_version(tournament: Tournament) -> int:
     return found.first() or 0
 
 
+def sessions_under_review(tournament) -> set[int]:
+    """The numbers of the sessions drawn but not published yet: kept from the players."""
+    return set(tournament.sessions.exclude(PUBLISHED_SESSION).values_list("number", flat=True))
+
+
 def session_by_number(tournament, number: int) -> Session | None:
     return Session.objects.filter(tournament=tournament, number=number).first()
 

@@ -16,7 +16,7 @@ from tournament.selectors.fairness import (
     fairness_record,
     live_commitment,
 )
-from tournament.selectors.lookups import tournament_list
+from tournament.selectors.lookups import sessions_under_review, tournament_list
 from tournament.selectors.overview import tournament_overview
 from tournament.selectors.seating import (
     player_planned_sessions,
@@ -66,6 +66,14 @@ def tournament_detail(request, slug):
         sign_up_taken=not sign_up_closed_reason(tournament),
     )
     return render(request, "tournaments/detail.html", context)
+
+
+def _hidden_sessions(context, tournament) -> frozenset[int]:
+    """The drawn sessions kept from the visitor: those under review, but for organisers and
+    referees, who review them."""
+    if context["is_organiser"] or context["is_referee"]:
+        return frozenset()
+    return frozenset(sessions_under_review(tournament))
 
 
 def _under_review(request, context, tournament, session):
@@ -142,7 +150,8 @@ def fairness(request, slug):
     value, the record to download and the command that checks it after."""
     tournament = get_tournament(request, slug)
     context = roles(request, tournament)
-    context.update(tournament=tournament, page=fairness_page(tournament))
+    page = fairness_page(tournament, under_review=_hidden_sessions(context, tournament))
+    context.update(tournament=tournament, page=page)
     return render(request, "seating/fairness.html", context)
 
 
@@ -154,7 +163,8 @@ def fairness_record_file(request, slug):
     live = live_commitment(draw_commitments(tournament))
     if live is None:
         raise Http404
-    record = fairness_record(live)
+    hidden = _hidden_sessions(roles(request, tournament), tournament)
+    record = fairness_record(live, under_review=hidden)
     response = HttpResponse(
         json.dumps(record, ensure_ascii=False, indent=2) + "\n",
         content_type="application/json; charset=utf-8",
