@@ -176,3 +176,17 @@ def test_absent_seats_refused_change_nothing(tournament, drawn_with_substitutes)
             ],
         )
     assert "already has a seat" in refused.value.message_dict["substitute_4"][0]
+
+
+def test_a_player_who_checked_in_keeps_the_seat(tournament, drawn_with_substitutes):
+    with pytest.raises(ValidationError) as refused:
+        services.absent_seats_give(
+            session=drawn_with_substitutes,
+            choices=[
+                services.AbsentSeatChoice(
+                    absent=player(tournament, 5), substitute=player(tournament, 17)
+                )
+            ],
+        )
+    assert "has checked in" in refused.value.message_dict["substitute_5"][0]
+    assert not Seat.objects.filter(player__number=17).exists()

@@ -163,3 +163,33 @@ def test_without_a_mail_server_the_messages_wait_with_the_reason(
         "No mail server is set (MCR_EMAIL_HOST)."
     }
     assert not OutgoingEmail.objects.filter(sent_at__isnull=False).exists()
+
+
+def test_unsent_seats_are_dropped_when_the_draw_is_cancelled_or_the_seat_given_away(
+    tournament, settings, django_capture_on_commit_callbacks
+):
+    settings.EMAIL_HOST = ""  # nothing can be sent: every message waits
+    with_emails(tournament, 16)
+    sub = services.player_save(
+        tournament=tournament, number=17, name="Sub", is_substitute=True, email="sub@example.org"
+    )
+    session = services.session_draw(tournament=tournament, number=1, seed=3)
+    seat = session.seats.select_related("player").get(player__number=5)
+    services.seat_replace(seat=seat, player=sub)
+    waiting = set(OutgoingEmail.objects.values_list("to", flat=True))
+    assert "p5@example.org" not in waiting and "sub@example.org" in waiting
+    services.session_cancel_draw(session=session)
+    assert not OutgoingEmail.objects.exists()
+
+
+def test_a_withdrawn_player_still_seated_is_not_told_the_seat(
+    tournament, smtp_server, django_capture_on_commit_callbacks
+):
+    services.tournament_update(tournament=tournament, review_draws=True)
+    with_emails(tournament, 16)
+    session = services.session_draw(tournament=tournament, number=1, seed=3)
+    services.player_withdraw(player=tournament.players.get(number=5))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.session_publish(session=session)
+    assert smtp_server.to("p5@example.org") == []
+    assert len(smtp_server.messages) == 11

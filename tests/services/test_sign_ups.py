@@ -158,3 +158,35 @@ def test_the_form_writes_only_its_fields(tournament):
     open_sign_up(tournament)
     with pytest.raises(TypeError):
         services.sign_up(tournament=tournament, name="X", email="x@e.org", status="accepted")
+
+
+def test_a_tournament_with_accepted_sign_ups_can_be_deleted(tournament):
+    open_sign_up(tournament, review=False)
+    sign(tournament, 1)
+    services.tournament_delete(tournament=tournament, confirm_slug=tournament.slug)
+    assert not SignUp.objects.exists()
+
+
+def test_a_sign_up_that_cannot_become_a_player_never_holds_up_a_withdrawal(tournament):
+    open_sign_up(tournament, cap=4, review=False)
+    signed = [sign(tournament, n) for n in range(1, 5)]
+    waiting = sign(tournament, 5, ema_number="04010005")
+    # Meanwhile the organiser gives a player that EMA number.
+    services.player_save(tournament=tournament, player=signed[0].player, ema_number="04010005")
+    services.player_withdraw(player=tournament.players.get(number=2))
+    waiting.refresh_from_db()
+    assert waiting.status == "pending"  # its place, for the organiser to sort out
+    with pytest.raises(ValidationError) as refused:
+        services.sign_up_accept(sign_up=waiting)
+    assert "ema_number" in refused.value.message_dict
+
+
+def test_a_new_sign_up_never_jumps_the_waiting_list(tournament):
+    open_sign_up(tournament, cap=4)
+    for n in range(1, 6):
+        sign(tournament, n)
+    # A place comes free without a promotion: a player is made a substitute.
+    player = services.sign_up_accept(sign_up=tournament.sign_ups.get(name="Signer 1")).player
+    services.player_save(tournament=tournament, player=player, is_substitute=True)
+    assert sign(tournament, 6).status == "waiting"
+    assert dict(statuses(tournament))["Signer 5"] == "pending"

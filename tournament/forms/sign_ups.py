@@ -16,6 +16,13 @@ class SignUpForm(forms.ModelForm):
         required=False,
         help_text=_("The 8-digit number of the European Mahjong Association, if you have one."),
     )
+    # A country's name is read as its code ("France" is FRA), as on the organiser's form.
+    country = forms.CharField(
+        label=_("country"),
+        required=False,
+        max_length=60,
+        help_text=_("Three letters, as the EMA writes them: CHN, FRA, GER, JPN, NED…"),
+    )
     # Left empty by people; filled by scripts that fill every field. Hidden from sight and
     # from screen readers, so nobody is asked anything more.
     website = forms.CharField(required=False, label=_("Leave this empty"))
@@ -25,7 +32,6 @@ class SignUpForm(forms.ModelForm):
         fields = list(SIGN_UP_FIELDS)
         help_texts = {
             "name": _("As the tournament's pages will show it."),
-            "country": _("Three letters, as the EMA writes them: CHN, FRA, GER, JPN, NED…"),
             "email": _(
                 "Where you are told if your sign-up is accepted, and your table and seat "
                 "before each session. Never shown to anyone else."

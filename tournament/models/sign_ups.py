@@ -36,8 +36,10 @@ class SignUp(models.Model):
     status = models.CharField(_("status"), max_length=10, choices=SIGN_UP_STATUS_CHOICES)
     # The order of the waiting list (and of sign-ups): the organiser may move one up or down.
     position = models.PositiveIntegerField(_("position"))
+    # The player an accepted sign-up became; deleting the player (the tournament with it)
+    # deletes the sign-up, which cannot stay accepted without its player.
     player = models.OneToOneField(
-        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="sign_up"
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="sign_up"
     )
     # Raised to revoke the sign-up's own link (the one in its e-mails).
     link_version = models.PositiveIntegerField(default=1)

@@ -169,9 +169,31 @@ def absent_seats_give(*, session: Session, choices: list[AbsentSeatChoice]) -> i
 
     Each seat given records the player it replaces, as *Change seats* does; a table that has
     started refuses its change (``seat_replace``)."""
+    scheduled = ScheduledSession.objects.filter(
+        tournament_id=session.tournament_id, number=session.number
+    ).first()
+    if scheduled is None or scheduled.check_in_opened_at is None:
+        raise ValidationError(
+            _("The check-in of session %(n)s was never opened: change seats on its seating page.")
+            % {"n": session.number},
+            code="check_in_not_opened",
+        )
+    present = set(
+        CheckIn.objects.filter(scheduled_session=scheduled).values_list("player_id", flat=True)
+    )
     chosen: dict[int, Player] = {}
     given = 0
     for choice in choices:
+        if choice.absent.pk in present:
+            raise ValidationError(
+                {
+                    absent_field(choice.absent, "substitute"): _(
+                        "%(player)s has checked in: their seat stays theirs."
+                    )
+                    % {"player": choice.absent}
+                },
+                code="player_present",
+            )
         substitute = choice.substitute
         if substitute is not None:
             if substitute.pk in chosen:

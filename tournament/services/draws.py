@@ -25,7 +25,7 @@ from tournament.selectors.fairness import pending_commitment
 from tournament.selectors.seating import drawn_tables, players_for_draw, seating_groups
 from tournament.selectors.standings import compute_standings
 from tournament.services.commitments import committed_draw_seed, record_draw
-from tournament.services.mail import seat_emails_queue
+from tournament.services.mail import seat_emails_drop, seat_emails_queue
 from tournament.services.referees import previous_referees
 from tournament.services.results import tournament_touch
 
@@ -322,7 +322,6 @@ def _tables_from_plan(*, tournament, number, players, seed):
 
 
 @transaction.atomic
-@transaction.atomic
 def session_publish(*, session: Session) -> Session:
     """Show a reviewed draw to the players: their links, the seating pages and the hall's
     screen show it from now on. Publishing again changes nothing."""
@@ -335,14 +334,17 @@ def session_publish(*, session: Session) -> Session:
     return session
 
 
+@transaction.atomic
 def session_cancel_draw(*, session: Session) -> None:
-    """Undo a draw before play starts (a withdrawal, a late registration); it can be redrawn."""
+    """Undo a draw before play starts (a withdrawal, a late registration); it can be redrawn.
+    Its seats' e-mails not sent yet are dropped: they would tell seats that no longer are."""
     if Hand.objects.filter(table__session=session).exists():
         raise ValidationError(
             _("Hands are already entered in session %(n)s: its draw can no longer be cancelled.")
             % {"n": session.number},
             code="session_has_hands",
         )
+    seat_emails_drop(tournament_id=session.tournament_id, session_number=session.number)
     tournament_touch(session.tournament_id)
     # The history keeps the session, its tables and seats, each marked as a cancelled draw.
     with audit.acting(reason=audit.DRAW_CANCELLED):
@@ -376,6 +378,12 @@ def seat_replace(*, seat: Seat, player: Player) -> Seat:
             }
         )
     drawn = seat.replaces or seat.player
+    # The player leaving the seat is not to be told it any more, if not told yet.
+    seat_emails_drop(
+        tournament_id=seat.session.tournament_id,
+        session_number=seat.session.number,
+        players=[seat.player],
+    )
     seat.replaces = None if player == drawn else drawn
     seat.player = player
     seat.save(update_fields=["player", "replaces"])

@@ -61,18 +61,21 @@ def player_link_url(player: Player) -> str:
     return settings.SITE_URL + reverse("player_link", args=[player_token(player)])
 
 
-def _send_after_commit() -> None:
-    """Send what is waiting once the transaction under way commits; nothing if it rolls
-    back (its messages go with it). A second hook of the same transaction finds nothing
-    left to send."""
-    transaction.on_commit(lambda: emails_send_due(limit=SEND_BATCH))
+def _send_after_commit(tournament_id: int) -> None:
+    """Send the tournament's messages waiting once the transaction under way commits;
+    nothing if it rolls back (its messages go with it). A second hook of the same
+    transaction finds nothing left to send. ``robust``: whatever goes wrong while sending is
+    logged and the message keeps waiting; the write it follows has committed and stands."""
+    transaction.on_commit(
+        lambda: emails_send_due(tournament_id=tournament_id, limit=SEND_BATCH), robust=True
+    )
 
 
 def seat_emails_queue(*, session: Session, players: list[Player] | None = None) -> int:
     """Queue, in the caller's transaction, the table and seat of session ``session`` for each
     seated player with an e-mail (``players``: only these). Returns how many."""
     seats = (
-        Seat.objects.filter(session=session)
+        Seat.objects.filter(session=session, player__withdrawn_at__isnull=True)
         .exclude(player__email="")
         .select_related("player", "table")
         .order_by("table__number", "seat")
@@ -109,8 +112,24 @@ def seat_emails_queue(*, session: Session, players: list[Player] | None = None) 
         )
     OutgoingEmail.objects.bulk_create(queued)
     if queued:
-        _send_after_commit()
+        _send_after_commit(tournament.pk)
     return len(queued)
+
+
+def seat_emails_drop(*, tournament_id: int, session_number: int, players=None) -> int:
+    """Drop the seat e-mails of session ``session_number`` not sent yet (of ``players``
+    only): their seats changed (a cancelled draw, a seat given to someone else) and a
+    message sent later would tell a seat that no longer is. Returns how many."""
+    unsent = OutgoingEmail.objects.filter(
+        tournament_id=tournament_id,
+        reason="seat",
+        session_number=session_number,
+        sent_at__isnull=True,
+    )
+    if players is not None:
+        unsent = unsent.filter(player__in=players)
+    deleted, _by_model = unsent.delete()
+    return deleted
 
 
 def sign_up_email_queue(*, sign_up: SignUp, template: str, reason: str) -> None:
@@ -140,7 +159,7 @@ def sign_up_email_queue(*, sign_up: SignUp, template: str, reason: str) -> None:
         subject=_subject(f"mail/{template}_subject.txt", context),
         body=_bilingual(f"mail/{template}.txt", context),
     )
-    _send_after_commit()
+    _send_after_commit(sign_up.tournament_id)
 
 
 def _due(now):
@@ -155,8 +174,15 @@ def _due(now):
     return OutgoingEmail.objects.filter(waiting & retry_ready)
 
 
-def emails_send_due(*, tournament=None, limit: int = SEND_BATCH, everything: bool = False) -> int:
-    """Send the messages due (of ``tournament``, or every one), at most ``limit``; with
+def emails_send_due(
+    *,
+    tournament=None,
+    tournament_id: int | None = None,
+    limit: int = SEND_BATCH,
+    everything: bool = False,
+) -> int:
+    """Send the messages due (of ``tournament`` or ``tournament_id``, or every one), at most
+    ``limit``; with
     ``everything``, also those waiting for their retry or tried ``MAX_ATTEMPTS`` times (the
     organiser's *Send now*). Returns how many were sent. Never raises for a send that fails:
     the message keeps the error and its attempt."""
@@ -164,6 +190,8 @@ def emails_send_due(*, tournament=None, limit: int = SEND_BATCH, everything: boo
     due = OutgoingEmail.objects.filter(sent_at__isnull=True) if everything else _due(now)
     if tournament is not None:
         due = due.filter(tournament=tournament)
+    if tournament_id is not None:
+        due = due.filter(tournament_id=tournament_id)
     ids = list(due.order_by("id").values_list("id", flat=True)[:limit])
     if not ids:
         return 0

@@ -123,6 +123,9 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
 @transaction.atomic
 def player_withdraw(*, player: Player) -> Player:
     """Withdraw a player from the sessions still to be drawn; played sessions stand."""
+    # The tournament first, as every sign-up service locks it: a withdrawal and a sign-up's
+    # own withdrawal at once wait for each other instead of deadlocking.
+    list(Tournament.objects.select_for_update().filter(pk=player.tournament_id).values("pk"))
     if player.withdrawn_at is None:
         player.withdrawn_at = timezone.now()
         player.save(update_fields=["withdrawn_at"])

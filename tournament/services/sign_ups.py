@@ -54,6 +54,12 @@ def _closed_reason(tournament: Tournament) -> str:
     return ""
 
 
+def sign_up_withdrawable(sign_up: SignUp) -> bool:
+    """The player may still withdraw the sign-up with its link: it is live, and no session
+    is drawn yet."""
+    return sign_up.status in LIVE_SIGN_UP_STATUSES and not sign_up.tournament.sessions.exists()
+
+
 def sign_up_closed_reason(tournament: Tournament) -> str:
     """Why the public form takes no sign-up now; empty while it does."""
     return _closed_reason(tournament)
@@ -141,6 +147,9 @@ def sign_up(*, tournament: Tournament, **fields) -> SignUp:
     if not fields["name"]:
         raise ValidationError({"name": ValidationError(_("Give your name."), code="name_missing")})
     _refuse_duplicates(tournament, fields)
+    # Those already waiting come first: a place freed without a promotion (a cancelled
+    # draw, a player made a substitute) is theirs before this sign-up's.
+    _promote(tournament)
     found = SignUp(tournament=tournament, position=_next_position(tournament), **fields)
     found.status = "waiting"
     if _place_free(tournament):
@@ -155,7 +164,12 @@ def sign_up(*, tournament: Tournament, **fields) -> SignUp:
 
 
 def _promote(tournament: Tournament) -> list[SignUp]:
-    """Give the places free to the first on the waiting list, before the first draw."""
+    """Give the places free to the first on the waiting list, before the first draw.
+
+    A sign-up given a place is accepted at once when sign-ups are not reviewed; one that
+    cannot become a player (its EMA number given to a player meanwhile) keeps its place
+    waiting for the organiser, who sees why on accepting it, and never holds up the
+    withdrawal or the change that freed the place."""
     promoted = []
     if tournament.sessions.exists():
         return promoted
@@ -166,7 +180,11 @@ def _promote(tournament: Tournament) -> list[SignUp]:
         first.status = "pending"
         first.save(update_fields=["status"])
         if not tournament.sign_up_review:
-            _accepted(first)
+            try:
+                with transaction.atomic():
+                    _accepted(first)
+            except ValidationError:
+                first.refresh_from_db()
         sign_up_email_queue(sign_up=first, template="off_waiting_list", reason="waiting_list")
         promoted.append(first)
     return promoted

@@ -17,7 +17,7 @@ from tournament.forms.sign_ups import SignUpForm
 from tournament.players.player_links import sign_up_for_token, sign_up_token
 from tournament.selectors.sign_ups import sign_up_board, sign_up_by_id, waiting_place
 from tournament.server import form_throttle
-from tournament.services.sign_ups import sign_up_closed_reason
+from tournament.services.sign_ups import sign_up_closed_reason, sign_up_withdrawable
 from tournament.views.common import get_tournament, roles
 
 
@@ -65,8 +65,7 @@ def sign_up_status(request, token):
         sign_up=found,
         token=token,
         place=waiting_place(found),
-        can_withdraw=found.status in ("pending", "waiting", "accepted")
-        and not tournament.sessions.exists(),
+        can_withdraw=sign_up_withdrawable(found),
     )
     return render(request, "sign_ups/status.html", context)
 
