@@ -129,3 +129,26 @@ def test_several_sheets_in_order_and_an_empty_one():
     assert book.sheetnames == ["One", "Two", "Three"]
     assert book["Two"]["A1"].value == "b" and book["Two"].max_row == 1
     assert book["Three"]["A1"].value is None
+
+
+def test_the_header_row_carries_a_filter_and_prints_on_every_page():
+    above = [("Spring Open",), ("0 substitutes have sat at a table",)]
+    rows = [("Rank", "Player", "Points"), *[(n, f"Player {n}", n * 2) for n in range(1, 41)]]
+    book = written([("Standings", rows, above), ("It's narrow", [("A",), (1,)])])
+    sheet = book["Standings"]
+    # Sorting and filtering take the table under the header, not the heading block.
+    assert sheet.auto_filter.ref == "A3:C43"
+    assert sheet.print_title_rows == "$3:$3"
+    assert sheet.sheet_properties.pageSetUpPr.fitToPage is True
+    assert (sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight) == (1, 0)
+    assert int(sheet.page_setup.paperSize) == 9  # A4
+    assert sheet.page_setup.orientation == "portrait"
+    # A sheet name with a quote is quoted in the print titles' formula.
+    assert book["It's narrow"].print_title_rows == "$1:$1"
+    assert book["It's narrow"].auto_filter.ref == "A1:A2"
+
+
+def test_a_wide_sheet_prints_landscape():
+    header = tuple(f"A rather long column heading {n}" for n in range(6))
+    book = written([("Wide", [header, tuple(range(6))])])
+    assert book["Wide"].page_setup.orientation == "landscape"

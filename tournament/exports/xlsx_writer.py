@@ -1,5 +1,6 @@
-"""A streaming .xlsx writer for big tables of plain values: a bold frozen header, widths fitted
-to the content, numbers kept as numbers.
+"""A streaming .xlsx writer for big tables of plain values: a bold frozen header with a filter
+on it, widths fitted to the content, numbers kept as numbers, each sheet set to print on A4
+one page wide with its header row on every page.
 
     with open("results.xlsx", "wb") as file:
         write_workbook(file, [("Results", [("Player", "Points"), ("Li Wei", 7), ("Ann", None)])])
@@ -32,6 +33,7 @@ import re
 import unicodedata
 import zipfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import BinaryIO
 
@@ -46,6 +48,10 @@ MAX_COLUMN_WIDTH = 60
 WIDTH_SAMPLE_ROWS = 500
 # Rows gathered before they go to the compressor together.
 ROWS_PER_WRITE = 1000
+# A sheet whose columns are wider than this (in characters, as ``display_width`` counts them)
+# prints across an A4 page turned landscape; narrower ones upright. Either way it is scaled
+# to one page wide, and its header row repeats at the top of every page.
+PORTRAIT_WIDTH = 100
 
 # Style indexes in STYLES' cellXfs.
 _BOLD = 1
@@ -161,14 +167,19 @@ def _cell(ref: str, value, style: int = 0) -> str:
     return _cell(ref, str(value), style)
 
 
+def _column_width(width: int) -> int:
+    return min(width + 2, MAX_COLUMN_WIDTH)
+
+
 def _sheet_head(widths: dict[int, int], header_row: int) -> str:
     columns = "".join(
-        f'<col min="{index}" max="{index}" width="{min(width + 2, MAX_COLUMN_WIDTH)}"'
-        ' customWidth="1"/>'
+        f'<col min="{index}" max="{index}" width="{_column_width(width)}" customWidth="1"/>'
         for index, width in sorted(widths.items())
     )
     return (
         f'{_XML}<worksheet xmlns="{_MAIN}" xmlns:r="{_RELATIONSHIPS}">'
+        # Printed scaled to fit (one page wide: ``_sheet_foot``'s page setup).
+        '<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>'
         '<sheetViews><sheetView workbookViewId="0">'
         f'<pane ySplit="{header_row}" topLeftCell="A{header_row + 1}" activePane="bottomLeft"'
         ' state="frozen"/>'
@@ -180,7 +191,37 @@ def _sheet_head(widths: dict[int, int], header_row: int) -> str:
     )
 
 
-def _write_sheet(stream, rows: Iterable[Sequence], above: Sequence[Sequence] = ()) -> None:
+@dataclass(frozen=True)
+class SheetShape:
+    """Where a written sheet's table is: its header row, last row and last column (1-based),
+    for the workbook's print titles and filter ranges."""
+
+    header_row: int
+    last_row: int
+    columns: int
+
+    @property
+    def table_range(self) -> str:
+        return f"$A${self.header_row}:${column_letter(self.columns)}${self.last_row}"
+
+
+def _sheet_foot(shape: SheetShape, landscape: bool) -> str:
+    """What follows a sheet's rows: the filter on its header row (sorting and filtering
+    take the table only, not the heading block above it) and its page setup: A4, scaled to
+    one page wide and as many pages tall as the rows need."""
+    table = f"A{shape.header_row}:{column_letter(shape.columns)}{shape.last_row}"
+    orientation = "landscape" if landscape else "portrait"
+    return (
+        "</sheetData>"
+        + (f'<autoFilter ref="{table}"/>' if shape.columns else "")
+        + '<pageMargins left="0.5" right="0.5" top="0.6" bottom="0.6" header="0.3"'
+        ' footer="0.3"/>'
+        f'<pageSetup paperSize="9" orientation="{orientation}" fitToWidth="1" fitToHeight="0"/>'
+        "</worksheet>"
+    )
+
+
+def _write_sheet(stream, rows: Iterable[Sequence], above: Sequence[Sequence] = ()) -> SheetShape:
     rows = iter(rows)
     header = next(rows, ())
     sample = [row for _, row in zip(range(WIDTH_SAMPLE_ROWS), rows, strict=False)]
@@ -215,8 +256,11 @@ def _write_sheet(stream, rows: Iterable[Sequence], above: Sequence[Sequence] = (
         if len(chunk) >= ROWS_PER_WRITE:
             stream.write("".join(chunk).encode())
             chunk.clear()
-    chunk.append("</sheetData></worksheet>")
+    shape = SheetShape(header_row=header_row, last_row=number, columns=len(header))
+    landscape = sum(_column_width(width) for width in widths.values()) > PORTRAIT_WIDTH
+    chunk.append(_sheet_foot(shape, landscape))
     stream.write("".join(chunk).encode())
+    return shape
 
 
 def write_workbook(file: BinaryIO, sheets: Iterable[tuple]) -> None:
@@ -224,14 +268,15 @@ def write_workbook(file: BinaryIO, sheets: Iterable[tuple]) -> None:
     above)`` with rows to write above the header, as an .xlsx to ``file``. Each sheet's rows
     are read once, as they are written."""
     titles: list[str] = []
+    shapes: list[SheetShape] = []
     with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED) as package:
         for title, rows, *rest in sheets:
             titles.append(sheet_title(str(title), set(titles)))
             above = list(rest[0]) if rest else []
             with package.open(f"xl/worksheets/sheet{len(titles)}.xml", "w") as stream:
-                _write_sheet(stream, rows, above)
+                shapes.append(_write_sheet(stream, rows, above))
         package.writestr("xl/styles.xml", STYLES)
-        package.writestr("xl/workbook.xml", _workbook(titles))
+        package.writestr("xl/workbook.xml", _workbook(titles, shapes))
         package.writestr("xl/_rels/workbook.xml.rels", _workbook_relationships(len(titles)))
         package.writestr(
             "_rels/.rels",
@@ -248,14 +293,32 @@ def _escape_attribute(value: str) -> str:
     )
 
 
-def _workbook(titles: list[str]) -> str:
+def _sheet_reference(title: str) -> str:
+    """A sheet's name as a formula writes it: quoted, its own quotes doubled."""
+    return "'" + title.replace("'", "''") + "'"
+
+
+def _workbook(titles: list[str], shapes: list[SheetShape]) -> str:
     sheets = "".join(
         f'<sheet name="{_escape_attribute(title)}" sheetId="{n}" r:id="rId{n}"/>'
         for n, title in enumerate(titles, start=1)
     )
+    # Each sheet's header row printed at the top of every page, and its filter's range as
+    # spreadsheets name it (Excel looks for it beside the sheet's autoFilter).
+    names = "".join(
+        f'<definedName name="_xlnm._FilterDatabase" localSheetId="{index}" hidden="1">'
+        f"{_escape_attribute(_sheet_reference(title))}!{shape.table_range}</definedName>"
+        f'<definedName name="_xlnm.Print_Titles" localSheetId="{index}">'
+        f"{_escape_attribute(_sheet_reference(title))}!${shape.header_row}:${shape.header_row}"
+        "</definedName>"
+        for index, (title, shape) in enumerate(zip(titles, shapes, strict=True))
+        if shape.columns
+    )
     return (
         f'{_XML}<workbook xmlns="{_MAIN}" xmlns:r="{_RELATIONSHIPS}">'
-        f"<bookViews><workbookView/></bookViews><sheets>{sheets}</sheets></workbook>"
+        f"<bookViews><workbookView/></bookViews><sheets>{sheets}</sheets>"
+        + (f"<definedNames>{names}</definedNames>" if names else "")
+        + "</workbook>"
     )
 
 
