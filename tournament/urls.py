@@ -212,6 +212,8 @@ urlpatterns = [
     path("t/<slug:slug>/standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),
     path("t/<slug:slug>/statistics/", statistics.statistics_page, name="statistics"),
     path("t/<slug:slug>/ema.xlsx", standings.ema_xlsx, name="ema_xlsx"),
+    path("t/<slug:slug>/ema.csv", standings.ema_csv, name="ema_csv"),
+    path("t/<slug:slug>/ema/", standings.ema_results, name="ema_results"),
     # The hall's screens: the page, and the panels its polls fetch
     path("t/<slug:slug>/screen/", screen.screen_page, name="screen"),
     path("t/<slug:slug>/screen/panel/", screen.screen_panel, name="screen_panel"),

@@ -3,10 +3,14 @@ desktop tool's "EMA report" list them (docs/federation.md). The file goes to the
 federation, whose sheets are in English: its headings and words are not translated.
 """
 
+import csv
+import io
 from collections.abc import Iterable, Iterator
+from fractions import Fraction
 
 from tournament.exports import xlsx_writer
 from tournament.exports.workbook import ExactPoints, Row, cached_file, cell_values
+from tournament.selectors.ema import ema_report
 from tournament.selectors.lookups import data_version
 from tournament.selectors.overview import session_dates
 from tournament.selectors.standings import StandingRow, tournament_standings
@@ -74,6 +78,7 @@ def ema_tournament_rows(tournament, listed: list[StandingRow]) -> list[Row]:
     rules, then a blank row."""
     days = session_dates(tournament)
     ranked = sum(1 for row in listed if row.ranked)
+    report = ema_report(tournament)
     return [
         ("Tournament", tournament.name),
         ("Players", ranked),
@@ -83,6 +88,10 @@ def ema_tournament_rows(tournament, listed: list[StandingRow]) -> list[Row]:
         ("Last day", days[-1].isoformat() if days else None),
         ("Days", len(days)),
         ("Rules", EMA_RULES),
+        # The tournament's weight in the EMA's ranking, and whether the EMA's checks pass:
+        # a file sent before they do says so.
+        ("Weight", float(report.weight.total)),
+        ("Checked", "yes" if report.passed else "no: " + ", ".join(report.failed_codes)),
         (),
     ]
 
@@ -92,6 +101,17 @@ def write_ema_workbook(tournament, file) -> None:
     rows = tournament_standings(tournament)
     above = ema_tournament_rows(tournament, ema_listed(rows))
     xlsx_writer.write_workbook(file, [("Results", cell_values(ema_rows(rows)), above)])
+
+
+def ema_csv_text(tournament) -> str:
+    """The EMA's results as CSV: the same rows as the workbook's results, header first."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    for row in cell_values(ema_rows(tournament_standings(tournament))):
+        writer.writerow(
+            [xlsx_writer.fraction_text(v) if isinstance(v, Fraction) else v for v in row]
+        )
+    return buffer.getvalue()
 
 
 def ema_xlsx_bytes(tournament) -> bytes:

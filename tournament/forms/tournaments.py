@@ -90,6 +90,7 @@ class TournamentForm(forms.ModelForm):
             "sign_up_closes_at",
             "player_cap",
             "sign_up_review",
+            "ema_qualifying",
         ]
         widgets = {
             "sign_up_closes_at": forms.DateTimeInput(

@@ -100,6 +100,8 @@ class Tournament(models.Model):
     # A draw is kept from the players (their links, the screen, the seating pages and
     # e-mails) until the organiser publishes it; otherwise it is public once made.
     review_draws = models.BooleanField(_("review each draw before players see it"), default=False)
+    # A qualifying tournament weighs more in the EMA's ranking (``exports.ema_checks``).
+    ema_qualifying = models.BooleanField(_("qualifying tournament for the EMA"), default=False)
     # Sign-up on the tournament's public form (``SignUp``): open or not, until when, how many
     # players, and whether each sign-up waits for an organiser's acceptance.
     sign_up_open = models.BooleanField(_("players may sign up"), default=False)
@@ -178,6 +180,7 @@ PLAYER_FIELDS = (
     "ema_number",
     "is_substitute",
     "email",
+    "ema_guest",
 )
 
 
@@ -203,6 +206,8 @@ class Player(models.Model):
     )
     ema_number = models.CharField(_("EMA number"), max_length=8, blank=True)
     is_substitute = models.BooleanField(_("substitute"), default=False)
+    # Plays as a guest of the EMA's results: no EMA number and no country expected.
+    ema_guest = models.BooleanField(_("EMA guest (not a member)"), default=False)
     # Where the player is told their table and seat; never shown on a public page or in a
     # public file.
     email = models.EmailField(_("e-mail"), blank=True)

@@ -31,8 +31,11 @@ from tournament.services.players import codes_normalised, player_save, player_wi
 from tournament.services.results import tournament_touch
 
 # What the public form may set on a sign-up: a player's own fields, without what the
-# organiser decides (the number, substitute or not). Nothing else reaches the database.
-SIGN_UP_FIELDS = tuple(field for field in PLAYER_FIELDS if field not in ("number", "is_substitute"))
+# organiser decides (the number, substitute or not, EMA guest or not). Nothing else reaches
+# the database.
+SIGN_UP_FIELDS = tuple(
+    field for field in PLAYER_FIELDS if field not in ("number", "is_substitute", "ema_guest")
+)
 
 
 def _locked(tournament: Tournament) -> Tournament:

@@ -32,6 +32,7 @@ def tournament_create(
     sign_up_closes_at=None,
     player_cap: int | None = None,
     sign_up_review: bool = True,
+    ema_qualifying: bool = False,
     creator=None,
     referees=(),
 ) -> Tournament:
@@ -51,6 +52,7 @@ def tournament_create(
         sign_up_closes_at=sign_up_closes_at,
         player_cap=player_cap,
         sign_up_review=sign_up_review,
+        ema_qualifying=ema_qualifying,
     )
     tournament.full_clean()
     referees = list(referees)

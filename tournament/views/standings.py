@@ -8,6 +8,7 @@ text until a hand or any other write raises the version.
 
 import hashlib
 
+from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -15,6 +16,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from tournament.exports import ema, workbook
+from tournament.selectors.ema import ema_report
 from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version
 from tournament.selectors.standings import team_standings, tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
@@ -78,6 +80,26 @@ def standings_xlsx(request, slug):
     )
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.xlsx"'
     return response
+
+
+@require_safe
+def ema_csv(request, slug):
+    """The EMA's results as CSV, the same rows as ``ema.xlsx``'s results: public too."""
+    tournament = get_tournament(request, slug)
+    response = HttpResponse(ema.ema_csv_text(tournament), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-ema.csv"'
+    return response
+
+
+@login_required
+@require_safe
+def ema_results(request, slug):
+    """*Results for the EMA*: the EMA's checks, each passed or failed with what fails it, the
+    tournament's ranking weight factor by factor, and the downloads."""
+    tournament = get_tournament(request, slug, role="organiser")
+    context = roles(request, tournament)
+    context.update(tournament=tournament, report=ema_report(tournament))
+    return render(request, "standings/ema.html", context)
 
 
 @require_safe
