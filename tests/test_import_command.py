@@ -119,3 +119,15 @@ def test_a_player_edited_while_the_file_is_read_is_not_overwritten(
     with pytest.raises(CommandError, match="The players changed since this preview"):
         run(SLUG, str(path))
     assert stored(tournament) == [(1, "Alice", "", "Nice", False, None)]
+
+
+def test_an_import_sets_e_mails_and_ema_guests(tournament, tmp_path):
+    path = tmp_path / "players.csv"
+    path.write_text(
+        "number,name,email,guest\n1,Alice,alice@example.org,no\n2,Bo,,yes\n", encoding="utf-8"
+    )
+    out, err = run(SLUG, str(path))
+    assert (out.strip(), err) == ("created 1, updated 1, unchanged 0", "")  # 1 was there
+    assert list(
+        tournament.players.order_by("number").values_list("number", "email", "ema_guest")
+    ) == [(1, "alice@example.org", False), (2, "", True)]

@@ -610,3 +610,13 @@ def test_e_mail_addresses_are_read_and_a_wrong_one_is_said_beside_its_field():
     assert codes(rows[1].problems) == ["email_invalid"]
     assert rows[1].problems[0].field == "email"
     assert "bo@" in rows[1].problems[0].message
+
+
+def test_the_ema_guest_column_reads_yes_and_no_in_both_languages():
+    rows = parse(
+        [["number", "name", "guest"], ["1", "Ann", "yes"], ["2", "Bo", "否"], ["3", "Cai", "?"]]
+    ).rows
+    assert rows[0].values["ema_guest"] is True
+    assert rows[1].values["ema_guest"] is False
+    assert codes(rows[2].problems) == ["bad_guest"]
+    assert rows[2].problems[0].field == "ema_guest"

@@ -25,6 +25,8 @@ COLUMNS = {
     "substitute": "is_substitute",
     "is_substitute": "is_substitute",
     "email": "email",
+    "guest": "ema_guest",
+    "ema_guest": "ema_guest",
     "e-mail": "email",
     "e_mail": "email",
     "mail": "email",
@@ -41,6 +43,7 @@ COLUMNS = {
     "EMA编号": "ema_number",
     "替补": "is_substitute",
     "邮箱": "email",
+    "嘉宾": "ema_guest",
     "电子邮件": "email",
 }
 # A list names its players by ``name``, or by first and last names, or both.
@@ -58,6 +61,7 @@ FIELD_ORDER = (
     "ema_number",
     "is_substitute",
     "email",
+    "ema_guest",
 )
 
 
@@ -73,4 +77,5 @@ def field_label(name: str) -> str:
         "ema_number": _("EMA number"),
         "is_substitute": _("substitute"),
         "email": _("e-mail"),
+        "ema_guest": _("EMA guest"),
     }[name]

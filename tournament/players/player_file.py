@@ -485,7 +485,24 @@ def _parse_row(
         _check_substitute(preview, raw["is_substitute"])
     if "email" in raw:
         _check_email(preview, limits.max_lengths.get("email"))
+    if "ema_guest" in raw:
+        _check_guest(preview, raw["ema_guest"])
     return preview
+
+
+def _check_guest(preview: RowPreview, cell: object) -> None:
+    guest = _substitute(cell)  # the same yes and no words
+    if guest is None:
+        preview.problems.append(
+            Problem(
+                "bad_guest",
+                _("EMA guest “%(value)s” is not understood: write yes or no (是 or 否).")
+                % {"value": preview.cells["ema_guest"]},
+                "ema_guest",
+            )
+        )
+    else:
+        preview.values["ema_guest"] = guest
 
 
 def _check_email(preview: RowPreview, max_length: int | None) -> None:
