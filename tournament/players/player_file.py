@@ -491,18 +491,22 @@ def _parse_row(
 
 
 def _check_guest(preview: RowPreview, cell: object) -> None:
-    guest = _substitute(cell)  # the same yes and no words
-    if guest is None:
-        preview.problems.append(
-            Problem(
-                "bad_guest",
-                _("EMA guest “%(value)s” is not understood: write yes or no (是 or 否).")
-                % {"value": preview.cells["ema_guest"]},
-                "ema_guest",
-            )
-        )
+    _check_yes_or_no(
+        preview,
+        cell,
+        "ema_guest",
+        "bad_guest",
+        _("EMA guest “%(value)s” is not understood: write yes or no (是 or 否)."),
+    )
+
+
+def _check_yes_or_no(preview: RowPreview, cell: object, name: str, code: str, message) -> None:
+    """A yes-or-no column: its value, or ``message`` beside it when it is neither."""
+    value = _substitute(cell)
+    if value is None:
+        preview.problems.append(Problem(code, message % {"value": preview.cells[name]}, name))
     else:
-        preview.values["ema_guest"] = guest
+        preview.values[name] = value
 
 
 def _check_email(preview: RowPreview, max_length: int | None) -> None:
@@ -592,18 +596,13 @@ def _check_code(preview: RowPreview, name: str, normalise, cell: object) -> None
 
 
 def _check_substitute(preview: RowPreview, cell: object) -> None:
-    substitute = _substitute(cell)
-    if substitute is None:
-        preview.problems.append(
-            Problem(
-                "bad_substitute",
-                _("Substitute “%(value)s” is not understood: write yes or no (是 or 否).")
-                % {"value": preview.cells["is_substitute"]},
-                "is_substitute",
-            )
-        )
-    else:
-        preview.values["is_substitute"] = substitute
+    _check_yes_or_no(
+        preview,
+        cell,
+        "is_substitute",
+        "bad_substitute",
+        _("Substitute “%(value)s” is not understood: write yes or no (是 or 否)."),
+    )
 
 
 def _flag_duplicates(rows: Sequence[RowPreview]) -> None:
