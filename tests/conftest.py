@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
 
 from tournament import services
 from tournament.models import Table, Tournament
@@ -44,6 +45,15 @@ def empty_cache():
     """Each test starts with an empty cache: the database is rolled back after each test, so
     a tournament's id and version come round again while the cache would remember them."""
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def site_language_after():
+    """A page asked for in Chinese leaves Chinese active in the test's thread (the locale
+    middleware activates the request's language and nothing resets it): the next test, a
+    command's output say, starts in the site's language again."""
+    yield
+    translation.deactivate()
 
 
 def make_user(username: str, *, can_create: bool = False) -> User:

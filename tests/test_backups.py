@@ -120,6 +120,11 @@ def played(transactional_db, tournament, organiser, referee):
     SignUp.objects.create(
         tournament=tournament, name="Late", email="late@ex.org", status="refused", position=1
     )
+    # The players are people, ranked by a series.
+    services.person_create_for(tournament=tournament, numbers=[1, 2, 3])
+    services.series_save(
+        user=organiser, tournaments=[tournament], name="Season", slug="season", rule="best"
+    )
     group = Group.objects.create(name="Head referees")
     group.permissions.add(Permission.objects.get(codename="change_hand"))
     referee.groups.add(group)

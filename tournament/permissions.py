@@ -52,3 +52,10 @@ def can_enter_at_table(user, table) -> bool:
     if table.referee_id == user.pk and _is_member(user, tournament, "referees"):
         return True
     return is_organiser(user, tournament)
+
+
+def is_series_organiser(user, series) -> bool:
+    """Change a series (its rule, its tournaments) or delete it: its organisers."""
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or series.organisers.filter(pk=user.pk).exists()

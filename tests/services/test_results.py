@@ -190,6 +190,11 @@ def seating_version(tournament) -> int:
 # The writes that cannot change the seating: they leave the seating version (and the seating
 # figures cached under it) as they are.
 SEATING_KEPT = {
+    # A player linked to the person they are changes the series, not the seating.
+    "people_link",
+    "people_link_by_ema_numbers",
+    "person_create_for",
+    "person_unlink",
     # The timetable and the check-in change no seat; absent players' seats given do.
     "check_in_close",
     "check_in_open",
@@ -239,6 +244,21 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
         lambda: services.players_import(tournament=tournament, rows=rows, fingerprint=fingerprint),
     )
     step("player_link_revoke", lambda: services.player_link_revoke(player=nine))
+    step(
+        "person_create_for", lambda: services.person_create_for(tournament=tournament, numbers=[9])
+    )
+    nine.refresh_from_db()
+    step("person_unlink", lambda: services.person_unlink(player=nine))
+    # Player 1's person, freed for player 9.
+    services.person_create_for(tournament=tournament, numbers=[1])
+    one = tournament.players.get(number=1)
+    person = one.person
+    services.person_unlink(player=one)
+    step("people_link", lambda: services.people_link(tournament=tournament, links=[(9, person.pk)]))
+    step(
+        "people_link_by_ema_numbers",
+        lambda: services.people_link_by_ema_numbers(tournament=tournament),
+    )
     step(
         "session_times_set",
         lambda: services.session_times_set(tournament=tournament, starts={1: timezone.now()}),
@@ -352,6 +372,9 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
 # reads; tournament_create (which makes the version) and tournament_delete (which removes
 # it).
 NOT_WRITES = {
+    # A series is no tournament's data: it has a version of its own (tests/test_series.py).
+    "series_delete",
+    "series_save",
     # Sends the e-mails waiting: it changes no tournament data, only their outbox rows.
     "emails_send_due",
     "AbsentSeatChoice",

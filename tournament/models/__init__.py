@@ -2,8 +2,8 @@
 ``tournaments`` (a tournament, its version, players, sessions, tables and seats), ``hands``
 (what a table's referee enters), ``draws`` (the published plan, a draw's commitment),
 ``check_in`` (the timetable and the players' check-in), ``mail`` (the e-mails sent players)
-and ``sign_ups`` (the public form's sign-ups and the waiting list). Everything is named from
-here.
+``sign_ups`` (the public form's sign-ups and the waiting list) and ``people`` (a person
+across tournaments, the series that rank them). Everything is named from here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
@@ -18,6 +18,12 @@ from tournament.models.check_in import CheckIn, ScheduledSession
 from tournament.models.draws import DrawCommitment, SeatingPlan
 from tournament.models.hands import Hand, HandRevision, HandSubmission, Penalty, TableReopening
 from tournament.models.mail import MAIL_REASON_CHOICES, OutgoingEmail
+from tournament.models.people import (
+    SERIES_RULE_CHOICES,
+    Person,
+    Series,
+    parse_place_points,
+)
 from tournament.models.sign_ups import SIGN_UP_STATUS_CHOICES, SignUp
 from tournament.models.tournaments import (
     DEFAULT_SEATING_METHOD,
@@ -46,6 +52,7 @@ __all__ = [
     "SEATING_METHOD_CHOICES",
     "SEAT_CHOICES",
     "SEPARATE_BY_CHOICES",
+    "SERIES_RULE_CHOICES",
     "SIGN_UP_STATUS_CHOICES",
     "TIEBREAK_CHOICES",
     "CheckIn",
@@ -55,15 +62,18 @@ __all__ = [
     "HandSubmission",
     "OutgoingEmail",
     "Penalty",
+    "Person",
     "Player",
     "ScheduledSession",
     "Seat",
     "SeatingPlan",
+    "Series",
     "Session",
     "SignUp",
     "Table",
     "TableReopening",
     "Tournament",
     "TournamentVersion",
+    "parse_place_points",
     "validate_tiebreak_order",
 ]

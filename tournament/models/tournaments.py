@@ -215,6 +215,16 @@ class Player(models.Model):
     # Raised to revoke the player's own link (a lost badge): the link carries it
     # (``tournament.players.player_links``).
     link_version = models.PositiveIntegerField(default=1)
+    # The same person in other tournaments (``people.Person``): by EMA number, or linked by
+    # an organiser.
+    person = models.ForeignKey(
+        "tournament.Person",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+        verbose_name=_("person"),
+    )
     history = TournamentHistory()
 
     class Meta:
@@ -231,6 +241,12 @@ class Player(models.Model):
             ),
             models.CheckConstraint(
                 condition=FEDERATION_CODES, name="player_country_and_ema_number_codes"
+            ),
+            # A person plays once in a tournament.
+            models.UniqueConstraint(
+                fields=["tournament", "person"],
+                condition=Q(person__isnull=False),
+                name="person_once_per_tournament",
             ),
         ]
 

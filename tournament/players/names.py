@@ -239,3 +239,13 @@ def matches(query: str, *, name: str, name_zh: str, number: int) -> bool:
     if wanted.isdigit():
         return int(wanted) == number
     return any(wanted in form for text in (name, name_zh) if text for form in _forms(text))
+
+
+def identity_key(name: str) -> str:
+    """What two spellings of one person's name share, to suggest that two players are the
+    same person: case, accents, spaces and the order of the words aside ("Li Wang", "WANG
+    li" and "Wáng Li" agree; "李 王" and "李王" too). Empty for an empty name."""
+    words = _plain(_tidy(name)).split()
+    if is_cjk(name):
+        return "".join(words)
+    return " ".join(sorted(words))

@@ -9,7 +9,8 @@ The services are listed here by area so that callers write ``services.hand_recor
 each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
 ``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
 (a table's sheet confirmed or reopened), ``check_in`` (the timetable and the players'
-check-in).
+check-in), ``people`` (players linked to the person they are across tournaments),
+``series`` (tournaments ranked together).
 """
 
 from tournament.services.check_in import (
@@ -45,6 +46,12 @@ from tournament.services.hands import (
     stored_hand_result,
 )
 from tournament.services.mail import emails_send_due
+from tournament.services.people import (
+    people_link,
+    people_link_by_ema_numbers,
+    person_create_for,
+    person_unlink,
+)
 from tournament.services.players import (
     ImportOutcome,
     player_link_revoke,
@@ -59,6 +66,7 @@ from tournament.services.referees import (
     tables_assign,
 )
 from tournament.services.reseating import table_seats_swap
+from tournament.services.series import series_delete, series_save
 from tournament.services.sessions import (
     device_link_revoke,
     device_links_revoke,
@@ -103,6 +111,10 @@ __all__ = [
     "hand_record",
     "parse_table_numbers",
     "penalty_entries",
+    "people_link",
+    "people_link_by_ema_numbers",
+    "person_create_for",
+    "person_unlink",
     "player_check_in",
     "player_check_in_undo",
     "player_link_revoke",
@@ -113,6 +125,8 @@ __all__ = [
     "referees_copy_from_previous",
     "score_winning_hand",
     "seat_replace",
+    "series_delete",
+    "series_save",
     "session_cancel_draw",
     "session_close",
     "session_draw",

@@ -25,6 +25,7 @@ from tournament.selectors.seating import (
     session_seats_by_name,
     session_tables,
 )
+from tournament.selectors.series import series_list
 from tournament.selectors.statistics import player_record
 from tournament.services.sign_ups import sign_up_closed_reason
 from tournament.views.common import get_player, get_session, get_tournament, roles
@@ -37,6 +38,7 @@ def home(request):
         "tournaments/home.html",
         {
             "tournaments": tournament_list(),
+            "series_list": series_list(),
             "can_create": can_create_tournament(request.user),
         },
     )

@@ -1,0 +1,1 @@
+"""Rankings across tournaments (pure): a series' ranking from its tournaments' standings."""

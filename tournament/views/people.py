@@ -1,0 +1,162 @@
+"""People across tournaments: the organiser's page linking the tournament's players to
+people (matches by name to confirm, a search to link by hand, new people), and a person's
+public page of tournaments and results."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from tournament import services
+from tournament.forms.people import HandLinkForm, LinkForm, NewPeopleForm
+from tournament.forms.service_errors import form_saved
+from tournament.selectors.people import (
+    linked_players,
+    person_by_id,
+    person_results,
+    person_search,
+    person_suggestions,
+)
+from tournament.selectors.series import person_series
+from tournament.views.common import get_player, get_tournament, roles
+
+
+def _suggestion_choices(suggestions) -> list[str]:
+    return [f"{s.player.number}:{person.pk}" for s in suggestions for person in s.people]
+
+
+def _people_page(request, tournament, **forms):
+    suggestions, others = person_suggestions(tournament)
+    query = request.GET.get("q", "")[:100]
+    context = roles(request, tournament)
+    context.update(
+        tournament=tournament,
+        suggestions=suggestions,
+        others=others,
+        linked=linked_players(tournament),
+        query=query,
+        found=person_search(query, exclude_tournament=tournament),
+        link_form=forms.get("link_form") or LinkForm(choices=_suggestion_choices(suggestions)),
+        new_form=forms.get("new_form"),
+        hand_form=forms.get("hand_form"),
+    )
+    return render(request, "people/tournament.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def tournament_people(request, slug):
+    """The players and the people they are: matches to confirm, the others, the links."""
+    tournament = get_tournament(request, slug, role="organiser")
+    return _people_page(request, tournament)
+
+
+@login_required
+@require_POST
+def people_link(request, slug):
+    """Link the matches by name the organiser ticked."""
+    tournament = get_tournament(request, slug, role="organiser")
+    suggestions, _others = person_suggestions(tournament)
+    form = LinkForm(request.POST, choices=_suggestion_choices(suggestions))
+    if saved := form_saved(
+        request, form, lambda: services.people_link(tournament=tournament, links=form.links())
+    ):
+        messages.success(
+            request,
+            ngettext("%(count)s player linked.", "%(count)s players linked.", saved.result)
+            % {"count": saved.result},
+        )
+        return redirect("tournament_people", tournament.slug)
+    return _people_page(request, tournament, link_form=form)
+
+
+@login_required
+@require_POST
+def person_link_by_hand(request, slug):
+    """Link one player to the person the organiser found by the search."""
+    tournament = get_tournament(request, slug, role="organiser")
+    form = HandLinkForm(request.POST)
+
+    def link():
+        links = [(form.cleaned_data["player"], form.cleaned_data["person"])]
+        return services.people_link(tournament=tournament, links=links)
+
+    if form_saved(request, form, link):
+        messages.success(request, _("Player linked."))
+        return redirect("tournament_people", tournament.slug)
+    return _people_page(request, tournament, hand_form=form)
+
+
+@login_required
+@require_POST
+def people_new(request, slug):
+    """A new person for each player ticked (playing here for the first time)."""
+    tournament = get_tournament(request, slug, role="organiser")
+    _suggestions, others = person_suggestions(tournament)
+    numbers = [p.number for p in others] + [s.player.number for s in _suggestions]
+    form = NewPeopleForm(request.POST, numbers=numbers)
+
+    def create():
+        return services.person_create_for(
+            tournament=tournament, numbers=form.cleaned_data["player"]
+        )
+
+    if saved := form_saved(request, form, create):
+        messages.success(
+            request,
+            ngettext("%(count)s new person.", "%(count)s new people.", saved.result)
+            % {"count": saved.result},
+        )
+        return redirect("tournament_people", tournament.slug)
+    return _people_page(request, tournament, new_form=form)
+
+
+@login_required
+@require_POST
+def people_link_by_ema(request, slug):
+    """Link every player with an EMA number to that number's person (players registered
+    before people were kept)."""
+    tournament = get_tournament(request, slug, role="organiser")
+    changed = services.people_link_by_ema_numbers(tournament=tournament)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s player linked by EMA number.",
+            "%(count)s players linked by EMA number.",
+            changed,
+        )
+        % {"count": changed},
+    )
+    return redirect("tournament_people", tournament.slug)
+
+
+@login_required
+@require_POST
+def person_unlink(request, slug, number):
+    tournament = get_tournament(request, slug, role="organiser")
+    player = get_player(tournament, number)
+    try:
+        services.person_unlink(player=player)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("%(player)s is no longer linked.") % {"player": player})
+    return redirect("tournament_people", tournament.slug)
+
+
+@require_safe
+def person_page(request, pk):
+    """A person's tournaments, newest first, with their rank, table points and score, and
+    the series they are ranked in: public, as the standings are."""
+    person = person_by_id(pk)
+    if person is None:
+        raise Http404(_("No such person."))
+    return render(
+        request,
+        "people/person.html",
+        {"person": person, "results": person_results(person), "series": person_series(person)},
+    )

@@ -1,0 +1,93 @@
+"""Series: tournaments ranked together. Public pages (the ranking, its workbook) and the
+organisers' form (create, change, delete)."""
+
+import copy
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from tournament import services
+from tournament.exports.series_workbook import series_xlsx_bytes
+from tournament.forms.series import SeriesForm
+from tournament.forms.service_errors import form_saved
+from tournament.permissions import can_create_tournament, is_series_organiser
+from tournament.selectors.series import series_by_slug, series_standing
+from tournament.views.standings import XLSX_CONTENT_TYPE
+
+
+def _series(request, slug, *, organiser: bool = False):
+    series = series_by_slug(slug)
+    if series is None:
+        raise Http404(_("No such series."))
+    if organiser and not is_series_organiser(request.user, series):
+        raise PermissionDenied
+    return series
+
+
+@require_safe
+def series_page(request, slug):
+    """The ranking, each person's result in every tournament, counted or not."""
+    series = _series(request, slug)
+    return render(
+        request,
+        "series/page.html",
+        {
+            "series": series,
+            "standing": series_standing(series),
+            "is_series_organiser": is_series_organiser(request.user, series),
+        },
+    )
+
+
+@require_safe
+def series_xlsx(request, slug):
+    series = _series(request, slug)
+    response = HttpResponse(series_xlsx_bytes(series), content_type=XLSX_CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{series.slug}-series.xlsx"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def series_create(request):
+    if not can_create_tournament(request.user):
+        raise PermissionDenied
+    form = SeriesForm(request.POST or None)
+
+    def create():
+        return services.series_save(user=request.user, **form.settings())
+
+    if saved := form_saved(request, form, create):
+        messages.success(request, _("Series created."))
+        return redirect(saved.result)
+    return render(request, "series/form.html", {"form": form, "creating": True})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def series_edit(request, slug):
+    series = _series(request, slug, organiser=True)
+    # As for a tournament: a refused change must not show in the page's title and links.
+    form = SeriesForm(request.POST or None, instance=copy.copy(series))
+
+    def update():
+        return services.series_save(series=copy.copy(series), user=request.user, **form.settings())
+
+    if saved := form_saved(request, form, update):
+        messages.success(request, _("Series saved."))
+        return redirect(saved.result)
+    return render(request, "series/form.html", {"form": form, "series": series})
+
+
+@login_required
+@require_POST
+def series_delete(request, slug):
+    series = _series(request, slug, organiser=True)
+    services.series_delete(series=series, user=request.user)
+    messages.success(request, _("Series deleted; its tournaments stay."))
+    return redirect("home")
