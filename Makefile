@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test check test-database lint format demo clean
+.PHONY: run serve test check test-database api-check lint format demo clean
 
 $(APP_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,23 @@ check: $(STAMP)
 test-database: $(STAMP)
 	@test -n "$$DATABASE_URL" || { echo "test-database runs on the database DATABASE_URL names: set it." >&2; exit 2; }
 	$(PYTEST) -m database
+
+# The results API as a client meets it: the demo's tournaments served on a port (a database
+# of its own in a folder removed afterwards), and schemathesis run against the OpenAPI
+# document the server serves: no server error, every answer as the document describes it.
+API_PORT ?= 8765
+api-check: $(STAMP)
+	@set -e; folder=$$(mktemp -d); \
+	export DATABASE_URL="sqlite:///$$folder/api.sqlite3" MCR_API_RATE=100000/m; \
+	$(PY) manage.py migrate --noinput --verbosity 0; \
+	$(PY) manage.py setup_demo >/dev/null; \
+	$(PY) manage.py runserver 127.0.0.1:$(API_PORT) --noreload >"$$folder/server.log" 2>&1 & \
+	server=$$!; trap 'kill $$server; rm -rf "$$folder"' EXIT; \
+	for attempt in $$(seq 100); do \
+		$(PY) -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$(API_PORT)/healthz', timeout=1)" 2>/dev/null && break; \
+		sleep 0.2; \
+	done; \
+	$(VENV)/bin/schemathesis run --max-examples 25 http://127.0.0.1:$(API_PORT)/api/v1/openapi.json
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

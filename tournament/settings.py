@@ -271,6 +271,13 @@ CONTENT_SECURITY_POLICY = {
 # The number of reverse proxies in front of the app that append to X-Forwarded-For (1 for
 # the nginx of docs/deploy.md); 0 reads the address the app's connection comes from.
 TRUSTED_PROXY_COUNT = _int("MCR_PROXY_COUNT", 0)
+# The results API counts each address's requests by the same proxies.
+NINJA_NUM_PROXIES = TRUSTED_PROXY_COUNT
+
+# The open results API (/api/v1/): requests an address may make, as "N/m" (a minute), "N/s"
+# or "N/h"; beyond, 429 with Retry-After. A ranking site's poller asks once a minute or so;
+# a spectator's page reload is no API request.
+API_RATE = os.environ.get("MCR_API_RATE", "300/m").strip()
 
 # Everything worth seeing goes to stderr, the service's log (journalctl -u mcr): errors with
 # their traceback and the error id the 500 page shows, warnings (failed logins, lockouts,

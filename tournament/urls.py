@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tournament.api.v1 import api as results_api
 from tournament.views import (
     accounts,
     activity,
@@ -34,6 +35,8 @@ urlpatterns = [
     path("accounts/locked-out/", accounts.lockout_list, name="lockouts"),
     path("accounts/locked-out/unlock/", accounts.lockout_unlock, name="lockout_unlock"),
     path("admin/", admin.site.urls),
+    # The open results API, its OpenAPI document at /api/v1/openapi.json
+    path("api/v1/", results_api.urls),
     # The language switch in the header posts here (Django's set_language view).
     path("i18n/", include("django.conf.urls.i18n")),
     path("calculator/", calculator.calculator, name="calculator"),

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.conftest import login, make_tournament
+from tests.conftest import login, make_tournament, play_every_table
 from tournament import services
 from tournament.exports.ema_checks import CHECKS
 from tournament.models import Session
@@ -50,15 +50,7 @@ def clean(organiser, referee):
         Session.objects.filter(pk=session.pk).update(
             opened_at=first_day + datetime.timedelta(days=number - 1)
         )
-        for table in session.tables.all():
-            for hand in range(1, 17):
-                services.hand_record(
-                    table=table,
-                    entry=services.HandEntry(
-                        number=hand, outcome="self_drawn", winner=hand % 4, fan=8
-                    ),
-                )
-            services.table_confirm(table=table, user=referee)
+        play_every_table(session, referee=referee)
         services.session_close(session=session)
     return tournament
 

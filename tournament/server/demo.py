@@ -20,7 +20,8 @@ def read_plan(path: Path) -> dict:
 
 @transaction.atomic
 def load_demo(plan: dict) -> Tournament:
-    """Create the planned tournament, its players, draws and hands; return it."""
+    """Create the planned tournament, its players, draws and hands, its players' people and
+    a series ranking it; return it."""
     tournament = services.tournament_create(**plan["tournament"])
     for player in plan["players"]:
         services.player_save(tournament=tournament, **player)
@@ -41,6 +42,13 @@ def load_demo(plan: dict) -> Tournament:
                 services.table_confirm(table=table, user=None)
         if planned.get("closed"):
             services.session_close(session=session)
+    # Its players are people, ranked by a series of one tournament: the pages across
+    # tournaments have something to show.
+    numbers = list(tournament.players.values_list("number", flat=True))
+    services.person_create_for(tournament=tournament, numbers=numbers)
+    services.series_save(
+        tournaments=[tournament], name="Demo season", slug="demo-season", rule="best"
+    )
     return tournament
 
 

@@ -1,0 +1,167 @@
+"""The API's documents, field by field (their names in English whatever the reader's
+language). Table points are exact: a fraction as text ("7/3", "4") and the same value in
+twelfths (28, 48), never a rounded number."""
+
+from datetime import datetime
+from fractions import Fraction
+
+from ninja import Field, Schema
+
+from tournament.language.formatting import SEAT_LABELS
+from tournament.scoring import TWELFTHS
+
+
+def exact(points: Fraction | int) -> str:
+    """Table points as an exact fraction in text: "7/3", "4", "-1/2"."""
+    return str(Fraction(points))
+
+
+def twelfths(points: Fraction | int) -> int:
+    return int(Fraction(points) * TWELFTHS)
+
+
+def seat_label(seat: int | None) -> str | None:
+    return SEAT_LABELS[seat] if seat is not None else None
+
+
+class Message(Schema):
+    detail: str
+
+
+class FieldError(Schema):
+    type: str
+    loc: list[str | int] = Field(description="Where: the query, then the parameter's name.")
+    msg: str
+
+
+class InvalidRequest(Schema):
+    """A parameter that cannot be read (a page that is not a whole number, say)."""
+
+    detail: list[FieldError]
+
+
+class TournamentOut(Schema):
+    slug: str
+    name: str
+    session_count: int = Field(description="Sessions planned.")
+    players: int = Field(description="Players registered, substitutes and withdrawn included.")
+    tiebreaks: list[str] = Field(description="The ranking order, first criterion first.")
+    version: int = Field(
+        description="Raised by every change to the tournament's data; also the ETag's."
+    )
+    created_at: datetime
+
+
+class TournamentDetailOut(TournamentOut):
+    sessions_published: int
+    seating_method: str
+    ema_qualifying: bool
+
+
+class PlayerOut(Schema):
+    number: int
+    name: str
+    first_name: str
+    last_name: str
+    name_zh: str
+    team: str
+    country: str = Field(description="The EMA's three-letter code, or empty.")
+    ema_number: str = Field(description="Eight digits, or empty.")
+    is_substitute: bool
+    ema_guest: bool
+    withdrawn: bool
+    person: int | None = Field(description="The person across tournaments, if linked.")
+
+
+class SessionOut(Schema):
+    number: int
+    status: str = Field(description="drawn, in_play or closed.")
+    method: str
+    seed: int
+    published_at: datetime
+    opened_at: datetime | None
+    closed_at: datetime | None
+    tables: int
+    tables_confirmed: int
+
+
+class SeatOut(Schema):
+    seat: str = Field(description="The starting seat, P1 (East at hand 1) to P4.")
+    player: int = Field(description="The player's number.")
+    name: str
+    replaces: int | None = Field(description="The number of the player whose seat this was.")
+    score: int
+    place: int | None = Field(description="None while the table has no hand entered.")
+    table_points: str
+    table_points_twelfths: int
+
+
+class TableOut(Schema):
+    number: int
+    confirmed: bool
+    hands_entered: int
+    seats: list[SeatOut]
+
+
+class PenaltyOut(Schema):
+    offender: str
+    kind: str
+    points: int
+    beneficiary: str | None
+
+
+class HandOut(Schema):
+    number: int
+    outcome: str = Field(description="self_drawn, discard, draw or not_played.")
+    winner: str | None
+    discarder: str | None
+    fan: int | None = Field(description="Without flowers.")
+    flowers: int
+    points: list[int] = Field(description="P1 to P4, penalties included.")
+    penalties: list[PenaltyOut]
+
+
+class StandingOut(Schema):
+    rank: int | None = Field(description="None for substitutes and players not ranked.")
+    player: int
+    name: str
+    country: str
+    table_points: str
+    table_points_twelfths: int
+    score: int
+    sessions_played: int
+    first_places: int
+    best_session: int | None
+
+
+class SeriesOut(Schema):
+    slug: str
+    name: str
+    rule: str = Field(description="best (table points) or places (points by place).")
+    counted_results: int | None = Field(description="Results counted per person; None: all.")
+    place_points: list[int]
+    tournaments: list[str] = Field(description="The tournaments' slugs, in the series' order.")
+    version: int
+
+
+class SeriesResultOut(Schema):
+    tournament: str
+    player: int
+    rank: int
+    table_points: str
+    table_points_twelfths: int
+    score: int
+    place_points: int | None
+    counted: bool
+
+
+class SeriesRowOut(Schema):
+    rank: int
+    person: int
+    name: str
+    country: str
+    total: str = Field(description="Table points (exact) or points by place.")
+    table_points: str
+    table_points_twelfths: int
+    score: int
+    results: list[SeriesResultOut]

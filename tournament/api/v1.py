@@ -1,0 +1,423 @@
+"""Version 1 of the open results API: read-only, public where the pages are public.
+
+Every answer carries an ETag made from the version of what it shows (the tournament's data
+version, the series' versions): a poller that sends it back in ``If-None-Match`` gets 304 and
+no body while nothing changed. Lists come by pages (``?page=2``, 100 items a page, at most
+``page_size=500``). Every address counts against the caller's rate (``MCR_API_RATE``,
+per address), answered 429 beyond it.
+"""
+
+import hashlib
+from fractions import Fraction
+from functools import wraps
+
+from django.conf import settings
+from django.http import Http404, HttpResponse
+from ninja import NinjaAPI, Path
+from ninja.pagination import PageNumberPagination, paginate
+from ninja.throttling import AnonRateThrottle
+
+from tournament.api.schemas import (
+    HandOut,
+    InvalidRequest,
+    Message,
+    PenaltyOut,
+    PlayerOut,
+    SeriesOut,
+    SeriesResultOut,
+    SeriesRowOut,
+    SessionOut,
+    StandingOut,
+    TableOut,
+    TournamentDetailOut,
+    TournamentOut,
+    exact,
+    seat_label,
+    twelfths,
+)
+from tournament.scoring import TWELFTHS
+from tournament.selectors import api as reads
+from tournament.selectors.lookups import tournament_with_versions
+from tournament.selectors.series import (
+    series_rule,
+    series_standing,
+    series_tournaments,
+    series_versions,
+)
+from tournament.selectors.standings import tournament_standings
+
+PAGE_SIZE = 100
+MAX_PAGE_SIZE = 500
+# Raised when a document's shape changes, so that no client keeps an ETag of the old shape.
+FORMAT = 1
+
+
+class ResultsAPI(NinjaAPI):
+    def create_response(self, request, data, *, status=None, temporal_response=None):
+        response = super().create_response(
+            request, data, status=status, temporal_response=temporal_response
+        )
+        etag = getattr(request, "api_etag", None)
+        if etag and response.status_code == 200:
+            response["ETag"] = etag
+        # Caches may keep an answer but must ask again each time (the ETag makes that cheap).
+        response["Cache-Control"] = "no-cache"
+        return response
+
+
+api = ResultsAPI(
+    title="MCR tournament results",
+    version="1",
+    description=(
+        "The public results of the tournaments on this site: tournaments, players, sessions, "
+        "tables with their seats and exact table points, standings, each confirmed table's "
+        "hands, and series rankings. Read-only. Table points are exact: a fraction as text "
+        "and the same value in twelfths."
+    ),
+    urls_namespace="api-v1",
+    docs_url=None,
+    # Per address (``NINJA_NUM_PROXIES`` reads it behind the site's proxies): the API has
+    # no accounts, a logged-in organiser is one more address.
+    throttle=[AnonRateThrottle(settings.API_RATE)],
+)
+
+
+@api.exception_handler(Http404)
+def not_found(request, error):
+    """What was not found, in words ("No such published session."), as JSON."""
+    return api.create_response(request, {"detail": str(error) or "Not found."}, status=404)
+
+
+def _etag(*parts) -> str:
+    digest = hashlib.sha256(":".join(map(str, (FORMAT, *parts))).encode()).hexdigest()
+    return f'"{digest[:32]}"'
+
+
+def conditional(version_of):
+    """The operation answers 304 when the caller's ``If-None-Match`` holds the ETag of
+    ``version_of(**kwargs)`` (None: not found, the operation says so); else it runs and its
+    answer carries that ETag."""
+
+    def decorate(operation):
+        @wraps(operation)
+        def answered(request, **kwargs):
+            version = version_of(**kwargs)
+            if version is not None:
+                etag = _etag(request.get_full_path(), version)
+                sent = request.headers.get("If-None-Match", "")
+                if etag in [tag.strip() for tag in sent.split(",")] or sent.strip() == "*":
+                    response = HttpResponse(status=304)
+                    response["ETag"] = etag
+                    return response
+                request.api_etag = etag
+            return operation(request, **kwargs)
+
+        return answered
+
+    return decorate
+
+
+def _tournament_version(slug: str, **_kwargs):
+    found = tournament_with_versions(slug)
+    return None if found is None else f"t{found[0].pk}.{found[1]}"
+
+
+def _all_tournaments_version(**_kwargs):
+    return ",".join(f"{t.pk}.{t.data_number or 0}" for t in reads.api_tournaments())
+
+
+def _series_version(slug: str, **_kwargs):
+    series = reads.api_series(slug)
+    return None if series is None else series_versions(series)[0]
+
+
+def _all_series_version(**_kwargs):
+    return ",".join(f"{s.pk}.{s.version}" for s in reads.api_series_list())
+
+
+def _found(value, what: str):
+    if value is None:
+        raise Http404(what)
+    return value
+
+
+def _tournament(slug: str):
+    return _found(reads.api_tournament(slug), "No such tournament.")
+
+
+# Each answer's codes: the document, not modified, not found, a parameter that cannot be
+# read, too many requests.
+# A session's or a table's number, as the database holds it (a small positive integer).
+NUMBER = Path(..., ge=1, le=32767)
+
+
+def _answers(document) -> dict:
+    return {200: document, 304: None, 404: Message, 422: InvalidRequest, 429: Message}
+
+
+def _tournament_out(tournament) -> dict:
+    return {
+        "slug": tournament.slug,
+        "name": tournament.name,
+        "session_count": tournament.session_count,
+        "players": tournament.player_count,
+        "tiebreaks": tournament.tiebreaks,
+        "version": tournament.data_number or 0,
+        "created_at": tournament.created_at,
+    }
+
+
+@api.get(
+    "/tournaments",
+    response=_answers(list[TournamentOut]),
+    tags=["tournaments"],
+    summary="Tournaments",
+)
+@conditional(_all_tournaments_version)
+@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+def tournaments(request):
+    """Every tournament, newest first."""
+    return [_tournament_out(t) for t in reads.api_tournaments()]
+
+
+@api.get(
+    "/tournaments/{slug}",
+    response=_answers(TournamentDetailOut),
+    tags=["tournaments"],
+    summary="A tournament",
+)
+@conditional(_tournament_version)
+def tournament(request, slug: str):
+    found = _tournament(slug)
+    return {
+        **_tournament_out(found),
+        "sessions_published": found.sessions_published,
+        "seating_method": found.seating_method,
+        "ema_qualifying": found.ema_qualifying,
+    }
+
+
+@api.get(
+    "/tournaments/{slug}/players",
+    response=_answers(list[PlayerOut]),
+    tags=["tournaments"],
+    summary="A tournament's players",
+)
+@conditional(_tournament_version)
+@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+def players(request, slug: str):
+    """By number, substitutes and withdrawn players included; never an e-mail."""
+    return [
+        {
+            "number": p.number,
+            "name": p.name,
+            "first_name": p.first_name,
+            "last_name": p.last_name,
+            "name_zh": p.name_zh,
+            "team": p.team,
+            "country": p.country,
+            "ema_number": p.ema_number,
+            "is_substitute": p.is_substitute,
+            "ema_guest": p.ema_guest,
+            "withdrawn": p.withdrawn_at is not None,
+            "person": p.person_id,
+        }
+        for p in reads.api_players(_tournament(slug))
+    ]
+
+
+@api.get(
+    "/tournaments/{slug}/sessions",
+    response=_answers(list[SessionOut]),
+    tags=["tournaments"],
+    summary="A tournament's published sessions",
+)
+@conditional(_tournament_version)
+def sessions(request, slug: str):
+    """The sessions whose draw is public, by number (a draw under review is not listed)."""
+    return [
+        {
+            "number": s.number,
+            "status": s.status,
+            "method": s.method,
+            "seed": s.seed,
+            "published_at": s.published_at,
+            "opened_at": s.opened_at,
+            "closed_at": s.closed_at,
+            "tables": s.table_count,
+            "tables_confirmed": s.tables_confirmed,
+        }
+        for s in reads.api_sessions(_tournament(slug))
+    ]
+
+
+def _session(slug: str, number: int):
+    return _found(reads.api_session(_tournament(slug), number), "No such published session.")
+
+
+def _seat_out(seat) -> dict:
+    points = Fraction(seat.table_points_twelfths, TWELFTHS)
+    return {
+        "seat": seat_label(seat.seat),
+        "player": seat.player.number,
+        "name": seat.player.name,
+        "replaces": seat.replaces.number if seat.replaces_id else None,
+        "score": seat.score,
+        "place": seat.place,
+        "table_points": exact(points),
+        "table_points_twelfths": seat.table_points_twelfths,
+    }
+
+
+@api.get(
+    "/tournaments/{slug}/sessions/{number}/tables",
+    response=_answers(list[TableOut]),
+    tags=["tournaments"],
+    summary="A session's tables",
+)
+@conditional(_tournament_version)
+@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+def tables(request, slug: str, number: int = NUMBER):
+    """Each table with its four seats: the player, the score, the place and the exact table
+    points so far (a table with no hand entered has no place yet)."""
+    return [
+        {
+            "number": table.number,
+            "confirmed": table.confirmed_at is not None,
+            "hands_entered": table.hands_entered,
+            "seats": [_seat_out(seat) for seat in table.seats.all()],
+        }
+        for table in reads.api_tables(_session(slug, number))
+    ]
+
+
+@api.get(
+    "/tournaments/{slug}/sessions/{number}/tables/{table}/hands",
+    response=_answers(list[HandOut]),
+    tags=["tournaments"],
+    summary="A confirmed table's hands",
+)
+@conditional(_tournament_version)
+def hands(request, slug: str, number: int = NUMBER, table: int = NUMBER):
+    """The hands of a table once its referee confirmed it (404 before)."""
+    found = reads.api_table(_session(slug, number), table)
+    if found is None or found.confirmed_at is None:
+        raise Http404("No such confirmed table.")
+    return [
+        {
+            "number": hand.number,
+            "outcome": hand.outcome,
+            "winner": seat_label(hand.winner),
+            "discarder": seat_label(hand.discarder),
+            "fan": hand.fan,
+            "flowers": hand.flowers,
+            "points": [hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4],
+            "penalties": [
+                PenaltyOut(
+                    offender=seat_label(p.offender),
+                    kind=p.kind,
+                    points=p.points,
+                    beneficiary=seat_label(p.beneficiary),
+                )
+                for p in hand.penalties.all()
+            ],
+        }
+        for hand in reads.api_hands(found)
+    ]
+
+
+@api.get(
+    "/tournaments/{slug}/standings",
+    response=_answers(list[StandingOut]),
+    tags=["tournaments"],
+    summary="A tournament's standings",
+)
+@conditional(_tournament_version)
+@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+def standings(request, slug: str):
+    """In the ranking order, as the standings page; substitutes last, without a rank."""
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player.number,
+            "name": row.player.name,
+            "country": row.player.country,
+            "table_points": exact(row.table_points),
+            "table_points_twelfths": twelfths(row.table_points),
+            "score": row.score,
+            "sessions_played": row.sessions_played,
+            "first_places": row.first_places,
+            "best_session": row.best_session,
+        }
+        for row in tournament_standings(_tournament(slug))
+    ]
+
+
+def _series_out(series) -> dict:
+    return {
+        "slug": series.slug,
+        "name": series.name,
+        "rule": series.rule,
+        "counted_results": series.counted_results,
+        "place_points": list(series_rule(series).place_points),
+        "tournaments": [t.slug for t in series_tournaments(series)],
+        "version": series.version,
+    }
+
+
+@api.get("/series", response=_answers(list[SeriesOut]), tags=["series"], summary="Series")
+@conditional(_all_series_version)
+@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+def series_list(request):
+    return [_series_out(series) for series in reads.api_series_list()]
+
+
+def _series(slug: str):
+    return _found(reads.api_series(slug), "No such series.")
+
+
+@api.get("/series/{slug}", response=_answers(SeriesOut), tags=["series"], summary="A series")
+@conditional(_series_version)
+def series(request, slug: str):
+    return _series_out(_series(slug))
+
+
+@api.get(
+    "/series/{slug}/ranking",
+    response=_answers(list[SeriesRowOut]),
+    tags=["series"],
+    summary="A series' ranking",
+)
+@conditional(_series_version)
+@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+def series_ranking(request, slug: str):
+    """Best first, each person's result in every tournament they played, counted or not."""
+    standing = series_standing(_series(slug))
+    slugs = [t.slug for t in standing.tournaments]
+    return [
+        {
+            "rank": row.rank,
+            "person": row.person_id,
+            "name": row.name,
+            "country": row.country,
+            "total": exact(row.total),
+            "table_points": exact(row.table_points),
+            "table_points_twelfths": twelfths(row.table_points),
+            "score": row.score,
+            "results": [
+                SeriesResultOut(
+                    tournament=slugs[index],
+                    player=cell.player_number,
+                    rank=cell.rank,
+                    table_points=exact(cell.table_points),
+                    table_points_twelfths=twelfths(cell.table_points),
+                    score=cell.score,
+                    place_points=cell.place_points,
+                    counted=cell.counted,
+                )
+                for index, cell in enumerate(row.cells)
+                if cell is not None
+            ],
+        }
+        for row in standing.rows
+    ]
