@@ -1,4 +1,5 @@
-"""The demo referee account referees every table of the demo, so it can enter results."""
+"""The demo referee account referees every table of the demo, so it can enter results; the
+demo organiser runs the demo's series of its people."""
 
 import io
 
@@ -8,7 +9,8 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from tournament import services
-from tournament.models import Table
+from tournament.models import Player, Series, Table
+from tournament.selectors.series import series_standing
 
 DEMO_SLUG = "demo-open-2026"
 
@@ -43,3 +45,16 @@ def test_setting_up_again_keeps_an_organisers_choice():
     freed.refresh_from_db()
     assert table.referee == organiser
     assert freed.referee.username == "referee"
+
+
+@pytest.mark.django_db
+def test_the_demos_players_are_people_ranked_by_a_series_its_organiser_runs():
+    setup_demo()
+    setup_demo()  # again: nothing doubles
+    players = Player.objects.filter(tournament__slug=DEMO_SLUG)
+    assert not players.filter(person__isnull=True).exists()
+    (series,) = Series.objects.all()
+    assert [t.slug for t in series.tournaments.all()] == [DEMO_SLUG]
+    assert [u.username for u in series.organisers.all()] == ["organiser"]
+    ranked = series_standing(series).rows
+    assert len(ranked) == players.filter(is_substitute=False).count()

@@ -9,10 +9,12 @@ SERIES_FIELDS = ("name", "slug", "rule", "counted_results", "place_points")
 
 
 @transaction.atomic
-def series_save(*, series: Series | None = None, tournaments, user=None, **fields) -> Series:
+def series_save(
+    *, series: Series | None = None, tournaments, user=None, organisers=None, **fields
+) -> Series:
     """Create a series (``user`` becomes its organiser) or change ``series``: its name,
-    address, rule and tournaments. The ranking under its old rule is never read again (the
-    version is raised)."""
+    address, rule and tournaments, and its organisers when ``organisers`` is given. The
+    ranking under its old rule is never read again (the version is raised)."""
     unknown = set(fields) - set(SERIES_FIELDS)
     if unknown:
         raise TypeError(f"unknown series fields {sorted(unknown)}")
@@ -33,6 +35,8 @@ def series_save(*, series: Series | None = None, tournaments, user=None, **field
             series.version = stored.get(pk=series.pk) + 1
             series.save()
         series.tournaments.set(tournaments)
+        if organisers is not None:
+            series.organisers.set(organisers)
     return series
 
 

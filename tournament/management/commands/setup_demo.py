@@ -58,3 +58,10 @@ class Command(BaseCommand):
         )
         # The demo referee may enter at every table of the demo, as its organiser may.
         give_free_tables(tournament, accounts["referee"])
+        # The demo organiser runs the demo's series too.
+        for series in tournament.series.all():
+            services.series_save(
+                series=series,
+                tournaments=list(series.tournaments.all()),
+                organisers={*series.organisers.all(), accounts["organiser"]},
+            )
