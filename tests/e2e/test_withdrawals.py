@@ -242,12 +242,21 @@ def test_withdrawals_substitutes_and_a_reinstatement_agree_on_every_page_and_she
         )
         assert "Sub" not in team["Members"]
 
-    # Seating: 18 replaces 9 in session 2; withdrawn players dated; 9 absent from session 2.
+    # Seating: 18 replaces 9 from session 2 (given the seat by hand), 17 stands in for 4, who
+    # played session 1 and withdrew (the draws of sessions 2 and 3 seated 17 for them); 17's
+    # session 1 replaces nobody (16 withdrew before the first draw, so held no place);
+    # withdrawn players dated; 9 absent from session 2.
     today = timezone.localdate().isoformat()
     seating = records(book["Seating"])
     (sub,) = [r for r in seating if r["Session"] == 2 and r["Number"] == 18]
     assert sub["Replaces"] == "9 Player 9" and sub["Withdrawn"] is None
-    assert [r["Replaces"] for r in seating if r["Number"] != 18 or r["Session"] != 2] == [None] * 47
+    replaced = {(r["Session"], r["Number"]): r["Replaces"] for r in seating if r["Replaces"]}
+    assert replaced == {
+        (2, 17): "4 Player 4",
+        (2, 18): "9 Player 9",
+        (3, 17): "4 Player 4",
+        (3, 18): "9 Player 9",
+    }
     assert {(r["Session"], r["Number"]) for r in seating if r["Withdrawn"] == today} == {
         (1, 4),
         (1, 9),
@@ -257,6 +266,9 @@ def test_withdrawals_substitutes_and_a_reinstatement_agree_on_every_page_and_she
     # The seating page says the same.
     seating_page = anyone.get(reverse("seating", args=[SLUG, 2])).content.decode()
     assert "replaces 9 Player 9 in their planned seat" in seating_page
+    assert "replaces 4 Player 4<" in seating_page
+    own = anyone.get(reverse("player_schedule", args=[SLUG, 17])).content.decode()
+    assert own.count("replaces 4 Player 4") == 2  # sessions 2 and 3, not 1
 
     # The players' pages: withdrawn players keep their session 1; 18 played session 2.
     for number in (4, 9):
@@ -276,6 +288,10 @@ def test_withdrawals_substitutes_and_a_reinstatement_agree_on_every_page_and_she
     assert (block["Substitutes"], block["Substitute limit"], block["Players"]) == (2, 3, 16)
     start = next(i for i, row in enumerate(rows) if row[0] == "Place")
     listed = rows[start + 1 :]
-    assert [row[-1] for row in listed].count("substitute") == 2
+    # The EMA's note names whom each substitute replaced.
+    assert sorted(row[-1] for row in listed if row[-1]) == [
+        "substitute; replaces 4 Player 4",
+        "substitute; replaces 9 Player 9",
+    ]
     ranked = sorted(r["Rank"] for r in standings.values() if r["Rank"])
     assert [row[0] for row in listed[:16]] == ranked

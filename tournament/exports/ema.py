@@ -14,6 +14,7 @@ from tournament.selectors.ema import ema_report
 from tournament.selectors.lookups import data_version
 from tournament.selectors.overview import session_dates
 from tournament.selectors.standings import StandingRow, tournament_standings
+from tournament.selectors.withdrawals import players_replaced
 
 EMA_RULES = "MCR"
 
@@ -46,10 +47,14 @@ def ema_listed(rows: Iterable[StandingRow]) -> list[StandingRow]:
     return ranked + substitutes
 
 
-def ema_values(row: StandingRow) -> dict:
+def ema_values(row: StandingRow, replaced: list[str] = ()) -> dict:
     """What the EMA's sheet says of one player, by the keys of ``EMA_COLUMNS``. A guest (no
-    EMA number) is ranked like anyone, with an empty number."""
+    EMA number) is ranked like anyone, with an empty number; a substitute's note names the
+    withdrawn players they ``replaced``."""
     player = row.player
+    note = "" if row.ranked else EMA_SUBSTITUTE
+    if note and replaced:
+        note += "; replaces " + ", ".join(replaced)
     return {
         "place": row.rank,
         "last_name": player.last_name,
@@ -59,15 +64,18 @@ def ema_values(row: StandingRow) -> dict:
         "table_points": ExactPoints(row.table_points),
         "score": row.score,
         "ema_member": "yes" if player.ema_number else "no",
-        "note": "" if row.ranked else EMA_SUBSTITUTE,
+        "note": note,
     }
 
 
-def ema_rows(rows: Iterable[StandingRow]) -> Iterator[Row]:
-    """The EMA's results: the header of ``EMA_COLUMNS``, then one row per listed player."""
+def ema_rows(
+    rows: Iterable[StandingRow], replaced: dict[int, list[str]] | None = None
+) -> Iterator[Row]:
+    """The EMA's results: the header of ``EMA_COLUMNS``, then one row per listed player
+    (``replaced``: substitute id -> the players they replaced, ``players_replaced``)."""
     yield tuple(heading for heading, _key in EMA_COLUMNS)
     for row in ema_listed(rows):
-        values = ema_values(row)
+        values = ema_values(row, (replaced or {}).get(row.player.pk, ()))
         yield tuple(values[key] for _heading, key in EMA_COLUMNS)
 
 
@@ -100,14 +108,16 @@ def write_ema_workbook(tournament, file) -> None:
     """The EMA's results sheet as an .xlsx: the tournament's block, then the results."""
     rows = tournament_standings(tournament)
     above = ema_tournament_rows(tournament, ema_listed(rows))
-    xlsx_writer.write_workbook(file, [("Results", cell_values(ema_rows(rows)), above)])
+    results = ema_rows(rows, players_replaced(tournament))
+    xlsx_writer.write_workbook(file, [("Results", cell_values(results), above)])
 
 
 def ema_csv_text(tournament) -> str:
     """The EMA's results as CSV: the same rows as the workbook's results, header first."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    for row in cell_values(ema_rows(tournament_standings(tournament))):
+    rows = ema_rows(tournament_standings(tournament), players_replaced(tournament))
+    for row in cell_values(rows):
         writer.writerow(
             [xlsx_writer.fraction_text(v) if isinstance(v, Fraction) else v for v in row]
         )

@@ -338,8 +338,9 @@ def penalty_rows(tournament) -> Iterator[Row]:
 
 def seating_rows(tournament) -> Iterator[Row]:
     """The draw of every session: table, starting seat and lot of each player; whom a
-    substitute replaces (the player the draw gave the seat, who withdrew) and the day a
-    seated player withdrew, as the seating page marks them."""
+    substitute replaces (the player the draw gave the seat, who withdrew, or the withdrawn
+    player a substitute the draw seated stands in for) and the day a seated player withdrew,
+    as the seating page marks them."""
     yield (
         _("Session"),
         _("Table"),
@@ -366,11 +367,16 @@ def seating_rows(tournament) -> Iterator[Row]:
             "player__team",
             "replaces__number",
             "replaces__name",
+            "stands_in_for__number",
+            "stands_in_for__name",
             "player__withdrawn_at",
         )
         .iterator(chunk_size=2000)
     )
-    for session, table, seat, *rest, replaced, replaced_name, withdrawn_at in seats:
+    for session, table, seat, *rest, withdrawn_at in seats:
+        rest, (replaced, replaced_name, stood_in_for, stood_in_for_name) = rest[:-4], rest[-4:]
+        if replaced is None and stood_in_for is not None:
+            replaced, replaced_name = stood_in_for, stood_in_for_name
         yield (
             session,
             table,

@@ -379,6 +379,12 @@ class Seat(models.Model):
     replaces = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
     )
+    # The withdrawn player a substitute stands in for when the draw itself seated the
+    # substitute (``seating.replacements``). Unlike ``replaces``, the draw gave this seat to
+    # its player: the draw stays checkable as it is.
+    stands_in_for = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
+    )
     # The seat's result at its table so far: the sum of its points in the hands entered, its
     # place and its exact table points in twelfths (7/3 is 28), or no place while no hand is
     # entered. Kept by the hand service in each hand's transaction (``services.results``) so

@@ -8,6 +8,7 @@
 - ``published``: that schedule by registration number, as published to the players;
 - ``replan``: re-planning the sessions not yet played after a withdrawal or a substitute;
 - ``modes``: the session-by-session modes (random, by standings, serpentine, top tables);
+- ``replacements``: whom each substitute a draw seats stands in for;
 - ``commitment``: a draw committed before it is made, its hash and the check of its record;
 - ``__main__``: the command line, ``python -m tournament.seating``.
 

@@ -232,6 +232,9 @@ class PlayerSeat:
     table: Table
     seat: int
     opponents: list[tuple[str, Player]]
+    # The withdrawn player this seat's substitute replaces (given the seat by hand, or
+    # seated by the draw in their stead), if any.
+    replaces: Player | None = None
 
     @property
     def seat_label(self) -> str:
@@ -259,6 +262,9 @@ class ListedSeat:
     lot: int
     player: ListedPlayer
     replaces: ListedPlayer | None  # the player the lot gave this seat, when replaced
+    # The withdrawn player a substitute the draw seated stands in for (``Seat.stands_in_for``),
+    # while the seat holds that substitute.
+    stands_in_for: ListedPlayer | None = None
 
 
 @dataclass(frozen=True)
@@ -284,6 +290,8 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
             "player__withdrawn_at",
             "replaces__number",
             "replaces__name",
+            "stands_in_for__number",
+            "stands_in_for__name",
         )
     )
     return [
@@ -295,6 +303,9 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
                 number, name, name_zh, is_substitute, withdrawn=withdrawn_at is not None
             ),
             replaces=None if replaced is None else ListedPlayer(replaced, replaced_name),
+            stands_in_for=None
+            if stood_in_for is None or replaced is not None
+            else ListedPlayer(stood_in_for, stood_in_for_name),
         )
         for (
             table,
@@ -307,6 +318,8 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
             withdrawn_at,
             replaced,
             replaced_name,
+            stood_in_for,
+            stood_in_for_name,
         ) in rows
     ]
 
@@ -341,7 +354,7 @@ def player_schedule(player: Player) -> list[PlayerSeat]:
     the draw input, which a session-by-session draw fills with every earlier table)."""
     seats = (
         Seat.objects.filter(table__seats__player=player, session__published_at__isnull=False)
-        .select_related("session", "table", "player")
+        .select_related("session", "table", "player", "replaces", "stands_in_for")
         .defer("session__draw_input")
         .order_by("session__number", "seat")
     )
@@ -357,6 +370,7 @@ def player_schedule(player: Player) -> list[PlayerSeat]:
                 table=own.table,
                 seat=own.seat,
                 opponents=[(SEAT_LABELS[o.seat], o.player) for o in table_seats if o is not own],
+                replaces=own.replaces or own.stands_in_for,
             )
         )
     return schedule

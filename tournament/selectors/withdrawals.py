@@ -160,3 +160,31 @@ def seats_waiting_for_play(player: Player):
         .order_by("session__number")
         .distinct()
     )
+
+
+def players_replaced(tournament) -> dict[int, list[str]]:
+    """Substitute player id -> the withdrawn players they replaced in the published
+    sessions ("8 Player 8"), each once, in the order of the sessions: given the seat by hand
+    (``Seat.replaces``) or seated by the draw in their stead (``Seat.stands_in_for``)."""
+    replaced: dict[int, list[str]] = {}
+    for player, *named in (
+        Seat.objects.filter(
+            Q(replaces__isnull=False) | Q(stands_in_for__isnull=False),
+            session__tournament=tournament,
+            session__published_at__isnull=False,
+            player__is_substitute=True,
+        )
+        .order_by("session__number")
+        .values_list(
+            "player_id",
+            "replaces__number",
+            "replaces__name",
+            "stands_in_for__number",
+            "stands_in_for__name",
+        )
+    ):
+        number, name = named[:2] if named[0] is not None else named[2:]
+        text = f"{number} {name}"
+        if text not in replaced.setdefault(player, []):
+            replaced[player].append(text)
+    return replaced

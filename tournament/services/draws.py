@@ -12,7 +12,7 @@ from tournament import models, seating
 from tournament.history import audit
 from tournament.language.translated import core_error
 from tournament.models import Hand, Player, Seat, SeatingPlan, Session, Table, Tournament
-from tournament.seating import modes
+from tournament.seating import modes, replacements
 from tournament.seating.draw import SeatAssignment
 from tournament.seating.published import (
     matches_drawn,
@@ -102,6 +102,8 @@ def session_draw(
             pending, tournament=tournament, method=method, top=top, typed_seed=seed
         )
     draw_input = None
+    # The session as the plan published before this draw had it (a re-plan may change it).
+    planned = _planned_session(tournament, number)
     try:
         if method == "planned":
             seed, tables = _tables_from_plan(
@@ -140,6 +142,13 @@ def session_draw(
     # Each table keeps the referee it had in the session before. The tables and seats are
     # inserted in bulk, their history rows too (a few statements for 250 tables, not 2,500).
     referees = previous_referees(tournament_id=tournament.pk, number=number)
+    stand_ins = _stand_ins(
+        tournament,
+        number=number,
+        tables=[t for t, _lots in tables],
+        players=players,
+        planned=planned,
+    )
     history = audit.bulk_history()
     drawn = bulk_create_with_history(
         [
@@ -151,7 +160,14 @@ def session_draw(
     )
     bulk_create_with_history(
         [
-            Seat(session=session, table=table, player=players[player], seat=seat, lot=lot)
+            Seat(
+                session=session,
+                table=table,
+                player=players[player],
+                seat=seat,
+                lot=lot,
+                stands_in_for=stand_ins.get(player),
+            )
             for table, (table_players, lots) in zip(drawn, tables, strict=True)
             for seat, (player, lot) in enumerate(zip(table_players, lots, strict=True))
         ],
@@ -170,6 +186,55 @@ def session_draw(
         seat_emails_queue(session=session)
     tournament_touch(tournament.pk)
     return session
+
+
+def _planned_session(tournament, number: int) -> list[list[int]] | None:
+    """Session ``number``'s tables in the tournament's published plan, if it has one."""
+    sessions = SeatingPlan.objects.filter(tournament=tournament).values_list("sessions", flat=True)
+    found = sessions.first()
+    if found is None or number > len(found):
+        return None
+    return [list(table) for table in found[number - 1]]
+
+
+def _stand_ins(tournament, *, number, tables, players, planned) -> dict[int, Player]:
+    """Substitute number -> the withdrawn player they stand in for in this draw
+    (``seating.replacements``), from the plan published before it, the substitutes' earlier
+    seats and the withdrawn players who held a place (planned here, or played before)."""
+    substitutes = [n for n, player in players.items() if player.is_substitute]
+    if not substitutes:
+        return {}
+    withdrawn = list(
+        tournament.players.filter(withdrawn_at__isnull=False, is_substitute=False).order_by(
+            "withdrawn_at", "number"
+        )
+    )
+    earlier_seats = Seat.objects.filter(session__tournament=tournament, session__number__lt=number)
+    seated_before = {
+        seated
+        for pair in earlier_seats.values_list("player__number", "replaces__number")
+        for seated in pair
+        if seated is not None
+    }
+    planned_here = {n for table in planned or () for n in table}
+    held = [p for p in withdrawn if p.number in seated_before or p.number in planned_here]
+    earlier = {}
+    for substitute, replaced, stood_in_for in (
+        earlier_seats.filter(player__number__in=substitutes)
+        .order_by("session__number")
+        .values_list("player__number", "replaces__number", "stands_in_for__number")
+    ):
+        if replaced or stood_in_for:
+            earlier[substitute] = replaced or stood_in_for
+    named = replacements.substitutes_standing_in(
+        tables=tables,
+        substitutes=substitutes,
+        withdrawn=[p.number for p in held],
+        planned=planned,
+        earlier=earlier,
+    )
+    by_number = {p.number: p for p in held}
+    return {substitute: by_number[player] for substitute, player in named.items()}
 
 
 def _tables_by_lot(players: list[int], seed: int):

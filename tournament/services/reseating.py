@@ -29,8 +29,9 @@ from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.tables import locked_table, seating_unchanged, table_open_for_entry
 
 # What a seat holds that belongs to its player: whom they are, their lot in the draw (so the
-# draw, read by lot, stays the published one) and the drawn player they replace.
-PLAYER_FIELDS = ("player", "lot", "replaces")
+# draw, read by lot, stays the published one), the drawn player they replace and the
+# withdrawn player a substitute stands in for.
+PLAYER_FIELDS = ("player", "lot", "replaces", "stands_in_for")
 # A swap asked on a page that no longer shows the table's seats: most often the same swap sent
 # twice, already made.
 SWAP_SEATING_CHANGED = gettext_lazy(

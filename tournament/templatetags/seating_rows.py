@@ -42,19 +42,33 @@ def replaced_note(method: str, number: int, name: str) -> str:
     return text % {"n": number, "name": name}
 
 
+def stand_in_note(number: int, name: str) -> str:
+    """What the seat of a substitute the draw seated says of the withdrawn player they stand
+    in for."""
+    return _("replaces %(n)s %(name)s") % {"n": number, "name": name}
+
+
+def seat_note(seat, method: str) -> str:
+    """The small print under a seated player, escaped: the lot, whom they replace."""
+    note = f"{escape(_('lot'))} {seat.lot}" if method == "lot" else ""
+    if seat.replaces:
+        replaced = replaced_note(method, seat.replaces.number, seat.replaces.name)
+    elif seat.stands_in_for:
+        replaced = stand_in_note(seat.stands_in_for.number, seat.stands_in_for.name)
+    else:
+        return note
+    return f"{note} · {escape(replaced)}" if note else escape(replaced)
+
+
 @register.simple_tag
 def seating_rows(tables, method: str):
     """The rows of the seating by table: each table's players P1..P4, with their lots when
     drawn by lot, whom each substitute replaces, and the withdrawn players still seated."""
-    lot = escape(_("lot"))
     rows = []
     for table in tables:
         cells = []
         for seat in table.seats:
-            note = f"{lot} {seat.lot}" if method == "lot" else ""
-            if seat.replaces:
-                replaced = replaced_note(method, seat.replaces.number, seat.replaces.name)
-                note = f"{note} · {escape(replaced)}" if note else escape(replaced)
+            note = seat_note(seat, method)
             cells.append(
                 f'    <td>{_player(seat.player)}<br><small class="muted">{note}</small></td>\n'
             )
