@@ -212,3 +212,32 @@ def test_query_counts_do_not_grow_with_the_tournament(organiser, referee, path):
         counts.append(_queries(f"{BASE}/tournaments/{slug}/{path}"))
     assert counts[0] == counts[1], counts
     assert counts[0] <= 6, counts
+
+
+def test_a_short_name_the_site_never_makes_is_refused_before_any_query(results):
+    client = login(None)
+    for url in (
+        f"{BASE}/tournaments/%00",
+        f"{BASE}/series/%00/ranking",
+        f"{BASE}/tournaments/a%20b/standings",
+    ):
+        response, document = get(client, url)
+        assert response.status_code == 422, url
+        assert document["detail"][0]["loc"] == ["path", "slug"]
+
+
+def test_the_list_of_series_follows_its_tournaments_in_two_queries(results, organiser):
+    client = login(None)
+    url = f"{BASE}/series"
+    etag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=f"W/{etag}").status_code == 304
+    services.tournament_delete(tournament=results.tournament, confirm_slug="spring-open")
+    response, document = get(client, url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200
+    assert document["items"][0]["tournaments"] == []
+    one_series = _queries(url)
+    for n in range(4):
+        services.series_save(
+            user=organiser, tournaments=[], name=f"S{n}", slug=f"s-{n}", rule="best"
+        )
+    assert _queries(url) == one_series

@@ -168,3 +168,33 @@ def test_a_persons_results_list_each_tournament_with_their_standing(two):
         ("autumn", 2),
     }
     assert all(r.standing is not None and r.standing.player.pk == r.player.pk for r in results)
+
+
+def test_a_mistyped_number_or_name_corrected_corrects_the_person_of_that_player_alone(two):
+    spring, autumn = two
+    bo = add(spring, 1, "Bo Typo", ema_number="11111111")
+    person = bo.person
+    bo = add(spring, 1, "Bo Real", player=bo, ema_number="22222222")
+    person.refresh_from_db()
+    assert (bo.person, person.name, person.ema_number) == (person, "Bo Real", "22222222")
+    # The real holder of the first number gets a person of their own.
+    cy = add(autumn, 1, "Cy Real", ema_number="11111111")
+    assert cy.person != person and cy.person.name == "Cy Real"
+    # A person who is several players keeps their name when one of them is renamed.
+    add(autumn, 2, "Bo Real", ema_number="22222222")
+    add(spring, 1, "Bo Renamed", player=spring.players.get(number=1))
+    person.refresh_from_db()
+    assert person.name == "Bo Real"
+
+
+def test_a_player_ticked_as_two_people_is_refused(two):
+    spring, autumn = two
+    add(spring, 1, "Anna Berg")
+    add(spring, 2, "Anna Berg")
+    services.person_create_for(tournament=spring, numbers=[1, 2])
+    first, second = (p.person for p in spring.players.order_by("number"))
+    add(autumn, 1, "Anna Berg")
+    with pytest.raises(ValidationError) as refused:
+        services.people_link(tournament=autumn, links=[(1, first.pk), (1, second.pk)])
+    assert refused.value.error_list[0].code == "player_chosen_twice"
+    assert autumn.players.get(number=1).person is None

@@ -70,6 +70,8 @@ def test_an_organiser_creates_a_series_and_sees_its_ranking(tournament, organise
         ({"rule": "places", "place_points": ""}, "place_points", "Give the points of places"),
         ({"rule": "places", "place_points": "10, x"}, "place_points", "as whole numbers"),
         ({"rule": "places", "place_points": "5, 10"}, "place_points", "more points than"),
+        ({"rule": "places", "place_points": "1234567, 1"}, "place_points", "at most 999999"),
+        ({"rule": "places", "place_points": "١٠, 5"}, "place_points", "as whole numbers"),
         ({"counted_results": "0"}, "counted_results", "greater than or equal to 1"),
         ({"rule": "average"}, "rule", "Select a valid choice"),
         ({"tournaments": ["99999999999999"]}, "tournaments", "Select a valid choice"),

@@ -41,7 +41,6 @@ from tournament.selectors.lookups import tournament_with_versions
 from tournament.selectors.series import (
     series_rule,
     series_standing,
-    series_tournaments,
     series_versions,
 )
 from tournament.selectors.standings import tournament_standings
@@ -105,9 +104,12 @@ def conditional(version_of):
             if version is not None:
                 etag = _etag(request.get_full_path(), version)
                 sent = request.headers.get("If-None-Match", "")
-                if etag in [tag.strip() for tag in sent.split(",")] or sent.strip() == "*":
+                # A weak validator ("W/...") is the same tag for this comparison (RFC 9110).
+                tags = [tag.strip().removeprefix("W/") for tag in sent.split(",")]
+                if etag in tags or sent.strip() == "*":
                     response = HttpResponse(status=304)
                     response["ETag"] = etag
+                    response["Cache-Control"] = "no-cache"
                     return response
                 request.api_etag = etag
             return operation(request, **kwargs)
@@ -132,7 +134,8 @@ def _series_version(slug: str, **_kwargs):
 
 
 def _all_series_version(**_kwargs):
-    return ",".join(f"{s.pk}.{s.version}" for s in reads.api_series_list())
+    """Each series' version and its tournaments' (the list names their slugs)."""
+    return reads.api_series_versions()
 
 
 def _found(value, what: str):
@@ -147,8 +150,11 @@ def _tournament(slug: str):
 
 # Each answer's codes: the document, not modified, not found, a parameter that cannot be
 # read, too many requests.
-# A session's or a table's number, as the database holds it (a small positive integer).
+# A session's or a table's number, as the database holds it (a small positive integer); a
+# short name as the site makes them (letters, digits, hyphens, underscores): anything else is
+# refused before any query (a NUL character, say, which PostgreSQL cannot compare).
 NUMBER = Path(..., ge=1, le=32767)
+SLUG = Path(..., pattern=r"^[-a-zA-Z0-9_]+$", max_length=60)
 
 
 def _answers(document) -> dict:
@@ -187,7 +193,7 @@ def tournaments(request):
     summary="A tournament",
 )
 @conditional(_tournament_version)
-def tournament(request, slug: str):
+def tournament(request, slug: str = SLUG):
     found = _tournament(slug)
     return {
         **_tournament_out(found),
@@ -205,7 +211,7 @@ def tournament(request, slug: str):
 )
 @conditional(_tournament_version)
 @paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
-def players(request, slug: str):
+def players(request, slug: str = SLUG):
     """By number, substitutes and withdrawn players included; never an e-mail."""
     return [
         {
@@ -233,7 +239,7 @@ def players(request, slug: str):
     summary="A tournament's published sessions",
 )
 @conditional(_tournament_version)
-def sessions(request, slug: str):
+def sessions(request, slug: str = SLUG):
     """The sessions whose draw is public, by number (a draw under review is not listed)."""
     return [
         {
@@ -277,7 +283,7 @@ def _seat_out(seat) -> dict:
 )
 @conditional(_tournament_version)
 @paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
-def tables(request, slug: str, number: int = NUMBER):
+def tables(request, slug: str = SLUG, number: int = NUMBER):
     """Each table with its four seats: the player, the score, the place and the exact table
     points so far (a table with no hand entered has no place yet)."""
     return [
@@ -298,7 +304,7 @@ def tables(request, slug: str, number: int = NUMBER):
     summary="A confirmed table's hands",
 )
 @conditional(_tournament_version)
-def hands(request, slug: str, number: int = NUMBER, table: int = NUMBER):
+def hands(request, slug: str = SLUG, number: int = NUMBER, table: int = NUMBER):
     """The hands of a table once its referee confirmed it (404 before)."""
     found = reads.api_table(_session(slug, number), table)
     if found is None or found.confirmed_at is None:
@@ -334,7 +340,7 @@ def hands(request, slug: str, number: int = NUMBER, table: int = NUMBER):
 )
 @conditional(_tournament_version)
 @paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
-def standings(request, slug: str):
+def standings(request, slug: str = SLUG):
     """In the ranking order, as the standings page; substitutes last, without a rank."""
     return [
         {
@@ -360,7 +366,7 @@ def _series_out(series) -> dict:
         "rule": series.rule,
         "counted_results": series.counted_results,
         "place_points": list(series_rule(series).place_points),
-        "tournaments": [t.slug for t in series_tournaments(series)],
+        "tournaments": [t.slug for t in series.tournaments.all()],
         "version": series.version,
     }
 
@@ -373,12 +379,12 @@ def series_list(request):
 
 
 def _series(slug: str):
-    return _found(reads.api_series(slug), "No such series.")
+    return _found(reads.api_series(slug, with_tournaments=True), "No such series.")
 
 
 @api.get("/series/{slug}", response=_answers(SeriesOut), tags=["series"], summary="A series")
 @conditional(_series_version)
-def series(request, slug: str):
+def series(request, slug: str = SLUG):
     return _series_out(_series(slug))
 
 
@@ -390,7 +396,7 @@ def series(request, slug: str):
 )
 @conditional(_series_version)
 @paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
-def series_ranking(request, slug: str):
+def series_ranking(request, slug: str = SLUG):
     """Best first, each person's result in every tournament they played, counted or not."""
     standing = series_standing(_series(slug))
     slugs = [t.slug for t in standing.tournaments]

@@ -7,6 +7,7 @@ is a set of tournaments ranked together by one rule (``tournament.rankings.serie
 """
 
 import itertools
+import re
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -61,19 +62,24 @@ SERIES_RULE_CHOICES = [
 ]
 
 
+# The points one place earns, at most: six digits.
+PLACE_POINTS_DIGITS = re.compile(r"[0-9]{1,6}")
+
+
 def parse_place_points(text: str) -> list[int]:
     """The points of places 1, 2, 3… as written in a series' table ("20, 15, 12"): whole
-    numbers, none negative, none above the place before; raises ValidationError otherwise."""
+    numbers of at most six digits, none above the place before; raises ValidationError
+    otherwise."""
     parts = [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
-    try:
-        points = [int(part) for part in parts]
-    except ValueError:
-        points = None
-    if points is None or any(value < 0 for value in points):
+    if not parts or not all(PLACE_POINTS_DIGITS.fullmatch(part) for part in parts):
         raise ValidationError(
-            _("Write the points of places 1, 2, 3… as whole numbers, separated by commas."),
+            _(
+                "Write the points of places 1, 2, 3… as whole numbers (at most 999999), "
+                "separated by commas."
+            ),
             code="place_points_invalid",
         )
+    points = [int(part) for part in parts]
     if any(later > earlier for earlier, later in itertools.pairwise(points)):
         raise ValidationError(
             _("A place cannot earn more points than the place before it."),

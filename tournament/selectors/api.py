@@ -81,9 +81,28 @@ def api_hands(table: Table):
     return Hand.objects.filter(table=table).prefetch_related("penalties").order_by("number")
 
 
+# A series' tournaments in the series' order, fetched with it.
+SERIES_TOURNAMENTS = Prefetch(
+    "tournaments", queryset=Tournament.objects.order_by("created_at", "pk")
+)
+
+
 def api_series_list():
-    return Series.objects.order_by("-created_at", "pk")
+    """Every series, newest first, each with its tournaments (two queries)."""
+    return Series.objects.order_by("-created_at", "pk").prefetch_related(SERIES_TOURNAMENTS)
 
 
-def api_series(slug: str) -> Series | None:
-    return Series.objects.filter(slug=slug).first()
+def api_series_versions() -> str:
+    """Every series' version and its tournaments' data versions, in one query: what the list
+    of series shows changes with them (a tournament deleted leaves its series)."""
+    rows = Series.objects.order_by("pk", "tournaments__pk").values_list(
+        "pk", "version", "tournaments__pk", "tournaments__version__number"
+    )
+    return ",".join(f"{s}.{v}.{t}.{n}" for s, v, t, n in rows)
+
+
+def api_series(slug: str, *, with_tournaments: bool = False) -> Series | None:
+    found = Series.objects.filter(slug=slug)
+    if with_tournaments:
+        found = found.prefetch_related(SERIES_TOURNAMENTS)
+    return found.first()

@@ -2,7 +2,7 @@
 by EMA number at once, by an organiser's choice otherwise (``models.Person``)."""
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournament.models import Person, Player, Tournament
@@ -27,25 +27,51 @@ def _linked_elsewhere(player: Player, person: Person) -> Player | None:
     )
 
 
-def person_follow_ema_number(player: Player) -> None:
-    """Link ``player`` to the person of their EMA number (made when nobody has it yet; a
-    person linked by hand without a number takes it): called by every write that saves a
-    player, so a number links at once. A person already playing in the tournament as
-    someone else is left for the organiser to sort out."""
-    if not player.ema_number:
-        return
-    holder = Person.objects.filter(ema_number=player.ema_number).first()
-    if holder is None:
-        current = player.person
-        if current is not None and not current.ema_number:
+def _only_player_of(person: Person | None, player: Player) -> bool:
+    """Whether ``player`` is the person's one player (nobody else is that person)."""
+    return person is not None and not person.players.exclude(pk=player.pk).exists()
+
+
+# What a person takes from their one player when that player is corrected.
+PERSON_FIELDS = ("name", "name_zh", "country")
+
+
+def person_follow_player(player: Player) -> None:
+    """Keep ``player``'s person in step with the player, after every write that saves a
+    player: linked to the person of their EMA number (made when nobody has it yet), and a
+    person who is this player alone corrected with them (a name or a number mistyped).
+
+    A person linked by hand without a number takes the player's; a person already playing
+    in the tournament as someone else is left for the organiser to sort out."""
+    current = player.person
+    if player.ema_number:
+        holder = Person.objects.filter(ema_number=player.ema_number).first()
+        # The number given to a person who had none, or corrected (the person is this
+        # player alone): the person is who they were.
+        if (
+            holder is None
+            and current is not None
+            and (not current.ema_number or _only_player_of(current, player))
+        ):
             current.ema_number = player.ema_number
             current.save(update_fields=["ema_number"])
-            return
-        holder = _person_from(player, ema_number=player.ema_number)
-    if player.person_id == holder.pk or _linked_elsewhere(player, holder) is not None:
-        return
-    player.person = holder
-    player.save(update_fields=["person"])
+            holder = current
+        if holder is None:
+            # Two players saved at once with a new number make it once.
+            holder, _made = Person.objects.get_or_create(
+                ema_number=player.ema_number,
+                defaults={key: getattr(player, key) for key in PERSON_FIELDS},
+            )
+        if player.person_id != holder.pk and _linked_elsewhere(player, holder) is None:
+            player.person = holder
+            player.save(update_fields=["person"])
+    person = player.person
+    if _only_player_of(person, player):
+        changed = [key for key in PERSON_FIELDS if getattr(person, key) != getattr(player, key)]
+        if changed:
+            for key in changed:
+                setattr(person, key, getattr(player, key))
+            person.save(update_fields=changed)
 
 
 @transaction.atomic
@@ -55,7 +81,7 @@ def people_link_by_ema_numbers(*, tournament: Tournament) -> int:
     changed = 0
     for player in tournament.players.exclude(ema_number="").select_related("person"):
         before = player.person_id
-        person_follow_ema_number(player)
+        person_follow_player(player)
         changed += player.person_id != before
     tournament_touch(tournament.pk, seating=False)
     return changed
@@ -107,6 +133,11 @@ def people_link(*, tournament: Tournament, links: list[tuple[int, int]]) -> int:
                 _("%(person)s was chosen for two players.") % {"person": person.display_name},
                 code="person_chosen_twice",
             )
+        if number in chosen.values() and chosen.get(person_id) != number:
+            raise ValidationError(
+                _("%(player)s was ticked as two people: tick one.") % {"player": player},
+                code="player_chosen_twice",
+            )
         chosen[person_id] = number
     moving = [
         (players[number], people[person_id])
@@ -118,10 +149,17 @@ def people_link(*, tournament: Tournament, links: list[tuple[int, int]]) -> int:
         if player.person_id is not None:
             player.person = None
             player.save(update_fields=["person"])
-    for player, person in moving:
-        _check_link(player, person)
-        player.person = person
-        player.save(update_fields=["person"])
+    try:
+        # A savepoint: a person linked meanwhile by another organiser fails cleanly.
+        with transaction.atomic():
+            for player, person in moving:
+                _check_link(player, person)
+                player.person = person
+                player.save(update_fields=["person"])
+    except IntegrityError as error:
+        raise ValidationError(
+            _("These people changed meanwhile; reload the page."), code="link_gone"
+        ) from error
     tournament_touch(tournament.pk, seating=False)
     return len(links)
 
@@ -135,7 +173,7 @@ def person_create_for(*, tournament: Tournament, numbers: list[int]) -> int:
         number__in=numbers, person__isnull=True
     ):
         if player.ema_number:
-            person_follow_ema_number(player)
+            person_follow_player(player)
             continue
         player.person = _person_from(player)
         player.save(update_fields=["person"])

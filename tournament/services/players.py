@@ -12,7 +12,7 @@ from tournament.exports import federation
 from tournament.models import PLAYER_FIELDS, Player, Seat, Tournament
 from tournament.players import names
 from tournament.players.player_import import state_fingerprint, stored_players
-from tournament.services.people import person_follow_ema_number
+from tournament.services.people import person_follow_player
 from tournament.services.results import tournament_touch
 
 
@@ -117,7 +117,7 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
         setattr(player, key, value)
     player.full_clean()
     player.save()
-    person_follow_ema_number(player)
+    person_follow_player(player)
     tournament_touch(tournament.pk)
     return player
 
