@@ -4,6 +4,7 @@ button checks the player in, and a hand entered shows up by itself (the page ask
 every ``MCR_PLAYER_PAGE_SECONDS``, here every second)."""
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
@@ -98,7 +99,9 @@ def test_the_phone_page_fits_and_the_check_in_works(
         table=seat.table,
         entry=services.HandEntry(number=1, outcome="self_drawn", winner=seat.seat, fan=8),
     )
-    WebDriverWait(browser, 10).until(
+    # The page's poll swaps the part it reads: an element found just before a swap is stale,
+    # and is looked up again.
+    WebDriverWait(browser, 10, ignored_exceptions=[StaleElementReferenceException]).until(
         lambda d: words["won"] in d.find_element(By.ID, "own-live").text
     )
     assert no_sideways_scroll(browser)
