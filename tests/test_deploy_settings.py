@@ -149,3 +149,17 @@ def test_a_screen_interval_is_a_whole_number_of_seconds(value, said):
     result = manage("check", MCR_SCREEN_SECONDS=value)
     assert result.returncode != 0
     assert said in result.stderr
+
+
+CACHE = "CACHES['default']['BACKEND']"
+
+
+def test_the_cache_is_each_processs_own_by_default_and_redis_when_named():
+    assert settings_of(CACHE) == {CACHE: "django.core.cache.backends.locmem.LocMemCache"}
+    shared = settings_of(
+        CACHE, "CACHES['default']['LOCATION']", MCR_REDIS_URL="redis://cache:6379/2"
+    )
+    assert shared == {
+        CACHE: "django.core.cache.backends.redis.RedisCache",
+        "CACHES['default']['LOCATION']": "redis://cache:6379/2",
+    }

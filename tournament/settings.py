@@ -134,6 +134,22 @@ else:
         }
     }
 
+# What is cached (the stored standings, the pages' figures, the hall screens' panels, the
+# workbooks, the public forms' and the API's request counters): in each server process's
+# memory by default, which needs nothing more; with MCR_REDIS_URL (redis://host:6379/0), in
+# Redis, shared by every process of every app server, so that one copy serves them all and the
+# counters count every request. Everything cached is keyed by the versions of the data it
+# comes from: a process never serves a copy older than the database, shared or not.
+REDIS_URL = os.environ.get("MCR_REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "mcr",
+        }
+    }
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
