@@ -5,7 +5,7 @@ counted, the days played, and what deleting a tournament takes with it.
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -34,8 +34,11 @@ class TournamentOverview:
     substitutes: "SubstituteCount"
 
 
-def _seats_counted(rows) -> Coalesce:
-    """The number of ``rows`` (seats filtered by an ``OuterRef``), as a scalar subquery."""
+def _counted(rows) -> Coalesce:
+    """The number of ``rows`` (a session's seats or tables, filtered by an ``OuterRef``), as
+    a scalar subquery. Counted so rather than through a join: a join makes the query group
+    the session's 250 tables, and SQLite then ran the seats' subquery once per table (410 ms
+    at 1,000 players × 10 sessions, against 2.4 ms so)."""
     counted = rows.order_by().values("session").annotate(n=Count("pk")).values("n")
     return Coalesce(Subquery(counted), 0)
 
@@ -49,12 +52,13 @@ def tournament_overview(tournament, *, published_only: bool = False) -> Tourname
     withdrawn_seats = Seat.objects.filter(
         session=OuterRef("pk"), player__withdrawn_at__isnull=False
     )
+    tables = Table.objects.filter(session=OuterRef("pk"))
     sessions = (
         tournament.sessions.defer("draw_input")
         .annotate(
-            table_count=Count("tables"),
-            confirmed_count=Count("tables", filter=Q(tables__confirmed_at__isnull=False)),
-            withdrawn_seated=_seats_counted(withdrawn_seats),
+            table_count=_counted(tables),
+            confirmed_count=_counted(tables.filter(confirmed_at__isnull=False)),
+            withdrawn_seated=_counted(withdrawn_seats),
         )
         .order_by("number")
     )
