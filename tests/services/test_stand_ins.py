@@ -9,6 +9,7 @@ from tests.conftest import login, make_tournament
 from tournament import services
 from tournament.exports import ema
 from tournament.models import Seat
+from tournament.players import player_links
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import players_replaced
 
@@ -113,3 +114,18 @@ def test_a_seat_given_away_by_hand_says_whom_the_draw_seated(harbour):
     services.seat_replace(seat=seat, player=harbour.players.get(number=17))
     page = login(None).get(reverse("seating", args=["harbour", 2])).content.decode()
     assert "replaces 8 Player08" in page
+
+
+def test_the_substitutes_own_link_says_whom_they_replace(harbour):
+    services.player_withdraw(player=harbour.players.get(number=8))
+    services.session_draw(tournament=harbour, number=2)
+    token = player_links.player_token(harbour.players.get(number=17))
+    client = login(None)
+    for language, words in (("en", "You replace 8 Player08."), ("zh-hans", "您替补 8 Player08。")):
+        client.cookies["django_language"] = language
+        page = client.get(reverse("player_link", args=[token])).content.decode()
+        assert words in page
+    other = player_links.player_token(harbour.players.get(number=1))
+    assert (
+        "You replace" not in login(None).get(reverse("player_link", args=[other])).content.decode()
+    )

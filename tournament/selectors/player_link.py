@@ -61,6 +61,9 @@ class OwnSession:
     place: int | None = None
     table_points: Fraction = Fraction(0)
     table_id: int = 0
+    # The withdrawn player whose place a substitute takes ("8 Player 8"): given the seat by
+    # hand, or seated by the draw in their stead.
+    replaces: str = ""
     # Read for the session shown open only; the others' come when the player opens them.
     hands: list[HandLine] = field(default_factory=list)
 
@@ -120,6 +123,13 @@ def _hand_line(row: tuple, seat: int, by_seat: dict[int, Opponent], running: int
     )
 
 
+def _replaced(number, name, stood_in_for, stood_in_for_name) -> str:
+    """Whom a seat's player replaces, as "8 Player 8", or ""."""
+    if number is not None:
+        return f"{number} {name}"
+    return f"{stood_in_for} {stood_in_for_name}" if stood_in_for is not None else ""
+
+
 def _own_sessions(
     player: Player, minutes: int, starts: dict[int, datetime | None]
 ) -> list[OwnSession]:
@@ -143,6 +153,10 @@ def _own_sessions(
             "score",
             "place",
             "table_points_twelfths",
+            "replaces__number",
+            "replaces__name",
+            "stands_in_for__number",
+            "stands_in_for__name",
         )
     )
     sessions: dict[int, OwnSession] = {}  # by table id
@@ -169,6 +183,7 @@ def _own_sessions(
             place=own[13],
             table_points=Fraction(own[14], 12),
             table_id=table_id,
+            replaces=_replaced(*own[15:19]),
         )
     return sorted(sessions.values(), key=lambda each: each.number)
 
