@@ -206,6 +206,8 @@ def test_the_players_are_the_same_for_a_seed_and_some_play_for_teams():
         (("--seed", "-1"), "zero or more"),
         (("--organiser", "nobody"), "No account with the username nobody"),
         (("--slug", "not a slug"), "slug"),
+        (("--played", "2"), "from 0 to 1: got 2"),
+        (("--played", "-1"), "from 0 to 1: got -1"),
     ],
 )
 def test_the_command_refuses_bad_arguments_and_writes_nothing(arguments, message):
@@ -230,6 +232,38 @@ def test_build_tournament_refuses_with_the_argument_concerned():
     with pytest.raises(ValidationError) as refused:
         rehearsal.build_tournament(players=10, sessions=1, seed=1, slug="x")
     assert refused.value.error_dict["players"][0].code == "bad_player_count"
+
+
+@pytest.mark.django_db
+def test_a_build_stopped_after_some_sessions_has_the_next_open_for_play():
+    tournament = rehearsal.build_tournament(players=16, sessions=4, seed=5, slug="mid", played=2)
+    sessions = {s.number: s for s in tournament.sessions.all()}
+    assert sorted(sessions) == [1, 2, 3]
+    assert all(sessions[n].closed_at is not None for n in (1, 2))
+    third = sessions[3]
+    assert third.opened_at is not None and third.closed_at is None
+    assert third.tables.count() == 4
+    assert not Hand.objects.filter(table__session=third).exists()
+    rows = tournament_standings(tournament)
+    assert {row.sessions_played for row in rows} == {2}
+    # The first two sessions are those of a whole build with the same seed.
+    whole = rehearsal.build_tournament(players=16, sessions=4, seed=5, slug="whole")
+    played = Hand.objects.filter(table__session__number__lte=2)
+    assert list(
+        played.filter(table__session__tournament=tournament)
+        .order_by("table__session__number", "table__number", "number")
+        .values_list("table__session__number", "table__number", "number", "points_p1")
+    ) == list(
+        played.filter(table__session__tournament=whole)
+        .order_by("table__session__number", "table__number", "number")
+        .values_list("table__session__number", "table__number", "number", "points_p1")
+    )
+
+
+@pytest.mark.django_db
+def test_no_session_played_leaves_the_first_drawn_and_open():
+    tournament = rehearsal.build_tournament(players=8, sessions=2, seed=1, slug="none", played=0)
+    assert list(tournament.sessions.values_list("number", "closed_at")) == [(1, None)]
 
 
 # ---------------------------------------------------------------- the command

@@ -217,6 +217,7 @@ SEATING_KEPT = {
     "table_confirm",
     "table_extra_time",
     "table_reopen",
+    "table_sheet_record",
     "tables_assign",
 }
 
@@ -341,7 +342,16 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
         ),
     )
     step("table_reopen", lambda: services.table_reopen(table=table, user=organiser, reason="x"))
-    for other in session.tables.exclude(pk=table.pk):
+    step(
+        "table_sheet_record",
+        lambda: services.table_sheet_record(
+            table=session.tables.get(number=2),
+            entries=[services.HandEntry(number=1, outcome="draw")],
+            user=referee,
+            record_missing_as_not_played=True,
+        ),
+    )
+    for other in session.tables.exclude(pk=table.pk).filter(confirmed_at=None):
         services.table_confirm(table=other, user=referee, record_missing_as_not_played=True)
     services.table_confirm(table=table, user=referee)
     step("session_close", lambda: services.session_close(session=session))

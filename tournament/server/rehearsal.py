@@ -189,7 +189,7 @@ def _max_sessions() -> int:
     return min(v.limit_value for v in field.validators if isinstance(v, MaxValueValidator))
 
 
-def _check_arguments(*, players, sessions, seed, slug) -> None:
+def _check_arguments(*, players, sessions, seed, slug, played) -> None:
     def whole(value) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
 
@@ -210,6 +210,13 @@ def _check_arguments(*, players, sessions, seed, slug) -> None:
             _("The number of sessions must be from 1 to %(most)s: got %(sessions)s.")
             % {"most": most, "sessions": sessions},
             "bad_session_count",
+        )
+    if not whole(played) or not 0 <= played <= sessions:
+        raise _refused(
+            "played",
+            _("The sessions played must be from 0 to %(sessions)s: got %(played)s.")
+            % {"sessions": sessions, "played": played},
+            "bad_played_count",
         )
     if not whole(seed) or seed < 0:
         raise _refused(
@@ -319,16 +326,15 @@ def planned_hands(*, seed: int, session: int, table: int) -> list[dict]:
 
 
 def _play_table(*, table, seed: int, session: int, user) -> None:
-    """Enter one table's hands and confirm it."""
+    """Enter one table's sheet and confirm it, as a referee typing in a paper sheet would:
+    every hand settled and checked by the services' rules, stored in a few statements."""
     hands = planned_hands(seed=seed, session=session, table=table.number)
-    # One transaction per table: a commit per table instead of one per hand, and a table
-    # is never left half-entered.
-    with transaction.atomic():
-        for hand in hands:
-            services.hand_record(table=table, entry=services.HandEntry(**hand), user=user)
-        services.table_confirm(
-            table=table, user=user, record_missing_as_not_played=len(hands) < HANDS_PER_SESSION
-        )
+    services.table_sheet_record(
+        table=table,
+        entries=[services.HandEntry(**hand) for hand in hands],
+        user=user,
+        record_missing_as_not_played=len(hands) < HANDS_PER_SESSION,
+    )
 
 
 def build_tournament(
@@ -339,18 +345,22 @@ def build_tournament(
     slug: str | None = None,
     name: str | None = None,
     organiser=None,
+    played: int | None = None,
     progress: Callable[[SessionPlayed], None] | None = None,
 ) -> Tournament:
     """Create and play a whole tournament; return it.
 
     ``organiser`` (an account, or None) creates it, enters every hand and confirms every
-    table. ``progress`` is called after each session is closed. Raises ``ValidationError``
+    table. With ``played`` (fewer than ``sessions``), only the first ``played`` sessions are
+    played: the next is drawn and opened for play, as in the middle of an event.
+    ``progress`` is called after each session is closed. Raises ``ValidationError``
     (keyed by the argument concerned) before writing anything when an argument is refused.
     A build stopped part-way leaves the sessions played so far: delete the tournament from
     its settings page.
     """
     slug = slug or default_slug(players=players, sessions=sessions, seed=seed)
-    _check_arguments(players=players, sessions=sessions, seed=seed, slug=slug)
+    played = sessions if played is None else played
+    _check_arguments(players=players, sessions=sessions, seed=seed, slug=slug, played=played)
     with transaction.atomic():
         tournament = services.tournament_create(
             name=name
@@ -363,7 +373,7 @@ def build_tournament(
         )
         for fields in planned_players(players=players, seed=seed):
             services.player_save(tournament=tournament, **fields)
-    for number in range(1, sessions + 1):
+    for number in range(1, min(played + 1, sessions) + 1):
         drawing = time.perf_counter()
         # A planned schedule is published with one seed for the whole tournament; the
         # session-by-session methods take a seed per draw.
@@ -372,6 +382,8 @@ def build_tournament(
             tournament=tournament, number=number, seed=draw_seed(seed=seed, session=per_draw)
         )
         services.session_open(session=session)
+        if number > played:
+            break
         playing = time.perf_counter()
         tables = list(session.tables.order_by("number"))
         for table in tables:

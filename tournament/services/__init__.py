@@ -8,9 +8,9 @@ form can show them beside that field.
 The services are listed here by area so that callers write ``services.hand_record``;
 each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
 ``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
-(a table's sheet confirmed or reopened), ``check_in`` (the timetable and the players'
-check-in), ``people`` (players linked to the person they are across tournaments),
-``series`` (tournaments ranked together).
+(a table's sheet confirmed or reopened), ``sheets`` (a whole sheet entered at once),
+``check_in`` (the timetable and the players' check-in), ``people`` (players linked to
+the person they are across tournaments), ``series`` (tournaments ranked together).
 """
 
 from tournament.services.check_in import (
@@ -75,6 +75,7 @@ from tournament.services.sessions import (
     session_reopen,
     table_extra_time,
 )
+from tournament.services.sheets import table_sheet_record
 from tournament.services.sign_ups import (
     sign_up,
     sign_up_accept,
@@ -144,6 +145,7 @@ __all__ = [
     "table_extra_time",
     "table_reopen",
     "table_seats_swap",
+    "table_sheet_record",
     "tables_assign",
     "tournament_create",
     "tournament_delete",

@@ -24,7 +24,11 @@ from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
 from tournament.services.results import table_results_store, tournament_touch
-from tournament.services.tables import locked_table, seating_unchanged, table_open_for_entry
+from tournament.services.tables import (
+    locked_table,
+    seating_unchanged,
+    table_open_for_entry,
+)
 
 
 @dataclass(frozen=True)
@@ -264,7 +268,7 @@ def score_winning_hand(
         raise refuse(core_message(error), error.code) from error
 
 
-def _already_entered(number: int) -> ValidationError:
+def already_entered(number: int) -> ValidationError:
     return ValidationError(
         {
             "number": ValidationError(
@@ -317,7 +321,7 @@ class HandRefused(ValidationError):
         )
 
 
-def _add(errors: dict, error: ValidationError, field: str | None = None) -> None:
+def add_error(errors: dict, error: ValidationError, field: str | None = None) -> None:
     """Add a service error to ``errors`` (field → list), under ``field`` when it has none."""
     if field is not None and not hasattr(error, "error_dict"):
         errors.setdefault(field, []).extend(error.error_list)
@@ -400,7 +404,7 @@ def _stored_hand(table: Table, number: int, version: int | None) -> Hand | None:
         .first()
     )
     if version is None and hand is not None:
-        raise _already_entered(number)
+        raise already_entered(number)
     if version is not None and (hand is None or hand.version != version):
         raise ValidationError(
             _(
@@ -438,6 +442,111 @@ class HandEntry:
     seating: str = ""
 
 
+@dataclass(frozen=True)
+class CheckedEntry:
+    """An entry as the calculator and the rules read it: what a hand stores from it."""
+
+    result: dict
+    fan_names: str
+    winning_hand: str
+    scored: object
+    settlement: scoring.Settlement | None
+    disputes: dict
+    check: object
+
+    @property
+    def disputed_claim(self):
+        """The verdict on the fans claimed, when it disputes them."""
+        return self.check if self.check is not None and not self.check.agrees else None
+
+    def fill(self, hand: Hand, *, user, device: str) -> None:
+        """Write the entry on ``hand`` (new or corrected) and check it as the model does."""
+        for name, value in self.result.items():
+            setattr(hand, name, value)
+        hand.fan_names = self.fan_names
+        hand.winning_hand = self.winning_hand
+        hand.computed_fan = self.scored.total_without_flowers if self.scored else None
+        hand.referee_figure_kept = bool(self.disputes)
+        (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = self.settlement.points
+        hand.deducted = self.settlement.deducted
+        hand.entered_by = user
+        hand.entered_by_device = device
+        # The table was just read and locked, the user is the one making the request: no need
+        # to ask the database whether they exist again.
+        hand.full_clean(
+            exclude=["table", "entered_by"], validate_unique=False, validate_constraints=False
+        )
+
+
+def entry_checked(entry: HandEntry, errors: dict) -> CheckedEntry:
+    """Check ``entry`` (its number already in range) without the database: the fans claimed,
+    the winning hand typed, the settlement, the calculator's disputes (errors unless the
+    referee keeps their figure). Adds every error to ``errors`` (field → list)."""
+    outcome, winner, fan, flowers = entry.outcome, entry.winner, entry.fan, entry.flowers
+    fan_names = (entry.fan_names or "").strip()
+    winning_hand = (entry.winning_hand or "").strip()
+    if fan_names and outcome not in Hand.WINS:
+        add_error(
+            errors,
+            ValidationError(HAND_MESSAGES["fans_without_win"], code="fans_without_win"),
+            "fan_names",
+        )
+        fan_names = ""
+    scored = claimed = settlement = None
+    try:
+        claimed = parse_fan_names(fan_names)
+    except ValidationError as error:
+        add_error(errors, error, "fan_names")
+    try:
+        scored = score_winning_hand(
+            text=winning_hand, number=entry.number, winner=winner, outcome=outcome, flowers=flowers
+        )
+    except ValidationError as error:
+        add_error(errors, error)
+    result = {
+        "outcome": outcome,
+        "winner": winner,
+        "discarder": entry.discarder,
+        "fan": fan,
+        "flowers": flowers,
+    }
+    try:
+        settlement = settle(**result, penalties=entry.penalties)
+    except ValidationError as error:
+        add_error(errors, error)
+    check = None
+    if fan_names and claimed is not None:
+        check = claims.check_claim(claimed_total=fan, claimed_fans=claimed, scored=scored)
+    candidates = (
+        ("fan", _fan_dispute(fan=fan, scored=scored)),
+        ("fan_names", _claim_dispute(check)),
+    )
+    disputes = {field: dispute for field, dispute in candidates if dispute is not None}
+    if not entry.keep_referee_figure:
+        for field, dispute in disputes.items():
+            add_error(errors, dispute, field)
+    return CheckedEntry(
+        result=result,
+        fan_names=fan_names,
+        winning_hand=winning_hand,
+        scored=scored,
+        settlement=settlement,
+        disputes=disputes,
+        check=check,
+    )
+
+
+def number_out_of_range() -> ValidationError:
+    return ValidationError(
+        {
+            "number": ValidationError(
+                HAND_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION},
+                code="hand_out_of_range",
+            )
+        }
+    )
+
+
 @transaction.atomic
 def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") -> Hand:
     """Create hand ``entry.number`` at ``table``, or update it when ``entry.version`` is
@@ -460,14 +569,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
     the hand number is out of range, or (rarely) another tablet created the same hand in
     the instant between the check and the save.
     """
-    number, outcome, version, submission_key = (
-        entry.number,
-        entry.outcome,
-        entry.version,
-        entry.submission_key,
-    )
-    winner, discarder, fan, flowers = entry.winner, entry.discarder, entry.fan, entry.flowers
-    penalties = entry.penalties
+    number, version, submission_key = entry.number, entry.version, entry.submission_key
     # The table's row is locked for the whole save: a confirmation, a reopening or another
     # save at the same table waits for this one instead of acting on what it read before.
     # (SQLite takes its one write lock at BEGIN and has no row locks: this is a no-op there.)
@@ -480,57 +582,9 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
     table_open_for_entry(table)
     seating_unchanged(table, entry.seating)
     if not 1 <= number <= HANDS_PER_SESSION:
-        raise ValidationError(
-            {
-                "number": ValidationError(
-                    HAND_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION},
-                    code="hand_out_of_range",
-                )
-            }
-        )
-    fan_names = (entry.fan_names or "").strip()
-    winning_hand = (entry.winning_hand or "").strip()
+        raise number_out_of_range()
     errors: dict = {}
-    if fan_names and outcome not in Hand.WINS:
-        _add(
-            errors,
-            ValidationError(HAND_MESSAGES["fans_without_win"], code="fans_without_win"),
-            "fan_names",
-        )
-        fan_names = ""
-    scored = claimed = settlement = hand = None
-    try:
-        claimed = parse_fan_names(fan_names)
-    except ValidationError as error:
-        _add(errors, error, "fan_names")
-    try:
-        scored = score_winning_hand(
-            text=winning_hand, number=number, winner=winner, outcome=outcome, flowers=flowers
-        )
-    except ValidationError as error:
-        _add(errors, error)
-    result = {
-        "outcome": outcome,
-        "winner": winner,
-        "discarder": discarder,
-        "fan": fan,
-        "flowers": flowers,
-    }
-    try:
-        settlement = settle(**result, penalties=penalties)
-    except ValidationError as error:
-        _add(errors, error)
-    check = None
-    if fan_names and claimed is not None:
-        check = claims.check_claim(claimed_total=fan, claimed_fans=claimed, scored=scored)
-    candidates = (
-        ("fan", _fan_dispute(fan=fan, scored=scored)),
-        ("fan_names", _claim_dispute(check)),
-    )
-    disputes = {field: dispute for field, dispute in candidates if dispute is not None}
-    if not entry.keep_referee_figure:
-        for field, dispute in disputes.items():
-            _add(errors, dispute, field)
+    checked = entry_checked(entry, errors)
     try:
         hand = _stored_hand(table, number, version)
     except ValidationError as error:
@@ -538,10 +592,9 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
         saved = _submitted(submission_key, table, number)
         if saved is not None:
             return saved
-        _add(errors, error)
+        add_error(errors, error)
     if errors:
-        disputed_claim = check if check is not None and not check.agrees else None
-        raise HandRefused(errors, scored=scored, claim_check=disputed_claim)
+        raise HandRefused(errors, scored=checked.scored, claim_check=checked.disputed_claim)
     # The history names the referee, or the table's tablet, for the hand, its penalties
     # (deleted and new) and its revision.
     with audit.acting(user=user, device=device):
@@ -553,21 +606,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
             )
             hand.version += 1
             hand.penalties.all().delete()
-        for name, value in result.items():
-            setattr(hand, name, value)
-        hand.fan_names = fan_names
-        hand.winning_hand = winning_hand
-        hand.computed_fan = scored.total_without_flowers if scored else None
-        hand.referee_figure_kept = bool(disputes)
-        (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
-        hand.deducted = settlement.deducted
-        hand.entered_by = user
-        hand.entered_by_device = device
-        # The table was just read and locked, the user is the one making the request: no need
-        # to ask the database whether they exist again.
-        hand.full_clean(
-            exclude=["table", "entered_by"], validate_unique=False, validate_constraints=False
-        )
+        checked.fill(hand, user=user, device=device)
         try:
             with transaction.atomic():
                 hand.save()
@@ -577,9 +616,9 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
             saved = _submitted(submission_key, table, number)
             if saved is not None:
                 return saved
-            raise _already_entered(number) from error
+            raise already_entered(number) from error
         # One by one, not bulk_create (which sends no signal): the history keeps each penalty.
-        for penalty in penalties:
+        for penalty in entry.penalties:
             Penalty.objects.create(hand=hand, **dataclasses.asdict(penalty))
         if submission_key is not None:
             HandSubmission.objects.create(

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from simple_history.utils import bulk_create_with_history
 
 from tournament import scoring
 from tournament.history import audit
@@ -136,12 +137,21 @@ def table_confirm(
         # The review page shows every reason at once, each beside what it concerns.
         raise ValidationError(errors)
     with audit.acting(user=user):
-        # One by one, not bulk_create (which sends no signal): the history keeps each hand.
+        # In one statement, with their history rows (which say time was called).
         with audit.acting(reason=audit.TIME_CALLED):
-            for n in missing:
-                Hand.objects.create(
-                    table=table, number=n, outcome=scoring.Outcome.NOT_PLAYED.value, entered_by=user
-                )
+            bulk_create_with_history(
+                [
+                    Hand(
+                        table=table,
+                        number=n,
+                        outcome=scoring.Outcome.NOT_PLAYED.value,
+                        entered_by=user,
+                    )
+                    for n in missing
+                ],
+                Hand,
+                **audit.bulk_history(),
+            )
         table.confirmed_at = timezone.now()
         table.confirmed_by = user
         table.confirmed_initials = initials

@@ -26,6 +26,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--slug", default=None, help="short name (default: rehearsal-<N>x<R>-s<seed>)"
         )
+        parser.add_argument(
+            "--played",
+            type=int,
+            default=None,
+            help="play only the first N sessions; the next is drawn and opened (default: all)",
+        )
         parser.add_argument("--name", default=None)
         parser.add_argument(
             "--organiser",
@@ -33,7 +39,8 @@ class Command(BaseCommand):
             help="username of an existing account: it organises the tournament",
         )
 
-    def handle(self, *args, players, sessions, seed, slug=None, name=None, organiser=None, **opts):
+    def handle(self, *args, players, sessions, seed, organiser=None, played=None, **opts):
+        slug, name = opts.get("slug"), opts.get("name")
         account = None
         if organiser is not None:
             account = get_user_model().objects.filter(username=organiser).first()
@@ -49,12 +56,13 @@ class Command(BaseCommand):
                 slug=slug,
                 name=name,
                 organiser=account,
+                played=played,
                 progress=self._session_played,
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         seconds = time.perf_counter() - started
-        hands = players // 4 * sessions * 16
+        hands = players // 4 * (sessions if played is None else min(played, sessions)) * 16
         self.stdout.write(
             _(
                 "Built %(slug)s: %(players)s players, %(sessions)s sessions, %(hands)s hands "

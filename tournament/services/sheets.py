@@ -1,0 +1,110 @@
+"""A table's whole sheet entered at once: a paper sheet typed in after the session, or a
+rehearsal's tables, checked hand by hand as the tablet's entries are."""
+
+import dataclasses
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
+
+from tournament.history import audit
+from tournament.models import Hand, Penalty, Table
+from tournament.seating import HANDS_PER_SESSION
+from tournament.services.hands import (
+    HandEntry,
+    add_error,
+    already_entered,
+    entry_checked,
+    number_out_of_range,
+)
+from tournament.services.results import table_results_store
+from tournament.services.tables import locked_table, table_confirm, table_open_for_entry
+
+
+def _sheet_refused(refusals: dict[int, dict]) -> ValidationError:
+    """One error per message, each naming its hand ("Hand 3: Choose the winner.")."""
+    return ValidationError(
+        [
+            ValidationError(
+                _("Hand %(number)s: %(message)s") % {"number": number, "message": message},
+                code=error.code,
+            )
+            for number, errors in sorted(refusals.items())
+            for field_errors in errors.values()
+            for error in field_errors
+            for message in error.messages
+        ]
+    )
+
+
+@transaction.atomic
+def table_sheet_record(
+    *,
+    table: Table,
+    entries: Sequence[HandEntry],
+    user=None,
+    record_missing_as_not_played: bool = False,
+    initials: Sequence[str] = (),
+) -> Table:
+    """Enter a table's whole sheet at once and confirm it: a paper sheet typed in after the
+    session, or a rehearsal's tables. ``user`` enters and confirms it.
+
+    Every hand is checked as ``hand_record`` checks a new hand (the scoring core settles it,
+    the calculator checks a typed winning hand and the fans claimed) and the table is
+    confirmed as ``table_confirm`` confirms it, with the hands not entered recorded as not
+    played when ``record_missing_as_not_played`` says time was called. Stored in a few
+    statements, not a few per hand, with their history. Nothing is stored unless every hand
+    passes: the error names each hand refused and why. Only for a table with no hand yet
+    (hands already entered are corrected one by one).
+    """
+    table = locked_table(table)
+    table_open_for_entry(table)
+    if table.hands.exists():
+        raise ValidationError(
+            _("Hands are already entered at table %(table)s: enter or correct them one by one.")
+            % {"table": table.number},
+            code="sheet_already_started",
+        )
+    refusals: dict[int, dict] = {}
+    hands, penalties, numbers = [], [], set()
+    for entry in entries:
+        if entry.version is not None or entry.submission_key is not None:
+            raise TypeError("a sheet's hands are new hands, without version or form key")
+        errors: dict = {}
+        if not 1 <= entry.number <= HANDS_PER_SESSION:
+            add_error(errors, number_out_of_range())
+        elif entry.number in numbers:
+            add_error(errors, already_entered(entry.number))
+        else:
+            checked = entry_checked(entry, errors)
+        numbers.add(entry.number)
+        if errors:
+            refusals[entry.number] = errors
+            continue
+        hand = Hand(table=table, number=entry.number, version=1)
+        checked.fill(hand, user=user, device="")
+        hands.append(hand)
+        penalties.append(entry.penalties)
+    if refusals:
+        raise _sheet_refused(refusals)
+    with audit.acting(user=user):
+        history = audit.bulk_history()
+        hands = bulk_create_with_history(hands, Hand, **history)
+        bulk_create_with_history(
+            [
+                Penalty(hand=hand, **dataclasses.asdict(penalty))
+                for hand, entered in zip(hands, penalties, strict=True)
+                for penalty in entered
+            ],
+            Penalty,
+            **history,
+        )
+    table_results_store(table)
+    return table_confirm(
+        table=table,
+        user=user,
+        record_missing_as_not_played=record_missing_as_not_played,
+        initials=initials,
+    )
