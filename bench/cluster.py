@@ -1,7 +1,7 @@
 """Several app servers on one PostgreSQL and one Redis, under a big event's load: hand saves,
 spectators, and a server killed in the middle of a burst.
 
-    .venv/bin/python bench/cluster.py [--players 10000] [--pace-seconds 60] [--burst 500]
+    .venv/bin/python bench/cluster.py [--players 10000] [--pace-seconds 150] [--burst 500]
         [--spectators 200] [--layouts one,two]
 
 (``make bench-cluster``.) A fresh PostgreSQL database (on the server DATABASE_URL names, made
@@ -19,8 +19,8 @@ Each layout's run:
 1. **after a draw**: the cache emptied (as just after a draw, when every page is new), then
    the standings, the seating and player pages read, each cold and then warm;
 2. **pace**: every table's tablet saves one hand at a random moment of ``--pace-seconds``
-   (a hand per table every 2–3 minutes in a real hall: 2,500 tables over 60 s is 2.5 times
-   the real pace) and loads its sheet again; meanwhile spectators read the standings, the
+   and loads its sheet again (150 s: the real pace of a hand per table every 2–3 minutes,
+   2,500 tables saving 17 hands a second; fewer seconds compress it); meanwhile spectators read the standings, the
    seating and player pages at ``--spectators`` requests a second; after one save in ten,
    the table's first player's page is read from each server and must count the hand just
    saved (a page older than the save is a stale read);
@@ -476,7 +476,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=10000)
     parser.add_argument("--workers", type=int, default=2, help="per server of two")
-    parser.add_argument("--pace-seconds", type=float, default=60)
+    parser.add_argument("--pace-seconds", type=float, default=150)
     parser.add_argument("--burst", type=int, default=500)
     parser.add_argument("--spectators", type=float, default=200, help="requests a second")
     parser.add_argument("--threads", type=int, default=96)

@@ -163,3 +163,37 @@ def test_the_cache_is_each_processs_own_by_default_and_redis_when_named():
         CACHE: "django.core.cache.backends.redis.RedisCache",
         "CACHES['default']['LOCATION']": "redis://cache:6379/2",
     }
+
+
+def test_the_entry_point_is_warm_before_it_serves_and_opens_no_connection():
+    """gunicorn's master loads tournament.wsgi once (``preload_app``) and forks the workers:
+    what it warms up (the URLs, every project template) they share, and it must not have
+    opened a database or cache connection that every worker would then share."""
+    code = (
+        "import json, tournament.wsgi\n"
+        "from django.db import connections\n"
+        "from django.core.cache import caches\n"
+        "from django.template import engines\n"
+        "from django.urls import get_resolver\n"
+        "from tournament.server.warm_up import project_templates\n"
+        "loader = engines['django'].engine.template_loaders[0]\n"
+        "print(json.dumps({'urls': 'url_patterns' in vars(get_resolver()),\n"
+        "    'templates': len(project_templates()),\n"
+        "    'compiled': len(loader.get_template_cache),\n"
+        "    'databases': [c.connection is not None for c in connections.all()],\n"
+        "    'caches': len(caches.all(initialized_only=True))}))\n"
+    )
+    result = python(
+        "-c", code, MCR_DEBUG="0", MCR_SECRET_KEY=secrets.token_urlsafe(50),
+        MCR_REDIS_URL="redis://127.0.0.1:1/0",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout.strip().splitlines()[-1])
+    assert found["urls"] is True
+    assert found["templates"] > 50
+    assert found["compiled"] >= found["templates"]
+    assert found["databases"] == [False]
+    assert found["caches"] == 0
+    gunicorn = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), gunicorn)
+    assert gunicorn["preload_app"] is True

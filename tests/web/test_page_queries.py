@@ -54,13 +54,13 @@ def read(client, url, django_assert_num_queries, queries):
 def test_the_seating_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("seating", args=[tournament.slug, drawn])
-    # The tournament, the session, its seats with tables and players; the data version,
-    # then (not cached yet) the figures: the plan, the players, every drawn seat, the sessions
-    # the draw's commitment covers.
+    # The tournament, the session, the seating version, then (not cached yet) its seats with
+    # tables and players, and the figures: the plan, the players, every drawn seat, the
+    # sessions the draw's commitment covers.
     response = read(login(None), url, django_assert_num_queries, 8)
     assert response.content.decode().count('<tr id="table-') == players // 4
-    # Read again, the figures come from the cache under the same version.
-    read(login(None), url, django_assert_num_queries, 4)
+    # Read again, the seating and its figures come from the cache under the same version.
+    read(login(None), url, django_assert_num_queries, 3)
 
 
 def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
@@ -72,11 +72,13 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
     # A hand changes the standings, not the seating: the figures stay cached.
     table = tournament.sessions.get(number=1).tables.get(number=1)
     services.hand_record(table=table, entry=services.HandEntry(number=3, outcome="draw"))
-    read(login(None), url, django_assert_num_queries, 4)
+    read(login(None), url, django_assert_num_queries, 3)
     # A player's new name is in the figures (the plan's players): they are recounted.
     player = tournament.players.get(number=1)
     services.player_save(tournament=tournament, player=player, name="Renamed")
-    read(login(None), url, django_assert_num_queries, 8)
+    response = read(login(None), url, django_assert_num_queries, 8)
+    # The seating's rows too: the new name is in them.
+    assert "<strong>1</strong> Renamed" in response.content.decode()
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

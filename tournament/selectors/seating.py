@@ -117,15 +117,18 @@ class SeatingFigures:
     committed_sessions: list[int] = field(default_factory=list)
 
 
-def seating_figures(tournament) -> SeatingFigures:
+def seating_figures(tournament, *, version: int | None = None) -> SeatingFigures:
     """The plan (if any) with its figures and reproducing command, and the figures of the
     sessions drawn so far, recounted from the stored seats.
 
     Cached under the tournament's seating version, read first (see ``standings``): the
     figures are recounted from every seat of every drawn session, the seating pages are
     read by every player at once when a session is drawn, and the hands entered while it
-    is played leave the figures (and that version) as they are."""
-    key = f"mcr:seating-figures:{tournament.pk}:{seating_version(tournament)}"
+    is played leave the figures (and that version) as they are. ``version``: the seating
+    version, when the caller has just read it."""
+    if version is None:
+        version = seating_version(tournament)
+    key = f"mcr:seating-figures:{tournament.pk}:{version}"
     figures = cache.get(key)
     if figures is None:
         figures = compute_seating_figures(tournament)

@@ -91,20 +91,23 @@ class StandingRow:
     def first_places(self) -> int:
         return self.places[0]
 
-    def sort_key(self, tiebreaks: list[str]) -> tuple:
-        """Best first: the tiebreaks' values, negated. Table points as whole twelfths (what
-        they always are), which order as the fractions do and compare many times faster."""
-        points = self.table_points
-        values = {
-            "table_points": points.numerator * (scoring.TWELFTHS // points.denominator)
-            if scoring.TWELFTHS % points.denominator == 0
-            else points,
-            "score": self.score,
-            "first_places": self.first_places,
-            # A player with no session yet sorts below any real score.
-            "best_session": self.best_session if self.best_session is not None else -(10**9),
-        }
-        return tuple(-values[key] for key in tiebreaks)
+
+def _twelfths(points: Fraction):
+    """Table points as whole twelfths (what they always are), which order as the fractions
+    do and compare many times faster; the ``Fraction`` itself if it ever is not."""
+    if scoring.TWELFTHS % points.denominator:
+        return points
+    return points.numerator * (scoring.TWELFTHS // points.denominator)
+
+
+# Each tiebreak's value of a row, negated so that an ascending sort puts the best first. A
+# player with no session yet has no best session and sorts below any real score.
+_SORT_VALUES = {
+    "table_points": lambda row: -_twelfths(row.table_points),
+    "score": lambda row: -row.score,
+    "first_places": lambda row: -row.places[0],
+    "best_session": lambda row: 10**9 if row.best_session is None else -row.best_session,
+}
 
 
 _PLAYER_ATTRIBUTES = tuple(field.attname for field in Player._meta.concrete_fields)
@@ -177,9 +180,10 @@ def _ranked(rows, tiebreaks: list[str]) -> list[StandingRow]:
     """``rows`` in the ranking order, each given its rank (shared by equal players); then
     the players not ranked, by number, without one."""
     keyed, others = [], []
+    values = [_SORT_VALUES[key] for key in tiebreaks]
     for row in rows:
         if row.ranked:
-            keyed.append((row.sort_key(tiebreaks), row.player.number, row))
+            keyed.append((tuple(value(row) for value in values), row.player.number, row))
         else:
             row.rank = None
             others.append(row)

@@ -3,8 +3,10 @@ fairness of the committed draw."""
 
 import json
 
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from tournament import seating
@@ -16,7 +18,12 @@ from tournament.selectors.fairness import (
     fairness_record,
     live_commitment,
 )
-from tournament.selectors.lookups import sessions_under_review, tournament_list
+from tournament.selectors.lookups import (
+    STANDINGS_CACHE_SECONDS,
+    seating_version,
+    sessions_under_review,
+    tournament_list,
+)
 from tournament.selectors.overview import tournament_overview
 from tournament.selectors.seating import (
     player_planned_sessions,
@@ -28,6 +35,7 @@ from tournament.selectors.seating import (
 from tournament.selectors.series import series_list
 from tournament.selectors.statistics import player_record
 from tournament.services.sign_ups import sign_up_closed_reason
+from tournament.templatetags.seating_rows import seating_rows
 from tournament.views.common import get_player, get_session, get_tournament, roles
 
 
@@ -94,21 +102,39 @@ def seating_page(request, slug, number):
     context = roles(request, tournament)
     if refused := _under_review(request, context, tournament, session):
         return refused
-    tables = session_tables(session)
-    # The worked example of the lot rule: the player at table 1, seat P1.
-    example = tables[0].seats[0] if tables else None
+    version = seating_version(tournament)
+    tables = _seating_tables(session, version)
     context.update(
         tournament=tournament,
         session=session,
-        tables=tables,
-        example=example,
-        example_key=seating.lot_key(session.seed, example.player.number) if example else "",
-        figures=seating_figures(tournament),
+        seating_rows=tables["rows"],
+        example_number=tables["example"],
+        example_key=seating.lot_key(session.seed, tables["example"])
+        if tables["example"] is not None
+        else "",
+        figures=seating_figures(tournament, version=version),
         draw_input_json=json.dumps(session.draw_input, ensure_ascii=False)
         if session.draw_input
         else "",
     )
     return render(request, "seating/seating.html", context)
+
+
+def _seating_tables(session, version: int) -> dict:
+    """The rows of the session's seating by table, as HTML, and the number of the player at
+    table 1, seat P1 (the worked example of the lot rule; None before a draw). Cached under
+    the seating ``version``, read first: the whole hall reads this page when the draw is
+    published, and the hands entered during play leave it as it is."""
+    key = f"mcr:seating-rows:{session.pk}:{version}:{get_language()}"
+    found = cache.get(key)
+    if found is None:
+        tables = session_tables(session)
+        found = {
+            "rows": seating_rows(tables, session.method),
+            "example": tables[0].seats[0].player.number if tables else None,
+        }
+        cache.set(key, found, STANDINGS_CACHE_SECONDS)
+    return found
 
 
 @require_safe
