@@ -152,3 +152,15 @@ bench-screen: $(STAMP)
 .PHONY: bench-web
 bench-web: $(STAMP)
 	$(PY) bench/web_benchmark.py --database $(or $(BENCH_WEB_DB),sqlite)
+
+# Several app servers under a big event's load (docs/deploy.md, "A big event"): a generated
+# 10,000-player tournament in session 3 of 8 on the PostgreSQL of DATABASE_URL (default: the
+# local server's `test`; a database of its own, dropped after) and the Redis of
+# MCR_BENCH_REDIS_URL (default: database 13 of the local Redis, emptied); one server, then two
+# (`make serve` each): 2,500 tablets at the pace of play, spectators at 200 requests a second,
+# a burst of 500 saves with a server killed (SIGKILL) and started again. Prints the saves'
+# and pages' times, lost/duplicated hands, stale reads, the connections at the peak (about
+# 25 minutes; not part of `make test`).
+.PHONY: bench-cluster
+bench-cluster: $(STAMP)
+	$(PY) bench/cluster.py $(BENCH_CLUSTER_ARGS)

@@ -20,10 +20,10 @@ Each layout's run:
    the standings, the seating and player pages read, each cold and then warm;
 2. **pace**: every table's tablet saves one hand at a random moment of ``--pace-seconds``
    and loads its sheet again (150 s: the real pace of a hand per table every 2–3 minutes,
-   2,500 tables saving 17 hands a second; fewer seconds compress it); meanwhile spectators read the standings, the
-   seating and player pages at ``--spectators`` requests a second; after one save in ten,
-   the table's first player's page is read from each server and must count the hand just
-   saved (a page older than the save is a stale read);
+   2,500 tables saving 17 hands a second; fewer seconds compress it); meanwhile spectators
+   read the standings, the seating and player pages at ``--spectators`` requests a second;
+   after one save in ten, the table's first player's page is read from each server and
+   must count the hand just saved (a page older than the save is a stale read);
 3. **burst**: ``--burst`` tables save a hand within the same second; halfway through, one
    app server is killed with SIGKILL and started again. A tablet keeps a save it got no
    answer for and sends it again (the same form key) a second later, as the offline-safe
@@ -245,15 +245,19 @@ def prepare(database: EventDatabase, players: int) -> tuple[Event, float]:
 
 
 class Pool:
-    """Worker threads running timed calls: each call at its moment (or as soon as a worker is
-    free after it); ``lag`` keeps how late each started."""
+    """Worker threads running timed calls, each at its moment or as soon as a worker is free
+    after it. A call given as sheddable is dropped when it could only start more than
+    ``most_late`` seconds late (a spectator who gave up): ``dropped`` counts them, so that a
+    saturated server ends the phase on time instead of working through a backlog."""
 
-    def __init__(self, threads: int):
+    def __init__(self, threads: int, most_late: float = 5.0):
         self.threads = threads
+        self.most_late = most_late
+        self.dropped = 0
 
-    def run(self, calls: list[tuple[float, object]]) -> list[float]:
+    def run(self, calls: list[tuple]) -> None:
+        """``calls``: (seconds from now, callable) or (seconds, callable, sheddable)."""
         calls = sorted(calls, key=lambda c: c[0])
-        lags: list[float] = []
         lock = threading.Lock()
         position = [0]
         start = time.monotonic()
@@ -263,13 +267,15 @@ class Pool:
                 with lock:
                     if position[0] >= len(calls):
                         return
-                    due, call = calls[position[0]]
+                    due, call, *sheddable = calls[position[0]]
                     position[0] += 1
                 wait = start + due - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
-                with lock:
-                    lags.append(max(0.0, -wait))
+                elif sheddable and sheddable[0] and -wait > self.most_late:
+                    with lock:
+                        self.dropped += 1
+                    continue
                 call()
 
         workers = [threading.Thread(target=work) for _ in range(self.threads)]
@@ -277,7 +283,6 @@ class Pool:
             worker.start()
         for worker in workers:
             worker.join()
-        return lags
 
 
 @dataclass
@@ -366,10 +371,12 @@ def load(event, tablets, balancer, ports, number, args, rng, figures: Figures) -
         calls.append((rng.uniform(0, args.pace_seconds), save(tablet, index % 10 == 0)))
     count = int(args.spectators * args.pace_seconds)
     for index in range(count):
-        calls.append((index / args.spectators, spectator(kinds[index % len(kinds)])))
+        calls.append((index / args.spectators, spectator(kinds[index % len(kinds)]), True))
     started = time.monotonic()
-    Pool(args.threads).run(calls)
+    pool = Pool(args.threads)
+    pool.run(calls)
     figures.spectator_seconds = time.monotonic() - started
+    figures.spectators_asked, figures.spectators_dropped = count, pool.dropped
 
 
 def burst(tablets, servers, kill_index, number, figures: Figures) -> float:
@@ -444,7 +451,7 @@ def stored(database: EventDatabase) -> dict:
     )
 
 
-def run_layout(name, count, workers, database, event, tablets, number, args, rng, flush):
+def run_layout(name, count, workers, database, event, tablets, number, args, rng, redis_cache):
     """The three phases against ``count`` servers; the figures."""
     servers = [Server(database, workers=workers) for _ in range(count)]
     figures = Figures()
@@ -460,11 +467,12 @@ def run_layout(name, count, workers, database, event, tablets, number, args, rng
                 Pool(args.threads).run(
                     [(0.0, lambda t=t: t.sign_in(event.tokens[t.table])) for t in tablets]
                 )
-            after_a_draw(balancer, flush, event, rng, figures)
+            after_a_draw(balancer, redis_cache.flushdb, event, rng, figures)
             load(event, tablets, balancer, ports, number, args, rng, figures)
             restart = burst(tablets[: args.burst], servers, count - 1, number + 1, figures)
         figures.connections = connections.peak
         figures.restart = restart
+        figures.redis_mb = redis_cache.info("memory")["used_memory"] / 2**20
     finally:
         for server in servers:
             server.stop()
@@ -511,7 +519,7 @@ def main(argv=None) -> int:
             name, count, workers = layouts[key]
             print(f"{name}: {count} × `make serve` with {workers} workers …", flush=True)
             figures = run_layout(
-                name, count, workers, database, event, tablets, number, args, rng, cache.flushdb
+                name, count, workers, database, event, tablets, number, args, rng, cache
             )
             results.append((figures, count, workers))
             number += 2
@@ -561,16 +569,21 @@ def report(results, verdict, args) -> int:
             f"{kind} p95 (ms)",
             [f"{percentile(f.pages.get(kind, []), 95):.0f}" for f, _c, _w in results],
         )
-    asked = [f"{args.spectators:g}/s" for _r in results]
-    line("spectators asked", asked)
     line(
-        "spectators answered",
-        [f"{answered(f) / f.spectator_seconds:.0f}/s" for f, _c, _w in results],
+        "spectators asked",
+        [f"{f.spectators_asked} ({args.spectators:g}/s)" for f, _c, _w in results],
     )
+    line("  given up (over 5 s late)", [f.spectators_dropped for f, _c, _w in results])
+    line(
+        "  answered",
+        [f"{answered(f)} ({answered(f) / f.spectator_seconds:.0f}/s)" for f, _c, _w in results],
+    )
+    line("pace phase lasted (s)", [f"{f.spectator_seconds:.0f}" for f, _c, _w in results])
     line(
         "stale reads (of checks)", [f"{len(f.stale)} of {f.stale_checks}" for f, _c, _w in results]
     )
     line("PostgreSQL connections, peak", [f.connections for f, _c, _w in results])
+    line("Redis memory after (MB)", [f"{f.redis_mb:.0f}" for f, _c, _w in results])
     line("server killed: back in (s)", [f"{f.restart:.1f}" for f, _c, _w in results])
     line(
         "server errors (5xx)",
