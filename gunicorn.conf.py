@@ -11,11 +11,12 @@ bind = f"{os.environ.get('MCR_BIND', '127.0.0.1')}:{os.environ.get('PORT', '8000
 # A save from a tablet takes a few milliseconds of one worker: four processes answer a few
 # hundred tablets, and one of them stuck or restarting leaves three.
 workers = int(os.environ.get("MCR_WORKERS") or os.environ.get("WEB_CONCURRENCY") or 4)
-# A request still running after this long is stuck: its worker is killed and replaced.
 # The app is loaded (and warmed up: tournament/wsgi.py) once in the master, before the workers
 # are forked: each worker answers its first request at once, also after a restart. Code
-# changes need a restart of the service, not a HUP.
+# changes need a restart of the service, not a HUP (which forks new workers from the code the
+# master loaded).
 preload_app = True
+# A request still running after this long is stuck: its worker is killed and replaced.
 timeout = 30
 graceful_timeout = 20
 # The access log to stdout and gunicorn's own to stderr: both end in the service's log.

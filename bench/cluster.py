@@ -126,6 +126,8 @@ class Tablet:
         self.cookies: dict[str, str] = {}
         self.path = f"/t/{SLUG}/sessions/{SESSION}/tables/{table}/"
         self.acknowledged = 0  # hands this tablet saved and was told were saved
+        # A save that never got an answer may be stored or not: its table's count is unknown.
+        self.unsure = False
 
     def _send(self, method, path, body=None, headers=None) -> Answer:
         port = self.balancer.pick()
@@ -190,6 +192,7 @@ class Tablet:
         except ValueError:
             entry.saved = False
         self.acknowledged += entry.saved
+        self.unsure |= answer.status is None
         entry.milliseconds = (time.perf_counter() - started) * 1000
         return entry
 
@@ -305,11 +308,18 @@ class Figures:
 
 def spectator_paths(event: Event, rng: random.Random):
     """The pages spectators read, by kind: the standings' first page, the seating of the
-    session in play, a player's page (any of them)."""
+    session in play, a player's page (any of them, drawn from ``rng`` under a lock: the
+    pool's threads share it)."""
+    lock = threading.Lock()
+
+    def player():
+        with lock:
+            return f"/t/{SLUG}/players/{rng.randint(1, event.players)}/"
+
     return {
         "standings": lambda: f"/t/{SLUG}/standings/",
         "seating": lambda: f"/t/{SLUG}/seating/{SESSION}/",
-        "player": lambda: f"/t/{SLUG}/players/{rng.randint(1, event.players)}/",
+        "player": player,
     }
 
 
@@ -326,6 +336,8 @@ def after_a_draw(balancer, redis_flush, event, rng, figures: Figures, rounds: in
 
 def check_not_stale(event, tablet: Tablet, ports, figures: Figures):
     """The table's first player's page from each server counts every hand acknowledged."""
+    if tablet.unsure:
+        return
     player = event.seats[tablet.table][0]
     expected = event.hands_before.get(player, 0) + tablet.acknowledged
     for port in ports:
@@ -382,18 +394,23 @@ def load(event, tablets, balancer, ports, number, args, rng, figures: Figures) -
 def burst(tablets, servers, kill_index, number, figures: Figures) -> float:
     """``tablets`` save hand ``number`` within one second; server ``kill_index`` is killed
     halfway through and started again. The restart's duration, in seconds."""
-    restarted = [0.0]
+    restart: dict = {}
     half = len(tablets) // 2
 
     def kill_and_restart():
-        servers[kill_index].kill()
-        started = time.monotonic()
-        servers[kill_index].start(timeout=120)
-        restarted[0] = time.monotonic() - started
+        try:
+            servers[kill_index].kill()
+            started = time.monotonic()
+            servers[kill_index].start(timeout=120)
+            restart["seconds"] = time.monotonic() - started
+        except Exception as error:  # reported on the caller's thread, after the burst
+            restart["error"] = error
+
+    restarter = threading.Thread(target=kill_and_restart)
 
     def fire(index, tablet):
         if index == half:
-            threading.Thread(target=kill_and_restart).start()
+            restarter.start()
         entry = tablet.save(Save(tablet.table, number, winner=number % 4, fan=9), retry_for=120)
         with figures.lock:
             figures.saves.append(entry)
@@ -403,9 +420,10 @@ def burst(tablets, servers, kill_index, number, figures: Figures) -> float:
         for index, tablet in enumerate(tablets)
     ]
     Pool(len(tablets)).run(calls)
-    while restarted[0] == 0.0:
-        time.sleep(0.2)
-    return restarted[0]
+    restarter.join()
+    if "error" in restart:
+        raise RuntimeError("the killed server did not start again") from restart["error"]
+    return restart["seconds"]
 
 
 class ConnectionPeak:
@@ -459,7 +477,7 @@ def run_layout(name, count, workers, database, event, tablets, number, args, rng
         for server in servers:
             server.start(timeout=180)
         ports = [server.port for server in servers]
-        balancer = Balancer(ports, rng)
+        balancer = Balancer(ports, random.Random(rng.random()))
         for tablet in tablets:
             tablet.balancer = balancer
         with ConnectionPeak(database.env["DATABASE_URL"]) as connections:
@@ -493,6 +511,8 @@ def main(argv=None) -> int:
     parser.add_argument("--redis", default=os.environ.get("MCR_BENCH_REDIS_URL") or DEFAULT_REDIS)
     parser.add_argument("--seed", type=int, default=20261205)
     args = parser.parse_args(argv)
+    if not 2 <= args.burst <= args.players // 4:
+        parser.error("--burst needs at least 2 tables, and no more than the tournament has")
     import redis
 
     rng = random.Random(args.seed)

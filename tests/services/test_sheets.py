@@ -11,6 +11,7 @@ from tournament import services
 from tournament.models import Hand, Penalty
 from tournament.server.rehearsal import planned_hands
 from tournament.services import PenaltyEntry
+from tournament.services.tables import table_seating_key
 
 DISCARD_WIN = {"outcome": "discard", "winner": 0, "discarder": 2, "flowers": 0}
 TEN_FAN_HAND = "123m456p789s23sEE +4s"  # the calculator scores it 10 fan without flowers
@@ -157,11 +158,11 @@ def test_a_refused_hand_is_named_and_nothing_is_stored(tables, referee):
     assert "Hand 2: Choose who discarded the winning tile." in messages
     assert any(message.startswith("Hand 4: ") for message in messages)
     assert "Hand 17: A hand number is 1 to 16." in messages
-    assert "Hand 3: Hand 3 is already entered; open it to correct it." in messages
-    assert not any(message.startswith(("Hand 1:", "Hand 3: Hand 1")) for message in messages)
-    assert {"discarder_required", "hand_out_of_range", "hand_already_entered"} <= codes(
-        raised.value
-    )
+    assert "Hand 3: Hand 3 is on the sheet twice: keep one." in messages
+    assert not any(message.startswith("Hand 1:") for message in messages)
+    assert {"discarder_required", "hand_out_of_range", "hand_on_sheet_twice"} <= codes(raised.value)
+    # In the order of the sheet.
+    assert [message.split(":")[0] for message in messages][:1] == ["Hand 2"]
     assert stored(tables[0])["hands"] == []
     assert stored(tables[0])["confirmed"] == (False, None)
 
@@ -203,6 +204,37 @@ def test_a_started_or_confirmed_table_is_refused(tables, referee):
     with pytest.raises(ValidationError) as raised:
         services.table_sheet_record(table=tables[1], entries=SHEET, user=referee)
     assert codes(raised.value) == {"table_confirmed"}
+
+
+def test_what_the_model_refuses_is_named_with_its_hand(tables, referee):
+    entries = [
+        SHEET[0],
+        services.HandEntry(number=2, outcome="draw"),
+        services.HandEntry(number=3, outcome="self_drawn", winner=0, fan=8, fan_names="x" * 501),
+    ]
+    with pytest.raises(ValidationError) as raised:
+        services.table_sheet_record(
+            table=tables[0], entries=entries, user=referee, record_missing_as_not_played=True
+        )
+    assert all(message.startswith("Hand 3: ") for message in raised.value.messages)
+    assert Hand.objects.filter(table=tables[0]).count() == 0
+
+
+def test_a_sheet_entered_on_a_page_that_showed_other_seats_is_refused(tables, referee):
+    shown = table_seating_key(tables[0])
+    services.table_seats_swap(table=tables[0], first=0, second=1, user=referee)
+    stale = services.HandEntry(number=1, outcome="draw", seating=shown)
+    with pytest.raises(ValidationError) as raised:
+        services.table_sheet_record(
+            table=tables[0], entries=[stale], user=referee, record_missing_as_not_played=True
+        )
+    assert codes(raised.value) == {"seating_changed"}
+    assert Hand.objects.filter(table=tables[0]).count() == 0
+    now = services.HandEntry(number=1, outcome="draw", seating=table_seating_key(tables[0]))
+    services.table_sheet_record(
+        table=tables[0], entries=[now], user=referee, record_missing_as_not_played=True
+    )
+    assert Hand.objects.filter(table=tables[0]).count() == 16
 
 
 def test_a_correction_or_a_forms_key_is_not_a_sheets_hand(tables, referee):

@@ -12,26 +12,37 @@ from simple_history.utils import bulk_create_with_history
 from tournament.history import audit
 from tournament.models import Hand, Penalty, Table
 from tournament.seating import HANDS_PER_SESSION
-from tournament.services.hands import (
-    HandEntry,
-    add_error,
-    already_entered,
-    entry_checked,
-    number_out_of_range,
-)
+from tournament.services.hands import HandEntry, add_error, entry_checked, number_out_of_range
 from tournament.services.results import table_results_store
-from tournament.services.tables import locked_table, table_confirm, table_open_for_entry
+from tournament.services.tables import (
+    locked_table,
+    seating_unchanged,
+    table_confirm,
+    table_open_for_entry,
+)
 
 
-def _sheet_refused(refusals: dict[int, dict]) -> ValidationError:
-    """One error per message, each naming its hand ("Hand 3: Choose the winner.")."""
+def _twice(number: int) -> ValidationError:
+    return ValidationError(
+        {
+            "number": ValidationError(
+                _("Hand %(number)s is on the sheet twice: keep one.") % {"number": number},
+                code="hand_on_sheet_twice",
+            )
+        }
+    )
+
+
+def _sheet_refused(refusals: list[tuple[int, dict]]) -> ValidationError:
+    """One error per message, each naming its hand ("Hand 3: Choose the winner."), in the
+    order of the sheet."""
     return ValidationError(
         [
             ValidationError(
                 _("Hand %(number)s: %(message)s") % {"number": number, "message": message},
                 code=error.code,
             )
-            for number, errors in sorted(refusals.items())
+            for number, errors in refusals
             for field_errors in errors.values()
             for error in field_errors
             for message in error.messages
@@ -45,11 +56,13 @@ def table_sheet_record(
     table: Table,
     entries: Sequence[HandEntry],
     user=None,
+    device: str = "",
     record_missing_as_not_played: bool = False,
     initials: Sequence[str] = (),
 ) -> Table:
     """Enter a table's whole sheet at once and confirm it: a paper sheet typed in after the
-    session, or a rehearsal's tables. ``user`` enters and confirms it.
+    session, or a rehearsal's tables. ``user`` (an account) or ``device`` (a table link)
+    enters it; ``user`` confirms it.
 
     Every hand is checked as ``hand_record`` checks a new hand (the scoring core settles it,
     the calculator checks a typed winning hand and the fans claimed) and the table is
@@ -57,17 +70,20 @@ def table_sheet_record(
     played when ``record_missing_as_not_played`` says time was called. Stored in a few
     statements, not a few per hand, with their history. Nothing is stored unless every hand
     passes: the error names each hand refused and why. Only for a table with no hand yet
-    (hands already entered are corrected one by one).
+    (hands already entered are corrected one by one). An entry's ``seating`` key, when
+    given, must be the table's seating as it is now (``hand_record``'s rule).
     """
     table = locked_table(table)
     table_open_for_entry(table)
+    for key in {entry.seating for entry in entries if entry.seating}:
+        seating_unchanged(table, key)
     if table.hands.exists():
         raise ValidationError(
             _("Hands are already entered at table %(table)s: enter or correct them one by one.")
             % {"table": table.number},
             code="sheet_already_started",
         )
-    refusals: dict[int, dict] = {}
+    refusals: list[tuple[int, dict]] = []
     hands, penalties, numbers = [], [], set()
     for entry in entries:
         if entry.version is not None or entry.submission_key is not None:
@@ -76,20 +92,24 @@ def table_sheet_record(
         if not 1 <= entry.number <= HANDS_PER_SESSION:
             add_error(errors, number_out_of_range())
         elif entry.number in numbers:
-            add_error(errors, already_entered(entry.number))
+            add_error(errors, _twice(entry.number))
         else:
             checked = entry_checked(entry, errors)
         numbers.add(entry.number)
+        if not errors:
+            hand = Hand(table=table, number=entry.number, version=1)
+            try:
+                checked.fill(hand, user=user, device=device)
+            except ValidationError as error:
+                add_error(errors, error)
         if errors:
-            refusals[entry.number] = errors
+            refusals.append((entry.number, errors))
             continue
-        hand = Hand(table=table, number=entry.number, version=1)
-        checked.fill(hand, user=user, device="")
         hands.append(hand)
         penalties.append(entry.penalties)
     if refusals:
         raise _sheet_refused(refusals)
-    with audit.acting(user=user):
+    with audit.acting(user=user, device=device):
         history = audit.bulk_history()
         hands = bulk_create_with_history(hands, Hand, **history)
         bulk_create_with_history(
