@@ -47,14 +47,13 @@ import re
 import sys
 import threading
 import time
-import urllib.parse
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hall import EventDatabase, Save, Server, percentile
+from hall import EventDatabase, Save, Server, check, percentile, save_request
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
@@ -156,30 +155,13 @@ class Tablet:
     def save(self, entry: Save, *, retry_for: float = 60.0) -> Save:
         """Send ``entry`` until an answer comes (a second between tries), as the sheet's
         queue does; its time is from the first send to the answer."""
-        fields = {
-            "csrfmiddlewaretoken": self.cookies.get("csrftoken", ""),
-            "number": entry.number,
-            "submission_key": entry.key,
-            "outcome": "self_drawn",
-            "winner": entry.winner,
-            "fan": entry.fan,
-            "flowers": 0,
-            "penalty-TOTAL_FORMS": 0,
-            "penalty-INITIAL_FORMS": 0,
-            "penalty-MIN_NUM_FORMS": 0,
-            "penalty-MAX_NUM_FORMS": 8,
-        }
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Accept": "application/json",
-            "X-CSRFToken": self.cookies.get("csrftoken", ""),
-        }
+        body, headers = save_request(entry, self.cookies.get("csrftoken", ""))
         started = time.perf_counter()
         deadline = time.monotonic() + retry_for
         entry.tries = entry.server_errors = 0
         while True:
             entry.tries += 1
-            answer = self._send("POST", self.path, urllib.parse.urlencode(fields), headers)
+            answer = self._send("POST", self.path, body, headers)
             if answer.status is not None and answer.status < 500:
                 break
             entry.server_errors += answer.status is not None
@@ -543,17 +525,11 @@ def main(argv=None) -> int:
             )
             results.append((figures, count, workers))
             number += 2
-        verdict = check_saves([s for f, _c, _w in results for s in f.saves], stored(database))
+        verdict = check([s for f, _c, _w in results for s in f.saves], stored(database))
     finally:
         database.close()
         cache.flushdb()
     return report(results, verdict, args)
-
-
-def check_saves(saves, rows) -> dict:
-    from hall import check
-
-    return check(saves, rows)
 
 
 def answered(figures: Figures) -> int:

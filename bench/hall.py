@@ -209,6 +209,30 @@ class Save:
     milliseconds: float = 0.0
 
 
+def save_request(entry: Save, csrf: str) -> tuple[str, dict]:
+    """The body and headers of the sheet's background save of ``entry`` (a self-drawn win):
+    the entry form's fields, answered in JSON."""
+    fields = {
+        "csrfmiddlewaretoken": csrf,
+        "number": entry.number,
+        "submission_key": entry.key,
+        "outcome": "self_drawn",
+        "winner": entry.winner,
+        "fan": entry.fan,
+        "flowers": 0,
+        "penalty-TOTAL_FORMS": 0,
+        "penalty-INITIAL_FORMS": 0,
+        "penalty-MIN_NUM_FORMS": 0,
+        "penalty-MAX_NUM_FORMS": 8,
+    }
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Accept": "application/json",
+        "X-CSRFToken": csrf,
+    }
+    return urllib.parse.urlencode(fields), headers
+
+
 class Tablet:
     """A table's tablet: signed in once with the table card's link, then saving hands with
     the background save's request (the entry form's fields, answered in JSON)."""
@@ -256,29 +280,10 @@ class Tablet:
         return (time.perf_counter() - started) * 1000
 
     def save(self, entry: Save) -> Save:
-        fields = {
-            "csrfmiddlewaretoken": self.cookies.get("csrftoken", ""),
-            "number": entry.number,
-            "submission_key": entry.key,
-            "outcome": "self_drawn",
-            "winner": entry.winner,
-            "fan": entry.fan,
-            "flowers": 0,
-            "penalty-TOTAL_FORMS": 0,
-            "penalty-INITIAL_FORMS": 0,
-            "penalty-MIN_NUM_FORMS": 0,
-            "penalty-MAX_NUM_FORMS": 8,
-        }
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Accept": "application/json",
-            "X-CSRFToken": self.cookies.get("csrftoken", ""),
-        }
+        body, headers = save_request(entry, self.cookies.get("csrftoken", ""))
         started = time.perf_counter()
         try:
-            status, payload = self._request(
-                "POST", self.path, urllib.parse.urlencode(fields), headers
-            )
+            status, payload = self._request("POST", self.path, body, headers)
         except (OSError, http.client.HTTPException):
             entry.status, entry.saved = None, False
         else:
