@@ -27,6 +27,7 @@ from django.db import connection
 from django.utils import timezone
 
 from tests.conftest import give_all_tables, make_user, play_some_sessions
+from tests.planner_counts import counted, forget_counts
 from tournament import services
 from tournament.exports import workbook
 from tournament.hall.device_links import device_token, table_for_token
@@ -160,6 +161,16 @@ def test_restore_after_a_flush_brings_the_event_back_exactly(played, referee, tm
     assert {token: table_for_token(token).pk for token in links} == links
     # The players' badges still open their pages.
     assert {token: player_for_token(token).pk for token in own_links} == own_links
+
+
+def test_a_restore_leaves_the_planner_counts_of_what_it_loaded(played, tmp_path):
+    path = tmp_path / "mcr.json.gz"
+    call_command("backup", str(path), stdout=io.StringIO())
+    call_command("flush", interactive=False, verbosity=0)
+    forget_counts()
+    assert not counted("tournament_hand")
+    call_command("restore", str(path), stdout=io.StringIO())
+    assert counted("tournament_hand")
 
 
 def test_new_rows_after_a_restore_take_fresh_ids(played, tmp_path):

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 from tests.conftest import make_user
+from tests.planner_counts import counted, forget_counts
 from tournament.models import Hand, Penalty, Seat
 from tournament.scoring import MIN_FAN
 from tournament.seating import HANDS_PER_SESSION
@@ -284,3 +285,11 @@ def test_the_command_prints_each_session_and_the_total():
     tournament = tournament_by_slug("rehearsal-4x2-s9")
     assert tournament.name == "Dry run"
     assert list(tournament.organisers.all()) == [organiser]
+
+
+@pytest.mark.django_db
+def test_a_build_leaves_the_planner_counts_of_what_it_loaded():
+    forget_counts()
+    rehearsal.build_tournament(players=16, sessions=1, seed=2, slug="counted")
+    assert counted("tournament_seat")
+    assert counted("tournament_hand")

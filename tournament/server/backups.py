@@ -39,6 +39,8 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.server.planner_statistics import planner_statistics_refresh
+
 FORMAT = "mcr-tournament-backup"
 # Raised when the file's layout changes in a way an older restore would misread.
 VERSION = 1
@@ -363,6 +365,7 @@ def restore(path: Path, *, using: str = DEFAULT_DB_ALIAS) -> BackupInfo:
         with connection.cursor() as cursor:
             for statement in statements:
                 cursor.execute(statement)
+    planner_statistics_refresh(using)
     return BackupInfo(
         created_at=header.get("created_at", ""),
         database=header.get("database", ""),

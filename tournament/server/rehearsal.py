@@ -27,6 +27,7 @@ from tournament.models import Tournament
 from tournament.scoring import Outcome, PenaltyKind
 from tournament.seating import HANDS_PER_SESSION
 from tournament.seating.draw import SEED_MAX, SEED_MIN
+from tournament.server.planner_statistics import planner_statistics_refresh
 
 # The tournament's time limit; it only shows on the table clocks.
 SESSION_MINUTES = 150
@@ -400,4 +401,6 @@ def build_tournament(
                     play_seconds=time.perf_counter() - playing,
                 )
             )
+    # What was just loaded in bulk, counted for the database's planner (see the module).
+    planner_statistics_refresh()
     return tournament

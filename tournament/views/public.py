@@ -35,7 +35,7 @@ from tournament.selectors.seating import (
 from tournament.selectors.series import series_list
 from tournament.selectors.statistics import player_record
 from tournament.services.sign_ups import sign_up_closed_reason
-from tournament.templatetags.seating_rows import seating_rows
+from tournament.templatetags.seating_rows import plan_player_rows, seating_rows
 from tournament.views.common import get_player, get_session, get_tournament, roles
 
 
@@ -103,16 +103,18 @@ def seating_page(request, slug, number):
     if refused := _under_review(request, context, tournament, session):
         return refused
     version = seating_version(tournament)
-    tables = _seating_tables(session, version)
+    figures = seating_figures(tournament, version=version)
+    tables = _seating_tables(session, version, figures)
     context.update(
         tournament=tournament,
         session=session,
         seating_rows=tables["rows"],
+        plan_rows=tables["plan"],
         example_number=tables["example"],
         example_key=seating.lot_key(session.seed, tables["example"])
         if tables["example"] is not None
         else "",
-        figures=seating_figures(tournament, version=version),
+        figures=figures,
         draw_input_json=json.dumps(session.draw_input, ensure_ascii=False)
         if session.draw_input
         else "",
@@ -120,18 +122,21 @@ def seating_page(request, slug, number):
     return render(request, "seating/seating.html", context)
 
 
-def _seating_tables(session, version: int) -> dict:
-    """The rows of the session's seating by table, as HTML, and the number of the player at
-    table 1, seat P1 (the worked example of the lot rule; None before a draw). Cached under
-    the seating ``version``, read first: the whole hall reads this page when the draw is
-    published, and the hands entered during play leave it as it is."""
+def _seating_tables(session, version: int, figures) -> dict:
+    """The rows of the session's seating by table, as HTML, the number of the player at
+    table 1, seat P1 (the worked example of the lot rule; None before a draw), and the rows
+    of the plan's player list under a planned session (every registered player). Cached
+    under the seating ``version``, read first: the whole hall reads this page when the draw
+    is published, and the hands entered during play leave it as it is."""
     key = f"mcr:seating-rows:{session.pk}:{version}:{get_language()}"
     found = cache.get(key)
     if found is None:
         tables = session_tables(session)
+        planned = session.method == "planned" and figures.plan
         found = {
             "rows": seating_rows(tables, session.method),
             "example": tables[0].seats[0].player.number if tables else None,
+            "plan": plan_player_rows(figures.plan_players, figures.plan.replans) if planned else "",
         }
         cache.set(key, found, STANDINGS_CACHE_SECONDS)
     return found
