@@ -12,6 +12,7 @@ from django.utils import translation
 
 from tournament import services
 from tournament.models import Table, Tournament
+from tournament.selectors import lookups, standings_live
 
 # The real SMTP server of the e-mail tests (the ``smtp_server`` fixture).
 pytest_plugins = ["tests.mail_server"]
@@ -43,8 +44,11 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Each test starts with an empty cache: the database is rolled back after each test, so
-    a tournament's id and version come round again while the cache would remember them."""
+    a tournament's id and version come round again while the cache would remember them.
+    The live standings this process keeps are dropped for the same reason."""
     cache.clear()
+    standings_live.forget_all()
+    lookups.forget_kept()
 
 
 @pytest.fixture(autouse=True)

@@ -340,3 +340,17 @@ def test_sorting_the_teams_keeps_the_players_page():
     teams = [TeamRow("B", ["Z"], Fraction(1), 0, rank=1), TeamRow("A", ["Y"], Fraction(0), 0, 2)]
     html = TeamStandingsTable(teams, query(page="3")).as_html()
     assert 'href="?page=3&amp;team-sort=team"' in html
+
+
+def test_a_thousand_teams_go_by_pages_of_their_own():
+    """A big event's teams table is read by pages on ``team-page``; the players' page stays."""
+    teams = [TeamRow(f"Team {n:04}", ["A"], Fraction(2000 - n), 0, rank=n) for n in range(1, 1201)]
+    table = TeamStandingsTable(teams, query(page="3", team_page="12"))
+    assert [team.team for team in table.rows] == [f"Team {n:04}" for n in range(1101, 1201)]
+    html = table.as_html()
+    assert "Page 12 of 12" in html
+    assert pager_links(html) == {
+        "Previous": "?page=3&team-page=11",
+        "All 1200": "?page=3&team-page=all",
+    }
+    assert [team.team for team in TeamStandingsTable(teams).rows][-1] == "Team 0100"

@@ -15,7 +15,9 @@ from tournament.models import Seat, Table, Tournament, TournamentVersion
 from tournament.players import player_import
 from tournament.selectors.sheets import table_sheet
 from tournament.selectors.standings import (
+    compute_rank_history,
     compute_standings,
+    rank_history,
     tournament_results,
     tournament_standings,
 )
@@ -167,20 +169,55 @@ def test_standings_are_read_from_the_cache_until_the_next_write(
     services.hand_record(
         table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
     )
-    # The version, then the players and the seats' totals.
+    # The version, then the players and the played seats.
     with django_assert_num_queries(3):
-        first = tournament_standings(tournament)
+        first = list(tournament_standings(tournament))
     with django_assert_num_queries(1):
-        assert tournament_standings(tournament) == first
+        assert list(tournament_standings(tournament)) == first
     services.hand_record(
         table=table, entry=services.HandEntry(number=2, outcome="self_drawn", winner=1, fan=8)
     )
-    with django_assert_num_queries(3):
-        after = tournament_standings(tournament)
+    # A hand changes the results of its table only: the version, then that table's seats.
+    with django_assert_num_queries(2):
+        after = list(tournament_standings(tournament))
     assert {row.player.number: row.score for row in after} != {
         row.player.number: row.score for row in first
     }
-    assert after == compute_standings(tournament)
+    assert standing_values(after) == standing_values(compute_standings(tournament))
+
+
+def standing_values(rows) -> list[tuple]:
+    """What a standings page shows of each row, in order: the player's fields too (a
+    ``StandingRow`` compares its player by id only)."""
+    return [
+        (
+            row.player.pk,
+            row.player.number,
+            row.player.name,
+            row.player.team,
+            row.player.is_substitute,
+            row.player.withdrawn_at,
+            row.rank,
+            row.table_points,
+            row.score,
+            row.places,
+            row.sessions_played,
+            row.best_session,
+        )
+        for row in rows
+    ]
+
+
+def assert_live_standings_exact(tournament) -> None:
+    """The live standings and rank history are those computed from every seat."""
+    assert standing_values(tournament_standings(tournament)) == standing_values(
+        compute_standings(tournament)
+    )
+    computed = compute_rank_history(tournament)
+    live = rank_history(tournament)
+    assert (live.sessions, live.ranked) == (computed.sessions, computed.ranked)
+    for player in tournament.players.all():
+        assert live.of(player.pk) == computed.of(player.pk)
 
 
 def seating_version(tournament) -> int:
@@ -222,16 +259,53 @@ SEATING_KEPT = {
 }
 
 
+# The writes that cannot change the standings but by the results of the tables they store:
+# they keep the standings' stamp, and the live standings re-read only the tables stamped.
+STANDINGS_KEPT = {
+    # The timetable and the check-in change no player and no seat.
+    "check_in_close",
+    "check_in_open",
+    "player_check_in",
+    "player_check_in_undo",
+    "session_times_set",
+    "device_link_revoke",
+    "device_links_revoke",
+    "draw_commit",
+    "draw_commitment_public_value",
+    "draw_commitment_withdraw",
+    "hand_record",
+    "referees_copy_from_previous",
+    "session_close",
+    "session_open",
+    "session_publish",
+    "session_reopen",
+    "table_confirm",
+    "table_extra_time",
+    "table_reopen",
+    "table_sheet_record",
+    "tables_assign",
+}
+
+
 def test_every_write_raises_the_tournaments_version(tournament, organiser, referee):
     steps = []
     seating_raised = set()
+    standings_changed = set()
 
     def step(name, write):
         before, seating_before = version(tournament), seating_version(tournament)
+        stamp_before = TournamentVersion.objects.get(tournament=tournament).standings
+        # Read before, so that the live standings are brought up from this write's.
+        tournament_standings(tournament)
+        rank_history(tournament)
         write()
         steps.append((name, version(tournament) > before))
         if seating_version(tournament) > seating_before:
             seating_raised.add(name)
+        if TournamentVersion.objects.get(tournament=tournament).standings != stamp_before:
+            standings_changed.add(name)
+        tournament.refresh_from_db()
+        assert_live_standings_exact(tournament)
 
     make_players(tournament, 8)
     step("player_save", lambda: services.player_save(tournament=tournament, number=9, name="Nine"))
@@ -376,6 +450,8 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
     assert {name for name, _raised in steps} == set(services.__all__) - NOT_WRITES
     # Every other write raises the seating version too.
     assert seating_raised == {name for name, _raised in steps} - SEATING_KEPT
+    # And every other write gives the standings a new stamp.
+    assert standings_changed == {name for name, _raised in steps} - STANDINGS_KEPT
 
 
 # What the services module offers besides the writes the walk above checks: data classes and

@@ -1,5 +1,7 @@
 """A tournament, its version, its players, and its sessions with their tables and seats."""
 
+import secrets
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -141,6 +143,11 @@ class Tournament(models.Model):
         return [key for key in self.tiebreak_order.split(",") if key]
 
 
+def new_standings_stamp() -> int:
+    """A fresh value for ``TournamentVersion.standings``."""
+    return secrets.randbits(62)
+
+
 class TournamentVersion(models.Model):
     """A number that every write to a tournament's data raises, in the write's transaction:
     what is computed from the data (standings, the workbook) is cached under it, and a
@@ -149,13 +156,21 @@ class TournamentVersion(models.Model):
     ``seating`` is raised by every write but those that cannot change the seating (hands,
     table confirmations, sessions opened and closed, referees, clocks, device links): the
     seating figures, recounted from every seat, are cached under it, so that they survive
-    the thousands of hands entered while a session is played."""
+    the thousands of hands entered while a session is played.
+
+    ``standings`` changes with every write that can change the standings other than by the
+    results of a table (players, seats, the tie-breaks): a new random value each time, so
+    that no two states of any tournament share one, even after a restore. A write that only
+    stores tables' results leaves it and stamps those tables with its ``number``
+    (``Table.results_version``): the live standings re-read only them
+    (``selectors.standings_live``)."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="version"
     )
     number = models.PositiveBigIntegerField(default=1)
     seating = models.PositiveBigIntegerField(default=1)
+    standings = models.BigIntegerField(default=new_standings_stamp)
 
     def __str__(self):
         return f"{self.tournament_id} v{self.number}"
@@ -344,7 +359,10 @@ class Table(models.Model):
     confirmed_initials = models.JSONField(_("players' initials"), default=list, blank=True)
     # How many of its hands are entered, kept with its seats' results (see ``Seat.score``).
     hands_entered = models.PositiveSmallIntegerField(default=0)
-    history = TournamentHistory(excluded_fields=["hands_entered"])
+    # The tournament's version (``TournamentVersion.number``) of the last write that stored
+    # its seats' results: the live standings re-read the tables stamped after what they hold.
+    results_version = models.PositiveBigIntegerField(default=0, db_index=True)
+    history = TournamentHistory(excluded_fields=["hands_entered", "results_version"])
 
     class Meta:
         ordering = ["session", "number"]

@@ -6,6 +6,9 @@ with every draw; cached reads (standings, figures, screens) are kept under them,
 never stale.
 """
 
+import threading
+from collections import OrderedDict
+
 from django.core.cache import cache
 from django.db.models import F, Q
 
@@ -47,13 +50,18 @@ def data_version(tournament: Tournament) -> int:
     return found.first() or 0
 
 
-def seating_version(tournament: Tournament) -> int:
-    """The version of the tournament's seating (``TournamentVersion.seating``): raised by
-    the writes that can change it, not by hands. 0 before the tournament has one."""
-    found = TournamentVersion.objects.filter(tournament_id=tournament.pk).values_list(
-        "seating", flat=True
+def seating_key(tournament: Tournament) -> str:
+    """The version of the tournament's seating (``TournamentVersion.seating``: raised by the
+    writes that can change it, not by hands) with the standings' stamp, which every such
+    write replaces too and no two tournaments share: what is cached under it is never taken
+    for another tournament's that had the same id and version (after a rollback or a
+    restore). "0" before the tournament has a version."""
+    found = (
+        TournamentVersion.objects.filter(tournament_id=tournament.pk)
+        .values_list("seating", "standings")
+        .first()
     )
-    return found.first() or 0
+    return "0" if found is None else f"{found[0]}-{found[1]}"
 
 
 def sessions_under_review(tournament) -> set[int]:
@@ -95,6 +103,36 @@ def cached(key: str, compute):
         value = compute()
         cache.set(key, value, STANDINGS_CACHE_SECONDS)
     return value
+
+
+# What is kept in this process's memory, the most recently used last (see ``kept``).
+_KEPT_IN_PROCESS: OrderedDict = OrderedDict()
+_KEPT_LOCK = threading.Lock()
+KEPT_IN_PROCESS = 16
+
+
+def kept(key: str, compute):
+    """The value kept in this process under ``key``, or ``compute()``'s, kept for the next
+    request: for a large value that changes seldom (the seating figures of 10,000 players
+    took longer to unpickle from the shared cache than to send). ``key`` must hold a
+    version that changes with the value and is never given to other data
+    (``seating_key``): each process then holds the same value for it."""
+    with _KEPT_LOCK:
+        if key in _KEPT_IN_PROCESS:
+            _KEPT_IN_PROCESS.move_to_end(key)
+            return _KEPT_IN_PROCESS[key]
+    value = compute()
+    with _KEPT_LOCK:
+        _KEPT_IN_PROCESS[key] = value
+        while len(_KEPT_IN_PROCESS) > KEPT_IN_PROCESS:
+            _KEPT_IN_PROCESS.popitem(last=False)
+    return value
+
+
+def forget_kept() -> None:
+    """Drop what this process keeps (the tests' fresh start)."""
+    with _KEPT_LOCK:
+        _KEPT_IN_PROCESS.clear()
 
 
 def tournament_list():

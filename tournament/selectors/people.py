@@ -104,13 +104,12 @@ def person_results(person: Person) -> list[PersonResult]:
     results = []
     for player in person.players.select_related("tournament").order_by("-tournament__created_at"):
         rows = tournament_standings(player.tournament)
-        standing = next((row for row in rows if row.player.pk == player.pk), None)
         results.append(
             PersonResult(
                 tournament=player.tournament,
                 player=player,
-                standing=standing,
-                ranked_players=sum(1 for row in rows if row.rank is not None),
+                standing=rows.row_of(player.pk),
+                ranked_players=rows.ranked_count,
             )
         )
     return results

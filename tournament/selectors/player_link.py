@@ -14,7 +14,6 @@ from django.db.models import Exists, OuterRef
 
 from tournament.models import CheckIn, Hand, Player, ScheduledSession, Seat
 from tournament.scoring import Outcome
-from tournament.selectors.lookups import cached, data_version
 from tournament.selectors.seating import PlannedSeat, player_planned_sessions
 from tournament.selectors.standings import tournament_standings
 
@@ -214,27 +213,13 @@ def _with_hands(session: OwnSession) -> OwnSession:
     return session
 
 
-def _standings_by_player(tournament) -> tuple[int, dict[int, tuple]]:
-    """How many players are ranked, and each player's (rank, table points, score, sessions
-    played): from the standings, kept in the cache as plain figures under the data version,
-    so that a thousand phones asking every 30 seconds read a small dictionary rather than
-    the whole standings again."""
-
-    def compute():
-        rows = tournament_standings(tournament)
-        figures = {
-            row.player.pk: (row.rank, row.table_points, row.score, row.sessions_played)
-            for row in rows
-        }
-        return sum(1 for row in rows if row.rank is not None), figures
-
-    return cached(f"mcr:standings-by-player:{tournament.pk}:{data_version(tournament)}", compute)
-
-
 def _standing(player: Player) -> Standing:
-    ranked, figures = _standings_by_player(player.tournament)
-    rank, table_points, score, played = figures.get(player.pk, (None, Fraction(0), 0, 0))
-    return Standing(rank, ranked, table_points, score, played)
+    """The player's figures from the live standings (``tournament_standings``)."""
+    rows = tournament_standings(player.tournament)
+    row = rows.row_of(player.pk)
+    if row is None:
+        return Standing(None, rows.ranked_count, Fraction(0), 0, 0)
+    return Standing(row.rank, rows.ranked_count, row.table_points, row.score, row.sessions_played)
 
 
 def player_own_page(player: Player) -> OwnPage:

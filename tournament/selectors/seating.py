@@ -6,7 +6,6 @@ seat lists by table and by name, and a player's schedule.
 import json
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from tournament import seating
@@ -28,10 +27,10 @@ from tournament.seating.schedule import schedule_stats
 from tournament.selectors.lookups import (
     ACTIVE_PLAYERS,
     PUBLISHED_SESSION,
-    STANDINGS_CACHE_SECONDS,
     cached,
     data_version,
-    seating_version,
+    kept,
+    seating_key,
 )
 
 
@@ -117,23 +116,20 @@ class SeatingFigures:
     committed_sessions: list[int] = field(default_factory=list)
 
 
-def seating_figures(tournament, *, version: int | None = None) -> SeatingFigures:
+def seating_figures(tournament, *, version: str | None = None) -> SeatingFigures:
     """The plan (if any) with its figures and reproducing command, and the figures of the
     sessions drawn so far, recounted from the stored seats.
 
     Cached under the tournament's seating version, read first (see ``standings``): the
     figures are recounted from every seat of every drawn session, the seating pages are
     read by every player at once when a session is drawn, and the hands entered while it
-    is played leave the figures (and that version) as they are. ``version``: the seating
-    version, when the caller has just read it."""
+    is played leave the figures (and that version) as they are; kept in the process too, as
+    at 10,000 players they took longer to unpickle than to send. ``version``: the
+    ``seating_key``, when the caller has just read it."""
     if version is None:
-        version = seating_version(tournament)
+        version = seating_key(tournament)
     key = f"mcr:seating-figures:{tournament.pk}:{version}"
-    figures = cache.get(key)
-    if figures is None:
-        figures = compute_seating_figures(tournament)
-        cache.set(key, figures, STANDINGS_CACHE_SECONDS)
-    return figures
+    return kept(key, lambda: cached(key, lambda: compute_seating_figures(tournament)))
 
 
 def compute_seating_figures(tournament) -> SeatingFigures:
@@ -393,6 +389,29 @@ class PlannedSeat:
         return SEAT_LABELS[self.seat]
 
 
+def _plan_by_player(tournament) -> dict[int, list[tuple[int, int, list[int]]]] | None:
+    """The published plan by player number: (session, table, the table's players' numbers
+    East..North) for each session; None without a plan.
+
+    Kept in this process under the ``seating_key``: at 10,000 players the plan is a large
+    document, and reading and indexing it took most of a player's page.
+    """
+    key = f"mcr:plan-by-player:{tournament.pk}:{seating_key(tournament)}"
+    return kept(key, lambda: _plan_index(tournament.pk))
+
+
+def _plan_index(tournament_id: int):
+    plan = SeatingPlan.objects.filter(tournament_id=tournament_id).only("sessions").first()
+    if plan is None:
+        return None
+    index: dict[int, list[tuple[int, int, list[int]]]] = {}
+    for session, tables in enumerate(plan.sessions, start=1):
+        for table, numbers in enumerate(tables, start=1):
+            for number in numbers:
+                index.setdefault(number, []).append((session, table, numbers))
+    return index
+
+
 def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     """The player's seats in the sessions the published plan holds but that are not drawn yet.
 
@@ -404,18 +423,12 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     tournament = player.tournament
     if tournament.seating_method != "planned" or not player.is_active:
         return []
-    plan = SeatingPlan.objects.filter(tournament=tournament).only("sessions").first()
+    plan = _plan_by_player(tournament)
     if plan is None:
         return []
     # A draw under review is not shown yet: its session is shown as planned.
     drawn = set(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
-    found = []  # (session, table, the table's players' numbers East..North)
-    for session, tables in enumerate(plan.sessions, start=1):
-        if session in drawn:
-            continue
-        for table, numbers in enumerate(tables, start=1):
-            if player.number in numbers:
-                found.append((session, table, numbers))
+    found = [seat for seat in plan.get(player.number, ()) if seat[0] not in drawn]
     # Only the opponents: at most three a session, however many players are registered.
     opponents = {n for _session, _table, numbers in found for n in numbers} - {player.number}
     by_number = {

@@ -1,13 +1,13 @@
 """Session results and standings: the seat results the hand service stores, added up and
-ranked by the rules' tie-breaks, cached under the tournament's version, so a corrected hand
-changes the standings at once; the rank after each session; teams; the penalties; the stored
-results checked against the hands. Table points stay exact ``Fraction``s.
+ranked by the rules' tie-breaks (kept up to date table by table in ``standings_live``, so
+a corrected hand changes the standings at once); the rank after each session; teams; the
+penalties; the stored results checked against the hands. Table points stay exact
+``Fraction``s.
 """
 
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.core.cache import cache
 from django.db.models import Count, Max, Q, Sum
 
 from tournament import scoring
@@ -16,7 +16,7 @@ from tournament.models import (
     Player,
     Seat,
 )
-from tournament.selectors.lookups import PLAYED_SEAT, STANDINGS_CACHE_SECONDS, cached, data_version
+from tournament.selectors.lookups import PLAYED_SEAT
 from tournament.selectors.sheets import session_sheets
 
 
@@ -130,24 +130,23 @@ def _unpickle_standing_row(db, fields, points, state) -> StandingRow:
 PLACES = (1, 2, 3, 4)
 
 
-def tournament_standings(tournament) -> list[StandingRow]:
+def tournament_standings(tournament):
     """Players ordered by the tournament's ranking order; equal players share a rank.
 
     Substitutes (and players who withdrew before playing) are listed after the
     ranked players, without a rank: a substitute's results count for the
     opponents but the substitute is not ranked.
 
-    Cached under the tournament's version, read first: every write raises it, so the
-    standings are never older than the data. (A write service
-    that needs the standings computes them with ``compute_standings``: what it reads inside
-    its transaction must not be cached under the version from before it.)
+    The live standings (``standings_live``): brought up to the tournament's version on every
+    call, re-reading only the tables whose results changed since; a sequence whose rows are
+    built when read, so a page of them costs its rows. (A write service that needs the
+    standings computes them with ``compute_standings``: what it reads inside its
+    transaction must be what it sees there.)
     """
-    key = f"mcr:standings:{tournament.pk}:{data_version(tournament)}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = compute_standings(tournament)
-        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
-    return rows
+    # Imported here: the live standings are built of this module's rows.
+    from tournament.selectors.standings_live import current_standings
+
+    return current_standings(tournament)
 
 
 def compute_standings(tournament) -> list[StandingRow]:
@@ -212,13 +211,12 @@ class RankHistory:
         return tuple(zip(self.sessions, ranks, strict=True))
 
 
-def rank_history(tournament, *, version: int | None = None) -> RankHistory:
-    """``compute_rank_history``, cached under the tournament's version (see ``standings``);
-    ``version`` when the caller has just read it."""
-    if version is None:
-        version = data_version(tournament)
-    key = f"mcr:rank-history:{tournament.pk}:{version}"
-    return cached(key, lambda: compute_rank_history(tournament))
+def rank_history(tournament):
+    """Every player's rank after each session with results (``compute_rank_history``'s),
+    from the live standings (see ``tournament_standings``)."""
+    from tournament.selectors.standings_live import current_rank_history
+
+    return current_rank_history(tournament)
 
 
 def compute_rank_history(tournament) -> RankHistory:

@@ -82,14 +82,13 @@ class PlayerRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
-    """The player's statistics, cached per player under the tournament's version, and
-    their ranks from ``rank_history``: the version read once, then (not cached yet) three
-    queries for the player's tables and two for the rank history."""
+    """The player's statistics, cached per player under the tournament's version (not
+    cached yet: three queries for the player's tables), and their ranks from the live
+    ``rank_history``."""
     tournament = player.tournament
-    version = data_version(tournament)
-    key = f"mcr:player-statistics:{tournament.pk}:{version}:{player.pk}"
+    history = rank_history(tournament)
+    key = f"mcr:player-statistics:{tournament.pk}:{history.version}:{player.pk}"
     figures = cached(key, lambda: compute_player_statistics(player))
-    history = rank_history(tournament, version=version)
     ranks = history.of(player.pk)
     chart = None
     if any(rank is not None for _session, rank in ranks):

@@ -39,6 +39,8 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.models import TournamentVersion
+from tournament.models.tournaments import new_standings_stamp
 from tournament.server.planner_statistics import planner_statistics_refresh
 
 FORMAT = "mcr-tournament-backup"
@@ -365,6 +367,12 @@ def restore(path: Path, *, using: str = DEFAULT_DB_ALIAS) -> BackupInfo:
         with connection.cursor() as cursor:
             for statement in statements:
                 cursor.execute(statement)
+        # New standings stamps: a server still running keeps the standings it read before
+        # under the old ones, which the restored data must not be taken for.
+        for version in TournamentVersion.objects.using(using).only("pk"):
+            TournamentVersion.objects.using(using).filter(pk=version.pk).update(
+                standings=new_standings_stamp()
+            )
     planner_statistics_refresh(using)
     return BackupInfo(
         created_at=header.get("created_at", ""),

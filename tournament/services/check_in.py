@@ -58,7 +58,7 @@ def session_times_set(
             scheduled.starts_at = starts_at
             scheduled.save(update_fields=["starts_at"])
         saved.append(scheduled)
-    tournament_touch(tournament.pk, seating=False)
+    tournament_touch(tournament.pk, seating=False, standings=False)
     return saved
 
 
@@ -72,7 +72,7 @@ def check_in_open(*, tournament: Tournament, number: int) -> ScheduledSession:
         scheduled.check_in_opened_at = scheduled.check_in_opened_at or timezone.now()
         scheduled.check_in_closed_at = None
         scheduled.save(update_fields=["check_in_opened_at", "check_in_closed_at"])
-    tournament_touch(tournament.pk, seating=False)
+    tournament_touch(tournament.pk, seating=False, standings=False)
     return scheduled
 
 
@@ -89,7 +89,7 @@ def check_in_close(*, tournament: Tournament, number: int) -> ScheduledSession:
     if scheduled.check_in_closed_at is None:
         scheduled.check_in_closed_at = timezone.now()
         scheduled.save(update_fields=["check_in_closed_at"])
-    tournament_touch(tournament.pk, seating=False)
+    tournament_touch(tournament.pk, seating=False, standings=False)
     return scheduled
 
 
@@ -127,7 +127,7 @@ def player_check_in(*, player: Player, number: int, ticked_by=None) -> CheckIn:
     except IntegrityError:
         # Two taps at once on another connection: the first one's check-in stands.
         return CheckIn.objects.get(scheduled_session=scheduled, player=player)
-    tournament_touch(tournament.pk, seating=False)
+    tournament_touch(tournament.pk, seating=False, standings=False)
     return check_in
 
 
@@ -142,7 +142,7 @@ def player_check_in_undo(*, player: Player, number: int) -> None:
         player=player,
     ).delete()
     if deleted:
-        tournament_touch(player.tournament_id, seating=False)
+        tournament_touch(player.tournament_id, seating=False, standings=False)
 
 
 @dataclass(frozen=True)

@@ -169,7 +169,7 @@ def draw_commit(
         raise _refused(
             None, _("The first draw is already committed."), "already_committed"
         ) from error
-    tournament_touch(tournament.pk, seating=False)
+    tournament_touch(tournament.pk, seating=False, standings=False)
     return commitment
 
 
@@ -220,7 +220,7 @@ def draw_commitment_public_value(*, commitment: DrawCommitment, value: str) -> D
     commitment.public_value = value
     commitment.public_value_at = timezone.now()
     commitment.save(update_fields=["public_value", "public_value_at"])
-    tournament_touch(commitment.tournament_id, seating=False)
+    tournament_touch(commitment.tournament_id, seating=False, standings=False)
     return commitment
 
 
@@ -232,7 +232,7 @@ def draw_commitment_withdraw(*, commitment: DrawCommitment) -> DrawCommitment:
     _still_pending(commitment)
     commitment.withdrawn_at = timezone.now()
     commitment.save(update_fields=["withdrawn_at"])
-    tournament_touch(commitment.tournament_id, seating=False)
+    tournament_touch(commitment.tournament_id, seating=False, standings=False)
     return commitment
 
 

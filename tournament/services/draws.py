@@ -395,7 +395,7 @@ def session_publish(*, session: Session) -> Session:
         session.published_at = timezone.now()
         session.save(update_fields=["published_at"])
         seat_emails_queue(session=session)
-        tournament_touch(session.tournament_id, seating=False)
+        tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
 

@@ -625,5 +625,5 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
                 key=submission_key, hand=hand, version=hand.version, submitted_by=user
             )
     table_results_store(table)
-    tournament_touch(table.session.tournament_id, seating=False)
+    tournament_touch(table.session.tournament_id, seating=False, standings=False)
     return hand

@@ -109,7 +109,7 @@ def tables_assign(
         table.referee = referee
         if changed:
             table.save(update_fields=["referee"])
-    tournament_touch(session.tournament_id, seating=False)
+    tournament_touch(session.tournament_id, seating=False, standings=False)
     return found
 
 
@@ -147,5 +147,5 @@ def referees_copy_from_previous(*, session: Session) -> list[Table]:
         # Saved one by one, not by QuerySet.update: the history keeps each assignment.
         table.save(update_fields=["referee"])
     if copied:
-        tournament_touch(session.tournament_id, seating=False)
+        tournament_touch(session.tournament_id, seating=False, standings=False)
     return copied

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from functools import cache
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Subquery
 
 from tournament import scoring
 from tournament.models import Hand, Seat, Table, TournamentVersion
+from tournament.models.tournaments import new_standings_stamp
 
 SEAT_RESULT_FIELDS = ("score", "place", "table_points_twelfths")
 
@@ -43,7 +44,8 @@ def _seat_results_sql() -> str:
 
 def table_results_store(table: Table) -> None:
     """Store the results of ``table``'s seats from its hands as they are now (in the
-    transaction of the write that changed them)."""
+    transaction of the write that changed them); the write's ``tournament_touch`` stamps the
+    table with the version it raises."""
     hands = list(
         Hand.objects.filter(table=table).values_list(
             "points_p1", "points_p2", "points_p3", "points_p4"
@@ -59,6 +61,21 @@ def table_results_store(table: Table) -> None:
         cursor.execute(_seat_results_sql(), [*scores, *places, *twelfths, table.pk])
     Table.objects.filter(pk=table.pk).update(hands_entered=len(hands))
     table.hands_entered = len(hands)
+    _results_stored().add(table.pk)
+
+
+def _results_stored() -> set[int]:
+    """The tables whose results this connection stored since its last ``tournament_touch``.
+
+    Kept on the connection (one per thread), not passed along: every write that stores a
+    table's results touches its tournament in the same transaction, so none can forget to
+    stamp them. A transaction rolled back leaves its tables here; the next touch stamps them
+    too, which only makes the live standings read them again.
+    """
+    stored = getattr(connection, "mcr_results_stored", None)
+    if stored is None:
+        stored = connection.mcr_results_stored = set()
+    return stored
 
 
 @transaction.atomic
@@ -70,17 +87,32 @@ def results_restore(*, tournament, tables: Sequence[Table]) -> None:
     tournament_touch(tournament.pk, seating=False)
 
 
-def tournament_touch(tournament_id: int, *, seating: bool = True) -> None:
+def tournament_touch(tournament_id: int, *, seating: bool = True, standings: bool = True) -> None:
     """Raise the tournament's version: its data changed in the transaction under way. With
     ``seating=False``, from a write that cannot change the seating (see
-    ``TournamentVersion``), its seating version stays.
+    ``TournamentVersion``), its seating version stays. With ``standings=False`` too, from a
+    write that cannot change the standings but by the tables' results it stored
+    (``table_results_store``): those tables are stamped with the new version, and the live
+    standings read only them again.
 
     Last in a write's transaction where it can be: on PostgreSQL the version's row stays
-    locked until the commit, so concurrent writes of one tournament queue on it briefly.
+    locked until the commit, so concurrent writes of one tournament queue on it briefly, and
+    the stamps are given in the order the writes commit.
     """
     raised = {"number": F("number") + 1}
     if seating:
         raised["seating"] = F("seating") + 1
+    if seating or standings:
+        raised["standings"] = new_standings_stamp()
     if not TournamentVersion.objects.filter(tournament_id=tournament_id).update(**raised):
         # A tournament made before versions existed, or outside the services (the admin).
         TournamentVersion.objects.get_or_create(tournament_id=tournament_id)
+    stored = _results_stored()
+    if stored:
+        # The version just raised, read in the statement: the row is this transaction's.
+        Table.objects.filter(pk__in=stored, session__tournament_id=tournament_id).update(
+            results_version=Subquery(
+                TournamentVersion.objects.filter(tournament_id=tournament_id).values("number")
+            )
+        )
+        stored.clear()

@@ -58,7 +58,7 @@ def session_open(*, session: Session, playing_after_all: bool = False) -> Sessio
     if session.opened_at is None:
         session.opened_at = timezone.now()
         session.save(update_fields=["opened_at"])
-    tournament_touch(session.tournament_id, seating=False)
+    tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
 
@@ -78,7 +78,7 @@ def session_close(*, session: Session) -> Session:
     if session.closed_at is None:
         session.closed_at = timezone.now()
         session.save(update_fields=["closed_at"])
-    tournament_touch(session.tournament_id, seating=False)
+    tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
 
@@ -87,7 +87,7 @@ def session_reopen(*, session: Session) -> Session:
     if session.closed_at is not None:
         session.closed_at = None
         session.save(update_fields=["closed_at"])
-    tournament_touch(session.tournament_id, seating=False)
+    tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
 
@@ -104,7 +104,7 @@ def table_extra_time(*, table: Table, minutes: int) -> Table:
         raise ValidationError(_("The session is closed."), code="session_closed")
     table.extra_minutes = minutes
     table.save(update_fields=["extra_minutes"])
-    tournament_touch(table.session.tournament_id, seating=False)
+    tournament_touch(table.session.tournament_id, seating=False, standings=False)
     return table
 
 
@@ -119,7 +119,7 @@ def device_links_revoke(*, session: Session) -> Session:
     stored.device_links_version += 1
     stored.save(update_fields=["device_links_version"])
     session.device_links_version = stored.device_links_version
-    tournament_touch(session.tournament_id, seating=False)
+    tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
 
@@ -130,5 +130,5 @@ def device_link_revoke(*, table: Table) -> Table:
     stored.device_link_version += 1
     stored.save(update_fields=["device_link_version"])
     table.device_link_version = stored.device_link_version
-    tournament_touch(table.session.tournament_id, seating=False)
+    tournament_touch(table.session.tournament_id, seating=False, standings=False)
     return table

@@ -159,7 +159,7 @@ def table_confirm(
     if missing:
         # Hands not played count as entered, with no points: the table has its result.
         table_results_store(table)
-    tournament_touch(table.session.tournament_id, seating=False)
+    tournament_touch(table.session.tournament_id, seating=False, standings=False)
     return table
 
 
@@ -183,5 +183,5 @@ def table_reopen(*, table: Table, user, reason: str) -> Table:
         # The players' check was of the sheet as it was: a new confirmation asks them again.
         table.confirmed_initials = []
         table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
-    tournament_touch(table.session.tournament_id, seating=False)
+    tournament_touch(table.session.tournament_id, seating=False, standings=False)
     return table

@@ -20,7 +20,7 @@ from tournament.selectors.fairness import (
 )
 from tournament.selectors.lookups import (
     STANDINGS_CACHE_SECONDS,
-    seating_version,
+    seating_key,
     sessions_under_review,
     tournament_list,
 )
@@ -102,7 +102,7 @@ def seating_page(request, slug, number):
     context = roles(request, tournament)
     if refused := _under_review(request, context, tournament, session):
         return refused
-    version = seating_version(tournament)
+    version = seating_key(tournament)
     figures = seating_figures(tournament, version=version)
     tables = _seating_tables(session, version, figures)
     context.update(
@@ -122,7 +122,7 @@ def seating_page(request, slug, number):
     return render(request, "seating/seating.html", context)
 
 
-def _seating_tables(session, version: int, figures) -> dict:
+def _seating_tables(session, version: str, figures) -> dict:
     """The rows of the session's seating by table, as HTML, the number of the player at
     table 1, seat P1 (the worked example of the lot rule; None before a draw), and the rows
     of the plan's player list under a planned session (every registered player). Cached

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 from tournament.exports import ema, workbook
 from tournament.selectors.ema import ema_report
 from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version
-from tournament.selectors.standings import team_standings, tournament_standings
+from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.views.common import get_tournament, roles
 from tournament.views.standings_tables import StandingsTable, TeamStandingsTable
@@ -45,8 +45,8 @@ def standings_tables_html(tournament, query) -> dict[str, str]:
     """The players' table and the teams' table ("" without teams), as HTML."""
     rows = tournament_standings(tournament)
     teams = ""
-    if workbook.has_teams(rows):
-        teams = TeamStandingsTable(team_standings(rows), query).as_html()
+    if rows.has_teams:
+        teams = TeamStandingsTable(rows.teams(), query).as_html()
     return {"players": StandingsTable(rows, query).as_html(), "teams": teams}
 
 

@@ -6,14 +6,15 @@ cell text is formatted. Each table is written as one string in Python, with no t
 per row or cell: at a thousand players a template per cell cost seconds a page.
 
 A table reads its sort from one query parameter (``sort`` for the players, ``team-sort``
-for the teams, so sorting one leaves the other alone): a column name, with a leading
-``-`` for descending. Its column headings are links to the same page sorted by them.
+for the teams, so sorting one leaves the other alone): a column name, with a leading ``-``
+for descending. Its column headings are links to the same page sorted by them.
 
 The players' table shows 100 rows a page, as a phone reads it: ``page`` is the page's
-number, or ``all`` for every row (to print). A new sort starts again at page 1.
+number, or ``all`` for every row (to print). A new sort starts again at page 1. The teams'
+table likewise, with ``team-page``.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,9 +101,12 @@ class SortableTable:
     def __init__(self, rows: Iterable, query: QueryDict | None = None):
         self.query = query if query is not None else QueryDict()
         self.sort_column, self.descending = self._requested_sort()
-        rows = list(rows)
+        # A sequence is kept as it is unless sorted: the standings build only the rows of
+        # the page shown.
         if self.sort_column is not None:
-            rows = self._sorted(rows, self.sort_column, self.descending)
+            rows = self._sorted(list(rows), self.sort_column, self.descending)
+        elif not isinstance(rows, Sequence):
+            rows = list(rows)
         self.pager = None
         if self.page_size:
             self.pager = Pager(self.query, len(rows), self.page_size, self.page_parameter)
@@ -272,5 +276,8 @@ class TeamStandingsTable(SortableTable):
     )
     css_class = "team-standings"
     empty_text = _("No teams.")
-    # Its own parameter, so sorting one table on the page leaves the other alone.
+    # Its own parameters, so sorting or paging one table on the page leaves the other alone.
     sort_parameter = "team-sort"
+    # A big event has a thousand teams and more: read by pages too.
+    page_size = PAGE_SIZE
+    page_parameter = "team-page"

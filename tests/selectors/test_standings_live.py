@@ -1,0 +1,147 @@
+"""The live standings: kept up to date table by table in each process, and always what the
+standings computed from every seat give (``compute_standings``, ``compute_rank_history``)."""
+
+import random
+
+import pytest
+
+from tests.services.test_results import assert_live_standings_exact, random_hand, standing_values
+from tournament import services
+from tournament.models import Hand, Table
+from tournament.selectors import standings_live
+from tournament.selectors.standings import (
+    compute_standings,
+    team_standings,
+    tournament_standings,
+)
+from tournament.server.rehearsal import build_tournament
+
+TIEBREAK_ORDERS = [
+    "table_points,score,first_places,best_session",
+    "score,table_points,best_session,first_places",
+    "first_places,table_points,score,best_session",
+]
+
+
+@pytest.fixture
+def in_session_3(db, organiser):
+    """24 players (some in teams), two sessions played and the third open."""
+    return build_tournament(players=24, sessions=4, seed=5, played=2, organiser=organiser)
+
+
+def test_a_page_of_the_standings_is_the_same_rows_as_the_whole_list(in_session_3):
+    rows = tournament_standings(in_session_3)
+    every = list(rows)
+    assert len(rows) == len(every) == 24
+    for part in (slice(0, 10), slice(5, 17), slice(20, 40), slice(3, 3), slice(0, 24, 5)):
+        assert standing_values(rows[part]) == standing_values(every[part])
+    assert standing_values([rows[7], rows[-1]]) == standing_values([every[7], every[-1]])
+    for row in every:
+        assert standing_values([rows.row_of(row.player.pk)]) == standing_values([row])
+    assert rows.ranked_count == sum(1 for row in every if row.rank is not None)
+    with pytest.raises(IndexError):
+        rows[24]
+
+
+def test_the_teams_from_the_totals_are_those_of_the_rows(in_session_3):
+    rows = tournament_standings(in_session_3)
+    assert rows.has_teams
+    assert team_standings(list(rows)) == rows.teams()
+
+
+def test_every_player_tied_shares_the_first_rank(session_in_play):
+    for table in session_in_play.tables.all():
+        services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
+    rows = tournament_standings(session_in_play.tournament)
+    assert {row.rank for row in rows} == {1}
+    assert [row.rank for row in rows[3:5]] == [1, 1]
+    assert_live_standings_exact(session_in_play.tournament)
+
+
+def correct_a_hand(rng, organiser, tournament) -> None:
+    """A hand of a confirmed table corrected: the table reopened, the hand entered again
+    over its version, the table confirmed again."""
+    hand = rng.choice(list(Hand.objects.filter(table__session__tournament=tournament)))
+    table = hand.table
+    if table.confirmed_at is not None:
+        services.table_reopen(table=table, user=organiser, reason="a wrong winner")
+    random_hand(rng, table, hand.number, version=hand.version)
+    table.refresh_from_db()
+    if table.session.number < 3:
+        services.table_confirm(table=table, user=organiser)
+
+
+def play_a_hand(rng, organiser, tournament) -> None:
+    table = rng.choice(
+        list(Table.objects.filter(session__tournament=tournament, session__number=3))
+    )
+    if table.hands_entered < 16:
+        random_hand(rng, table, table.hands_entered + 1)
+
+
+def withdraw_a_player(rng, organiser, tournament) -> None:
+    player = rng.choice(list(tournament.players.filter(withdrawn_at=None)))
+    services.player_withdraw(player=player)
+
+
+def change_the_tiebreaks(rng, organiser, tournament) -> None:
+    services.tournament_update(tournament=tournament, tiebreak_order=rng.choice(TIEBREAK_ORDERS))
+
+
+def rename_a_player(rng, organiser, tournament) -> None:
+    player = rng.choice(list(tournament.players.all()))
+    services.player_save(tournament=tournament, player=player, name=f"Renamed {rng.random()}")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_live_standings_follow_every_write_exactly(in_session_3, organiser, seed):
+    """Hands played and corrected, in the open session and in the sessions played, players
+    withdrawn and renamed, the tie-breaks changed: after each, the live standings (brought up
+    from the write before) are those computed from every seat, and so is the rank history;
+    so are those of a process that reads them for the first time (another server)."""
+    tournament = in_session_3
+    rng = random.Random(seed)
+    actions = (
+        [play_a_hand] * 6
+        + [correct_a_hand] * 3
+        + [
+            withdraw_a_player,
+            change_the_tiebreaks,
+            rename_a_player,
+        ]
+    )
+    assert_live_standings_exact(tournament)
+    for _step in range(30):
+        rng.choice(actions)(rng, organiser, tournament)
+        tournament.refresh_from_db()
+        assert_live_standings_exact(tournament)
+    standings_live.forget_all()
+    assert_live_standings_exact(tournament)
+
+
+def test_a_hand_rereads_only_its_tables_seats(in_session_3, django_assert_num_queries):
+    tournament = in_session_3
+    list(tournament_standings(tournament))
+    table = tournament.sessions.get(number=3).tables.get(number=2)
+    random_hand(random.Random(1), table, 1)
+    # The version and stamp, then the seats of the tables stamped since.
+    with django_assert_num_queries(2):
+        rows = list(tournament_standings(tournament))
+    assert standing_values(rows) == standing_values(compute_standings(tournament))
+    # Nothing new: the version only.
+    with django_assert_num_queries(1):
+        list(tournament_standings(tournament))
+
+
+def test_a_write_rolled_back_leaves_the_standings_exact(in_session_3):
+    """A hand refused after its table's results were stored (the transaction rolled back)
+    leaves its table to be stamped by the next write: read again, harmlessly."""
+    tournament = in_session_3
+    tables = tournament.sessions.get(number=3).tables.order_by("number")
+    rng = random.Random(2)
+    random_hand(rng, tables[0], 1)
+    list(tournament_standings(tournament))
+    with pytest.raises(services.HandRefused):
+        services.hand_record(table=tables[0], entry=services.HandEntry(number=1, outcome="draw"))
+    random_hand(rng, tables[1], 1)
+    assert_live_standings_exact(tournament)

@@ -1,0 +1,483 @@
+"""The standings kept up to date table by table: what the standings pages, the players' ranks
+and the rank history read while a session is played.
+
+At a big event every hand raises the tournament's version, and standings recomputed from
+every seat on the first read after it (``compute_standings``: at 10,000 players half a second,
+and as much again for the rank history) would take more of the machine than the hands and
+the spectators together. Instead each process keeps the players' totals as plain numbers,
+checked against the database on every read:
+
+- ``TournamentVersion.standings`` is a random stamp that every write changing the standings
+  other than by a table's results replaces (players, seats, the tie-breaks): on a new stamp
+  everything is read again (two queries);
+- a write that only stores tables' results stamps each of them with the version it raises
+  (``Table.results_version``): on a new version only the seats of the tables stamped after
+  the version held are read again (one query), their players' totals recounted and moved in
+  the sorted ranking.
+
+So a read is never older than the version it read, as with the cache: the version is read
+first, then what changed up to it (a write committed in between is read too, harmlessly: a
+table's seats replace what was held of them). Nothing here is needed by another process or
+server: each derives the same standings from the same database. ``compute_standings`` stays
+what the exports and the write services use; the tests hold both equal.
+"""
+
+import threading
+from bisect import bisect_left, insort
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tournament import scoring
+from tournament.models import Player, Seat, TournamentVersion
+from tournament.selectors.lookups import PLAYED_SEAT
+from tournament.selectors.standings import (
+    _PLAYER_ATTRIBUTES,
+    StandingRow,
+    TeamRow,
+)
+
+# A player's totals: score, table points in twelfths, places (1st to 4th), sessions played,
+# best session's score (None before any).
+Totals = tuple[int, int, tuple[int, int, int, int], int, int | None]
+NO_TOTALS: Totals = (0, 0, (0, 0, 0, 0), 0, None)
+
+# A played seat: (player id, session number, score, table points in twelfths, place).
+SeatResult = tuple[int, int, int, int, int]
+
+_NAME = _PLAYER_ATTRIBUTES.index("name")
+_NUMBER = _PLAYER_ATTRIBUTES.index("number")
+_TEAM = _PLAYER_ATTRIBUTES.index("team")
+_SUBSTITUTE = _PLAYER_ATTRIBUTES.index("is_substitute")
+_WITHDRAWN = _PLAYER_ATTRIBUTES.index("withdrawn_at")
+
+# Each tiebreak's value of a player's totals, negated so that an ascending sort puts the
+# best first (``selectors.standings._SORT_VALUES``, on plain totals).
+_SORT_VALUES = {
+    "table_points": lambda totals: -totals[1],
+    "score": lambda totals: -totals[0],
+    "first_places": lambda totals: -totals[2][0],
+    "best_session": lambda totals: 10**9 if totals[4] is None else -totals[4],
+}
+
+
+def totals_of(seats) -> Totals:
+    """A player's totals from their played seats (``SeatResult``s)."""
+    score = twelfths = played = 0
+    places = [0, 0, 0, 0]
+    best = None
+    for _player, _session, seat_score, seat_twelfths, place in seats:
+        score += seat_score
+        twelfths += seat_twelfths
+        places[place - 1] += 1
+        played += 1
+        best = seat_score if best is None else max(best, seat_score)
+    return (score, twelfths, tuple(places), played, best)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The standings at one version: read by any number of requests, never changed (a newer
+    version is a new snapshot)."""
+
+    players: dict[int, tuple]  # player id -> the Player's field values
+    tiebreaks: tuple[str, ...]
+    totals: dict[int, Totals]
+    keys: list[tuple]  # the ranked players, best first: (tiebreak values, number, id)
+    others: list[int]  # the players not ranked, by number
+    sessions: tuple[int, ...]  # the sessions with a table played, in order
+    # Ranks after each session but the last (those of the last are the standings'), and how
+    # many players were ranked then: filled on first use, by ``LiveStandings``.
+    earlier: dict = field(default_factory=dict, compare=False)
+    db: str = "default"
+
+    def rank_at(self, index: int) -> int:
+        """The rank of the ranked player at ``index``: shared by equal players."""
+        key = self.keys[index][0]
+        return bisect_left(self.keys, (key,)) + 1
+
+    def row(self, player_id: int, rank: int | None) -> StandingRow:
+        score, twelfths, places, played, best = self.totals.get(player_id, NO_TOTALS)
+        return StandingRow(
+            player=Player.from_db(self.db, _PLAYER_ATTRIBUTES, self.players[player_id]),
+            table_points=scoring.from_twelfths(twelfths),
+            score=score,
+            places=list(places),
+            sessions_played=played,
+            best_session=best,
+            rank=rank,
+        )
+
+    def rank_of(self, player_id: int) -> int | None:
+        """The player's rank now; None while they are not ranked."""
+        fields = self.players.get(player_id)
+        if fields is None:
+            return None
+        key = sort_key(self.tiebreaks, self.totals.get(player_id, NO_TOTALS))
+        found = bisect_left(self.keys, (key, fields[_NUMBER], player_id))
+        if found == len(self.keys) or self.keys[found][2] != player_id:
+            return None
+        return bisect_left(self.keys, (key,)) + 1
+
+
+def sort_key(tiebreaks, totals: Totals) -> tuple:
+    return tuple(_SORT_VALUES[name](totals) for name in tiebreaks)
+
+
+def is_ranked(fields: tuple, totals: Totals) -> bool:
+    """``StandingRow.ranked`` on plain values: substitutes never; a player who withdrew only
+    once they have played."""
+    if fields[_SUBSTITUTE]:
+        return False
+    return fields[_WITHDRAWN] is None or totals[3] > 0
+
+
+class Standings(Sequence):
+    """The standings of a snapshot as ``StandingRow``s, in the ranking order then the players
+    not ranked: built only for the rows asked for (a page of them, one player's), so that
+    the first page of 10,000 players costs a hundred rows."""
+
+    def __init__(self, snapshot: Snapshot):
+        self.snapshot = snapshot
+
+    def __len__(self) -> int:
+        return len(self.snapshot.keys) + len(self.snapshot.others)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self._rows(*index.indices(len(self)))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._rows(index, index + 1, 1)[0]
+
+    def __iter__(self):
+        return iter(self._rows(0, len(self), 1))
+
+    def _rows(self, start: int, stop: int, step: int) -> list[StandingRow]:
+        snapshot = self.snapshot
+        keys = snapshot.keys
+        rows = []
+        previous, rank = None, None
+        for index in range(start, stop, step):
+            if index >= len(keys):
+                rows.append(snapshot.row(snapshot.others[index - len(keys)], None))
+                continue
+            key, _number, player_id = keys[index]
+            if step != 1 or previous is None:
+                rank = snapshot.rank_at(index)
+            elif key != previous:
+                rank = index + 1
+            previous = key
+            rows.append(snapshot.row(player_id, rank))
+        return rows
+
+    @property
+    def ranked_count(self) -> int:
+        return len(self.snapshot.keys)
+
+    def row_of(self, player_id: int) -> StandingRow | None:
+        """The player's row, with their rank (None when not ranked)."""
+        if player_id not in self.snapshot.players:
+            return None
+        return self.snapshot.row(player_id, self.snapshot.rank_of(player_id))
+
+    @property
+    def has_teams(self) -> bool:
+        return any(fields[_TEAM] for fields in self.snapshot.players.values())
+
+    def teams(self) -> list[TeamRow]:
+        """``team_standings`` of these rows, from the totals (sorted on whole twelfths)."""
+        snapshot = self.snapshot
+        teams: dict[str, list] = {}  # team -> [members, twelfths, score]
+        for _key, _number, player_id in snapshot.keys:
+            fields = snapshot.players[player_id]
+            if not fields[_TEAM]:
+                continue
+            team = teams.get(fields[_TEAM])
+            if team is None:
+                team = teams[fields[_TEAM]] = [[], 0, 0]
+            totals = snapshot.totals.get(player_id, NO_TOTALS)
+            team[0].append(fields[_NAME])
+            team[1] += totals[1]
+            team[2] += totals[0]
+        ordered = sorted(teams.items(), key=lambda item: (-item[1][1], -item[1][2], item[0]))
+        rows: list[TeamRow] = []
+        previous = None
+        for position, (name, (members, twelfths, score)) in enumerate(ordered, start=1):
+            same = previous is not None and previous == (twelfths, score)
+            rank = rows[-1].rank if same else position
+            rows.append(TeamRow(name, members, scoring.from_twelfths(twelfths), score, rank))
+            previous = (twelfths, score)
+        return rows
+
+
+@dataclass(frozen=True)
+class LiveRankHistory:
+    """``RankHistory``'s reading side (``of``, ``sessions``, ``ranked``) from a snapshot: the
+    ranks after the earlier sessions kept, the last session's read from the standings."""
+
+    sessions: tuple[int, ...]
+    ranked: tuple[int, ...]
+    earlier: dict[int, tuple[int | None, ...]]
+    snapshot: Snapshot
+    version: int  # the tournament's version it is up to
+
+    def of(self, player_id: int) -> tuple[tuple[int, int | None], ...]:
+        if not self.sessions:
+            return ()
+        before = self.earlier.get(player_id, (None,) * (len(self.sessions) - 1))
+        ranks = (*before, self.snapshot.rank_of(player_id))
+        return tuple(zip(self.sessions, ranks, strict=True))
+
+
+class LiveStandings:
+    """One tournament's standings in this process, brought up to the version read."""
+
+    def __init__(self, tournament_id: int):
+        self.tournament_id = tournament_id
+        self.lock = threading.Lock()
+        self.stamp = None
+        self.version = -1
+        self.snapshot: Snapshot | None = None
+        self.seats: dict[tuple[int, int], SeatResult] = {}
+        self.by_player: dict[int, dict[tuple[int, int], SeatResult]] = {}
+        self.session_seats: dict[int, int] = {}
+
+    def current(self, tournament) -> Snapshot:
+        """The standings at the tournament's version as stored now."""
+        return self.at_version(tournament)[1]
+
+    def at_version(self, tournament) -> tuple[int, Snapshot]:
+        """The tournament's version as stored now, and the standings at it."""
+        found = (
+            TournamentVersion.objects.filter(tournament_id=self.tournament_id)
+            .values_list("number", "standings")
+            .first()
+        )
+        version, stamp = found or (0, None)
+        with self.lock:
+            held = self.snapshot
+            if held is not None and stamp == self.stamp and version == self.version:
+                return version, held
+            if held is None or stamp != self.stamp or version < self.version or stamp is None:
+                self._read_all(tournament)
+            else:
+                self._read_tables_after(self.version, tournament)
+            self.stamp, self.version = stamp, version
+            return version, self.snapshot
+
+    def _read_all(self, tournament) -> None:
+        players = {
+            fields[0]: fields
+            for fields in tournament.players.order_by().values_list(*_PLAYER_ATTRIBUTES)
+        }
+        self.seats, self.by_player, self.session_seats = {}, {}, {}
+        results = (
+            Seat.objects.filter(PLAYED_SEAT, session__tournament_id=self.tournament_id)
+            .order_by()
+            .values_list(
+                "table_id",
+                "seat",
+                "player_id",
+                "session__number",
+                "score",
+                "table_points_twelfths",
+                "place",
+            )
+        )
+        for table_id, seat, *result in results:
+            self._hold((table_id, seat), tuple(result))
+        totals = {pk: totals_of(seats.values()) for pk, seats in self.by_player.items()}
+        tiebreaks = tuple(tournament.tiebreaks)
+        keys, others = [], []
+        for pk, fields in players.items():
+            each = totals.get(pk, NO_TOTALS)
+            if is_ranked(fields, each):
+                keys.append((sort_key(tiebreaks, each), fields[_NUMBER], pk))
+            else:
+                others.append(pk)
+        keys.sort()
+        others.sort(key=lambda pk: players[pk][_NUMBER])
+        self.snapshot = Snapshot(
+            players=players,
+            tiebreaks=tiebreaks,
+            totals=totals,
+            keys=keys,
+            others=others,
+            sessions=tuple(sorted(self.session_seats)),
+            db=tournament._state.db or "default",
+        )
+
+    def _hold(self, place: tuple[int, int], result: SeatResult | None) -> None:
+        """Hold ``result`` as the seat's (None: the seat not played), dropping what was held."""
+        held = self.seats.pop(place, None)
+        if held is not None:
+            self.by_player[held[0]].pop(place, None)
+            self._count_session(held[1], -1)
+        if result is not None:
+            self.seats[place] = result
+            self.by_player.setdefault(result[0], {})[place] = result
+            self._count_session(result[1], +1)
+
+    def _count_session(self, session: int, change: int) -> None:
+        count = self.session_seats.get(session, 0) + change
+        if count:
+            self.session_seats[session] = count
+        else:
+            self.session_seats.pop(session, None)
+
+    def _read_tables_after(self, version: int, tournament) -> None:
+        changed = (
+            Seat.objects.filter(
+                session__tournament_id=self.tournament_id, table__results_version__gt=version
+            )
+            .order_by()
+            .values_list(
+                "table_id",
+                "seat",
+                "player_id",
+                "session__number",
+                "score",
+                "table_points_twelfths",
+                "place",
+            )
+        )
+        held = self.snapshot
+        sessions_before = held.sessions
+        touched: dict[int, None] = {}
+        earlier_changed = False
+        last = sessions_before[-1] if sessions_before else None
+        for table_id, seat, player_id, session, score, twelfths, place in changed:
+            before = self.seats.get((table_id, seat))
+            result = None if place is None else (player_id, session, score, twelfths, place)
+            if before == result:
+                continue
+            for each in (before, result):
+                if each is not None:
+                    touched[each[0]] = None
+                    earlier_changed |= last is None or each[1] < last
+            self._hold((table_id, seat), result)
+        if not touched:
+            return
+        sessions = tuple(sorted(self.session_seats))
+        totals = dict(held.totals)
+        keys = list(held.keys)
+        others_changed = False
+        for pk in touched:
+            fields = held.players.get(pk)
+            if fields is None:  # a seat of a player this snapshot does not know: read all
+                self._read_all(tournament)
+                return
+            old = held.totals.get(pk, NO_TOTALS)
+            new = totals_of(self.by_player.get(pk, {}).values())
+            totals[pk] = new
+            if is_ranked(fields, old):
+                del keys[bisect_left(keys, (sort_key(held.tiebreaks, old), fields[_NUMBER], pk))]
+            else:
+                others_changed = True
+            if is_ranked(fields, new):
+                insort(keys, (sort_key(held.tiebreaks, new), fields[_NUMBER], pk))
+            else:
+                others_changed = True
+        others = held.others
+        if others_changed:
+            others = sorted(
+                (
+                    pk
+                    for pk, fields in held.players.items()
+                    if not is_ranked(fields, totals.get(pk, NO_TOTALS))
+                ),
+                key=lambda pk: held.players[pk][_NUMBER],
+            )
+        keep_earlier = not earlier_changed and sessions == sessions_before
+        self.snapshot = Snapshot(
+            players=held.players,
+            tiebreaks=held.tiebreaks,
+            totals=totals,
+            keys=keys,
+            others=others,
+            sessions=sessions,
+            earlier=held.earlier if keep_earlier else {},
+            db=held.db,
+        )
+
+    def rank_history(self, tournament) -> LiveRankHistory:
+        version, snapshot = self.at_version(tournament)
+        with self.lock:
+            if "ranks" not in snapshot.earlier and snapshot.sessions:
+                snapshot.earlier.update(self._earlier_ranks(snapshot))
+        earlier = snapshot.earlier
+        return LiveRankHistory(
+            sessions=snapshot.sessions,
+            ranked=(*earlier.get("ranked", ()), len(snapshot.keys)) if snapshot.sessions else (),
+            earlier=earlier.get("ranks", {}),
+            snapshot=snapshot,
+            version=version,
+        )
+
+    def _earlier_ranks(self, snapshot: Snapshot) -> dict:
+        """The ranks after each session but the last, as ``compute_rank_history`` gives them."""
+        by_session: dict[int, list[SeatResult]] = {}
+        for result in self.seats.values():
+            by_session.setdefault(result[1], []).append(result)
+        seats: dict[int, list[SeatResult]] = {}
+        ranks: dict[int, list[int | None]] = {pk: [] for pk in snapshot.players}
+        ranked_counts = []
+        for session in snapshot.sessions[:-1]:
+            for result in by_session.get(session, ()):
+                seats.setdefault(result[0], []).append(result)
+            keyed = []
+            for pk, fields in snapshot.players.items():
+                totals = totals_of(seats.get(pk, ()))
+                if is_ranked(fields, totals):
+                    keyed.append((sort_key(snapshot.tiebreaks, totals), fields[_NUMBER], pk))
+                else:
+                    ranks[pk].append(None)
+            keyed.sort()
+            previous, rank = None, None
+            for position, (key, _number, pk) in enumerate(keyed, start=1):
+                rank = rank if key == previous else position
+                previous = key
+                ranks[pk].append(rank)
+            ranked_counts.append(len(keyed))
+        return {
+            "ranks": {pk: tuple(each) for pk, each in ranks.items()},
+            "ranked": tuple(ranked_counts),
+        }
+
+
+# The tournaments this process keeps, the most recently read last; a few at most, as an
+# event's servers serve one or two at a time.
+KEPT = 8
+_live: OrderedDict[int, LiveStandings] = OrderedDict()
+_live_lock = threading.Lock()
+
+
+def live_standings(tournament) -> LiveStandings:
+    with _live_lock:
+        held = _live.get(tournament.pk)
+        if held is None:
+            held = _live[tournament.pk] = LiveStandings(tournament.pk)
+            while len(_live) > KEPT:
+                _live.popitem(last=False)
+        _live.move_to_end(tournament.pk)
+    return held
+
+
+def current_standings(tournament) -> Standings:
+    """The tournament's standings as stored now (see the module's text)."""
+    return Standings(live_standings(tournament).current(tournament))
+
+
+def current_rank_history(tournament) -> LiveRankHistory:
+    """Every player's rank after each session with results, as stored now, and the
+    tournament's version it is up to."""
+    return live_standings(tournament).rank_history(tournament)
+
+
+def forget_all() -> None:
+    """Drop what this process keeps (the tests' fresh start)."""
+    with _live_lock:
+        _live.clear()
