@@ -5,6 +5,8 @@ drawn, 24 players with 3): the count must not move. The seating pages are also r
 2,000 players, the size of the largest events, seated by plan and by lot.
 """
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -176,9 +178,24 @@ def test_the_seating_pages_answer_at_two_thousand_players(db, method):
     make_players(tournament, 2000)
     services.session_draw(tournament=tournament, number=1, seed=7)
     client = login(None)
-    seating = client.get(reverse("seating", args=[tournament.slug, 1]))
-    assert seating.status_code == 200
-    assert seating.content.decode().count('<tr id="table-') == 500
+    url = reverse("seating", args=[tournament.slug, 1])
+    # The 500 tables by pages of 100, as a phone reads them; all of them to print.
+    first = client.get(url).content.decode()
+    assert re.findall(r'<tr id="table-(\d+)"', first) == [str(n) for n in range(1, 101)]
+    assert "Page 1 of 5" in first and 'href="?page=2" rel="next"' in first
+    last = client.get(url, {"page": "5"}).content.decode()
+    assert re.findall(r'<tr id="table-(\d+)"', last) == [str(n) for n in range(401, 501)]
+    assert client.get(url, {"page": "all"}).content.decode().count('<tr id="table-') == 500
+    # The plan's 2,000 players, likewise, on a parameter of their own.
+    plan_rows = re.compile(r'<tr><td class="num">(\d+)</td>')
+    if method == "planned":
+        assert plan_rows.findall(first) == [str(n) for n in range(1, 101)]
+        second = client.get(url, {"plan-page": "2"}).content.decode()
+        assert plan_rows.findall(second) == [str(n) for n in range(101, 201)]
+        assert '<details class="no-print" id="reproduce" open>' in second
+        assert re.findall(r'<tr id="table-(\d+)"', second)[:2] == ["1", "2"]
+    else:
+        assert plan_rows.findall(first) == []
     by_name = client.get(reverse("seating_by_name", args=[tournament.slug, 1]))
     assert by_name.status_code == 200
 

@@ -404,8 +404,11 @@ class LiveStandings:
         )
 
     def rank_history(self, tournament) -> LiveRankHistory:
-        version, snapshot = self.at_version(tournament)
+        version, _read = self.at_version(tournament)
         with self.lock:
+            # The snapshot the seats held now belong to: the one just read, or a newer one
+            # another thread brought in since (as exact for the version read).
+            snapshot = self.snapshot
             if "ranks" not in snapshot.earlier and snapshot.sessions:
                 snapshot.earlier.update(self._earlier_ranks(snapshot))
         earlier = snapshot.earlier

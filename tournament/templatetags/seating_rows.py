@@ -64,6 +64,12 @@ def seat_note(seat, method: str) -> str:
 def seating_rows(tables, method: str):
     """The rows of the seating by table: each table's players P1..P4, with their lots when
     drawn by lot, whom each substitute replaces, and the withdrawn players still seated."""
+    return mark_safe("".join(seating_row_list(tables, method)))
+
+
+def seating_row_list(tables, method: str) -> list[str]:
+    """``seating_rows``, a table's row each (HTML, escaped): the seating page shows them by
+    pages."""
     rows = []
     for table in tables:
         cells = []
@@ -76,7 +82,7 @@ def seating_rows(tables, method: str):
             f'  <tr id="table-{table.number}">\n'
             f'    <th class="num">{table.number}</th>\n{"".join(cells)}  </tr>\n'
         )
-    return mark_safe("".join(rows))
+    return rows
 
 
 def player_url_prefix(slug: str) -> str:
@@ -117,10 +123,15 @@ def by_name_rows(seats, slug: str):
 def plan_player_rows(plan_players, with_changes: bool = False):
     """The rows of the plan's player list: the command's number i, the player it stood for
     in the first plan and, after re-plans, what changed for them since."""
+    return mark_safe("".join(plan_player_row_list(plan_players, with_changes)))
+
+
+def plan_player_row_list(plan_players, with_changes: bool = False) -> list[str]:
+    """``plan_player_rows``, a player's row each (HTML, escaped)."""
     rows = []
     for row in plan_players:
         changes = f"<td>{escape(row.changes)}</td>" if with_changes else ""
         rows.append(
             f'<tr><td class="num">{row.index}</td><td>{escape(row.player)}</td>{changes}</tr>'
         )
-    return mark_safe("".join(rows))
+    return rows

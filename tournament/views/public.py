@@ -3,9 +3,9 @@ fairness of the committed draw."""
 
 import json
 
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -19,7 +19,8 @@ from tournament.selectors.fairness import (
     live_commitment,
 )
 from tournament.selectors.lookups import (
-    STANDINGS_CACHE_SECONDS,
+    cached,
+    kept,
     seating_key,
     sessions_under_review,
     tournament_list,
@@ -35,8 +36,9 @@ from tournament.selectors.seating import (
 from tournament.selectors.series import series_list
 from tournament.selectors.statistics import player_record
 from tournament.services.sign_ups import sign_up_closed_reason
-from tournament.templatetags.seating_rows import plan_player_rows, seating_rows
+from tournament.templatetags.seating_rows import plan_player_row_list, seating_row_list
 from tournament.views.common import get_player, get_session, get_tournament, roles
+from tournament.views.pager import Pager
 
 
 @require_safe
@@ -105,11 +107,18 @@ def seating_page(request, slug, number):
     version = seating_key(tournament)
     figures = seating_figures(tournament, version=version)
     tables = _seating_tables(session, version, figures)
+    # A big event's 2,500 tables and its plan's 10,000 players by pages, as a phone reads
+    # them (``page=all`` to print); the plan's list on a parameter of its own.
+    table_pager = Pager(request.GET, len(tables["rows"]))
+    plan_pager = Pager(request.GET, len(tables["plan"]), parameter="plan-page")
     context.update(
         tournament=tournament,
         session=session,
-        seating_rows=tables["rows"],
-        plan_rows=tables["plan"],
+        seating_rows=mark_safe("".join(table_pager.rows(tables["rows"]))),
+        table_pager=table_pager.html(),
+        plan_rows=mark_safe("".join(plan_pager.rows(tables["plan"]))),
+        plan_pager=plan_pager.html(),
+        plan_paged="plan-page" in request.GET,
         example_number=tables["example"],
         example_key=seating.lot_key(session.seed, tables["example"])
         if tables["example"] is not None
@@ -123,23 +132,26 @@ def seating_page(request, slug, number):
 
 
 def _seating_tables(session, version: str, figures) -> dict:
-    """The rows of the session's seating by table, as HTML, the number of the player at
-    table 1, seat P1 (the worked example of the lot rule; None before a draw), and the rows
-    of the plan's player list under a planned session (every registered player). Cached
-    under the seating ``version``, read first: the whole hall reads this page when the draw
-    is published, and the hands entered during play leave it as it is."""
+    """The rows of the session's seating by table (HTML, a row each), the number of the
+    player at table 1, seat P1 (the worked example of the lot rule; None before a draw), and
+    the rows of the plan's player list under a planned session (every registered player).
+    Cached under the seating ``version``, read first, and kept in the process: the whole
+    hall reads this page when the draw is published, and the hands entered during play
+    leave it as it is."""
     key = f"mcr:seating-rows:{session.pk}:{version}:{get_language()}"
-    found = cache.get(key)
-    if found is None:
+
+    def compute():
         tables = session_tables(session)
         planned = session.method == "planned" and figures.plan
-        found = {
-            "rows": seating_rows(tables, session.method),
+        return {
+            "rows": seating_row_list(tables, session.method),
             "example": tables[0].seats[0].player.number if tables else None,
-            "plan": plan_player_rows(figures.plan_players, figures.plan.replans) if planned else "",
+            "plan": plan_player_row_list(figures.plan_players, figures.plan.replans)
+            if planned
+            else [],
         }
-        cache.set(key, found, STANDINGS_CACHE_SECONDS)
-    return found
+
+    return kept(key, lambda: cached(key, compute))
 
 
 @require_safe
