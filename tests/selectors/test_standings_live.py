@@ -145,3 +145,35 @@ def test_a_write_rolled_back_leaves_the_standings_exact(in_session_3):
         services.hand_record(table=tables[0], entry=services.HandEntry(number=1, outcome="draw"))
     random_hand(rng, tables[1], 1)
     assert_live_standings_exact(tournament)
+
+
+def test_new_tiebreaks_are_read_with_the_version_not_from_the_callers_tournament(in_session_3):
+    """A page holding the tournament as read before the tie-breaks changed still ranks by
+    the new ones: they come with the stamp that changed with them."""
+    held = in_session_3
+    assert_live_standings_exact(held)
+    fresh = type(held).objects.get(pk=held.pk)
+    services.tournament_update(tournament=fresh, tiebreak_order=TIEBREAK_ORDERS[1])
+    standings_live.forget_all()
+    rows = tournament_standings(held)  # the tournament as it was read before
+    fresh.refresh_from_db()
+    assert standing_values(rows) == standing_values(compute_standings(fresh))
+    # Which the old tie-breaks would not have given.
+    assert standing_values(rows) != standing_values(compute_standings(held))
+
+
+def test_a_read_that_fails_halfway_is_read_again_whole(in_session_3, monkeypatch):
+    tournament = in_session_3
+    list(tournament_standings(tournament))
+    random_hand(random.Random(4), tournament.sessions.get(number=3).tables.get(number=1), 1)
+    live = standings_live.live_standings(tournament)
+
+    def lost(*args):
+        live.seats.clear()  # as if the connection dropped after part of the work
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(live, "_read_tables_after", lost)
+    with pytest.raises(ConnectionError):
+        tournament_standings(tournament)
+    monkeypatch.undo()
+    assert_live_standings_exact(tournament)

@@ -261,29 +261,14 @@ SEATING_KEPT = {
 
 # The writes that cannot change the standings but by the results of the tables they store:
 # they keep the standings' stamp, and the live standings re-read only the tables stamped.
-STANDINGS_KEPT = {
-    # The timetable and the check-in change no player and no seat.
-    "check_in_close",
-    "check_in_open",
-    "player_check_in",
-    "player_check_in_undo",
-    "session_times_set",
-    "device_link_revoke",
-    "device_links_revoke",
-    "draw_commit",
-    "draw_commitment_public_value",
-    "draw_commitment_withdraw",
-    "hand_record",
-    "referees_copy_from_previous",
-    "session_close",
-    "session_open",
-    "session_publish",
-    "session_reopen",
-    "table_confirm",
-    "table_extra_time",
-    "table_reopen",
-    "table_sheet_record",
-    "tables_assign",
+# Those that change the seating do not; nor do a player's person and own link, fields of the
+# player that the standings' rows carry.
+STANDINGS_KEPT = SEATING_KEPT - {
+    "people_link",
+    "people_link_by_ema_numbers",
+    "person_create_for",
+    "person_unlink",
+    "player_link_revoke",
 }
 
 

@@ -19,7 +19,7 @@ So a read is never older than the version it read, as with the cache: the versio
 first, then what changed up to it (a write committed in between is read too, harmlessly: a
 table's seats replace what was held of them). Nothing here is needed by another process or
 server: each derives the same standings from the same database. ``compute_standings`` stays
-what the exports and the write services use; the tests hold both equal.
+what a write service reads inside its transaction; the tests hold both equal.
 """
 
 import threading
@@ -44,6 +44,17 @@ NO_TOTALS: Totals = (0, 0, (0, 0, 0, 0), 0, None)
 
 # A played seat: (player id, session number, score, table points in twelfths, place).
 SeatResult = tuple[int, int, int, int, int]
+# What is read of a seat: its table and index, then its ``SeatResult`` (the place None while
+# its table has not been played).
+SEAT_COLUMNS = (
+    "table_id",
+    "seat",
+    "player_id",
+    "session__number",
+    "score",
+    "table_points_twelfths",
+    "place",
+)
 
 _NAME = _PLAYER_ATTRIBUTES.index("name")
 _NUMBER = _PLAYER_ATTRIBUTES.index("number")
@@ -251,24 +262,34 @@ class LiveStandings:
 
     def at_version(self, tournament) -> tuple[int, Snapshot]:
         """The tournament's version as stored now, and the standings at it."""
+        # The tie-breaks with the version: a change of them gives a new stamp, and what is
+        # read under it must rank by them, not by those of the tournament the caller holds.
         found = (
             TournamentVersion.objects.filter(tournament_id=self.tournament_id)
-            .values_list("number", "standings")
+            .values_list("number", "standings", "tournament__tiebreak_order")
             .first()
         )
-        version, stamp = found or (0, None)
+        version, stamp, tiebreak_order = found or (0, None, tournament.tiebreak_order)
+        tiebreaks = tuple(key for key in tiebreak_order.split(",") if key)
         with self.lock:
             held = self.snapshot
-            if held is not None and stamp == self.stamp and version == self.version:
+            same = held is not None and stamp is not None and stamp == self.stamp
+            if same and version <= self.version:
+                # What is held is as new (or newer: another thread's read), never older.
                 return version, held
-            if held is None or stamp != self.stamp or version < self.version or stamp is None:
-                self._read_all(tournament)
-            else:
-                self._read_tables_after(self.version, tournament)
+            try:
+                if held is None or stamp is None or stamp != self.stamp:
+                    self._read_all(tournament, tiebreaks)
+                else:
+                    self._read_tables_after(self.version, tournament, tiebreaks)
+            except BaseException:
+                # Half read (the database gone mid-read): read everything next time.
+                self.snapshot, self.stamp, self.version = None, None, -1
+                raise
             self.stamp, self.version = stamp, version
             return version, self.snapshot
 
-    def _read_all(self, tournament) -> None:
+    def _read_all(self, tournament, tiebreaks: tuple[str, ...]) -> None:
         players = {
             fields[0]: fields
             for fields in tournament.players.order_by().values_list(*_PLAYER_ATTRIBUTES)
@@ -277,20 +298,11 @@ class LiveStandings:
         results = (
             Seat.objects.filter(PLAYED_SEAT, session__tournament_id=self.tournament_id)
             .order_by()
-            .values_list(
-                "table_id",
-                "seat",
-                "player_id",
-                "session__number",
-                "score",
-                "table_points_twelfths",
-                "place",
-            )
+            .values_list(*SEAT_COLUMNS)
         )
         for table_id, seat, *result in results:
             self._hold((table_id, seat), tuple(result))
         totals = {pk: totals_of(seats.values()) for pk, seats in self.by_player.items()}
-        tiebreaks = tuple(tournament.tiebreaks)
         keys, others = [], []
         for pk, fields in players.items():
             each = totals.get(pk, NO_TOTALS)
@@ -328,21 +340,13 @@ class LiveStandings:
         else:
             self.session_seats.pop(session, None)
 
-    def _read_tables_after(self, version: int, tournament) -> None:
+    def _read_tables_after(self, version: int, tournament, tiebreaks) -> None:
         changed = (
             Seat.objects.filter(
                 session__tournament_id=self.tournament_id, table__results_version__gt=version
             )
             .order_by()
-            .values_list(
-                "table_id",
-                "seat",
-                "player_id",
-                "session__number",
-                "score",
-                "table_points_twelfths",
-                "place",
-            )
+            .values_list(*SEAT_COLUMNS)
         )
         held = self.snapshot
         sessions_before = held.sessions
@@ -368,7 +372,7 @@ class LiveStandings:
         for pk in touched:
             fields = held.players.get(pk)
             if fields is None:  # a seat of a player this snapshot does not know: read all
-                self._read_all(tournament)
+                self._read_all(tournament, tiebreaks)
                 return
             old = held.totals.get(pk, NO_TOTALS)
             new = totals_of(self.by_player.get(pk, {}).values())
@@ -451,9 +455,9 @@ class LiveStandings:
         }
 
 
-# The tournaments this process keeps, the most recently read last; a few at most, as an
-# event's servers serve one or two at a time.
-KEPT = 8
+# The tournaments this process keeps, the most recently read last: an event's servers serve
+# one or two at a time, but a person's page and a series read each of theirs.
+KEPT = 64
 _live: OrderedDict[int, LiveStandings] = OrderedDict()
 _live_lock = threading.Lock()
 
