@@ -167,19 +167,23 @@ def test_the_cache_is_each_processs_own_by_default_and_redis_when_named():
 
 def test_the_entry_point_is_warm_before_it_serves_and_opens_no_connection():
     """gunicorn's master loads tournament.wsgi once (``preload_app``) and forks the workers:
-    what it warms up (the URLs, every project template) they share, and it must not have
-    opened a database or cache connection that every worker would then share."""
+    what it warms up (the URLs, every project template, the widgets' templates) they share,
+    and it must not have opened a database or cache connection that every worker would then
+    share."""
     code = (
         "import json, tournament.wsgi\n"
         "from django.db import connections\n"
         "from django.core.cache import caches\n"
         "from django.template import engines\n"
         "from django.urls import get_resolver\n"
-        "from tournament.server.warm_up import project_templates\n"
+        "from django.forms.renderers import get_default_renderer\n"
+        "from tournament.server.warm_up import project_templates, widget_templates\n"
         "loader = engines['django'].engine.template_loaders[0]\n"
         "print(json.dumps({'urls': 'url_patterns' in vars(get_resolver()),\n"
         "    'templates': len(project_templates()),\n"
         "    'compiled': len(loader.get_template_cache),\n"
+        "    'widgets': len(widget_templates()),\n"
+        "    'widgets_compiled': len(get_default_renderer().engine.env.cache),\n"
         "    'databases': [c.connection is not None for c in connections.all()],\n"
         "    'caches': len(caches.all(initialized_only=True))}))\n"
     )
@@ -192,6 +196,9 @@ def test_the_entry_point_is_warm_before_it_serves_and_opens_no_connection():
     assert found["urls"] is True
     assert found["templates"] > 50
     assert found["compiled"] >= found["templates"]
+    # The forms' widget templates too, in the form renderer's engine.
+    assert found["widgets"] > 20
+    assert found["widgets_compiled"] >= found["widgets"]
     assert found["databases"] == [False]
     assert found["caches"] == 0
     gunicorn = {}

@@ -121,20 +121,23 @@ def test_the_overview(db, django_assert_num_queries, players, drawn):
 def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
     tournament, _organiser = build(players, drawn, method=method)
     url = reverse("player_schedule", args=[tournament.slug, 1])
-    # The tournament, the player, the seats of the player's tables; a planned tournament's
-    # page adds the versions its plan is kept under in the process, the sessions drawn and
-    # the opponents in the planned sessions (and, read first in this process, the plan).
+    # The tournament, the player, the seating key and the sessions shown; read first in this
+    # process, the players and the shown sessions' seats (and a planned tournament's plan).
     # Then the version, and (not cached yet) the statistics: the seats, hands and penalties
     # of the player's tables; (not read yet in this process) the live standings' players
-    # and seat results.
-    queries = 6 if method == "planned" else 3
-    plan = 1 if method == "planned" else 0
-    response = read(login(None), url, django_assert_num_queries, queries + plan + 1 + 3 + 2)
+    # and seat results. The same whatever the number of players.
+    first_read = 2 + (1 if method == "planned" else 0)
+    response = read(login(None), url, django_assert_num_queries, 4 + first_read + 1 + 3 + 2)
     assert len(response.context["schedule"]) == drawn
     assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
     assert len(response.context["record"].ranks) == drawn
-    # Read again: the statistics and the ranks come from the cache under the same version.
-    read(login(None), url, django_assert_num_queries, queries + 1)
+    # Read again: the seating kept, the statistics and the ranks from the cache under the
+    # same version.
+    read(login(None), url, django_assert_num_queries, 4 + 1)
+    # Another player's page reads nothing more of the seating either.
+    other = reverse("player_schedule", args=[tournament.slug, 2])
+    response = read(login(None), other, django_assert_num_queries, 4 + 1 + 3)
+    assert len(response.context["schedule"]) == drawn
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

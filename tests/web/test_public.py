@@ -247,3 +247,19 @@ def test_every_session_drawn_shows_no_draw_form(organiser, tournament):
     html = login(organiser).get(reverse("tournament", args=[tournament.slug])).content.decode()
     assert "Every session is drawn." in html
     assert f'action="{reverse("session_draw", args=[tournament.slug])}"' not in html
+
+
+def test_a_players_page_shows_an_opponents_new_name_and_a_session_drawn_since(
+    client, tournament, drawn
+):
+    """The seating a player's page reads is kept in each process under the seating key and
+    the sessions shown: a rename, or a session drawn and published, shows on the next read."""
+    seat = drawn.seats.get(player__number=1)
+    opponent = drawn.seats.filter(table=seat.table).exclude(pk=seat.pk).first().player
+    url = reverse("player_schedule", args=[tournament.slug, 1])
+    assert opponent.name in client.get(url).content.decode()
+    services.player_save(tournament=tournament, player=opponent, name="Renamed Opponent")
+    page = client.get(url).content.decode()
+    assert "Renamed Opponent" in page and 'id="session-2"' not in page
+    services.session_draw(tournament=tournament, number=2, seed=5)
+    assert 'id="session-2"' in client.get(url).content.decode()

@@ -17,7 +17,6 @@ from tournament.models import (
     Seat,
     SeatingPlan,
     Session,
-    Table,
 )
 from tournament.players import names
 from tournament.seating import preview
@@ -227,13 +226,13 @@ def compute_seating_figures(tournament) -> SeatingFigures:
 class PlayerSeat:
     """Where a player starts one session, and against whom (by starting seat)."""
 
-    session: Session
-    table: Table
+    session: "Numbered"
+    table: "Numbered"
     seat: int
-    opponents: list[tuple[str, Player]]
+    opponents: list[tuple[str, "ListedPlayer"]]
     # The withdrawn player this seat's substitute replaces (given the seat by hand, or
     # seated by the draw in their stead), if any.
-    replaces: Player | None = None
+    replaces: "ListedPlayer | None" = None
 
     @property
     def seat_label(self) -> str:
@@ -346,33 +345,11 @@ def session_tables(session: Session) -> list[SeatedTable]:
     return tables
 
 
-def player_schedule(player: Player) -> list[PlayerSeat]:
-    """Every published session of the player: table, starting seat and the three opponents.
+@dataclass(frozen=True)
+class Numbered:
+    """A session or a table as a player's schedule shows it: by its number."""
 
-    One query: the seats of every table the player sits at, with their sessions (without
-    the draw input, which a session-by-session draw fills with every earlier table)."""
-    seats = (
-        Seat.objects.filter(table__seats__player=player, session__published_at__isnull=False)
-        .select_related("session", "table", "player", "replaces", "stands_in_for")
-        .defer("session__draw_input")
-        .order_by("session__number", "seat")
-    )
-    by_table: dict[int, list[Seat]] = {}
-    for seat in seats:
-        by_table.setdefault(seat.table_id, []).append(seat)
-    schedule = []
-    for table_seats in by_table.values():
-        own = next(seat for seat in table_seats if seat.player_id == player.pk)
-        schedule.append(
-            PlayerSeat(
-                session=own.session,
-                table=own.table,
-                seat=own.seat,
-                opponents=[(SEAT_LABELS[o.seat], o.player) for o in table_seats if o is not own],
-                replaces=own.replaces or own.stands_in_for,
-            )
-        )
-    return schedule
+    number: int
 
 
 @dataclass(frozen=True)
@@ -382,22 +359,135 @@ class PlannedSeat:
     session: int
     table: int
     seat: int
-    opponents: list[tuple[str, Player | None]]
+    opponents: list[tuple[str, "ListedPlayer | None"]]
 
     @property
     def seat_label(self) -> str:
         return SEAT_LABELS[self.seat]
 
 
-def _plan_by_player(tournament) -> dict[int, list[tuple[int, int, list[int]]]] | None:
+def player_seating(player: Player) -> tuple[list[PlayerSeat], list[PlannedSeat]]:
+    """The player's schedule (``player_schedule``) and planned sessions
+    (``player_planned_sessions``), from one read of the seating key and the sessions shown."""
+    tournament = player.tournament
+    key = seating_key(tournament)
+    # A draw under review is not shown yet: its session is shown as planned.
+    published = tuple(
+        sorted(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
+    )
+    seating = _published_seating(tournament, key, published)
+    schedule = seating["schedule"].get(player.pk, [])
+    return schedule, _planned(player, key, set(published), seating["players"])
+
+
+def player_schedule(player: Player) -> list[PlayerSeat]:
+    """Every published session of the player: table, starting seat and the three opponents."""
+    return player_seating(player)[0]
+
+
+def player_planned_sessions(player: Player) -> list[PlannedSeat]:
+    """The player's seats in the sessions the published plan holds but that are not drawn yet.
+
+    Only for a tournament seated by the whole-tournament plan, and a player still in it (a
+    withdrawn player will not play them); the plan can still change if players withdraw or
+    join before those sessions. An opponent who withdrew is None: their seat is to be filled
+    (by a substitute or a re-plan, when the session is drawn).
+    """
+    return player_seating(player)[1]
+
+
+def _published_seating(tournament, key: str, published: tuple[int, ...]) -> dict:
+    """Every player of the tournament as the player pages show them, and each player's seats
+    in the ``published`` sessions with their opponents, in session order.
+
+    Kept in this process under the ``seating_key`` and the sessions shown (two queries to
+    build it): a player's page then reads nothing more of the seating, where it took a
+    query joining five tables and a dozen model instances (at 10,000 players, a third of
+    the page's time).
+    """
+
+    def compute() -> dict:
+        players = {
+            pk: ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None)
+            for pk, number, name, name_zh, is_substitute, withdrawn_at in (
+                tournament.players.values_list(
+                    "pk", "number", "name", "name_zh", "is_substitute", "withdrawn_at"
+                )
+            )
+        }
+        tables: dict[int, tuple[int, int, list[tuple[int, int, int | None]]]] = {}
+        for table_id, session, table, seat, player_id, replaces, stands_in_for in (
+            Seat.objects.filter(session__tournament=tournament, session__number__in=published)
+            .order_by()
+            .values_list(
+                "table_id",
+                "session__number",
+                "table__number",
+                "seat",
+                "player_id",
+                "replaces_id",
+                "stands_in_for_id",
+            )
+        ):
+            tables.setdefault(table_id, (session, table, []))[2].append(
+                (seat, player_id, replaces or stands_in_for)
+            )
+        schedule: dict[int, list[PlayerSeat]] = {}
+        for session, table, seats in sorted(tables.values()):
+            seats.sort()
+            for seat, player_id, replaced in seats:
+                schedule.setdefault(player_id, []).append(
+                    PlayerSeat(
+                        session=Numbered(session),
+                        table=Numbered(table),
+                        seat=seat,
+                        opponents=[
+                            (SEAT_LABELS[other], players[other_id])
+                            for other, other_id, _replaced in seats
+                            if other_id != player_id
+                        ],
+                        replaces=players.get(replaced),
+                    )
+                )
+        return {
+            "players": {listed.number: listed for listed in players.values()},
+            "schedule": schedule,
+        }
+
+    return kept(f"mcr:published-seating:{tournament.pk}:{key}:{published}", compute)
+
+
+def _planned(player: Player, key: str, drawn: set[int], players: dict) -> list[PlannedSeat]:
+    """``player_planned_sessions``, with the sessions shown and the players by number."""
+    tournament = player.tournament
+    if tournament.seating_method != "planned" or not player.is_active:
+        return []
+    plan = _plan_by_player(tournament, key)
+    if plan is None:
+        return []
+    found = [seat for seat in plan.get(player.number, ()) if seat[0] not in drawn]
+    active = {number: listed for number, listed in players.items() if not listed.withdrawn}
+    return [
+        PlannedSeat(
+            session=session,
+            table=table,
+            seat=numbers.index(player.number),
+            opponents=[
+                (SEAT_LABELS[i], active.get(n)) for i, n in enumerate(numbers) if n != player.number
+            ],
+        )
+        for session, table, numbers in found
+    ]
+
+
+def _plan_by_player(tournament, key: str) -> dict[int, list[tuple[int, int, list[int]]]] | None:
     """The published plan by player number: (session, table, the table's players' numbers
     East..North) for each session; None without a plan.
 
     Kept in this process under the ``seating_key``: at 10,000 players the plan is a large
     document, and reading and indexing it took most of a player's page.
     """
-    key = f"mcr:plan-by-player:{tournament.pk}:{seating_key(tournament)}"
-    return kept(key, lambda: _plan_index(tournament.pk))
+    return kept(f"mcr:plan-by-player:{tournament.pk}:{key}", lambda: _plan_index(tournament.pk))
 
 
 def _plan_index(tournament_id: int):
@@ -410,43 +500,6 @@ def _plan_index(tournament_id: int):
             for number in numbers:
                 index.setdefault(number, []).append((session, table, numbers))
     return index
-
-
-def player_planned_sessions(player: Player) -> list[PlannedSeat]:
-    """The player's seats in the sessions the published plan holds but that are not drawn yet.
-
-    Only for a tournament seated by the whole-tournament plan, and a player still in it (a
-    withdrawn player will not play them); the plan can still change if players withdraw or
-    join before those sessions. An opponent who withdrew is None: their seat is to be filled
-    (by a substitute or a re-plan, when the session is drawn).
-    """
-    tournament = player.tournament
-    if tournament.seating_method != "planned" or not player.is_active:
-        return []
-    plan = _plan_by_player(tournament)
-    if plan is None:
-        return []
-    # A draw under review is not shown yet: its session is shown as planned.
-    drawn = set(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
-    found = [seat for seat in plan.get(player.number, ()) if seat[0] not in drawn]
-    # Only the opponents: at most three a session, however many players are registered.
-    opponents = {n for _session, _table, numbers in found for n in numbers} - {player.number}
-    by_number = {
-        p.number: p for p in tournament.players.filter(ACTIVE_PLAYERS, number__in=opponents)
-    }
-    return [
-        PlannedSeat(
-            session=session,
-            table=table,
-            seat=numbers.index(player.number),
-            opponents=[
-                (SEAT_LABELS[i], by_number.get(n))
-                for i, n in enumerate(numbers)
-                if n != player.number
-            ],
-        )
-        for session, table, numbers in found
-    ]
 
 
 def players_for_draw(tournament) -> list[Player]:

@@ -10,7 +10,9 @@ be shared by every worker.
 
 from pathlib import Path
 
+from django import forms
 from django.conf import settings
+from django.forms.renderers import get_default_renderer
 from django.template import engines
 from django.urls import get_resolver
 
@@ -35,4 +37,15 @@ def warm_up() -> int:
     names = project_templates()
     for name in names:
         engine.get_template(name)
-    return len(names)
+    # The forms' widget templates, compiled by the form renderer's own engine.
+    renderer = get_default_renderer()
+    widgets = widget_templates()
+    for name in widgets:
+        renderer.get_template(name)
+    return len(names) + len(widgets)
+
+
+def widget_templates() -> list[str]:
+    """The names of Django's widget templates for the form renderer's engine."""
+    root = Path(forms.__file__).parent / "jinja2"
+    return sorted(str(path.relative_to(root)) for path in root.rglob("*.html"))

@@ -27,8 +27,7 @@ from tournament.selectors.lookups import (
 )
 from tournament.selectors.overview import tournament_overview
 from tournament.selectors.seating import (
-    player_planned_sessions,
-    player_schedule,
+    player_seating,
     seating_figures,
     session_seats_by_name,
     session_tables,
@@ -178,12 +177,13 @@ def player_page(request, slug, number):
     their hands and their rank after each session."""
     tournament = get_tournament(request, slug)
     player = get_player(tournament, number)
+    schedule, planned = player_seating(player)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
         player=player,
-        schedule=player_schedule(player),
-        planned=player_planned_sessions(player),
+        schedule=schedule,
+        planned=planned,
         record=player_record(player),
     )
     return render(request, "seating/player.html", context)
