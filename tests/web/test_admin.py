@@ -73,3 +73,18 @@ def test_deleting_is_refused(admin_client, objects, model, method):
     assert response.status_code == 403
     assert Tournament.objects.exists()
     assert SeatingPlan.objects.exists()
+
+
+def test_the_account_pages_draw_the_admins_own_widgets(admin_client, organiser):
+    """The accounts' pages (where an organiser is given *add tournament*) use widgets with
+    no Jinja2 template of their own: the form renderer draws them with Django's engine."""
+    for url in (
+        reverse("admin:auth_user_change", args=[organiser.pk]),
+        reverse("admin:auth_user_add"),
+        reverse("admin:auth_group_add"),
+    ):
+        response = admin_client.get(url)
+        assert response.status_code == 200, url
+    html = admin_client.get(reverse("admin:auth_user_change", args=[organiser.pk])).content
+    assert b"related-widget-wrapper" in html
+    assert b'name="user_permissions"' in html

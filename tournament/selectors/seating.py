@@ -377,7 +377,7 @@ def player_seating(player: Player) -> tuple[list[PlayerSeat], list[PlannedSeat]]
     )
     seating = _published_seating(tournament, key, published)
     schedule = seating["schedule"].get(player.pk, [])
-    return schedule, _planned(player, key, set(published), seating["players"])
+    return schedule, _planned(player, key, set(published), seating["active"])
 
 
 def player_schedule(player: Player) -> list[PlayerSeat]:
@@ -392,8 +392,24 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     withdrawn player will not play them); the plan can still change if players withdraw or
     join before those sessions. An opponent who withdrew is None: their seat is to be filled
     (by a substitute or a re-plan, when the session is drawn).
+
+    For the player's own link, which shows the next one: the plan kept in the process, and
+    only the opponents read (not every published seat).
     """
-    return player_seating(player)[1]
+    tournament = player.tournament
+    if tournament.seating_method != "planned" or not player.is_active:
+        return []
+    key = seating_key(tournament)
+    drawn = set(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
+    plan = _plan_by_player(tournament, key) or {}
+    numbers = {n for _session, _table, table in plan.get(player.number, ()) for n in table}
+    active = {
+        number: ListedPlayer(number, name, name_zh, is_substitute)
+        for number, name, name_zh, is_substitute in tournament.players.filter(
+            ACTIVE_PLAYERS, number__in=numbers - {player.number}
+        ).values_list("number", "name", "name_zh", "is_substitute")
+    }
+    return _planned(player, key, drawn, active)
 
 
 def _published_seating(tournament, key: str, published: tuple[int, ...]) -> dict:
@@ -450,15 +466,19 @@ def _published_seating(tournament, key: str, published: tuple[int, ...]) -> dict
                     )
                 )
         return {
-            "players": {listed.number: listed for listed in players.values()},
+            # The players still in, by number: the opponents of the planned sessions.
+            "active": {
+                listed.number: listed for listed in players.values() if not listed.withdrawn
+            },
             "schedule": schedule,
         }
 
     return kept(f"mcr:published-seating:{tournament.pk}:{key}:{published}", compute)
 
 
-def _planned(player: Player, key: str, drawn: set[int], players: dict) -> list[PlannedSeat]:
-    """``player_planned_sessions``, with the sessions shown and the players by number."""
+def _planned(player: Player, key: str, drawn: set[int], active: dict) -> list[PlannedSeat]:
+    """``player_planned_sessions``, with the sessions shown and the players still in by
+    number (at least the player's planned opponents)."""
     tournament = player.tournament
     if tournament.seating_method != "planned" or not player.is_active:
         return []
@@ -466,7 +486,6 @@ def _planned(player: Player, key: str, drawn: set[int], players: dict) -> list[P
     if plan is None:
         return []
     found = [seat for seat in plan.get(player.number, ()) if seat[0] not in drawn]
-    active = {number: listed for number, listed in players.items() if not listed.withdrawn}
     return [
         PlannedSeat(
             session=session,
