@@ -105,25 +105,29 @@ def cached(key: str, compute):
     return value
 
 
-# What is kept in this process's memory, the most recently used last (see ``kept``).
+# What is kept in this process's memory, by kind, the most recently used last (see ``kept``):
+# one version of each kind, for the few tournaments a server serves at once.
 _KEPT_IN_PROCESS: OrderedDict = OrderedDict()
 _KEPT_LOCK = threading.Lock()
 KEPT_IN_PROCESS = 16
 
 
-def kept(key: str, compute):
-    """The value kept in this process under ``key``, or ``compute()``'s, kept for the next
-    request: for a large value that changes seldom (the seating figures of 10,000 players
-    took longer to unpickle from the shared cache than to send). ``key`` must hold a
-    version that changes with the value and is never given to other data
-    (``seating_key``): each process then holds the same value for it."""
+def kept(kind: str, version: str, compute):
+    """The value of ``kind`` kept in this process at ``version``, or ``compute()``'s, kept for
+    the next request in place of any other version of that kind (never read again: a
+    version only moves on): for a large value that changes seldom (the seating figures of
+    10,000 players took longer to unpickle from the shared cache than to send). ``version``
+    must change with the value and never be given to other data (``seating_key``): each
+    process then holds the same value for it."""
     with _KEPT_LOCK:
-        if key in _KEPT_IN_PROCESS:
-            _KEPT_IN_PROCESS.move_to_end(key)
-            return _KEPT_IN_PROCESS[key]
+        held = _KEPT_IN_PROCESS.get(kind)
+        if held is not None and held[0] == version:
+            _KEPT_IN_PROCESS.move_to_end(kind)
+            return held[1]
     value = compute()
     with _KEPT_LOCK:
-        _KEPT_IN_PROCESS[key] = value
+        _KEPT_IN_PROCESS[kind] = (version, value)
+        _KEPT_IN_PROCESS.move_to_end(kind)
         while len(_KEPT_IN_PROCESS) > KEPT_IN_PROCESS:
             _KEPT_IN_PROCESS.popitem(last=False)
     return value

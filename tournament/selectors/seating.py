@@ -128,7 +128,11 @@ def seating_figures(tournament, *, version: str | None = None) -> SeatingFigures
     if version is None:
         version = seating_key(tournament)
     key = f"mcr:seating-figures:{tournament.pk}:{version}"
-    return kept(key, lambda: cached(key, lambda: compute_seating_figures(tournament)))
+
+    def shared():
+        return cached(key, lambda: compute_seating_figures(tournament))
+
+    return kept(f"mcr:seating-figures:{tournament.pk}", version, shared)
 
 
 def compute_seating_figures(tournament) -> SeatingFigures:
@@ -473,7 +477,7 @@ def _published_seating(tournament, key: str, published: tuple[int, ...]) -> dict
             "schedule": schedule,
         }
 
-    return kept(f"mcr:published-seating:{tournament.pk}:{key}:{published}", compute)
+    return kept(f"mcr:published-seating:{tournament.pk}", f"{key}:{published}", compute)
 
 
 def _planned(player: Player, key: str, drawn: set[int], active: dict) -> list[PlannedSeat]:
@@ -506,7 +510,7 @@ def _plan_by_player(tournament, key: str) -> dict[int, list[tuple[int, int, list
     Kept in this process under the ``seating_key``: at 10,000 players the plan is a large
     document, and reading and indexing it took most of a player's page.
     """
-    return kept(f"mcr:plan-by-player:{tournament.pk}:{key}", lambda: _plan_index(tournament.pk))
+    return kept(f"mcr:plan-by-player:{tournament.pk}", key, lambda: _plan_index(tournament.pk))
 
 
 def _plan_index(tournament_id: int):

@@ -150,7 +150,8 @@ def _seating_tables(session, version: str, figures) -> dict:
             else [],
         }
 
-    return kept(key, lambda: cached(key, compute))
+    kind = f"mcr:seating-rows:{session.pk}:{get_language()}"
+    return kept(kind, version, lambda: cached(key, compute))
 
 
 @require_safe
