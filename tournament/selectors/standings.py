@@ -69,17 +69,6 @@ class StandingRow:
     best_session: int | None = None
     rank: int | None = None
 
-    def __reduce__(self):
-        # Cached standings are pickled whenever a write makes them new: the player as its
-        # field values, the table points as two integers, not the objects themselves (a
-        # model instance pickles its state and caches too, and a thousand of them took a
-        # sixth of the standings page's time).
-        player = self.player
-        fields = tuple(getattr(player, name) for name in _PLAYER_ATTRIBUTES)
-        points = (self.table_points.numerator, self.table_points.denominator)
-        state = (self.score, self.places, self.sessions_played, self.best_session, self.rank)
-        return (_unpickle_standing_row, (player._state.db, fields, points, state))
-
     @property
     def ranked(self) -> bool:
         """Substitutes are never ranked; nor is a player who withdrew without playing."""
@@ -108,23 +97,6 @@ _SORT_VALUES = {
     "first_places": lambda row: -row.places[0],
     "best_session": lambda row: 10**9 if row.best_session is None else -row.best_session,
 }
-
-
-_PLAYER_ATTRIBUTES = tuple(field.attname for field in Player._meta.concrete_fields)
-
-
-def _unpickle_standing_row(db, fields, points, state) -> StandingRow:
-    player = Player.from_db(db, _PLAYER_ATTRIBUTES, fields)
-    score, places, sessions_played, best_session, rank = state
-    return StandingRow(
-        player=player,
-        table_points=Fraction(*points),
-        score=score,
-        places=places,
-        sessions_played=sessions_played,
-        best_session=best_session,
-        rank=rank,
-    )
 
 
 PLACES = (1, 2, 3, 4)

@@ -31,11 +31,7 @@ from dataclasses import dataclass, field
 from tournament import scoring
 from tournament.models import Player, Seat, TournamentVersion
 from tournament.selectors.lookups import PLAYED_SEAT
-from tournament.selectors.standings import (
-    _PLAYER_ATTRIBUTES,
-    StandingRow,
-    TeamRow,
-)
+from tournament.selectors.standings import StandingRow, TeamRow
 
 # A player's totals: score, table points in twelfths, places (1st to 4th), sessions played,
 # best session's score (None before any).
@@ -56,6 +52,8 @@ SEAT_COLUMNS = (
     "place",
 )
 
+# A player is kept as their field values, in this order (``Player.from_db`` takes them).
+_PLAYER_ATTRIBUTES = tuple(field.attname for field in Player._meta.concrete_fields)
 _NAME = _PLAYER_ATTRIBUTES.index("name")
 _NUMBER = _PLAYER_ATTRIBUTES.index("number")
 _TEAM = _PLAYER_ATTRIBUTES.index("team")
@@ -377,14 +375,13 @@ class LiveStandings:
             old = held.totals.get(pk, NO_TOTALS)
             new = totals_of(self.by_player.get(pk, {}).values())
             totals[pk] = new
-            if is_ranked(fields, old):
+            was_ranked, ranked = is_ranked(fields, old), is_ranked(fields, new)
+            if was_ranked:
                 del keys[bisect_left(keys, (sort_key(held.tiebreaks, old), fields[_NUMBER], pk))]
-            else:
-                others_changed = True
-            if is_ranked(fields, new):
+            if ranked:
                 insort(keys, (sort_key(held.tiebreaks, new), fields[_NUMBER], pk))
-            else:
-                others_changed = True
+            # A substitute's hands leave the players not ranked as they are.
+            others_changed |= was_ranked != ranked
         others = held.others
         if others_changed:
             others = sorted(
