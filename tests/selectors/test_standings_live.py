@@ -46,7 +46,7 @@ def test_a_page_of_the_standings_is_the_same_rows_as_the_whole_list(in_session_3
 def test_the_teams_from_the_totals_are_those_of_the_rows(in_session_3):
     rows = tournament_standings(in_session_3)
     assert rows.has_teams
-    assert team_standings(list(rows)) == rows.teams()
+    assert team_standings(list(rows)) == list(rows.teams())
 
 
 def test_every_player_tied_shares_the_first_rank(session_in_play):

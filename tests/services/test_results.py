@@ -18,6 +18,7 @@ from tournament.selectors.standings import (
     compute_rank_history,
     compute_standings,
     rank_history,
+    team_standings,
     tournament_results,
     tournament_standings,
 )
@@ -209,10 +210,13 @@ def standing_values(rows) -> list[tuple]:
 
 
 def assert_live_standings_exact(tournament) -> None:
-    """The live standings and rank history are those computed from every seat."""
-    assert standing_values(tournament_standings(tournament)) == standing_values(
-        compute_standings(tournament)
-    )
+    """The live standings, their teams and the rank history are those computed from every
+    seat."""
+    live_rows, computed_rows = tournament_standings(tournament), compute_standings(tournament)
+    assert standing_values(live_rows) == standing_values(computed_rows)
+    teams = team_standings(computed_rows)
+    assert list(live_rows.teams()) == teams
+    assert live_rows.teams()[1:3] == teams[1:3]
     computed = compute_rank_history(tournament)
     live = rank_history(tournament)
     assert (live.sessions, live.ranked) == (computed.sessions, computed.ranked)

@@ -99,6 +99,12 @@ class Snapshot:
     # many players were ranked then: filled on first use, by ``LiveStandings``.
     earlier: dict = field(default_factory=dict, compare=False)
     db: str = "default"
+    # The teams of the ranked players: team -> (table points in twelfths, score, members
+    # ranked), the teams sorted best first as (-twelfths, -score, name), and each team's
+    # players (ranked or not). Kept up to date with the totals, like ``keys``.
+    team_totals: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    team_keys: list[tuple] = field(default_factory=list)
+    team_players: dict[str, list[int]] = field(default_factory=dict)
 
     def rank_at(self, index: int) -> int:
         """The rank of the ranked player at ``index``: shared by equal players."""
@@ -141,16 +147,14 @@ def is_ranked(fields: tuple, totals: Totals) -> bool:
     return fields[_WITHDRAWN] is None or totals[3] > 0
 
 
-class Standings(Sequence):
-    """The standings of a snapshot as ``StandingRow``s, in the ranking order then the players
-    not ranked: built only for the rows asked for (a page of them, one player's), so that
-    the first page of 10,000 players costs a hundred rows."""
+class _RowsAsked(Sequence):
+    """A sequence of rows built only for the indexes asked for (``_rows``)."""
 
     def __init__(self, snapshot: Snapshot):
         self.snapshot = snapshot
 
-    def __len__(self) -> int:
-        return len(self.snapshot.keys) + len(self.snapshot.others)
+    def _rows(self, start: int, stop: int, step: int) -> list:
+        raise NotImplementedError
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -163,6 +167,15 @@ class Standings(Sequence):
 
     def __iter__(self):
         return iter(self._rows(0, len(self), 1))
+
+
+class Standings(_RowsAsked):
+    """The standings of a snapshot as ``StandingRow``s, in the ranking order then the players
+    not ranked: built only for the rows asked for (a page of them, one player's), so that
+    the first page of 10,000 players costs a hundred rows."""
+
+    def __len__(self) -> int:
+        return len(self.snapshot.keys) + len(self.snapshot.others)
 
     def _rows(self, start: int, stop: int, step: int) -> list[StandingRow]:
         snapshot = self.snapshot
@@ -194,32 +207,81 @@ class Standings(Sequence):
 
     @property
     def has_teams(self) -> bool:
-        return any(fields[_TEAM] for fields in self.snapshot.players.values())
+        return bool(self.snapshot.team_players)
 
-    def teams(self) -> list[TeamRow]:
-        """``team_standings`` of these rows, from the totals (sorted on whole twelfths)."""
+    def teams(self) -> "TeamStandings":
+        """``team_standings`` of these rows, kept with the totals: built for the rows asked
+        for."""
+        return TeamStandings(self.snapshot)
+
+
+class TeamStandings(_RowsAsked):
+    """The teams by their ranked members' table points then scores, as ``TeamRow``s; each
+    team's members in the ranking's order."""
+
+    def __len__(self) -> int:
+        return len(self.snapshot.team_keys)
+
+    def _rows(self, start: int, stop: int, step: int) -> list[TeamRow]:
         snapshot = self.snapshot
-        teams: dict[str, list] = {}  # team -> [members, twelfths, score]
-        for _key, _number, player_id in snapshot.keys:
-            fields = snapshot.players[player_id]
-            if not fields[_TEAM]:
-                continue
-            team = teams.get(fields[_TEAM])
-            if team is None:
-                team = teams[fields[_TEAM]] = [[], 0, 0]
-            totals = snapshot.totals.get(player_id, NO_TOTALS)
-            team[0].append(fields[_NAME])
-            team[1] += totals[1]
-            team[2] += totals[0]
-        ordered = sorted(teams.items(), key=lambda item: (-item[1][1], -item[1][2], item[0]))
-        rows: list[TeamRow] = []
-        previous = None
-        for position, (name, (members, twelfths, score)) in enumerate(ordered, start=1):
-            same = previous is not None and previous == (twelfths, score)
-            rank = rows[-1].rank if same else position
-            rows.append(TeamRow(name, members, scoring.from_twelfths(twelfths), score, rank))
-            previous = (twelfths, score)
+        keys = snapshot.team_keys
+        rows = []
+        for index in range(start, stop, step):
+            minus_twelfths, minus_score, name = keys[index]
+            rank = bisect_left(keys, (minus_twelfths, minus_score)) + 1
+            rows.append(
+                TeamRow(
+                    name,
+                    self._members(name),
+                    scoring.from_twelfths(-minus_twelfths),
+                    -minus_score,
+                    rank,
+                )
+            )
         return rows
+
+    def _members(self, team: str) -> list[str]:
+        snapshot = self.snapshot
+        ranked = []
+        for pk in snapshot.team_players.get(team, ()):
+            fields, totals = snapshot.players[pk], snapshot.totals.get(pk, NO_TOTALS)
+            if is_ranked(fields, totals):
+                ranked.append((sort_key(snapshot.tiebreaks, totals), fields[_NUMBER], pk))
+        return [snapshot.players[pk][_NAME] for _key, _number, pk in sorted(ranked)]
+
+
+def team_index(players: dict[int, tuple], totals: dict[int, Totals]):
+    """``Snapshot``'s team fields from every player's fields and totals."""
+    team_totals: dict[str, tuple[int, int, int]] = {}
+    team_players: dict[str, list[int]] = {}
+    for pk, fields in players.items():
+        team = fields[_TEAM]
+        if not team:
+            continue
+        team_players.setdefault(team, []).append(pk)
+        each = totals.get(pk, NO_TOTALS)
+        if is_ranked(fields, each):
+            twelfths, score, members = team_totals.get(team, (0, 0, 0))
+            team_totals[team] = (twelfths + each[1], score + each[0], members + 1)
+    keys = sorted((-twelfths, -score, team) for team, (twelfths, score, _n) in team_totals.items())
+    return team_totals, keys, team_players
+
+
+def _move_team(team_totals, team_keys, team: str, old: Totals | None, new: Totals | None):
+    """Move ``team`` in the sorted ``team_keys`` for a member whose counted totals go from
+    ``old`` to ``new`` (None: not ranked, so not counted)."""
+    twelfths, score, members = team_totals.get(team, (0, 0, 0))
+    if members:
+        del team_keys[bisect_left(team_keys, (-twelfths, -score, team))]
+    if old is not None:
+        twelfths, score, members = twelfths - old[1], score - old[0], members - 1
+    if new is not None:
+        twelfths, score, members = twelfths + new[1], score + new[0], members + 1
+    if members:
+        team_totals[team] = (twelfths, score, members)
+        insort(team_keys, (-twelfths, -score, team))
+    else:
+        team_totals.pop(team, None)
 
 
 @dataclass(frozen=True)
@@ -310,6 +372,7 @@ class LiveStandings:
                 others.append(pk)
         keys.sort()
         others.sort(key=lambda pk: players[pk][_NUMBER])
+        team_totals, team_keys, team_players = team_index(players, totals)
         self.snapshot = Snapshot(
             players=players,
             tiebreaks=tiebreaks,
@@ -318,6 +381,9 @@ class LiveStandings:
             others=others,
             sessions=tuple(sorted(self.session_seats)),
             db=tournament._state.db or "default",
+            team_totals=team_totals,
+            team_keys=team_keys,
+            team_players=team_players,
         )
 
     def _hold(self, place: tuple[int, int], result: SeatResult | None) -> None:
@@ -366,6 +432,7 @@ class LiveStandings:
         sessions = tuple(sorted(self.session_seats))
         totals = dict(held.totals)
         keys = list(held.keys)
+        team_totals, team_keys = held.team_totals, held.team_keys
         others_changed = False
         for pk in touched:
             fields = held.players.get(pk)
@@ -380,6 +447,11 @@ class LiveStandings:
                 del keys[bisect_left(keys, (sort_key(held.tiebreaks, old), fields[_NUMBER], pk))]
             if ranked:
                 insort(keys, (sort_key(held.tiebreaks, new), fields[_NUMBER], pk))
+            if fields[_TEAM] and (was_ranked or ranked):
+                if team_keys is held.team_keys:  # the held snapshot's stay as they are
+                    team_totals, team_keys = dict(team_totals), list(team_keys)
+                counted = (old if was_ranked else None), (new if ranked else None)
+                _move_team(team_totals, team_keys, fields[_TEAM], *counted)
             # A substitute's hands leave the players not ranked as they are.
             others_changed |= was_ranked != ranked
         others = held.others
@@ -402,6 +474,9 @@ class LiveStandings:
             sessions=sessions,
             earlier=held.earlier if keep_earlier else {},
             db=held.db,
+            team_totals=team_totals,
+            team_keys=team_keys,
+            team_players=held.team_players,
         )
 
     def rank_history(self, tournament) -> LiveRankHistory:
