@@ -3,10 +3,12 @@
 from fractions import Fraction
 
 from django import template
-from django.utils.html import conditional_escape, format_html
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from tournament.hall import statistics
 from tournament.language import translated
@@ -18,7 +20,7 @@ from tournament.language.formatting import (
 )
 from tournament.language.tiles import flower_faces, tile_names, tile_rows
 from tournament.models import Hand, Penalty
-from tournament.scoring import MAX_FLOWERS, MIN_FAN
+from tournament.scoring import MAX_FLOWERS, MIN_FAN, Outcome
 from tournament.scoring.claims import parse_claimed_fans
 from tournament.scoring.fans import FAN_BY_KEY
 from tournament.scoring.hand import HandError
@@ -147,20 +149,32 @@ def seat_wind(seat):
     return "" if seat is None else WIND_NAMES["ESWN"[int(seat)]]
 
 
-@register.inclusion_tag("scoring/_tile_picker.html")
+# The tile picker's HTML by (target, on the sheet, language): it holds no data of the page,
+# and the tablet's sheet, drawn again after every hand saved, would draw its 42 tiles anew.
+_TILE_PICKERS: dict[tuple[str, bool, str], str] = {}
+
+
+@register.simple_tag
 def tile_picker(target: str, on_sheet: bool = False):
     """``{% tile_picker "winning_hand" on_sheet=True %}``: the tile picker, which writes the
     hand it builds into the form's field ``target`` in the notation (static/js/tiles.js).
     On a referee's sheet the winds, self-draw and flowers come from the sheet; on the
     calculator they are tapped."""
-    return {
-        "target": target,
-        "on_sheet": on_sheet,
-        "rows": tile_rows(),
-        "flowers": flower_faces(),
-        "names": tile_names(),
-        "winds": [(code, WIND_NAMES[code]) for code in WIND_NAMES],
-    }
+    key = (target, on_sheet, get_language())
+    html = _TILE_PICKERS.get(key)
+    if html is None:
+        html = _TILE_PICKERS[key] = render_to_string(
+            "scoring/_tile_picker.html",
+            {
+                "target": target,
+                "on_sheet": on_sheet,
+                "rows": tile_rows(),
+                "flowers": flower_faces(),
+                "names": tile_names(),
+                "winds": [(code, WIND_NAMES[code]) for code in WIND_NAMES],
+            },
+        )
+    return mark_safe(html)
 
 
 @register.filter
@@ -221,3 +235,110 @@ def own_hand(hand) -> str:
         said = _("Not played")
     # The names are escaped above; the sentences themselves hold no markup.
     return mark_safe(said)
+
+
+# ---------------------------------------------------------------- the score sheet
+# Written in Python, not as templates: the tablet's sheet is drawn again after every hand
+# saved, and its sixteen rows of four seats cost the template engine a fifth of the page.
+
+
+@register.filter
+def hand_result(hand) -> str:
+    """One entered hand as the score sheet writes it: who won and how, the calculator's
+    figure when it differs, how it was entered, the fans claimed and the penalties. The
+    sentences are the project's own (not escaped, as the template's translate tags leave
+    them); every stored text is escaped."""
+    flowers = ""
+    if hand.flowers:
+        flowers = " + " + ngettext("%(n)s flower", "%(n)s flowers", hand.flowers) % {
+            "n": hand.flowers
+        }
+    if hand.outcome == Outcome.SELF_DRAWN:
+        html = _("%(winner)s self-drawn %(fan)s") % {
+            "winner": seat_label(hand.winner),
+            "fan": hand.fan,
+        }
+        html += flowers
+    elif hand.outcome == Outcome.DISCARD:
+        html = _("%(winner)s on discard of %(discarder)s %(fan)s") % {
+            "winner": seat_label(hand.winner),
+            "discarder": seat_label(hand.discarder),
+            "fan": hand.fan,
+        }
+        html += flowers
+    elif hand.outcome == Outcome.DRAW:
+        html = _("Draw")
+    else:
+        not_played = _("Not played")
+        html = f'<span class="muted">{not_played}</span>'
+    if hand.computed_fan is not None and hand.computed_fan != hand.fan:
+        calculator = _("calculator: %(n)s fan") % {"n": hand.computed_fan}
+        html += f'<br><small class="minus">{calculator}</small>'
+    if hand.entered_by_device:
+        device, words = escape(hand.entered_by_device), _("via the table's tablet")
+        html += f'<br><small class="muted" title="{device}">{words}</small>'
+    if hand.referee_figure_kept:
+        words = _("the referee's figures kept")
+        html += f'<br><small class="muted">{words}</small>'
+    if hand.fan_names:
+        html += f'<br><small class="muted">{escape(fans_claimed(hand.fan_names))}</small>'
+    penalty_word = _("Penalty")
+    for penalty in hand.penalties.all():
+        paid_to = ""
+        if penalty.beneficiary is not None:
+            paid_to = f" → {seat_label(penalty.beneficiary)}"
+        html += (
+            f'<br><small class="minus">{penalty_word} {seat_label(penalty.offender)}'
+            f" {penalty.points} ({escape(penalty.get_kind_display())}{paid_to}):"
+            f" {escape(penalty.reason)}</small>"
+        )
+    return mark_safe(html)
+
+
+def _seat_cell(wind: str, physical: str, points: int | None, running: int, played: bool) -> str:
+    """A player's cell of one hand: their seat wind (East in bold) and the seat they sit in,
+    then, once the hand is entered, its plus or minus and the running total."""
+    dealer = " dealer" if wind == "E" else ""
+    seat = _("(%(seat)s seat)") % {"seat": wind_letter(physical)}
+    html = (
+        f'<td class="num"><small class="seat-wind{dealer}">{wind_name(wind)}'
+        f' <span class="muted">{seat}</span></small>\n      '
+    )
+    if played:
+        sign = "plus" if points > 0 else "minus" if points < 0 else ""
+        html += (
+            f'<br><span class="{sign}">{signed(points)}</span><br><small>{signed(running)}</small>'
+        )
+    return html + "</td>\n    "
+
+
+@register.simple_tag(takes_context=True)
+def score_sheet_rows(context) -> str:
+    """The score sheet's sixteen rows (``referee/sheet.html``): each hand's number (a link
+    to correct it where the page may), its round and dealer, its result and the players'
+    cells; the hand being corrected marked."""
+    sheet, editing = context["sheet"], context.get("editing")
+    can_enter = context.get("can_enter")
+    table = sheet.table
+    slug, session = context["tournament"].slug, table.session.number
+    correct_title, dealer_word = _("Correct this hand"), _("dealer")
+    lines = []
+    for row in sheet.rows:
+        hand, number = row.hand, row.number
+        current = ' class="current"' if editing is not None and editing.number == number else ""
+        if hand and can_enter:
+            url = reverse("hand_edit", args=[slug, session, table.number, number])
+            link = f'<a class="hand-link" href="{url}#entry" title="{correct_title}">{number}</a>'
+        else:
+            link = str(number)
+        result = hand_result(hand) if hand else '<span class="muted">—</span>'
+        cells = "".join(_seat_cell(*seat, played=hand is not None) for seat in row.seats)
+        lines.append(
+            f'  <tr id="hand-{number}"{current}>\n'
+            f"    <td>{link}</td>\n"
+            f"    <td>{wind_letter(row.slot.prevalent_wind)} · {dealer_word}"
+            f" {row.dealer_label}</td>\n"
+            f"    <td>{result}</td>\n    {cells}\n  </tr>\n"
+        )
+    # Safe: numbers, the project's own words and labels, ``hand_result``'s HTML.
+    return mark_safe("".join(lines))
