@@ -85,10 +85,76 @@ def seating_row_list(tables, method: str) -> list[str]:
     return rows
 
 
+def url_prefix(name: str, slug: str) -> str:
+    """The URLs of page ``name`` of the tournament without their number ("/t/<slug>/players/"
+    for the player pages), reversed once for a page that links many of them."""
+    return reverse(name, args=[slug, 0]).removesuffix("0/")
+
+
 def player_url_prefix(slug: str) -> str:
-    """The player pages' URLs without the player's number ("/t/<slug>/players/"), reversed
-    once for a page that links every player."""
-    return reverse("player_schedule", args=[slug, 0]).removesuffix("0/")
+    return url_prefix("player_schedule", slug)
+
+
+def _opponents(opponents, prefix: str, *, badges: bool = True) -> str:
+    """A seat's opponents, each linked to their page ("P2: 14 Bo Li · P3: …"), with their
+    substitute and withdrawn badges; an opponent of the plan who withdrew (None) is a seat
+    to be filled."""
+    to_be_filled, substitute = _("seat to be filled"), escape(_("substitute"))
+    cells = []
+    for label, opponent in opponents:
+        if opponent is None:
+            cells.append(f'{escape(label)}: <span class="muted to-be-filled">{to_be_filled}</span>')
+            continue
+        name = escape(opponent.name)
+        who = f'{escape(label)}: <a href="{prefix}{opponent.number}/">{opponent.number} {name}</a>'
+        if badges and opponent.is_substitute:
+            who += f' <span class="badge">{substitute}</span>'
+        if badges and opponent.withdrawn:
+            who += f" {withdrawn_badge()}"
+        cells.append(who)
+    return " · ".join(cells)
+
+
+@register.simple_tag
+def player_schedule_rows(schedule, slug: str):
+    """The rows of a player's page's drawn sessions: the session (linked to its seating),
+    the table, the starting seat with its wind and whom the player replaces, the
+    opponents."""
+    players, sessions = escape(player_url_prefix(slug)), escape(url_prefix("seating", slug))
+    winds = (_("East"), _("South"), _("West"), _("North"))
+    rows = []
+    for row in schedule:
+        number = row.session.number
+        seat = f"{escape(row.seat_label)} ({winds[row.seat]})"
+        if row.replaces:
+            replaces = _("replaces %(n)s %(name)s") % {
+                "n": row.replaces.number,
+                "name": escape(row.replaces.name),
+            }
+            seat += f'<br><small class="muted replaces">{replaces}</small>'
+        rows.append(
+            f'  <tr id="session-{number}">\n'
+            f'    <td class="num"><a href="{sessions}{number}/">{number}</a></td>\n'
+            f'    <td class="num"><strong>{row.table.number}</strong></td>\n'
+            f"    <td>{seat}</td>\n"
+            f"    <td>{_opponents(row.opponents, players)}</td>\n  </tr>\n"
+        )
+    return mark_safe("".join(rows))
+
+
+@register.simple_tag
+def player_planned_rows(planned, slug: str):
+    """The rows of a player's page's planned sessions: session, table, seat, opponents."""
+    players = escape(player_url_prefix(slug))
+    rows = [
+        f'  <tr id="planned-{row.session}">\n'
+        f'    <td class="num">{row.session}</td>\n'
+        f'    <td class="num"><strong>{row.table}</strong></td>\n'
+        f"    <td>{escape(row.seat_label)}</td>\n"
+        f"    <td>{_opponents(row.opponents, players, badges=False)}</td>\n  </tr>\n"
+        for row in planned
+    ]
+    return mark_safe("".join(rows))
 
 
 @register.simple_tag
