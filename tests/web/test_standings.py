@@ -295,7 +295,8 @@ def test_a_cached_page_costs_no_standings_queries(clients, django_assert_max_num
         client.get(page_url())
     with django_assert_max_num_queries(len(cold) - 1) as warm:
         client.get(page_url())
-    # Only the tournament, its version and the provisional note's count are read.
+    # Only the tournament and its version are read (the count of tables not confirmed is kept
+    # with the tables under that version).
     assert not any("tournament_seat" in q["sql"] for q in warm.captured_queries)
 
 

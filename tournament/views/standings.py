@@ -41,13 +41,18 @@ def tables_cache_key(tournament, version: int, query) -> str:
     return f"mcr:standings-page:{tournament.pk}:{version}:{get_language()}:{digest}"
 
 
-def standings_tables_html(tournament, query) -> dict[str, str]:
-    """The players' table and the teams' table ("" without teams), as HTML."""
+def standings_tables_html(tournament, query) -> dict:
+    """The players' table and the teams' table ("" without teams), as HTML, and the count
+    of tables not confirmed yet (the standings may still change while there are any)."""
     rows = tournament_standings(tournament)
     teams = ""
     if rows.has_teams:
         teams = TeamStandingsTable(rows.teams(), query).as_html()
-    return {"players": StandingsTable(rows, query).as_html(), "teams": teams}
+    return {
+        "players": StandingsTable(rows, query).as_html(),
+        "teams": teams,
+        "unconfirmed_tables": unconfirmed_table_count(tournament),
+    }
 
 
 @require_safe
@@ -66,7 +71,7 @@ def standings_page(request, slug):
             "tournament": tournament,
             "standings_table": tables["players"],
             "team_standings_table": tables["teams"],
-            "unconfirmed_tables": unconfirmed_table_count(tournament),
+            "unconfirmed_tables": tables["unconfirmed_tables"],
             **roles(request, tournament),
         },
     )
