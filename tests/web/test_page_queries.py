@@ -56,13 +56,13 @@ def read(client, url, django_assert_num_queries, queries):
 def test_the_seating_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("seating", args=[tournament.slug, drawn])
-    # The tournament, the session, the seating version, then (not cached yet) its seats with
+    # The tournament with its versions, the session, then (not cached yet) its seats with
     # tables and players, and the figures: the plan, the players, every drawn seat, the
     # sessions the draw's commitment covers.
-    response = read(login(None), url, django_assert_num_queries, 8)
+    response = read(login(None), url, django_assert_num_queries, 7)
     assert response.content.decode().count('<tr id="table-') == players // 4
     # Read again, the seating and its figures come from the cache under the same version.
-    read(login(None), url, django_assert_num_queries, 3)
+    read(login(None), url, django_assert_num_queries, 2)
 
 
 def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
@@ -70,15 +70,15 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
 ):
     tournament, _organiser = build(8, 1)
     url = reverse("seating", args=[tournament.slug, 1])
-    read(login(None), url, django_assert_num_queries, 8)
+    read(login(None), url, django_assert_num_queries, 7)
     # A hand changes the standings, not the seating: the figures stay cached.
     table = tournament.sessions.get(number=1).tables.get(number=1)
     services.hand_record(table=table, entry=services.HandEntry(number=3, outcome="draw"))
-    read(login(None), url, django_assert_num_queries, 3)
+    read(login(None), url, django_assert_num_queries, 2)
     # A player's new name is in the figures (the plan's players): they are recounted.
     player = tournament.players.get(number=1)
     services.player_save(tournament=tournament, player=player, name="Renamed")
-    response = read(login(None), url, django_assert_num_queries, 8)
+    response = read(login(None), url, django_assert_num_queries, 7)
     # The seating's rows too: the new name is in them.
     assert "<strong>1</strong> Renamed" in response.content.decode()
 
@@ -87,7 +87,7 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
 def test_the_seating_page_of_a_planned_tournament(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn, method="planned")
     url = reverse("seating", args=[tournament.slug, drawn])
-    response = read(login(None), url, django_assert_num_queries, 8)
+    response = read(login(None), url, django_assert_num_queries, 7)
     # The plan's player list: one row for each player in the command.
     assert response.content.decode().count('<tr><td class="num">') == players
 
@@ -121,22 +121,22 @@ def test_the_overview(db, django_assert_num_queries, players, drawn):
 def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
     tournament, _organiser = build(players, drawn, method=method)
     url = reverse("player_schedule", args=[tournament.slug, 1])
-    # The tournament, the player, the seating key and the sessions shown; read first in this
+    # The tournament with its versions, the player, the sessions shown; read first in this
     # process, the players and the shown sessions' seats (and a planned tournament's plan).
-    # Then the version, and (not cached yet) the statistics: the seats, hands and penalties
-    # of the player's tables; (not read yet in this process) the live standings' players
-    # and seat results. The same whatever the number of players.
+    # Then (not cached yet) the statistics: the seats, hands and penalties of the player's
+    # tables; (not read yet in this process) the live standings' players and seat results.
+    # The same whatever the number of players.
     first_read = 2 + (1 if method == "planned" else 0)
-    response = read(login(None), url, django_assert_num_queries, 4 + first_read + 1 + 3 + 2)
+    response = read(login(None), url, django_assert_num_queries, 3 + first_read + 3 + 2)
     assert len(response.context["schedule"]) == drawn
     assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
     assert len(response.context["record"].ranks) == drawn
     # Read again: the seating kept, the statistics and the ranks from the cache under the
     # same version.
-    read(login(None), url, django_assert_num_queries, 4 + 1)
+    read(login(None), url, django_assert_num_queries, 3)
     # Another player's page reads nothing more of the seating either.
     other = reverse("player_schedule", args=[tournament.slug, 2])
-    response = read(login(None), other, django_assert_num_queries, 4 + 1 + 3)
+    response = read(login(None), other, django_assert_num_queries, 3 + 3)
     assert len(response.context["schedule"]) == drawn
 
 
@@ -144,12 +144,12 @@ def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
 def test_the_statistics_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("statistics", args=[tournament.slug])
-    # The tournament, the data version, then (not cached yet) every seat, every hand and the
+    # The tournament with its versions, then (not cached yet) every seat, every hand and the
     # biggest hands' winners.
-    response = read(login(None), url, django_assert_num_queries, 5)
+    response = read(login(None), url, django_assert_num_queries, 4)
     assert len(response.context["figures"].biggest) == min(10, 2 * drawn)
     # Read again: the figures come from the cache under the same version.
-    read(login(None), url, django_assert_num_queries, 2)
+    read(login(None), url, django_assert_num_queries, 1)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
@@ -207,30 +207,30 @@ def test_the_seating_pages_answer_at_two_thousand_players(db, method):
 def test_the_standings_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("standings", args=[tournament.slug])
-    # The tournament, the data version (the page's key), the data version again (the
-    # standings' key), the players, the seats' totals; the tables not confirmed yet.
-    response = read(login(None), url, django_assert_num_queries, 6)
+    # The tournament with its versions (the page's key and the standings'), the players, the
+    # seats' totals; the tables not confirmed yet.
+    response = read(login(None), url, django_assert_num_queries, 4)
     assert response.content.decode().count("<tr") == players + 1
     # Read again: the tables' HTML and the count of tables not confirmed come from the cache
     # (kept under the data version, which a confirmation raises).
-    read(login(None), url, django_assert_num_queries, 2)
+    read(login(None), url, django_assert_num_queries, 1)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
 def test_the_workbook(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("standings_xlsx", args=[tournament.slug])
-    # The tournament, the data version (the file's key), the standings (version, players,
-    # totals), the last session of the withdrawn players, the substitutes seated, every
+    # The tournament with its versions (the file's key and the standings'), the standings'
+    # players and totals, the last session of the withdrawn players, the substitutes seated, every
     # played seat once for the session sheets, the seats' names and the hands for the Hands
     # sheet, the seats and the penalties for their sheet, the seating: one query each,
     # whatever the number of sessions.
     read(login(None), url, django_assert_num_queries, WORKBOOK_QUERIES)
     # Read again under the same version: the file comes from the cache.
-    read(login(None), url, django_assert_num_queries, 2)
+    read(login(None), url, django_assert_num_queries, 1)
 
 
-WORKBOOK_QUERIES = 13
+WORKBOOK_QUERIES = 11
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

@@ -6,10 +6,13 @@ with every draw; cached reads (standings, figures, screens) are kept under them,
 never stale.
 """
 
+import itertools
 import threading
 from collections import OrderedDict
 
 from django.core.cache import cache
+from django.core.signals import request_finished, request_started
+from django.db import connection
 from django.db.models import F, Q
 
 from tournament.models import (
@@ -38,16 +41,77 @@ PLAYED_SEAT = Q(place__isnull=False)
 
 
 def tournament_by_slug(slug: str) -> Tournament | None:
-    return Tournament.objects.filter(slug=slug).first()
+    """The tournament, with its versions read in the same query (``versions``): a page's
+    cached parts need no query of their own to find their keys."""
+    tournament = Tournament.objects.select_related("version").filter(slug=slug).first()
+    if tournament is not None:
+        try:
+            row = tournament.version
+        except TournamentVersion.DoesNotExist:
+            row = None
+        read = None if row is None else (row.number, row.seating, row.standings)
+        tournament._versions_read = (_request_serial(), _touches(), read)
+    return tournament
+
+
+# The versions read with a tournament serve the rest of the request that read it, and only
+# as long as no write of this thread raised a version since (``tournament_touch`` counts them
+# on the connection): a page then reads the versions once, before any data it shows, as if
+# it had read them first thing. Outside a request (commands, tests) they are read each time.
+_requests = threading.local()
+_requests_counted = itertools.count(1)
+
+
+def _request_started(**_kwargs) -> None:
+    _requests.serial = next(_requests_counted)
+
+
+def _request_finished(**_kwargs) -> None:
+    _requests.serial = None
+
+
+request_started.connect(_request_started, dispatch_uid="mcr-versions-request-started")
+request_finished.connect(_request_finished, dispatch_uid="mcr-versions-request-finished")
+
+
+def _request_serial() -> int | None:
+    return getattr(_requests, "serial", None)
+
+
+def _touches() -> int:
+    return getattr(connection, "mcr_touches", 0)
+
+
+NOT_HELD = object()
+
+
+def versions_held(tournament: Tournament):
+    """The (data version, seating version, standings stamp) read with ``tournament`` in this
+    request (None: it had no version then) while still good, else ``NOT_HELD``."""
+    held = getattr(tournament, "_versions_read", None)
+    if held is None or held[0] is None or held[:2] != (_request_serial(), _touches()):
+        return NOT_HELD
+    return held[2]
+
+
+def versions(tournament: Tournament) -> tuple[int, int, int] | None:
+    """The tournament's (data version, seating version, standings stamp) as stored now, None
+    before it has a version: those read with it in this request if still good, else read."""
+    held = versions_held(tournament)
+    if held is not NOT_HELD:
+        return held
+    return (
+        TournamentVersion.objects.filter(tournament_id=tournament.pk)
+        .values_list("number", "seating", "standings")
+        .first()
+    )
 
 
 def data_version(tournament: Tournament) -> int:
     """The version of the tournament's data as stored now (``TournamentVersion``); 0 before
     it has one. Read before the data cached under it, so the data is never older."""
-    found = TournamentVersion.objects.filter(tournament_id=tournament.pk).values_list(
-        "number", flat=True
-    )
-    return found.first() or 0
+    found = versions(tournament)
+    return 0 if found is None else found[0]
 
 
 def seating_key(tournament: Tournament) -> str:
@@ -56,12 +120,8 @@ def seating_key(tournament: Tournament) -> str:
     write replaces too and no two tournaments share: what is cached under it is never taken
     for another tournament's that had the same id and version (after a rollback or a
     restore). "0" before the tournament has a version."""
-    found = (
-        TournamentVersion.objects.filter(tournament_id=tournament.pk)
-        .values_list("seating", "standings")
-        .first()
-    )
-    return "0" if found is None else f"{found[0]}-{found[1]}"
+    found = versions(tournament)
+    return "0" if found is None else f"{found[1]}-{found[2]}"
 
 
 def sessions_under_review(tournament) -> set[int]:

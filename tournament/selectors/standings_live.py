@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from tournament import scoring
 from tournament.models import Player, Seat, TournamentVersion
-from tournament.selectors.lookups import PLAYED_SEAT
+from tournament.selectors.lookups import NOT_HELD, PLAYED_SEAT, versions_held
 from tournament.selectors.standings import StandingRow, TeamRow
 
 # A player's totals: score, table points in twelfths, places (1st to 4th), sessions played,
@@ -324,11 +324,16 @@ class LiveStandings:
         """The tournament's version as stored now, and the standings at it."""
         # The tie-breaks with the version: a change of them gives a new stamp, and what is
         # read under it must rank by them, not by those of the tournament the caller holds.
-        found = (
-            TournamentVersion.objects.filter(tournament_id=self.tournament_id)
-            .values_list("number", "standings", "tournament__tiebreak_order")
-            .first()
-        )
+        held = versions_held(tournament)
+        if held is NOT_HELD:
+            found = (
+                TournamentVersion.objects.filter(tournament_id=self.tournament_id)
+                .values_list("number", "standings", "tournament__tiebreak_order")
+                .first()
+            )
+        else:
+            # Read with the tournament in this request, in the same query as its tie-breaks.
+            found = None if held is None else (held[0], held[2], tournament.tiebreak_order)
         version, stamp, tiebreak_order = found or (0, None, tournament.tiebreak_order)
         tiebreaks = tuple(key for key in tiebreak_order.split(",") if key)
         with self.lock:

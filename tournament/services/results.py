@@ -99,6 +99,8 @@ def tournament_touch(tournament_id: int, *, seating: bool = True, standings: boo
     locked until the commit, so concurrent writes of one tournament queue on it briefly, and
     the stamps are given in the order the writes commit.
     """
+    # The versions a request read with its tournament are not good after this (``lookups``).
+    connection.mcr_touches = getattr(connection, "mcr_touches", 0) + 1
     raised = {"number": F("number") + 1}
     if seating:
         raised["seating"] = F("seating") + 1

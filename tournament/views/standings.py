@@ -38,7 +38,7 @@ def tables_cache_key(tournament, version: int, query) -> str:
     """
     asked = sorted(query.lists())
     digest = hashlib.sha256(repr(asked).encode()).hexdigest()[:32]
-    return f"mcr:standings-page:{tournament.pk}:{version}:{get_language()}:{digest}"
+    return f"mcr:standings-tables:{tournament.pk}:{version}:{get_language()}:{digest}"
 
 
 def standings_tables_html(tournament, query) -> dict:

@@ -1,0 +1,66 @@
+"""The versions read with a tournament (``lookups.tournament_by_slug``) serve the rest of its
+request, and nothing else: not after a write of the request, not after the request, not
+outside one."""
+
+from django.core.signals import request_finished, request_started
+
+from tournament import services
+from tournament.models import TournamentVersion
+from tournament.selectors import lookups
+
+
+def stored(tournament) -> tuple[int, int, int]:
+    row = TournamentVersion.objects.get(tournament=tournament)
+    return row.number, row.seating, row.standings
+
+
+def test_a_request_reads_the_versions_once_with_its_tournament(
+    tournament, django_assert_num_queries
+):
+    request_started.send(sender=None)
+    try:
+        with django_assert_num_queries(1):
+            found = lookups.tournament_by_slug(tournament.slug)
+            version = lookups.data_version(found)
+            key = lookups.seating_key(found)
+        number, seating, standings = stored(tournament)
+        assert (version, key) == (number, f"{seating}-{standings}")
+    finally:
+        request_finished.send(sender=None)
+
+
+def test_a_write_in_the_request_makes_them_read_again(tournament):
+    request_started.send(sender=None)
+    try:
+        found = lookups.tournament_by_slug(tournament.slug)
+        before = lookups.data_version(found)
+        services.player_save(tournament=found, number=1, name="Ann")
+        assert lookups.data_version(found) == stored(tournament)[0] > before
+        assert lookups.seating_key(found) == "{1}-{2}".format(*stored(tournament))
+    finally:
+        request_finished.send(sender=None)
+
+
+def test_after_the_request_and_outside_one_they_are_read_each_time(
+    tournament, django_assert_num_queries
+):
+    request_started.send(sender=None)
+    found = lookups.tournament_by_slug(tournament.slug)
+    request_finished.send(sender=None)
+    TournamentVersion.objects.filter(tournament=tournament).update(number=99)
+    with django_assert_num_queries(1):
+        assert lookups.data_version(found) == 99
+    # A tournament read outside any request holds nothing for later.
+    outside = lookups.tournament_by_slug(tournament.slug)
+    TournamentVersion.objects.filter(tournament=tournament).update(number=100)
+    assert lookups.data_version(outside) == 100
+
+
+def test_a_tournament_without_a_version_reads_as_version_zero(tournament):
+    TournamentVersion.objects.filter(tournament=tournament).delete()
+    request_started.send(sender=None)
+    try:
+        found = lookups.tournament_by_slug(tournament.slug)
+        assert (lookups.data_version(found), lookups.seating_key(found)) == (0, "0")
+    finally:
+        request_finished.send(sender=None)
