@@ -10,9 +10,10 @@ after) hold a generated tournament of ``--players`` players in session 3 of 8 (t
 played, the third drawn and open). The same load is then run against each layout in turn:
 
 - **one**: one app server (``make serve``) with ``--workers`` × 2 workers;
-- **two**: two app servers with ``--workers`` workers each, a request sent to either as a
-  load balancer would (the driver picks one per request; a server that refused a connection
-  is left out for a few seconds, as a balancer's health check does).
+- **two**: two app servers with ``--workers`` workers each, a request sent to either as the
+  proxy of docs/deploy.md does (the driver picks, per request, the server with the fewer
+  requests in flight; a server that refused a connection is left out for a few seconds, as
+  the proxy's health check does).
 
 Each layout's run:
 
@@ -67,25 +68,47 @@ HANDS_PLAYED = re.compile(rb'id="stat-hands-played">(\d+)<')
 
 
 class Balancer:
-    """Picks a server per request, at random among those not left out; a server that refused
-    a connection is left out for ``rest`` seconds."""
+    """Sends each request to a server as a proxy balancing by least connections does
+    (nginx's ``least_conn``, haproxy's ``balance leastconn``: docs/deploy.md): to the server
+    with the fewest requests in flight, at random among equals. A server that refused a
+    connection is left out for ``rest`` seconds."""
 
     def __init__(self, ports: list[int], rng: random.Random, rest: float = 3.0):
         self.ports = ports
         self.rng = rng
         self.rest = rest
         self.down_until: dict[int, float] = {}
+        self.in_flight = dict.fromkeys(ports, 0)
         self.lock = threading.Lock()
 
     def pick(self) -> int:
+        """A server for one request, counted in flight until ``done``."""
         now = time.monotonic()
         with self.lock:
-            up = [p for p in self.ports if self.down_until.get(p, 0) <= now]
-            return self.rng.choice(up or self.ports)
+            up = [p for p in self.ports if self.down_until.get(p, 0) <= now] or self.ports
+            fewest = min(self.in_flight[p] for p in up)
+            port = self.rng.choice([p for p in up if self.in_flight[p] == fewest])
+            self.in_flight[port] += 1
+            return port
+
+    def done(self, port: int) -> None:
+        with self.lock:
+            self.in_flight[port] -= 1
 
     def refused(self, port: int) -> None:
         with self.lock:
             self.down_until[port] = time.monotonic() + self.rest
+
+    def request(self, method: str, path: str, **kwargs) -> "Answer":
+        """``request`` on the server picked; one that does not answer is left out a while."""
+        port = self.pick()
+        try:
+            answer = request(port, method, path, **kwargs)
+        finally:
+            self.done(port)
+        if answer.status is None:
+            self.refused(port)
+        return answer
 
 
 @dataclass
@@ -129,13 +152,10 @@ class Tablet:
         self.unsure = False
 
     def _send(self, method, path, body=None, headers=None) -> Answer:
-        port = self.balancer.pick()
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        answer = request(
-            port, method, path, body=body, headers={**(headers or {}), "Cookie": cookie}
+        answer = self.balancer.request(
+            method, path, body=body, headers={**(headers or {}), "Cookie": cookie}
         )
-        if answer.status is None:
-            self.balancer.refused(port)
         for value in answer.cookies:
             name, _, rest = value.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0]
@@ -312,8 +332,8 @@ def after_a_draw(balancer, redis_flush, event, rng, figures: Figures, rounds: in
         redis_flush()
         for kind, path in paths.items():
             asked = path()
-            figures.page(f"{kind} cold", request(balancer.pick(), "GET", asked))
-            figures.page(f"{kind} warm", request(balancer.pick(), "GET", asked))
+            figures.page(f"{kind} cold", balancer.request("GET", asked))
+            figures.page(f"{kind} warm", balancer.request("GET", asked))
 
 
 def check_not_stale(event, tablet: Tablet, ports, figures: Figures):
@@ -357,7 +377,7 @@ def load(event, tablets, balancer, ports, number, args, rng, figures: Figures) -
 
     def spectator(kind):
         def call():
-            figures.page(f"{kind} under load", request(balancer.pick(), "GET", paths[kind]()))
+            figures.page(f"{kind} under load", balancer.request("GET", paths[kind]()))
 
         return call
 
