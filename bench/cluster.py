@@ -99,7 +99,7 @@ class Balancer:
         with self.lock:
             self.down_until[port] = time.monotonic() + self.rest
 
-    def request(self, method: str, path: str, **kwargs) -> "Answer":
+    def request(self, method: str, path: str, **kwargs) -> Answer:
         """``request`` on the server picked; one that does not answer is left out a while."""
         port = self.pick()
         try:
