@@ -38,6 +38,7 @@ from tournament.services.sign_ups import sign_up_closed_reason
 from tournament.templatetags.seating_rows import plan_player_row_list, seating_row_list
 from tournament.views.common import get_player, get_session, get_tournament, roles
 from tournament.views.pager import Pager
+from tournament.views.shared_pages import page_key, shared_page
 
 
 @require_safe
@@ -100,34 +101,43 @@ def _under_review(request, context, tournament, session):
 def seating_page(request, slug, number):
     tournament = get_tournament(request, slug)
     session = get_session(tournament, number)
-    context = roles(request, tournament)
-    if refused := _under_review(request, context, tournament, session):
+    roles_held = roles(request, tournament)
+    if refused := _under_review(request, roles_held, tournament, session):
         return refused
     version = seating_key(tournament)
-    figures = seating_figures(tournament, version=version)
-    tables = _seating_tables(session, version, figures)
-    # A big event's 2,500 tables and its plan's 10,000 players by pages, as a phone reads
-    # them (``page=all`` to print); the plan's list on a parameter of its own.
-    table_pager = Pager(request.GET, len(tables["rows"]))
-    plan_pager = Pager(request.GET, len(tables["plan"]), parameter="plan-page")
-    context.update(
-        tournament=tournament,
-        session=session,
-        seating_rows=mark_safe("".join(table_pager.rows(tables["rows"]))),
-        table_pager=table_pager.html(),
-        plan_rows=mark_safe("".join(plan_pager.rows(tables["plan"]))),
-        plan_pager=plan_pager.html(),
-        plan_paged="plan-page" in request.GET,
-        example_number=tables["example"],
-        example_key=seating.lot_key(session.seed, tables["example"])
-        if tables["example"] is not None
-        else "",
-        figures=figures,
-        draw_input_json=json.dumps(session.draw_input, ensure_ascii=False)
-        if session.draw_input
-        else "",
-    )
-    return render(request, "seating/seating.html", context)
+
+    def context() -> dict:
+        figures = seating_figures(tournament, version=version)
+        tables = _seating_tables(session, version, figures)
+        # A big event's 2,500 tables and its plan's 10,000 players by pages, as a phone
+        # reads them (``page=all`` to print); the plan's list on a parameter of its own.
+        table_pager = Pager(request.GET, len(tables["rows"]))
+        plan_pager = Pager(request.GET, len(tables["plan"]), parameter="plan-page")
+        return {
+            **roles_held,
+            "tournament": tournament,
+            "session": session,
+            "seating_rows": mark_safe("".join(table_pager.rows(tables["rows"]))),
+            "table_pager": table_pager.html(),
+            "plan_rows": mark_safe("".join(plan_pager.rows(tables["plan"]))),
+            "plan_pager": plan_pager.html(),
+            "plan_paged": "plan-page" in request.GET,
+            "example_number": tables["example"],
+            "example_key": seating.lot_key(session.seed, tables["example"])
+            if tables["example"] is not None
+            else "",
+            "figures": figures,
+            "draw_input_json": json.dumps(session.draw_input, ensure_ascii=False)
+            if session.draw_input
+            else "",
+        }
+
+    # Besides the seating under its key (a draw raises it, so the session's method, seed
+    # and input too), the page shows the tournament's name and link and whether the
+    # session is published, which change without it.
+    shown = (session.pk, version, session.published_at, tournament.name, tournament.slug)
+    page = page_key("seating-page", shown, request.GET)
+    return shared_page(request, page, "seating/seating.html", context)
 
 
 def _seating_tables(session, version: str, figures) -> dict:

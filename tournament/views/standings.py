@@ -3,16 +3,14 @@ Anyone may read them.
 
 The page's tables are cached as HTML under the tournament's data version, the sort asked
 for and the language: a visitor reloading the page during a session is served the same
-text until a hand or any other write raises the version.
+text until a hand or any other write raises the version. The spectators (nobody signed in)
+are served the whole page kept likewise (``shared_pages``).
 """
-
-import hashlib
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from tournament.exports import ema, workbook
@@ -21,6 +19,7 @@ from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.views.common import get_tournament, roles
+from tournament.views.shared_pages import page_key, shared_page
 from tournament.views.standings_tables import StandingsTable, TeamStandingsTable
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -30,15 +29,9 @@ TABLES_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
 
 
 def tables_cache_key(tournament, version: int, query) -> str:
-    """The key of the page's tables for this version, query and language.
-
-    The query holds both tables' sort parameters; the rest of it is kept in the heading
-    links, so it is part of the key too (normally there is none). Hashed, as a visitor
-    may type anything into it and cache keys must stay short and plain.
-    """
-    asked = sorted(query.lists())
-    digest = hashlib.sha256(repr(asked).encode()).hexdigest()[:32]
-    return f"mcr:standings-tables:{tournament.pk}:{version}:{get_language()}:{digest}"
+    """The key of the page's tables for this version, query and language (the query holds
+    both tables' sort parameters; the rest of it is kept in the heading links)."""
+    return page_key("standings-tables", (tournament.pk, version), query)
 
 
 def standings_tables_html(tournament, query) -> dict:
@@ -59,22 +52,26 @@ def standings_tables_html(tournament, query) -> dict:
 def standings_page(request, slug):
     tournament = get_tournament(request, slug)
     # The version is read before the standings, so what is cached under it is never older.
-    key = tables_cache_key(tournament, data_version(tournament), request.GET)
-    tables = cache.get(key)
-    if tables is None:
-        tables = standings_tables_html(tournament, request.GET)
-        cache.set(key, tables, TABLES_CACHE_SECONDS)
-    return render(
-        request,
-        "standings/standings.html",
-        {
+    version = data_version(tournament)
+    key = tables_cache_key(tournament, version, request.GET)
+
+    def context() -> dict:
+        tables = cache.get(key)
+        if tables is None:
+            tables = standings_tables_html(tournament, request.GET)
+            cache.set(key, tables, TABLES_CACHE_SECONDS)
+        return {
             "tournament": tournament,
             "standings_table": tables["players"],
             "team_standings_table": tables["teams"],
             "unconfirmed_tables": tables["unconfirmed_tables"],
             **roles(request, tournament),
-        },
-    )
+        }
+
+    # The page shows the tournament's name and link besides the data under its version.
+    shown = (tournament.pk, version, tournament.name, tournament.slug)
+    page = page_key("standings-page", shown, request.GET)
+    return shared_page(request, page, "standings/standings.html", context)
 
 
 @require_safe

@@ -1,0 +1,110 @@
+"""The standings and seating pages kept whole for the spectators (``views.shared_pages``):
+read from the cache by anyone not signed in, each with a form token of their own, and drawn
+again as soon as anything they show changes; everyone else gets their own page."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.conftest import login, make_players
+from tournament import services
+from tournament.views import shared_pages
+
+SEED = 20261205
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture
+def drawn(tournament):
+    make_players(tournament, 8)
+    return services.session_draw(tournament=tournament, number=1, seed=SEED)
+
+
+def urls(tournament) -> list[str]:
+    return [
+        reverse("standings", args=[tournament.slug]),
+        reverse("seating", args=[tournament.slug, 1]),
+    ]
+
+
+@pytest.mark.parametrize("page", [0, 1])
+def test_a_spectator_reads_the_page_kept_with_a_token_of_their_own(
+    drawn, tournament, page, django_assert_max_num_queries
+):
+    url = urls(tournament)[page]
+    first = Client(enforce_csrf_checks=True)
+    drawn_page = first.get(url).content.decode()
+    second = Client(enforce_csrf_checks=True)
+    # Kept: the tournament with its versions (and the session) only.
+    with django_assert_max_num_queries(2):
+        kept = second.get(url).content.decode()
+    assert TOKEN.sub("", kept) == TOKEN.sub("", drawn_page)
+    token = TOKEN.search(kept).group(1)
+    assert token != TOKEN.search(drawn_page).group(1) and "visitor form token" not in kept
+    # The token is good: the language switch takes it.
+    answer = second.post(
+        reverse("set_language"), {"language": "zh-hans", "next": url, "csrfmiddlewaretoken": token}
+    )
+    assert answer.status_code == 302
+    assert "lang=\"zh-hans\"" in second.get(url).content.decode()
+
+
+@pytest.mark.parametrize("page", [0, 1])
+def test_signed_in_readers_get_their_own_page_and_spectators_never_see_it(
+    drawn, tournament, organiser, page
+):
+    url = urls(tournament)[page]
+    player_list = reverse("player_list", args=[tournament.slug])
+    assert player_list not in login(None).get(url).content.decode()
+    assert player_list in login(organiser).get(url).content.decode()
+    assert player_list not in login(None).get(url).content.decode()
+
+
+@pytest.mark.parametrize("page", [0, 1])
+def test_a_new_name_shows_at_once(drawn, tournament, page):
+    url = urls(tournament)[page]
+    assert "Spring Open" in login(None).get(url).content.decode()
+    services.tournament_update(tournament=tournament, name="Autumn Open")
+    html = login(None).get(url).content.decode()
+    assert "Autumn Open" in html and "Spring Open" not in html
+
+
+def test_a_hand_shows_in_the_standings_at_once_and_leaves_the_seating_kept(
+    drawn, tournament, django_assert_max_num_queries
+):
+    standings, seating = urls(tournament)
+    before = login(None).get(standings).content.decode()
+    login(None).get(seating)
+    services.session_open(session=drawn)
+    table = drawn.tables.get(number=1)
+    # A self-draw of 8 fan: each of the three others pays 8 + 8.
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+    )
+    after = login(None).get(standings).content.decode()
+    assert '<td class="num">48</td>' in after and '<td class="num">48</td>' not in before
+    # The seating is as it was: still kept.
+    with django_assert_max_num_queries(2):
+        login(None).get(seating)
+
+
+def test_a_reader_with_a_session_or_a_message_is_not_served_the_kept_page(
+    drawn, tournament, monkeypatch
+):
+    url = urls(tournament)[0]
+    login(None).get(url)
+    asked = []
+    real_get = shared_pages.cache.get
+    monkeypatch.setattr(
+        shared_pages.cache, "get", lambda key, *a, **k: asked.append(key) or real_get(key, *a, **k)
+    )
+    with_session, with_message = Client(), Client()
+    with_session.cookies["sessionid"] = "a tablet's"
+    with_message.cookies["messages"] = "Hand 3 saved."
+    for client in (with_session, with_message):
+        assert client.get(url).status_code == 200
+    assert not any("standings-page" in key for key in asked)
+    Client().get(url)
+    assert any("standings-page" in key for key in asked)

@@ -1,0 +1,62 @@
+"""Whole public pages kept in the shared cache for the visitors who are nobody in particular:
+the spectators reloading the standings and the seating during a session.
+
+Such a visitor (not signed in, no session, no message waiting) is shown the same page as any
+other but for the form token of the language switch. The page is kept under the versions of
+the data it shows and the fields it shows besides (``page_key``: a page that comes to show
+another field needs it in its key), with a stand-in where the token goes; each visitor
+gets their own token in its place (``get_token``, which also sets their token cookie, as the
+page drawn for them would). A page for anyone else is drawn for them, as before.
+"""
+
+import hashlib
+
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.utils.translation import get_language
+
+from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS
+
+# What the page is drawn with in place of the visitor's form token: no token has a space.
+TOKEN_STAND_IN = "visitor form token"
+
+
+def plain_visitor(request) -> bool:
+    """Nobody in particular: not signed in, with no session (no tablet, no referee) and no
+    message waiting to be shown."""
+    return (
+        settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and CookieStorage.cookie_name not in request.COOKIES
+        and not request.user.is_authenticated
+    )
+
+
+def page_key(kind: str, shown: tuple, query) -> str:
+    """The key of a page of ``kind`` that shows ``shown`` (the versions of the data it is
+    drawn from and any other field it shows that a write can change without raising
+    them), for its query and the language. Hashed: a visitor may type anything into the
+    query, and keys must stay short and plain."""
+    digest = hashlib.sha256(repr((shown, sorted(query.lists()))).encode()).hexdigest()[:32]
+    return f"mcr:{kind}:{get_language()}:{digest}"
+
+
+def _page(request, body: str) -> HttpResponse:
+    return HttpResponse(body.replace(TOKEN_STAND_IN, get_token(request)))
+
+
+def shared_page(request, key: str, template: str, context) -> HttpResponse:
+    """The page ``template`` drawn with ``context()``, kept under ``key`` (which must hold
+    the versions of everything the page shows, its path and query and the language) for
+    the plain visitors; drawn for anyone else."""
+    if not plain_visitor(request):
+        return render(request, template, context())
+    body = cache.get(key)
+    if body is None:
+        drawn = render(request, template, {**context(), "csrf_token": TOKEN_STAND_IN})
+        body = drawn.content.decode()
+        cache.set(key, body, STANDINGS_CACHE_SECONDS)
+    return _page(request, body)
