@@ -7,6 +7,8 @@ its referee, the referee of another tournament, and an anonymous visitor.
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.core.cache import cache
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import Client
 from django.utils import translation
 
@@ -235,3 +237,15 @@ def session_in_play(tournament, organiser, referee):
     session = services.session_draw(tournament=tournament, number=1, seed=20261130)
     give_all_tables(session, referee)
     return services.session_open(session=session)
+
+
+@pytest.fixture
+def connection_kept():
+    """The app answers in the test's own transaction, as the test client's requests do: a
+    request's end must not close the database connection (which it does, on a database
+    whose connections are not kept between requests)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)

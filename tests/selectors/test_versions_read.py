@@ -2,11 +2,26 @@
 request, and nothing else: not after a write of the request, not after the request, not
 outside one."""
 
+from contextlib import contextmanager
+
+import pytest
 from django.core.signals import request_finished, request_started
 
 from tournament import services
 from tournament.models import TournamentVersion
 from tournament.selectors import lookups
+
+pytestmark = pytest.mark.usefixtures("connection_kept")
+
+
+@contextmanager
+def a_request():
+    """The signals of a request's start and end, as the handler sends them."""
+    request_started.send(sender=None)
+    try:
+        yield
+    finally:
+        request_finished.send(sender=None)
 
 
 def stored(tournament) -> tuple[int, int, int]:
@@ -17,36 +32,28 @@ def stored(tournament) -> tuple[int, int, int]:
 def test_a_request_reads_the_versions_once_with_its_tournament(
     tournament, django_assert_num_queries
 ):
-    request_started.send(sender=None)
-    try:
-        with django_assert_num_queries(1):
-            found = lookups.tournament_by_slug(tournament.slug)
-            version = lookups.data_version(found)
-            key = lookups.seating_key(found)
-        number, seating, standings = stored(tournament)
-        assert (version, key) == (number, f"{seating}-{standings}")
-    finally:
-        request_finished.send(sender=None)
+    with a_request(), django_assert_num_queries(1):
+        found = lookups.tournament_by_slug(tournament.slug)
+        version = lookups.data_version(found)
+        key = lookups.seating_key(found)
+    number, seating, standings = stored(tournament)
+    assert (version, key) == (number, f"{seating}-{standings}")
 
 
 def test_a_write_in_the_request_makes_them_read_again(tournament):
-    request_started.send(sender=None)
-    try:
+    with a_request():
         found = lookups.tournament_by_slug(tournament.slug)
         before = lookups.data_version(found)
         services.player_save(tournament=found, number=1, name="Ann")
         assert lookups.data_version(found) == stored(tournament)[0] > before
         assert lookups.seating_key(found) == "{1}-{2}".format(*stored(tournament))
-    finally:
-        request_finished.send(sender=None)
 
 
 def test_after_the_request_and_outside_one_they_are_read_each_time(
     tournament, django_assert_num_queries
 ):
-    request_started.send(sender=None)
-    found = lookups.tournament_by_slug(tournament.slug)
-    request_finished.send(sender=None)
+    with a_request():
+        found = lookups.tournament_by_slug(tournament.slug)
     TournamentVersion.objects.filter(tournament=tournament).update(number=99)
     with django_assert_num_queries(1):
         assert lookups.data_version(found) == 99
@@ -58,9 +65,6 @@ def test_after_the_request_and_outside_one_they_are_read_each_time(
 
 def test_a_tournament_without_a_version_reads_as_version_zero(tournament):
     TournamentVersion.objects.filter(tournament=tournament).delete()
-    request_started.send(sender=None)
-    try:
+    with a_request():
         found = lookups.tournament_by_slug(tournament.slug)
         assert (lookups.data_version(found), lookups.seating_key(found)) == (0, "0")
-    finally:
-        request_finished.send(sender=None)

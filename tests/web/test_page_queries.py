@@ -61,8 +61,11 @@ def test_the_seating_page(db, django_assert_num_queries, players, drawn):
     # sessions the draw's commitment covers.
     response = read(login(None), url, django_assert_num_queries, 7)
     assert response.content.decode().count('<tr id="table-') == players // 4
-    # Read again, the seating and its figures come from the cache under the same version.
+    # Read again: the page kept whole for the spectators; for a signed-in reader, the seating
+    # and its figures from the cache under the same version (with their session, account and
+    # roles: 4).
     read(login(None), url, django_assert_num_queries, 2)
+    read(login(make_user("reader")), url, django_assert_num_queries, 2 + 4)
 
 
 def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
@@ -211,9 +214,11 @@ def test_the_standings_page(db, django_assert_num_queries, players, drawn):
     # seats' totals; the tables not confirmed yet.
     response = read(login(None), url, django_assert_num_queries, 4)
     assert response.content.decode().count("<tr") == players + 1
-    # Read again: the tables' HTML and the count of tables not confirmed come from the cache
-    # (kept under the data version, which a confirmation raises).
+    # Read again: the page kept whole for the spectators; for a signed-in reader (their
+    # session, account and roles: 4), the tables' HTML and the count of tables not confirmed
+    # from the cache (kept under the data version, which a confirmation raises).
     read(login(None), url, django_assert_num_queries, 1)
+    read(login(make_user("reader")), url, django_assert_num_queries, 1 + 4)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

@@ -261,9 +261,12 @@ def page_body(response) -> bytes:
     return re.sub(rb'name="csrfmiddlewaretoken" value="[^"]*"', b"", response.content)
 
 
+# A spectator is served the page kept whole, a signed-in reader a page drawn from the tables
+# kept: both until a write.
 @pytest.mark.django_db
-def test_tables_are_served_from_the_cache_until_a_write(clients, cup, table_builds):
-    client = clients["anonymous"]
+@pytest.mark.parametrize("reader", ["anonymous", "stranger"])
+def test_tables_are_served_from_the_cache_until_a_write(clients, cup, table_builds, reader):
+    client = clients[reader]
     first = client.get(page_url())
     assert page_body(client.get(page_url())) == page_body(first)
     assert table_builds == [""]
@@ -289,14 +292,15 @@ def test_tables_are_served_from_the_cache_until_a_write(clients, cup, table_buil
 
 
 @pytest.mark.django_db
-def test_a_cached_page_costs_no_standings_queries(clients, django_assert_max_num_queries):
-    client = clients["anonymous"]
+@pytest.mark.parametrize("reader", ["anonymous", "stranger"])
+def test_a_cached_page_costs_no_standings_queries(clients, django_assert_max_num_queries, reader):
+    client = clients[reader]
     with django_assert_max_num_queries(20) as cold:
         client.get(page_url())
     with django_assert_max_num_queries(len(cold) - 1) as warm:
         client.get(page_url())
-    # Only the tournament and its version are read (the count of tables not confirmed is kept
-    # with the tables under that version).
+    # Only the tournament with its versions (and a signed-in reader's session, account and
+    # roles) are read: the count of tables not confirmed is kept with the tables.
     assert not any("tournament_seat" in q["sql"] for q in warm.captured_queries)
 
 

@@ -7,6 +7,7 @@ never stale.
 """
 
 import itertools
+import os
 import threading
 from collections import OrderedDict
 
@@ -63,7 +64,8 @@ _requests_counted = itertools.count(1)
 
 
 def _request_started(**_kwargs) -> None:
-    _requests.serial = next(_requests_counted)
+    # The process with the count: a tournament read in another process never matches.
+    _requests.serial = (os.getpid(), next(_requests_counted))
 
 
 def _request_finished(**_kwargs) -> None:
@@ -95,8 +97,9 @@ def versions_held(tournament: Tournament):
 
 
 def versions(tournament: Tournament) -> tuple[int, int, int] | None:
-    """The tournament's (data version, seating version, standings stamp) as stored now, None
-    before it has a version: those read with it in this request if still good, else read."""
+    """The tournament's (data version, seating version, standings stamp), None before it has
+    a version: those read with it at the start of this request while still good, else as
+    stored now."""
     held = versions_held(tournament)
     if held is not NOT_HELD:
         return held
@@ -108,8 +111,9 @@ def versions(tournament: Tournament) -> tuple[int, int, int] | None:
 
 
 def data_version(tournament: Tournament) -> int:
-    """The version of the tournament's data as stored now (``TournamentVersion``); 0 before
-    it has one. Read before the data cached under it, so the data is never older."""
+    """The version of the tournament's data (``TournamentVersion``) as stored when this
+    request read the tournament (``versions``), or now outside a request; 0 before it has
+    one. Read before the data cached under it, so the data is never older."""
     found = versions(tournament)
     return 0 if found is None else found[0]
 

@@ -317,13 +317,17 @@ class LiveStandings:
         self.session_seats: dict[int, int] = {}
 
     def current(self, tournament) -> Snapshot:
-        """The standings at the tournament's version as stored now."""
+        """The standings at the tournament's version (``lookups.versions``: as read with it
+        in this request, or now)."""
         return self.at_version(tournament)[1]
 
     def at_version(self, tournament) -> tuple[int, Snapshot]:
-        """The tournament's version as stored now, and the standings at it."""
+        """The tournament's version (as read with it in this request, or now) and the
+        standings at it."""
         # The tie-breaks with the version: a change of them gives a new stamp, and what is
-        # read under it must rank by them, not by those of the tournament the caller holds.
+        # read under it must rank by them, not by those of an older copy of the tournament.
+        # The versions read with the tournament in this request come with its tie-breaks,
+        # from the same query.
         held = versions_held(tournament)
         if held is NOT_HELD:
             found = (

@@ -16,6 +16,8 @@ from django.forms.renderers import get_default_renderer
 from django.template import engines
 from django.urls import get_resolver
 
+from tournament.views import shared_pages
+
 
 def project_templates() -> list[str]:
     """The names of the templates in the project's own folders (``TEMPLATES["DIRS"]``)."""
@@ -42,6 +44,8 @@ def warm_up() -> int:
     widgets = widget_templates()
     for name in widgets:
         renderer.get_template(name)
+    # The release's digest, which every kept page's key holds, read once before the fork.
+    shared_pages.release()
     return len(names) + len(widgets)
 
 

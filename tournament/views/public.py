@@ -133,8 +133,9 @@ def seating_page(request, slug, number):
         }
 
     # Besides the seating under its key (a draw raises it, so the session's method, seed
-    # and input too), the page shows the tournament's name and link and whether the
-    # session is published, which change without it.
+    # and input too), the page shows whether the session is published, which changes
+    # without it, and the tournament's name and link (which the services' changes raise it
+    # for, not the admin's).
     shown = (session.pk, version, session.published_at, tournament.name, tournament.slug)
     page = page_key("seating-page", shown, request.GET)
     return shared_page(request, page, "seating/seating.html", context)

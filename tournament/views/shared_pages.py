@@ -9,6 +9,7 @@ gets their own token in its place (``get_token``, which also sets their token co
 page drawn for them would). A page for anyone else is drawn for them, as before.
 """
 
+import functools
 import hashlib
 
 from django.conf import settings
@@ -21,8 +22,32 @@ from django.utils.translation import get_language
 
 from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS
 
-# What the page is drawn with in place of the visitor's form token: no token has a space.
-TOKEN_STAND_IN = "visitor form token"
+# What the page is drawn with in place of the visitor's form token: a token has no space,
+# and nobody types this into a name.
+TOKEN_STAND_IN = "form-token-of-the-visitor 5c1e0a7f93d24b68"
+
+# What the code that draws the pages is made of: the project's Python, templates, catalogue
+# and static files.
+_RELEASE_FILES = (
+    "tournament/**/*.py",
+    "tournament/static/**/*",
+    "templates/**/*",
+    "locale/**/*.mo",
+)
+
+
+@functools.cache
+def release() -> str:
+    """A digest of the files this release draws pages with, read once per process: kept
+    HTML is keyed by it, so that a page kept by another release (before an upgrade, or by
+    a server not upgraded yet) is never served by this one."""
+    digest = hashlib.sha256()
+    for pattern in _RELEASE_FILES:
+        for path in sorted(settings.BASE_DIR.glob(pattern)):
+            if path.is_file():
+                digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def plain_visitor(request) -> bool:
@@ -36,12 +61,12 @@ def plain_visitor(request) -> bool:
 
 
 def page_key(kind: str, shown: tuple, query) -> str:
-    """The key of a page of ``kind`` that shows ``shown`` (the versions of the data it is
-    drawn from and any other field it shows that a write can change without raising
-    them), for its query and the language. Hashed: a visitor may type anything into the
-    query, and keys must stay short and plain."""
+    """The key of a page of ``kind`` that shows ``shown`` (what it is the page of, the
+    versions of the data it is drawn from and any other field it shows that a write could
+    change without raising them), for its query, the language and this release. Hashed: a
+    visitor may type anything into the query, and keys must stay short and plain."""
     digest = hashlib.sha256(repr((shown, sorted(query.lists()))).encode()).hexdigest()[:32]
-    return f"mcr:{kind}:{get_language()}:{digest}"
+    return f"mcr:{kind}:{release()}:{get_language()}:{digest}"
 
 
 def _page(request, body: str) -> HttpResponse:
@@ -49,9 +74,9 @@ def _page(request, body: str) -> HttpResponse:
 
 
 def shared_page(request, key: str, template: str, context) -> HttpResponse:
-    """The page ``template`` drawn with ``context()``, kept under ``key`` (which must hold
-    the versions of everything the page shows, its path and query and the language) for
-    the plain visitors; drawn for anyone else."""
+    """The page ``template`` drawn with ``context()``, kept under ``key`` (``page_key``:
+    what the page is of, the versions of everything it shows, its query) for the plain
+    visitors; drawn for anyone else."""
     if not plain_visitor(request):
         return render(request, template, context())
     body = cache.get(key)

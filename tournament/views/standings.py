@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 
 from tournament.exports import ema, workbook
 from tournament.selectors.ema import ema_report
-from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version
+from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version, versions
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.views.common import get_tournament, roles
@@ -29,9 +29,10 @@ TABLES_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
 
 
 def tables_cache_key(tournament, version: int, query) -> str:
-    """The key of the page's tables for this version, query and language (the query holds
-    both tables' sort parameters; the rest of it is kept in the heading links)."""
-    return page_key("standings-tables", (tournament.pk, version), query)
+    """The key of the page's tables for this version (with the standings' stamp: a restore
+    brings numbers back, not stamps), query and language (the query holds both tables'
+    sort parameters; the rest of it is kept in the heading links)."""
+    return page_key("standings-tables", (tournament.pk, version, versions(tournament)), query)
 
 
 def standings_tables_html(tournament, query) -> dict:
@@ -68,8 +69,9 @@ def standings_page(request, slug):
             **roles(request, tournament),
         }
 
-    # The page shows the tournament's name and link besides the data under its version.
-    shown = (tournament.pk, version, tournament.name, tournament.slug)
+    # The page shows the tournament's name and link besides the data under its versions (a
+    # change of them through the services raises them too; not one in the admin).
+    shown = (tournament.pk, version, versions(tournament), tournament.name, tournament.slug)
     page = page_key("standings-page", shown, request.GET)
     return shared_page(request, page, "standings/standings.html", context)
 
