@@ -30,10 +30,12 @@ run: demo
 # A real event (README, "Running a real event"; docs/deploy.md): DEBUG off, so the settings
 # refuse to start without MCR_SECRET_KEY; the database brought up to date, the static files
 # gathered (hashed and compressed), then gunicorn on PORT with gunicorn.conf.py's workers.
+# Two servers started at once from one checkout (the tests', the benchmark's) gather the
+# static files one after the other: two collectstatic runs writing the same files fail.
 serve: export MCR_DEBUG = 0
 serve: $(APP_STAMP)
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput --verbosity 0
+	flock .collectstatic.lock $(PY) manage.py collectstatic --noinput --verbosity 0
 	PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py tournament.wsgi
 
 # pytest's workers: one per core (pytest-xdist), each with its own test database, its own
