@@ -76,7 +76,7 @@ request_started.connect(_request_started, dispatch_uid="mcr-versions-request-sta
 request_finished.connect(_request_finished, dispatch_uid="mcr-versions-request-finished")
 
 
-def _request_serial() -> int | None:
+def _request_serial() -> tuple[int, int] | None:
     return getattr(_requests, "serial", None)
 
 
