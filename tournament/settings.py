@@ -155,6 +155,10 @@ if REDIS_URL:
             "KEY_PREFIX": "mcr",
         }
     }
+    # Every request of a tablet or of someone signed in reads its session: from Redis, the
+    # database only when Redis does not hold it (written to both). Only with a shared cache:
+    # one kept in each process would go on holding a session signed out in another.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -253,7 +253,6 @@ SEATING_KEPT = {
     "referees_copy_from_previous",
     "session_close",
     "session_open",
-    "session_publish",
     "session_reopen",
     "table_confirm",
     "table_extra_time",

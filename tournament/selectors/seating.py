@@ -372,16 +372,31 @@ class PlannedSeat:
 
 def player_seating(player: Player) -> tuple[list[PlayerSeat], list[PlannedSeat]]:
     """The player's schedule (``player_schedule``) and planned sessions
-    (``player_planned_sessions``), from one read of the seating key and the sessions shown."""
+    (``player_planned_sessions``), from the seating kept in this process."""
     tournament = player.tournament
     key = seating_key(tournament)
-    # A draw under review is not shown yet: its session is shown as planned.
-    published = tuple(
-        sorted(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
-    )
-    seating = _published_seating(tournament, key, published)
+    seating = _published_seating(tournament, key)
     schedule = seating["schedule"].get(player.pk, [])
-    return schedule, _planned(player, key, set(published), seating["active"])
+    return schedule, _planned(player, key, set(seating["published"]), seating["active"])
+
+
+@dataclass(frozen=True)
+class PlayedTable:
+    """A table of a published session that a player sat at, with its four players' ids by
+    starting seat: what their statistics read the hands of."""
+
+    id: int
+    session: int
+    number: int
+    players: tuple[int, int, int, int]
+
+
+def player_tables(player: Player) -> list[PlayedTable]:
+    """The tables the player sat at in the published sessions, in session order (hands are
+    entered only in sessions open for play, which are published first), from the seating
+    kept in this process."""
+    seating = _published_seating(player.tournament, seating_key(player.tournament))
+    return seating["tables"].get(player.pk, [])
 
 
 def player_schedule(player: Player) -> list[PlayerSeat]:
@@ -416,17 +431,21 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     return _planned(player, key, drawn, active)
 
 
-def _published_seating(tournament, key: str, published: tuple[int, ...]) -> dict:
-    """Every player of the tournament as the player pages show them, and each player's seats
-    in the ``published`` sessions with their opponents, in session order.
+def _published_seating(tournament, key: str) -> dict:
+    """Every player of the tournament as the player pages show them, the sessions published
+    (a draw under review is not shown yet: its session is shown as planned), and each
+    player's seats in them with their opponents, and their tables, in session order.
 
-    Kept in this process under the ``seating_key`` and the sessions shown (two queries to
-    build it): a player's page then reads nothing more of the seating, where it took a
-    query joining five tables and a dozen model instances (at 10,000 players, a third of
-    the page's time).
+    Kept in this process under the ``seating_key``, which publishing a draw raises too
+    (three queries to build it): a player's page then reads nothing more of the seating,
+    where it took a query joining five tables and a dozen model instances (at 10,000
+    players, a third of the page's time), and its statistics need only the hands.
     """
 
     def compute() -> dict:
+        published = tuple(
+            sorted(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
+        )
         players = {
             pk: ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None)
             for pk, number, name, name_zh, is_substitute, withdrawn_at in (
@@ -453,9 +472,16 @@ def _published_seating(tournament, key: str, published: tuple[int, ...]) -> dict
                 (seat, player_id, replaces or stands_in_for)
             )
         schedule: dict[int, list[PlayerSeat]] = {}
-        for session, table, seats in sorted(tables.values()):
+        played: dict[int, list[PlayedTable]] = {}
+        for table_id, (session, table, seats) in sorted(tables.items(), key=lambda t: t[1][:2]):
             seats.sort()
+            by_seat = [0, 0, 0, 0]
+            for seat, player_id, _replaced in seats:
+                by_seat[seat] = player_id
             for seat, player_id, replaced in seats:
+                played.setdefault(player_id, []).append(
+                    PlayedTable(table_id, session, table, tuple(by_seat))
+                )
                 schedule.setdefault(player_id, []).append(
                     PlayerSeat(
                         session=Numbered(session),
@@ -475,9 +501,11 @@ def _published_seating(tournament, key: str, published: tuple[int, ...]) -> dict
                 listed.number: listed for listed in players.values() if not listed.withdrawn
             },
             "schedule": schedule,
+            "tables": played,
+            "published": published,
         }
 
-    return kept(f"mcr:published-seating:{tournament.pk}", f"{key}:{published}", compute)
+    return kept(f"mcr:published-seating:{tournament.pk}", key, compute)
 
 
 def _planned(player: Player, key: str, drawn: set[int], active: dict) -> list[PlannedSeat]:

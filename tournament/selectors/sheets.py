@@ -110,10 +110,14 @@ def _build_sheet(table: Table, players: list[Player], hands: dict[int, Hand]) ->
     )
 
 
-def hand_revisions(table: Table):
-    """Every correction made at the table, newest first, with the hand and who made it."""
+def hand_revisions(sheet: TableSheet):
+    """Every correction made at the sheet's table, newest first, with the hand and who made
+    it; none, without a query, while every hand is at its first version: a correction is
+    kept as a revision when it raises the hand's version, and only then."""
+    if all(row.hand is None or row.hand.version == 1 for row in sheet.rows):
+        return HandRevision.objects.none()
     return (
-        HandRevision.objects.filter(hand__table=table)
+        HandRevision.objects.filter(hand__table=sheet.table)
         .select_related("hand", "revised_by")
         .order_by("-revised_at", "-id")
     )

@@ -1,18 +1,14 @@
 """The figures of the hands (``tournament.hall.statistics`` computes them from plain rows read
-here): a player's record and the tournament's figures, cached under the data version.
+here): a player's record, read each time in one query, and the tournament's figures, cached
+under the data version.
 """
 
 from dataclasses import dataclass
 
 from tournament.hall import statistics
-from tournament.models import (
-    Hand,
-    Penalty,
-    Player,
-    Seat,
-)
+from tournament.models import Hand, Player, Seat
 from tournament.selectors.lookups import cached, data_version
-from tournament.selectors.seating import ListedPlayer
+from tournament.selectors.seating import ListedPlayer, player_tables
 from tournament.selectors.standings import rank_history
 
 # A hand as the statistics read it: its table's id first (to find the table's players).
@@ -82,34 +78,70 @@ class PlayerRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
-    """The player's statistics, cached per player under the tournament's version (not
-    cached yet: three queries for the player's tables), and their ranks from the live
+    """The player's statistics (``compute_player_statistics``) and their ranks from the live
     ``rank_history``."""
-    tournament = player.tournament
-    history = rank_history(tournament)
-    key = f"mcr:player-statistics:{tournament.pk}:{history.version}:{player.pk}"
-    figures = cached(key, lambda: compute_player_statistics(player))
+    history = rank_history(player.tournament)
     ranks = history.of(player.pk)
     chart = None
     if any(rank is not None for _session, rank in ranks):
         chart = statistics.rank_chart(ranks, max(history.ranked))
-    return PlayerRecord(statistics=figures, ranks=ranks, chart=chart)
+    return PlayerRecord(statistics=compute_player_statistics(player), ranks=ranks, chart=chart)
+
+
+# A hand as a player's statistics read it, with each of its penalties (a hand without one
+# comes once, with None for these).
+_PLAYER_HAND_FIELDS = (
+    "table_id",
+    "number",
+    "outcome",
+    "winner",
+    "discarder",
+    "fan",
+    "flowers",
+    "fan_names",
+    "winning_hand",
+    "penalties__id",
+    "penalties__offender",
+    "penalties__kind",
+    "penalties__points",
+)
 
 
 def compute_player_statistics(player: Player) -> statistics.PlayerStatistics:
-    """The player's statistics from the hands and penalties of the tables they sat at:
-    three queries (those tables' seats, hands and penalties), whatever the tournament's size."""
-    players = _table_players(Seat.objects.filter(table__seats__player=player))
-    hands = _hand_rows(Hand.objects.filter(table__seats__player=player), players)
-    penalties = [
-        statistics.PenaltyRow(players[table_id], offender, kind, points)
-        for table_id, offender, kind, points in Penalty.objects.filter(
-            hand__table__seats__player=player
-        )
+    """The player's statistics from the hands and penalties of the tables they sat at: one
+    query (the hands with their penalties), the tables and their players being kept with
+    the seating (``player_tables``). Not cached: at a big event every hand raises the
+    version it would be kept under, and a page rarely comes twice in one version."""
+    tables = {table.id: table for table in player_tables(player)}
+    if not tables:
+        return statistics.player_statistics(player.pk, ())
+    hands: dict[tuple[int, int], statistics.HandRow] = {}
+    penalties = []
+    rows = (
+        Hand.objects.filter(table_id__in=tables)
         .order_by()
-        .values_list("hand__table_id", "offender", "kind", "points")
-    ]
-    return statistics.player_statistics(player.pk, hands, penalties)
+        .values_list(*_PLAYER_HAND_FIELDS)
+    )
+    for table_id, number, *fields, penalty, offender, kind, points in rows:
+        table = tables[table_id]
+        if (table_id, number) not in hands:
+            outcome, winner, discarder, fan, flowers, names, typed = fields
+            hands[table_id, number] = statistics.HandRow(
+                table.session,
+                table.number,
+                number,
+                outcome,
+                winner,
+                discarder,
+                fan,
+                flowers,
+                table.players,
+                names,
+                typed,
+            )
+        if penalty is not None:
+            penalties.append(statistics.PenaltyRow(table.players, offender, kind, points))
+    return statistics.player_statistics(player.pk, hands.values(), penalties)
 
 
 @dataclass(frozen=True)

@@ -395,7 +395,9 @@ def session_publish(*, session: Session) -> Session:
         session.published_at = timezone.now()
         session.save(update_fields=["published_at"])
         seat_emails_queue(session=session)
-        tournament_touch(session.tournament_id, seating=False, standings=False)
+        # The seating version too: what the players' pages keep under it holds the sessions
+        # published (``selectors.seating``).
+        tournament_touch(session.tournament_id)
     return session
 
 

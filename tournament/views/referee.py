@@ -92,7 +92,7 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
         can_enter=can_enter,
         # The entry form is shown (and its header carries the messages, "Hand 6 saved").
         entry_form_shown=can_enter and (editing is not None or sheet.next_number is not None),
-        revisions=hand_revisions(table),
+        revisions=hand_revisions(sheet),
     )
     return context
 
