@@ -117,11 +117,7 @@ def compute_player_statistics(player: Player) -> statistics.PlayerStatistics:
         return statistics.player_statistics(player.pk, ())
     hands: dict[tuple[int, int], statistics.HandRow] = {}
     penalties = []
-    rows = (
-        Hand.objects.filter(table_id__in=tables)
-        .order_by()
-        .values_list(*_PLAYER_HAND_FIELDS)
-    )
+    rows = Hand.objects.filter(table_id__in=tables).order_by().values_list(*_PLAYER_HAND_FIELDS)
     for table_id, number, *fields, penalty, offender, kind, points in rows:
         table = tables[table_id]
         if (table_id, number) not in hands:
