@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.conftest import login, make_players, make_tournament, make_user
+from tests.conftest import SESSION_READS, login, make_players, make_tournament, make_user
 from tournament import services
 from tournament.players import player_links
 
@@ -63,9 +63,9 @@ def test_the_seating_page(db, django_assert_num_queries, players, drawn):
     assert response.content.decode().count('<tr id="table-') == players // 4
     # Read again: the page kept whole for the spectators; for a signed-in reader, the seating
     # and its figures from the cache under the same version (with their session, account and
-    # roles: 4).
+    # roles).
     read(login(None), url, django_assert_num_queries, 2)
-    read(login(make_user("reader")), url, django_assert_num_queries, 2 + 4)
+    read(login(make_user("reader")), url, django_assert_num_queries, 2 + SESSION_READS + 3)
 
 
 def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
@@ -114,9 +114,9 @@ def test_the_overview(db, django_assert_num_queries, players, drawn):
     # draw's commitments.
     response = read(login(None), url, django_assert_num_queries, 4)
     assert response.content.decode().count('<td class="seed">') == drawn
-    # An organiser's: the session and account (2), the role checks (each asked once) and
-    # the draw form.
-    read(login(organiser), url, django_assert_num_queries, 9)
+    # An organiser's: the session (unless kept in Redis) and account, the role checks (each asked
+    # once) and the draw form.
+    read(login(organiser), url, django_assert_num_queries, SESSION_READS + 8)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
@@ -158,9 +158,9 @@ def test_the_statistics_page(db, django_assert_num_queries, players, drawn):
 def test_the_referee_home(db, django_assert_num_queries, players, drawn):
     tournament, organiser = build(players, drawn)
     url = reverse("referee_home", args=[tournament.slug])
-    # The session and account (2), the tournament, the role check (an organiser: 1), then
-    # the sessions, the tables in play with their referees, and their players' names.
-    response = read(login(organiser), url, django_assert_num_queries, 7)
+    # The session (unless kept in Redis) and account, the tournament, the role check (an organiser:
+    # 1), then the sessions, the tables in play with their referees, and their players' names.
+    response = read(login(organiser), url, django_assert_num_queries, SESSION_READS + 6)
     (in_play,) = response.context["sessions"]
     assert [row.entered for row in in_play.tables][:3] == [2, 2, 0][: players // 4]
     assert len(response.context["closed_sessions"]) == drawn - 1
@@ -171,10 +171,10 @@ def test_the_referee_home(db, django_assert_num_queries, players, drawn):
 def test_the_score_sheet(db, django_assert_num_queries, players, drawn):
     tournament, organiser = build(players, drawn)
     url = reverse("table_sheet", args=[tournament.slug, drawn, 1])
-    # The session and account (2), the tournament, the role check (1), the table, the sheet
-    # (its hands, their penalties, the players, whether the table was ever reopened); no
+    # The session (unless kept in Redis) and account, the tournament, the role check (1), the table,
+    # the sheet (its hands, their penalties, the players, whether the table was ever reopened); no
     # hand corrected, so no revision to read.
-    response = read(login(organiser), url, django_assert_num_queries, 9)
+    response = read(login(organiser), url, django_assert_num_queries, SESSION_READS + 8)
     assert response.context["sheet"].entered == 2
 
 
@@ -216,10 +216,10 @@ def test_the_standings_page(db, django_assert_num_queries, players, drawn):
     response = read(login(None), url, django_assert_num_queries, 4)
     assert response.content.decode().count("<tr") == players + 1
     # Read again: the page kept whole for the spectators; for a signed-in reader (their
-    # session, account and roles: 4), the tables' HTML and the count of tables not confirmed
+    # session, account and roles), the tables' HTML and the count of tables not confirmed
     # from the cache (kept under the data version, which a confirmation raises).
     read(login(None), url, django_assert_num_queries, 1)
-    read(login(make_user("reader")), url, django_assert_num_queries, 1 + 4)
+    read(login(make_user("reader")), url, django_assert_num_queries, 1 + SESSION_READS + 3)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
@@ -243,9 +243,9 @@ WORKBOOK_QUERIES = 11
 def test_the_paper_score_sheets(db, django_assert_num_queries, players, drawn):
     tournament, organiser = build(players, drawn)
     url = reverse("score_sheets", args=[tournament.slug, drawn])
-    # The session and account (2), the tournament, the role check (1), the session, and
-    # every table's seats with their players in one.
-    response = read(login(organiser), url, django_assert_num_queries, 6)
+    # The session (unless kept in Redis) and account, the tournament, the role check (1), the
+    # session, and every table's seats with their players in one.
+    response = read(login(organiser), url, django_assert_num_queries, SESSION_READS + 5)
     assert len(response.context["sheets"]) == players // 4
 
 
@@ -259,9 +259,9 @@ def test_the_paper_penalty_record(db, django_assert_num_queries, players, drawn)
             table=table, entry=services.HandEntry(number=3, outcome="draw", penalties=[late])
         )
     url = reverse("penalty_sheet", args=[tournament.slug, drawn])
-    # The session and account (2), the tournament, the role check (1), the session, the
-    # session's penalties, the seats that name their offenders.
-    response = read(login(organiser), url, django_assert_num_queries, 7)
+    # The session (unless kept in Redis) and account, the tournament, the role check (1), the
+    # session, the session's penalties, the seats that name their offenders.
+    response = read(login(organiser), url, django_assert_num_queries, SESSION_READS + 6)
     assert len(response.context["record"].lines) == players // 4
 
 

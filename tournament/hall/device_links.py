@@ -17,10 +17,12 @@ from dataclasses import dataclass
 
 import segno
 from django.core import signing
+from django.db import DEFAULT_DB_ALIAS
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament.models import Table
+from tournament.models import Session, Table, Tournament
+from tournament.selectors.prepared import PreparedRead
 
 # A token signed for anything else (a password reset, a cookie) is never a device link.
 SALT = "tournament.hall.device_links"
@@ -47,15 +49,50 @@ def table_for_token(token: str) -> Table | None:
         table_pk, session_version, table_version = signing.Signer(salt=SALT).unsign_object(token)
     except (signing.BadSignature, TypeError, ValueError):
         return None
-    return (
-        Table.objects.select_related("session__tournament")
-        .filter(
+    found = _table_read.rows(table_pk, table_version, session_version)
+    if not found:
+        return None
+    row = found[0]
+    table = Table.from_db(DEFAULT_DB_ALIAS, _TABLE_FIELDS, row[: len(_TABLE_FIELDS)])
+    row = row[len(_TABLE_FIELDS) :]
+    session = Session.from_db(DEFAULT_DB_ALIAS, _SESSION_FIELDS, row[: len(_SESSION_FIELDS)])
+    tournament = Tournament.from_db(
+        DEFAULT_DB_ALIAS, _TOURNAMENT_FIELDS, row[len(_SESSION_FIELDS) :]
+    )
+    # As ``select_related("session__tournament")`` holds them.
+    Session.tournament.field.set_cached_value(session, tournament)
+    Table.session.field.set_cached_value(table, session)
+    return table
+
+
+def _fields(model) -> tuple[str, ...]:
+    return tuple(field.attname for field in model._meta.concrete_fields)
+
+
+_TABLE_FIELDS, _SESSION_FIELDS, _TOURNAMENT_FIELDS = (
+    _fields(Table),
+    _fields(Session),
+    _fields(Tournament),
+)
+# Every request of a tablet reads its table this way: compiled once (``prepared``).
+_table_read = PreparedRead(
+    lambda table_pk, table_version, session_version: (
+        Table.objects.filter(
             pk=table_pk,
             device_link_version=table_version,
             session__device_links_version=session_version,
         )
-        .first()
-    )
+        .order_by()
+        .values_list(
+            *_TABLE_FIELDS,
+            *(f"session__{name}" for name in _SESSION_FIELDS),
+            *(f"session__tournament__{name}" for name in _TOURNAMENT_FIELDS),
+        )
+    ),
+    987_654_321,
+    987_654_322,
+    987_654_323,
+)
 
 
 def link_id(table: Table, token: str) -> str:

@@ -13,7 +13,7 @@ from collections import OrderedDict
 
 from django.core.cache import cache
 from django.core.signals import request_finished, request_started
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import F, Q
 
 from tournament.models import (
@@ -23,6 +23,7 @@ from tournament.models import (
     Tournament,
     TournamentVersion,
 )
+from tournament.selectors.prepared import PreparedRead
 
 # Players still in the tournament (not withdrawn).
 ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
@@ -41,17 +42,39 @@ PUBLISHED_SESSION = Q(published_at__isnull=False)
 PLAYED_SEAT = Q(place__isnull=False)
 
 
+_TOURNAMENT_FIELDS = tuple(field.attname for field in Tournament._meta.concrete_fields)
+_VERSION_FIELDS = ("number", "seating", "standings")
+
+# Every page reads its tournament first: compiled once (``prepared``).
+_tournament_read = PreparedRead(
+    lambda slug: (
+        Tournament.objects.filter(slug=slug)
+        .order_by()
+        .values_list(*_TOURNAMENT_FIELDS, *(f"version__{name}" for name in _VERSION_FIELDS))
+    ),
+    "\x00an example slug",
+)
+
+
 def tournament_by_slug(slug: str) -> Tournament | None:
     """The tournament, with its versions read in the same query (``versions``): a page's
     cached parts need no query of their own to find their keys."""
-    tournament = Tournament.objects.select_related("version").filter(slug=slug).first()
-    if tournament is not None:
-        try:
-            row = tournament.version
-        except TournamentVersion.DoesNotExist:
-            row = None
-        read = None if row is None else (row.number, row.seating, row.standings)
-        tournament._versions_read = (_request_serial(), _touches(), read)
+    found = _tournament_read.rows(slug)
+    if not found:
+        return None
+    (row,) = found  # the slug is unique
+    count = len(_TOURNAMENT_FIELDS)
+    tournament = Tournament.from_db(DEFAULT_DB_ALIAS, _TOURNAMENT_FIELDS, row[:count])
+    numbers = row[count:]
+    version = None
+    if numbers[0] is not None:
+        version = TournamentVersion.from_db(
+            DEFAULT_DB_ALIAS, ("tournament_id", *_VERSION_FIELDS), (tournament.pk, *numbers)
+        )
+    # As ``select_related("version")`` holds it: ``tournament.version`` reads nothing more.
+    Tournament.version.related.set_cached_value(tournament, version)
+    read = None if version is None else tuple(numbers)
+    tournament._versions_read = (_request_serial(), _touches(), read)
     return tournament
 
 
@@ -137,11 +160,28 @@ def session_by_number(tournament, number: int) -> Session | None:
     return Session.objects.filter(tournament=tournament, number=number).first()
 
 
+_PLAYER_FIELDS = tuple(field.attname for field in Player._meta.concrete_fields)
+# A player's page reads its player after the tournament: compiled once too.
+_player_read = PreparedRead(
+    lambda tournament_id, number: (
+        Player.objects.filter(tournament_id=tournament_id, number=number)
+        .order_by()
+        .values_list(*_PLAYER_FIELDS)
+    ),
+    987_654_321,
+    987_654_322,
+)
+
+
 def player_by_number(tournament, number: int) -> Player | None:
     """Player ``number``, holding ``tournament`` as read: its pages need no second read."""
-    player = Player.objects.filter(tournament=tournament, number=number).first()
-    if player is not None:
-        player.tournament = tournament
+    if not 0 <= number < 2**31:  # beyond any number the database could hold
+        return None
+    found = _player_read.rows(tournament.pk, number)
+    if not found:
+        return None
+    player = Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_FIELDS, found[0])
+    player.tournament = tournament
     return player
 
 

@@ -105,6 +105,9 @@ class Snapshot:
     team_totals: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     team_keys: list[tuple] = field(default_factory=list)
     team_players: dict[str, list[int]] = field(default_factory=dict)
+    # Each team's ranked members' names in the ranking's order, filled on first use and
+    # handed on to the next snapshot but for the teams whose members' totals moved.
+    team_members: dict[str, list[str]] = field(default_factory=dict, compare=False)
 
     def rank_at(self, index: int) -> int:
         """The rank of the ranked player at ``index``: shared by equal players."""
@@ -241,6 +244,13 @@ class TeamStandings(_RowsAsked):
         return rows
 
     def _members(self, team: str) -> list[str]:
+        snapshot = self.snapshot
+        members = snapshot.team_members.get(team)
+        if members is None:
+            members = snapshot.team_members[team] = self._members_ranked(team)
+        return members
+
+    def _members_ranked(self, team: str) -> list[str]:
         snapshot = self.snapshot
         ranked = []
         for pk in snapshot.team_players.get(team, ()):
@@ -474,6 +484,10 @@ class LiveStandings:
                 key=lambda pk: held.players[pk][_NUMBER],
             )
         keep_earlier = not earlier_changed and sessions == sessions_before
+        # Copied at once (requests fill it without the lock), then the teams moved dropped.
+        members = dict(held.team_members)
+        for pk in touched:
+            members.pop(held.players[pk][_TEAM], None)
         self.snapshot = Snapshot(
             players=held.players,
             tiebreaks=held.tiebreaks,
@@ -486,6 +500,7 @@ class LiveStandings:
             team_totals=team_totals,
             team_keys=team_keys,
             team_players=held.team_players,
+            team_members=members,
         )
 
     def rank_history(self, tournament) -> LiveRankHistory:
