@@ -5,8 +5,9 @@ import datetime
 import pytest
 
 from tests.conftest import make_players, make_tournament, make_user
+from tournament import services
 from tournament.models import Player, Tournament
-from tournament.selectors.lookups import tournament_by_slug
+from tournament.selectors.lookups import player_by_number, session_by_number, tournament_by_slug
 from tournament.selectors.prepared import PreparedRead
 
 
@@ -57,3 +58,22 @@ def test_the_tournament_read_holds_its_fields_and_versions(db, django_assert_num
     assert [getattr(found, name) for name in fields] == [getattr(stored, name) for name in fields]
     assert isinstance(found.created_at, datetime.datetime)
     assert tournament_by_slug("no-such-tournament") is None
+
+
+def test_a_session_and_a_player_are_read_with_their_tournament(db, django_assert_num_queries):
+    tournament = make_tournament(creator=make_user("host"), slug="prepared")
+    make_players(tournament, 8)
+    services.session_draw(tournament=tournament, number=1, seed=1)
+    with django_assert_num_queries(1):
+        session = session_by_number(tournament, 1)
+        assert session.tournament is tournament
+    assert session == tournament.sessions.get(number=1)
+    with django_assert_num_queries(1):
+        player = player_by_number(tournament, 3)
+        assert player.tournament is tournament
+    assert player.name == Player.objects.get(tournament=tournament, number=3).name
+    # A number no row can hold (a link typed by hand) finds nothing, without asking.
+    with django_assert_num_queries(0):
+        assert session_by_number(tournament, 10**20) is None
+        assert player_by_number(tournament, 10**20) is None
+    assert session_by_number(tournament, 2) is None

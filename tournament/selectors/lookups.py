@@ -156,8 +156,29 @@ def sessions_under_review(tournament) -> set[int]:
     return set(tournament.sessions.exclude(PUBLISHED_SESSION).values_list("number", flat=True))
 
 
+_SESSION_FIELDS = tuple(field.attname for field in Session._meta.concrete_fields)
+# The seating pages read their session after the tournament: compiled once too.
+_session_read = PreparedRead(
+    lambda tournament_id, number: (
+        Session.objects.filter(tournament_id=tournament_id, number=number)
+        .order_by()
+        .values_list(*_SESSION_FIELDS)
+    ),
+    987_654_321,
+    32_001,  # within a small integer's range (PostgreSQL's smallint)
+)
+
+
 def session_by_number(tournament, number: int) -> Session | None:
-    return Session.objects.filter(tournament=tournament, number=number).first()
+    """Session ``number``, holding ``tournament`` as read."""
+    if not 0 <= number < 2**31:  # beyond any number the database could hold
+        return None
+    found = _session_read.rows(tournament.pk, number)
+    if not found:
+        return None
+    session = Session.from_db(DEFAULT_DB_ALIAS, _SESSION_FIELDS, found[0])
+    session.tournament = tournament
+    return session
 
 
 _PLAYER_FIELDS = tuple(field.attname for field in Player._meta.concrete_fields)

@@ -5,6 +5,7 @@ settlement and running totals, the corrections kept, and the session clock of th
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Prefetch
 from django.utils import timezone
 
@@ -19,6 +20,7 @@ from tournament.models import (
     Session,
     Table,
 )
+from tournament.selectors.prepared import PreparedRead
 
 
 @dataclass
@@ -81,9 +83,22 @@ def _hands_prefetch():
     return Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number"))
 
 
+_PLAYER_FIELDS = tuple(field.attname for field in Player._meta.concrete_fields)
+# A tablet's every save and sheet reads its table's players: compiled once (``prepared``).
+_players_read = PreparedRead(
+    lambda table_id: (
+        Seat.objects.filter(table_id=table_id)
+        .order_by("seat")
+        .values_list(*(f"player__{name}" for name in _PLAYER_FIELDS))
+    ),
+    987_654_321,
+)
+
+
 def table_players(table: Table) -> list[Player]:
     """The table's players by starting seat, P1..P4."""
-    return [seat.player for seat in table.seats.select_related("player").order_by("seat")]
+    rows = _players_read.rows(table.pk)
+    return [Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_FIELDS, row) for row in rows]
 
 
 def table_sheet(table: Table) -> TableSheet:
