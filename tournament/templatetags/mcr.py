@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from tournament.forms.hands import PENALTY_PRESETS
 from tournament.hall import statistics
 from tournament.language import translated
 from tournament.language.formatting import (
@@ -26,6 +27,7 @@ from tournament.scoring.fans import FAN_BY_KEY
 from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
 from tournament.seating.rotation import HANDS_PER_ROUND
+from tournament.templatetags.form_fields import form_field
 
 register = template.Library()
 
@@ -342,3 +344,112 @@ def score_sheet_rows(context) -> str:
         )
     # Safe: numbers, the project's own words and labels, ``hand_result``'s HTML.
     return mark_safe("".join(lines))
+
+
+def _seat_tiles(field) -> str:
+    """A seat field's radio tiles: each input in its label, as the entry form shows them."""
+    return "".join(
+        format_html("<label>{} {}</label>", radio.tag(), radio.choice_label) for radio in field
+    )
+
+
+def _field_errors(field) -> str:
+    if not field.errors:
+        return ""
+    return format_html('<div class="field-errors" role="alert">{}</div>', field.errors)
+
+
+# The preset buttons of a penalty row by language: the same on every row of every sheet.
+_PRESET_BUTTONS: dict[str, str] = {}
+
+
+def _preset_buttons() -> str:
+    language = get_language()
+    html = _PRESET_BUTTONS.get(language)
+    if html is None:
+        buttons = []
+        for preset in PENALTY_PRESETS:
+            allowed = ""
+            if len(preset.points) > 1:
+                allowed = format_html(
+                    ' data-preset-range="{}"',
+                    _("The rules allow %(figures)s.") % {"figures": preset.figures},
+                )
+            buttons.append(
+                format_html(
+                    '<button type="button" data-preset-kind="{}" data-preset-points="{}"'
+                    ' data-preset-reason="{}"{}>{} <small>{}</small></button>',
+                    preset.kind,
+                    preset.default_points,
+                    preset.reason,
+                    allowed,
+                    preset.reason,
+                    preset.figures,
+                )
+            )
+        html = _PRESET_BUTTONS[language] = "".join(buttons)
+    return html
+
+
+@register.simple_tag
+def penalty_row(pform, number) -> str:
+    """One penalty row of the hand entry (``referee/sheet.html``): who, the kind, points and
+    reason (with the common penalties as buttons), who is paid, and on a stored hand's row
+    the box to remove it. The page also keeps it empty in a ``<template>`` (prefix
+    "__prefix__", number "__number__") for "Add a penalty row" to copy."""
+    offender, points, beneficiary = pform["offender"], pform["points"], pform["beneficiary"]
+    non_field = pform.non_field_errors()
+    html = [
+        format_html(
+            '\n<fieldset class="penalty stack" id="{}" data-penalty-row>\n'
+            "  <legend>{}</legend>\n  ",
+            pform.prefix,
+            _("Penalty %(n)s") % {"n": number},
+        ),
+        format_html('<div class="form-errors" role="alert">{}</div>', non_field)
+        if non_field
+        else "",
+        format_html(
+            '\n  <fieldset class="choices{}"><legend>{}</legend>{}\n    {}</fieldset>\n'
+            '  <div class="penalty-presets" role="group" aria-label="{}" data-penalty-presets'
+            " hidden>\n    {}\n  </div>\n"
+            '  <div class="grid-2">\n    {}\n'
+            '    <div class="field{}">\n      <label for="{}">{}</label>\n      {}\n'
+            '      <small class="help" id="{}_helptext">{} <span data-points-range></span>'
+            "</small>\n      {}\n    </div>\n    {}\n  </div>\n",
+            " has-error" if offender.errors else "",
+            offender.label,
+            mark_safe(_seat_tiles(offender)),
+            mark_safe(_field_errors(offender)),
+            _("Common penalties"),
+            mark_safe(_preset_buttons()),
+            form_field(pform["kind"]),
+            " has-error" if points.errors else "",
+            points.id_for_label,
+            points.label,
+            points,
+            points.auto_id,
+            points.help_text,
+            mark_safe(_field_errors(points)),
+            form_field(pform["reason"]),
+        ),
+        format_html(
+            '  <fieldset class="choices beneficiary{}" data-beneficiary><legend>{}</legend>\n'
+            '    <p class="ask" data-beneficiary-ask hidden>{}</p>{}\n    {}</fieldset>\n  ',
+            " has-error" if beneficiary.errors else "",
+            beneficiary.label,
+            _("Tap the player who receives the points."),
+            mark_safe(_seat_tiles(beneficiary)),
+            mark_safe(_field_errors(beneficiary)),
+        ),
+    ]
+    if "DELETE" in pform.fields:
+        html.append(
+            format_html(
+                '<label class="inline-check">{} {}</label>',
+                pform["DELETE"],
+                _("Remove this penalty"),
+            )
+        )
+    html.append("\n</fieldset>\n")
+    return mark_safe("".join(html))
