@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from tournament import scoring
 from tournament.models import Player, Seat, TournamentVersion
 from tournament.selectors.lookups import NOT_HELD, PLAYED_SEAT, versions_held
+from tournament.selectors.prepared import PreparedRead
 from tournament.selectors.standings import StandingRow, TeamRow
 
 # A player's totals: score, table points in twelfths, places (1st to 4th), sessions played,
@@ -68,6 +69,21 @@ _SORT_VALUES = {
     "first_places": lambda totals: -totals[2][0],
     "best_session": lambda totals: 10**9 if totals[4] is None else -totals[4],
 }
+
+
+# The seats of the tables whose results were stored after a version: every process reads
+# them after nearly every hand at a big event, so the statement is compiled once.
+_changed_seats = PreparedRead(
+    lambda tournament_id, version: (
+        Seat.objects.filter(
+            session__tournament_id=tournament_id, table__results_version__gt=version
+        )
+        .order_by()
+        .values_list(*SEAT_COLUMNS)
+    ),
+    987_654_321,
+    987_654_322,
+)
 
 
 def totals_of(seats) -> Totals:
@@ -424,13 +440,7 @@ class LiveStandings:
             self.session_seats.pop(session, None)
 
     def _read_tables_after(self, version: int, tournament, tiebreaks) -> None:
-        changed = (
-            Seat.objects.filter(
-                session__tournament_id=self.tournament_id, table__results_version__gt=version
-            )
-            .order_by()
-            .values_list(*SEAT_COLUMNS)
-        )
+        changed = _changed_seats.rows(self.tournament_id, version)
         held = self.snapshot
         sessions_before = held.sessions
         touched: dict[int, None] = {}
