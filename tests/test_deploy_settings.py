@@ -165,6 +165,23 @@ def test_the_cache_is_each_processs_own_by_default_and_redis_when_named():
     }
 
 
+def test_sessions_are_read_from_redis_only_when_the_cache_is_shared():
+    engine = "SESSION_ENGINE"
+    assert settings_of(engine) == {engine: "django.contrib.sessions.backends.db"}
+    shared = settings_of(engine, MCR_REDIS_URL="redis://cache:6379/2")
+    assert shared == {engine: "django.contrib.sessions.backends.cached_db"}
+
+
+def test_postgresql_statements_are_prepared_unless_the_url_says_otherwise():
+    options = "DATABASES['default']['OPTIONS']"
+    url = "postgres://mcr@db:5432/mcr"
+    assert settings_of(options, DATABASE_URL=url) == {
+        options: "{'server_side_binding': True, 'prepare_threshold': 5}"
+    }
+    plain = settings_of(options, DATABASE_URL=url + "?server_side_binding=false")
+    assert plain == {options: "{'server_side_binding': False, 'prepare_threshold': 5}"}
+
+
 def test_the_entry_point_is_warm_before_it_serves_and_opens_no_connection():
     """gunicorn's master loads tournament.wsgi once (``preload_app``) and forks the workers:
     what it warms up (the URLs, every project template, the widgets' templates) they share,
