@@ -108,7 +108,7 @@ def test_a_reader_with_a_session_or_a_message_is_not_served_the_kept_page(
         shared_pages.cache, "get", lambda key, *a, **k: asked.append(key) or real_get(key, *a, **k)
     )
     with_session, with_message = Client(), Client()
-    with_session.cookies["sessionid"] = "a tablet's"
+    with_session.cookies["sessionid"] = "atabletssessionkey0123456789abcd"  # a tablet's
     with_message.cookies["messages"] = "Hand 3 saved."
     for client in (with_session, with_message):
         assert client.get(url).status_code == 200
