@@ -83,8 +83,11 @@ def test_the_chart_names_the_player_escaped_and_places_each_rank():
     assert "Rank of Ann &lt;the Bold&gt; after each session" in html
     points = re.findall(r'data-session="(\d+)" data-rank="(\d+)"', html)
     assert points == [("1", "5"), ("3", "2")]
-    # Coordinates as numbers with a point, whatever the language.
-    with translation.override("zh-hans"):
-        chinese = player_figures(record(figures()), PLAYER)
-    assert re.findall(r'cy="([\d.]+)"', chinese) == re.findall(r'cy="([\d.]+)"', html)
+    # Coordinates as the SVG reads them, with a point, also where numbers are written with a
+    # decimal comma (French formats).
+    coordinates = re.findall(r'cy="([^"]+)"', html)
+    assert any("." in each for each in coordinates)
+    with translation.override("fr"):
+        french = player_figures(record(figures()), PLAYER)
+    assert re.findall(r'cy="([^"]+)"', french) == coordinates
     assert "out of 12 ranked players" in html

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import make_players, make_tournament, make_user
 from tests.statistics_example import (
     EXPECTED_BIGGEST,
     EXPECTED_BIGGEST_FANS,
@@ -216,3 +217,25 @@ def test_the_worked_example_of_the_docs_is_what_the_page_computes(example):
         )
     )
     assert figures.self_drawn == 0
+
+
+def test_a_hand_with_two_penalties_counts_once_and_both_penalties(db):
+    organiser = make_user("host")
+    tournament = make_tournament(creator=organiser, slug="two-penalties")
+    make_players(tournament, 4)
+    session = services.session_draw(tournament=tournament, number=1, seed=1)
+    services.session_open(session=session)
+    table = session.tables.get()
+    late = services.PenaltyEntry(offender=1, kind="deducted", points=10, reason="Lateness")
+    loud = services.PenaltyEntry(offender=1, kind="deducted", points=20, reason="Noise")
+    services.hand_record(
+        table=table,
+        entry=services.HandEntry(
+            number=1, outcome="self_drawn", winner=1, fan=8, penalties=[late, loud]
+        ),
+    )
+    services.hand_record(table=table, entry=services.HandEntry(number=2, outcome="draw"))
+    offender = table.seats.get(seat=1).player
+    figures = compute_player_statistics(player(tournament, offender.number))
+    assert (figures.hands_played, figures.self_drawn, figures.fan_sum) == (2, 1, 8)
+    assert (figures.penalties, figures.penalty_points) == (2, 10 + 20)

@@ -17,12 +17,11 @@ from dataclasses import dataclass
 
 import segno
 from django.core import signing
-from django.db import DEFAULT_DB_ALIAS
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament.models import Session, Table, Tournament
-from tournament.selectors.prepared import PreparedRead
+from tournament.selectors.prepared import PreparedRead, attnames, instance
 
 # A token signed for anything else (a password reset, a cookie) is never a device link.
 SALT = "tournament.hall.device_links"
@@ -53,26 +52,20 @@ def table_for_token(token: str) -> Table | None:
     if not found:
         return None
     row = found[0]
-    table = Table.from_db(DEFAULT_DB_ALIAS, _TABLE_FIELDS, row[: len(_TABLE_FIELDS)])
+    table = instance(Table, row[: len(_TABLE_FIELDS)])
     row = row[len(_TABLE_FIELDS) :]
-    session = Session.from_db(DEFAULT_DB_ALIAS, _SESSION_FIELDS, row[: len(_SESSION_FIELDS)])
-    tournament = Tournament.from_db(
-        DEFAULT_DB_ALIAS, _TOURNAMENT_FIELDS, row[len(_SESSION_FIELDS) :]
-    )
+    session = instance(Session, row[: len(_SESSION_FIELDS)])
+    tournament = instance(Tournament, row[len(_SESSION_FIELDS) :])
     # As ``select_related("session__tournament")`` holds them.
     Session.tournament.field.set_cached_value(session, tournament)
     Table.session.field.set_cached_value(table, session)
     return table
 
 
-def _fields(model) -> tuple[str, ...]:
-    return tuple(field.attname for field in model._meta.concrete_fields)
-
-
 _TABLE_FIELDS, _SESSION_FIELDS, _TOURNAMENT_FIELDS = (
-    _fields(Table),
-    _fields(Session),
-    _fields(Tournament),
+    attnames(Table),
+    attnames(Session),
+    attnames(Tournament),
 )
 # Every request of a tablet reads its table this way: compiled once (``prepared``).
 _table_read = PreparedRead(

@@ -159,7 +159,8 @@ class TournamentVersion(models.Model):
     the thousands of hands entered while a session is played.
 
     ``standings`` changes with every write that can change the standings other than by the
-    results of a table (players, seats, the tie-breaks): a new random value each time, so
+    results of a table (players, seats, the tie-breaks), and with every write that raises
+    ``seating`` (a draw published, say): a new random value each time, so
     that no two states of any tournament share one, even after a restore. A write that only
     stores tables' results leaves it and stamps those tables with its ``number``
     (``Table.results_version``): the live standings re-read only them

@@ -23,7 +23,7 @@ from tournament.models import (
     Tournament,
     TournamentVersion,
 )
-from tournament.selectors.prepared import PreparedRead
+from tournament.selectors.prepared import PreparedRead, attnames, fits, instance
 
 # Players still in the tournament (not withdrawn).
 ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
@@ -42,7 +42,8 @@ PUBLISHED_SESSION = Q(published_at__isnull=False)
 PLAYED_SEAT = Q(place__isnull=False)
 
 
-_TOURNAMENT_FIELDS = tuple(field.attname for field in Tournament._meta.concrete_fields)
+_TOURNAMENT_FIELDS = attnames(Tournament)
+# The versions in the order ``versions`` gives them.
 _VERSION_FIELDS = ("number", "seating", "standings")
 
 # Every page reads its tournament first: compiled once (``prepared``).
@@ -64,7 +65,7 @@ def tournament_by_slug(slug: str) -> Tournament | None:
         return None
     (row,) = found  # the slug is unique
     count = len(_TOURNAMENT_FIELDS)
-    tournament = Tournament.from_db(DEFAULT_DB_ALIAS, _TOURNAMENT_FIELDS, row[:count])
+    tournament = instance(Tournament, row[:count])
     numbers = row[count:]
     version = None
     if numbers[0] is not None:
@@ -156,7 +157,7 @@ def sessions_under_review(tournament) -> set[int]:
     return set(tournament.sessions.exclude(PUBLISHED_SESSION).values_list("number", flat=True))
 
 
-_SESSION_FIELDS = tuple(field.attname for field in Session._meta.concrete_fields)
+_SESSION_FIELDS = attnames(Session)
 # The seating pages read their session after the tournament: compiled once too.
 _session_read = PreparedRead(
     lambda tournament_id, number: (
@@ -171,17 +172,17 @@ _session_read = PreparedRead(
 
 def session_by_number(tournament, number: int) -> Session | None:
     """Session ``number``, holding ``tournament`` as read."""
-    if not 0 <= number < 2**31:  # beyond any number the database could hold
+    if not fits(Session, "number", number):
         return None
     found = _session_read.rows(tournament.pk, number)
     if not found:
         return None
-    session = Session.from_db(DEFAULT_DB_ALIAS, _SESSION_FIELDS, found[0])
+    session = instance(Session, found[0])
     session.tournament = tournament
     return session
 
 
-_PLAYER_FIELDS = tuple(field.attname for field in Player._meta.concrete_fields)
+_PLAYER_FIELDS = attnames(Player)
 # A player's page reads its player after the tournament: compiled once too.
 _player_read = PreparedRead(
     lambda tournament_id, number: (
@@ -196,12 +197,12 @@ _player_read = PreparedRead(
 
 def player_by_number(tournament, number: int) -> Player | None:
     """Player ``number``, holding ``tournament`` as read: its pages need no second read."""
-    if not 0 <= number < 2**31:  # beyond any number the database could hold
+    if not fits(Player, "number", number):
         return None
     found = _player_read.rows(tournament.pk, number)
     if not found:
         return None
-    player = Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_FIELDS, found[0])
+    player = instance(Player, found[0])
     player.tournament = tournament
     return player
 

@@ -9,14 +9,35 @@ calls send that SQL with the values put in their places and convert the rows as 
 queryset would have (a date read back from SQLite, say).
 
 Only for reads of a few plain values (``values_list``) with each value used as one
-parameter: a list (an ``__in`` lookup) would change the statement's shape.
+parameter: a list (an ``__in`` lookup) would change the statement's shape. The values are
+sent as they are (no conversion as the ORM would make): plain numbers and strings, never
+None (``= NULL`` matches nothing where the ORM would write ``IS NULL``).
 """
 
 import threading
 from collections.abc import Callable
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+
+
+def attnames(model: type[Model]) -> tuple[str, ...]:
+    """The model's columns as its rows are read (``values_list(*attnames(model))``)."""
+    return tuple(field.attname for field in model._meta.concrete_fields)
+
+
+def instance(model: type[Model], row, using: str = DEFAULT_DB_ALIAS) -> Model:
+    """``model`` as the ORM builds it from ``row`` (read as ``attnames(model)``)."""
+    return model.from_db(using, attnames(model), row)
+
+
+def fits(model: type[Model], field_name: str, number: int, using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether the database can hold ``number`` in the integer field: a number from a link
+    (``/players/99999999999/``) that no row can hold is answered without sending it, as the
+    ORM does (SQLite would refuse a number beyond 64 bits)."""
+    field = model._meta.get_field(field_name)
+    low, high = connections[using].ops.integer_field_range(field.get_internal_type())
+    return (low is None or number >= low) and (high is None or number <= high)
 
 
 class PreparedRead:

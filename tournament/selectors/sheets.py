@@ -5,7 +5,6 @@ settlement and running totals, the corrections kept, and the session clock of th
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Prefetch
 from django.utils import timezone
 
@@ -20,7 +19,7 @@ from tournament.models import (
     Session,
     Table,
 )
-from tournament.selectors.prepared import PreparedRead
+from tournament.selectors.prepared import PreparedRead, attnames, instance
 
 
 @dataclass
@@ -83,7 +82,7 @@ def _hands_prefetch():
     return Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number"))
 
 
-_PLAYER_FIELDS = tuple(field.attname for field in Player._meta.concrete_fields)
+_PLAYER_FIELDS = attnames(Player)
 # A tablet's every save and sheet reads its table's players: compiled once (``prepared``).
 _players_read = PreparedRead(
     lambda table_id: (
@@ -98,7 +97,7 @@ _players_read = PreparedRead(
 def table_players(table: Table) -> list[Player]:
     """The table's players by starting seat, P1..P4."""
     rows = _players_read.rows(table.pk)
-    return [Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_FIELDS, row) for row in rows]
+    return [instance(Player, row) for row in rows]
 
 
 def table_sheet(table: Table) -> TableSheet:

@@ -12,6 +12,13 @@ from django.utils.safestring import SafeString, mark_safe
 register = template.Library()
 
 
+def field_errors(field) -> str:
+    """The field's errors in their ``div.field-errors``; "" without any."""
+    if not field.errors:
+        return ""
+    return format_html('<div class="field-errors" role="alert">{}</div>', field.errors)
+
+
 @register.simple_tag
 def form_field(field) -> SafeString:
     """``field`` (a bound field) in its ``div.field``: "has-error" with its errors below it."""
@@ -28,7 +35,6 @@ def form_field(field) -> SafeString:
     if field.help_text:
         parts.append(format_html('<small class="help">{}</small>', field.help_text))
     parts.append("\n  ")
-    if errors:
-        parts.append(format_html('<div class="field-errors" role="alert">{}</div>', errors))
+    parts.append(field_errors(field))
     parts.append("\n</div>\n")
     return mark_safe("".join(parts))

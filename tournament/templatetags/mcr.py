@@ -27,7 +27,7 @@ from tournament.scoring.fans import FAN_BY_KEY
 from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
 from tournament.seating.rotation import HANDS_PER_ROUND
-from tournament.templatetags.form_fields import form_field
+from tournament.templatetags.form_fields import field_errors, form_field
 
 register = template.Library()
 
@@ -353,12 +353,6 @@ def _seat_tiles(field) -> str:
     )
 
 
-def _field_errors(field) -> str:
-    if not field.errors:
-        return ""
-    return format_html('<div class="field-errors" role="alert">{}</div>', field.errors)
-
-
 # The preset buttons of a penalty row by language: the same on every row of every sheet.
 _PRESET_BUTTONS: dict[str, str] = {}
 
@@ -420,7 +414,7 @@ def penalty_row(pform, number) -> str:
             " has-error" if offender.errors else "",
             offender.label,
             mark_safe(_seat_tiles(offender)),
-            mark_safe(_field_errors(offender)),
+            mark_safe(field_errors(offender)),
             _("Common penalties"),
             mark_safe(_preset_buttons()),
             form_field(pform["kind"]),
@@ -430,7 +424,7 @@ def penalty_row(pform, number) -> str:
             points,
             points.auto_id,
             points.help_text,
-            mark_safe(_field_errors(points)),
+            mark_safe(field_errors(points)),
             form_field(pform["reason"]),
         ),
         format_html(
@@ -440,7 +434,7 @@ def penalty_row(pform, number) -> str:
             beneficiary.label,
             _("Tap the player who receives the points."),
             mark_safe(_seat_tiles(beneficiary)),
-            mark_safe(_field_errors(beneficiary)),
+            mark_safe(field_errors(beneficiary)),
         ),
     ]
     if "DELETE" in pform.fields:
