@@ -12,10 +12,8 @@ from tournament.selectors.seating import ListedPlayer, player_tables
 from tournament.selectors.standings import rank_history
 
 # A hand as the statistics read it: its table's id first (to find the table's players).
-_HAND_ROW_FIELDS = (
-    "table_id",
-    "table__session__number",
-    "table__number",
+# A hand's own fields the statistics read, in ``statistics.HandRow``'s order.
+_HAND_FIELDS = (
     "number",
     "outcome",
     "winner",
@@ -25,6 +23,7 @@ _HAND_ROW_FIELDS = (
     "fan_names",
     "winning_hand",
 )
+_HAND_ROW_FIELDS = ("table_id", "table__session__number", "table__number", *_HAND_FIELDS)
 
 
 def _table_players(seats) -> dict[int, tuple[int, ...]]:
@@ -92,14 +91,7 @@ def player_record(player: Player) -> PlayerRecord:
 # comes once, with None for these).
 _PLAYER_HAND_FIELDS = (
     "table_id",
-    "number",
-    "outcome",
-    "winner",
-    "discarder",
-    "fan",
-    "flowers",
-    "fan_names",
-    "winning_hand",
+    *_HAND_FIELDS,
     "penalties__id",
     "penalties__offender",
     "penalties__kind",
