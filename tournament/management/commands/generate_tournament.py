@@ -20,6 +20,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
+        # argparse wants plain strings, not lazy translations.
+        parser.description = str(self.help)
         parser.add_argument("--players", type=int, required=True, help="a multiple of 4")
         parser.add_argument("--sessions", type=int, required=True)
         parser.add_argument("--seed", type=int, required=True, help="a whole number, 0 or more")
