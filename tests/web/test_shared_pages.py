@@ -5,6 +5,8 @@ again as soon as anything they show changes; everyone else gets their own page."
 import re
 
 import pytest
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.test import Client
 from django.urls import reverse
 
@@ -122,3 +124,35 @@ def test_a_page_kept_by_another_release_is_not_served(drawn, tournament, monkeyp
     login(None).get(url)
     monkeypatch.setattr(shared_pages, "release", lambda: "next-release")
     assert login(None).get(url).templates != []
+
+
+def kept_pages() -> set[str]:
+    """The keys of the whole pages kept in the cache (the in-process cache the suite uses
+    unless MCR_REDIS_URL names Redis)."""
+    backend = caches["default"]
+    if isinstance(backend, LocMemCache):  # its own dictionary
+        return {key for key in backend._cache if "-page:" in key}
+    client = backend._cache.get_client()
+    return {key.decode() for key in client.keys("*-page:*")}
+
+
+@pytest.mark.parametrize("page", [0, 1])
+def test_a_made_up_parameter_is_served_the_kept_page_and_keeps_no_copy(drawn, tournament, page):
+    url = urls(tournament)[page]
+    plain = login(None).get(url).content.decode()
+    assert len(kept_pages()) == 1
+    for junk in ("?x=1", "?x=2&utm_source=feed", "?page=1&x=3"):
+        answer = login(None).get(url + junk)
+        assert answer.status_code == 200
+        assert answer.templates == [] or junk.startswith("?page"), junk
+        # No address the page does not read is written into it (the language switch's
+        # return address, a table's links).
+        html = answer.content.decode()
+        assert "x=" not in html and "utm_source" not in html
+    assert TOKEN.sub("", login(None).get(url + "?x=1").content.decode()) == TOKEN.sub("", plain)
+    # The parameters the page reads: one copy each ("?page=1" above and each sort here).
+    assert len(kept_pages()) == 2
+    if page == 0:
+        login(None).get(url + "?sort=-score")
+        login(None).get(url + "?sort=-score&x=1")
+        assert len(kept_pages()) == 3

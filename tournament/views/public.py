@@ -38,7 +38,7 @@ from tournament.services.sign_ups import sign_up_closed_reason
 from tournament.templatetags.seating_rows import plan_player_row_list, seating_row_list
 from tournament.views.common import get_player, get_session, get_tournament, roles
 from tournament.views.pager import Pager
-from tournament.views.shared_pages import page_key, shared_page
+from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
 
 
 @require_safe
@@ -105,23 +105,26 @@ def seating_page(request, slug, number):
     if refused := _under_review(request, roles_held, tournament, session):
         return refused
     version = seating_key(tournament)
+    # What the page reads of its query: the page of the tables and the page of the plan.
+    query = page_query(request.GET, ("page", "plan-page"))
 
     def context() -> dict:
         figures = seating_figures(tournament, version=version)
         tables = _seating_tables(session, version, figures)
         # A big event's 2,500 tables and its plan's 10,000 players by pages, as a phone
         # reads them (``page=all`` to print); the plan's list on a parameter of its own.
-        table_pager = Pager(request.GET, len(tables["rows"]))
-        plan_pager = Pager(request.GET, len(tables["plan"]), parameter="plan-page")
+        table_pager = Pager(query, len(tables["rows"]))
+        plan_pager = Pager(query, len(tables["plan"]), parameter="plan-page")
         return {
             **roles_held,
+            "page_path": page_path(request, query),
             "tournament": tournament,
             "session": session,
             "seating_rows": mark_safe("".join(table_pager.rows(tables["rows"]))),
             "table_pager": table_pager.html(),
             "plan_rows": mark_safe("".join(plan_pager.rows(tables["plan"]))),
             "plan_pager": plan_pager.html(),
-            "plan_paged": "plan-page" in request.GET,
+            "plan_paged": "plan-page" in query,
             "example_number": tables["example"],
             "example_key": seating.lot_key(session.seed, tables["example"])
             if tables["example"] is not None
@@ -137,7 +140,7 @@ def seating_page(request, slug, number):
     # without it, and the tournament's name and link (which the services' changes raise it
     # for, not the admin's).
     shown = (session.pk, version, session.published_at, tournament.name, tournament.slug)
-    page = page_key("seating-page", shown, request.GET)
+    page = page_key("seating-page", shown, query)
     return shared_page(request, page, "seating/seating.html", context)
 
 

@@ -7,15 +7,20 @@ the data it shows and the fields it shows besides (``page_key``: a page that com
 another field needs it in its key), with a stand-in where the token goes; each visitor
 gets their own token in its place (``get_token``, which also sets their token cookie, as the
 page drawn for them would). A page for anyone else is drawn for them, as before.
+
+A page reads only the query parameters it names (``page_query``): its key, its links and the
+language switch's return address are made of those alone, so a made-up ``?x=1`` is served the
+page kept for the address without it instead of making a new copy kept an hour.
 """
 
 import functools
 import hashlib
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.translation import get_language
@@ -58,6 +63,23 @@ def plain_visitor(request) -> bool:
         and CookieStorage.cookie_name not in request.COOKIES
         and not request.user.is_authenticated
     )
+
+
+def page_query(query: QueryDict, parameters: Iterable[str]) -> QueryDict:
+    """The ``parameters`` of ``query`` a page reads, each with every value given, in the
+    order named; the rest is left out of the page, its links and its key."""
+    kept = QueryDict(mutable=True)
+    for name in parameters:
+        if name in query:
+            kept.setlist(name, query.getlist(name))
+    kept._mutable = False
+    return kept
+
+
+def page_path(request, query: QueryDict) -> str:
+    """The page's address with only the parameters it reads (the language switch returns
+    there)."""
+    return f"{request.path}?{query.urlencode()}" if query else request.path
 
 
 def page_key(kind: str, shown: tuple, query) -> str:

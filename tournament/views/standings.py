@@ -19,8 +19,16 @@ from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version, 
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.views.common import get_tournament, roles
-from tournament.views.shared_pages import page_key, shared_page
+from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
 from tournament.views.standings_tables import StandingsTable, TeamStandingsTable
+
+# What the page reads of its query: each table's sort and page.
+STANDINGS_PARAMETERS = (
+    StandingsTable.sort_parameter,
+    StandingsTable.page_parameter,
+    TeamStandingsTable.sort_parameter,
+    TeamStandingsTable.page_parameter,
+)
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -54,14 +62,16 @@ def standings_page(request, slug):
     tournament = get_tournament(request, slug)
     # The version is read before the standings, so what is cached under it is never older.
     version = data_version(tournament)
-    key = tables_cache_key(tournament, version, request.GET)
+    query = page_query(request.GET, STANDINGS_PARAMETERS)
+    key = tables_cache_key(tournament, version, query)
 
     def context() -> dict:
         tables = cache.get(key)
         if tables is None:
-            tables = standings_tables_html(tournament, request.GET)
+            tables = standings_tables_html(tournament, query)
             cache.set(key, tables, TABLES_CACHE_SECONDS)
         return {
+            "page_path": page_path(request, query),
             "tournament": tournament,
             "standings_table": tables["players"],
             "team_standings_table": tables["teams"],
@@ -72,7 +82,7 @@ def standings_page(request, slug):
     # The page shows the tournament's name and link besides the data under its versions (a
     # change of them through the services raises them too; not one in the admin).
     shown = (tournament.pk, version, versions(tournament), tournament.name, tournament.slug)
-    page = page_key("standings-page", shown, request.GET)
+    page = page_key("standings-page", shown, query)
     return shared_page(request, page, "standings/standings.html", context)
 
 
