@@ -316,13 +316,13 @@ API_RATE = os.environ.get("MCR_API_RATE", "300/m").strip()
 
 # Everything worth seeing goes to stderr, the service's log (journalctl -u mcr): errors with
 # their traceback and the error id the 500 page shows, warnings (failed logins, lockouts,
-# refused hosts), and the app's own lines.
+# refused hosts and requests it cannot read, each one line), and the app's own lines.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "error_id": {"()": "tournament.server.error_log.ErrorIdFilter"},
-        "wrong_host": {"()": "tournament.server.error_log.WrongHostFilter"},
+        "client_error": {"()": "tournament.server.error_log.ClientErrorFilter"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(error_id)s"}
@@ -330,7 +330,7 @@ LOGGING = {
     "handlers": {
         "stderr": {
             "class": "logging.StreamHandler",
-            "filters": ["error_id"],
+            "filters": ["error_id", "client_error"],
             "formatter": "line",
         }
     },
@@ -340,6 +340,5 @@ LOGGING = {
     "loggers": {
         "django": {"level": "INFO"},
         "tournament": {"level": "INFO"},
-        "django.security.DisallowedHost": {"filters": ["wrong_host"]},
     },
 }
