@@ -69,7 +69,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: answers the health check before the host and HTTPS checks (docs/deploy.md).
+    # First of all: a body declared larger than REQUEST_BODY_MAX_BYTES is refused (413)
+    # before anything reads it, the CSRF check included.
+    "tournament.server.body_limit.BodyLimitMiddleware",
+    # Then the health check, before the host and HTTPS checks (docs/deploy.md).
     "tournament.server.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -246,6 +249,13 @@ if PLAYER_LINK_DAYS < 1:
 
 # Uploaded import files are read in memory; a player list is far below this.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# The largest body any request may declare: the largest upload is a player list of up to
+# 5 MB (players.player_file.MAX_FILE_BYTES, which the form refuses beside its field), and
+# its multipart envelope; the largest form without a file, the import's confirmation, is
+# under DATA_UPLOAD_MAX_MEMORY_SIZE. Beyond, 413 before the body is read
+# (server/body_limit.py). nginx in front refuses the same (client_max_body_size 6m;
+# deploy/nginx-venue.conf, docs/deploy.md): a test holds the three to one number.
+REQUEST_BODY_MAX_BYTES = 6 * 1024 * 1024
 # Form bodies, files aside: the largest is the import confirmation, a signed preview
 # (0.25 MB for 5,000 players); a hand entry with eight penalty rows is about 5 KB.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
@@ -316,13 +326,13 @@ API_RATE = os.environ.get("MCR_API_RATE", "300/m").strip()
 
 # Everything worth seeing goes to stderr, the service's log (journalctl -u mcr): errors with
 # their traceback and the error id the 500 page shows, warnings (failed logins, lockouts,
-# refused hosts), and the app's own lines.
+# refused hosts and requests it cannot read, each one line), and the app's own lines.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "error_id": {"()": "tournament.server.error_log.ErrorIdFilter"},
-        "wrong_host": {"()": "tournament.server.error_log.WrongHostFilter"},
+        "client_error": {"()": "tournament.server.error_log.ClientErrorFilter"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(error_id)s"}
@@ -330,7 +340,7 @@ LOGGING = {
     "handlers": {
         "stderr": {
             "class": "logging.StreamHandler",
-            "filters": ["error_id"],
+            "filters": ["error_id", "client_error"],
             "formatter": "line",
         }
     },
@@ -340,6 +350,5 @@ LOGGING = {
     "loggers": {
         "django": {"level": "INFO"},
         "tournament": {"level": "INFO"},
-        "django.security.DisallowedHost": {"filters": ["wrong_host"]},
     },
 }

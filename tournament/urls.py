@@ -27,6 +27,8 @@ from tournament.views import (
 # The 500 page shows the error's id, which its log line carries too. (/healthz is answered
 # by tournament.server.health.HealthCheckMiddleware, ahead of the host and HTTPS checks.)
 handler500 = "tournament.views.errors.server_error"
+# A request the site cannot read is the client's mistake: a 400 page, never a 500.
+handler400 = "tournament.views.errors.bad_request"
 
 urlpatterns = [
     path("", public.home, name="home"),

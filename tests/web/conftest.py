@@ -1,7 +1,9 @@
 """The web tests' shared fixtures: the registration pages' cast (test_players.py and
-test_player_import.py) and a drawn session; the personas of every page are in
-tests/conftest.py."""
+test_player_import.py), a drawn session, the service's log; the personas of every page are
+in tests/conftest.py."""
 
+import io
+import logging
 from types import SimpleNamespace
 
 import pytest
@@ -36,3 +38,13 @@ def drawn(tournament):
     """Session 1 drawn (not yet open) for 16 players."""
     make_players(tournament, 16)
     return services.session_draw(tournament=tournament, number=1, seed=123456789)
+
+
+@pytest.fixture
+def service_log():
+    """What the site writes to stderr, the service's log, during the test."""
+    handler = next(h for h in logging.getLogger().handlers if h.name == "stderr")
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)

@@ -1,23 +1,11 @@
 """A server error: the page shows a short id, and the service's log (stderr) has the same id
 on the line with the traceback."""
 
-import io
-import logging
 import re
 from unittest import mock
 
 import pytest
 from django.test import Client
-
-
-@pytest.fixture
-def service_log():
-    """What the site writes to stderr, the service's log, during the test."""
-    handler = next(h for h in logging.getLogger().handlers if h.name == "stderr")
-    stream = io.StringIO()
-    previous = handler.setStream(stream)
-    yield stream
-    handler.setStream(previous)
 
 
 def broken_home():

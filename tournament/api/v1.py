@@ -4,7 +4,8 @@ Every answer carries an ETag made from the version of what it shows (the tournam
 version, the series' versions): a poller that sends it back in ``If-None-Match`` gets 304 and
 no body while nothing changed. Lists come by pages (``?page=2``, 100 items a page, at most
 ``page_size=500``). Every address counts against the caller's rate (``MCR_API_RATE``,
-per address), answered 429 beyond it.
+per address), answered 429 beyond it. HEAD and OPTIONS are answered on every address
+(``methods.py``).
 """
 
 import hashlib
@@ -17,6 +18,7 @@ from ninja import NinjaAPI, Path
 from ninja.pagination import PageNumberPagination, paginate
 from ninja.throttling import AnonRateThrottle
 
+from tournament.api.methods import read_only_urls
 from tournament.api.schemas import (
     HandOut,
     InvalidRequest,
@@ -52,6 +54,10 @@ FORMAT = 1
 
 
 class ResultsAPI(NinjaAPI):
+    @property
+    def urls(self):
+        return read_only_urls(super().urls)
+
     def create_response(self, request, data, *, status=None, temporal_response=None):
         response = super().create_response(
             request, data, status=status, temporal_response=temporal_response

@@ -1,7 +1,8 @@
 """What the service log says of errors. A short id for each server error: the 500 page shows
 it and the log line with the traceback carries it, so that "error 3f2a9c1b" read out by a
-referee finds its traceback (``journalctl -u mcr | grep 3f2a9c1b``). A request for another
-host name is one warning line, not an error with a traceback."""
+referee finds its traceback (``journalctl -u mcr | grep 3f2a9c1b``). A request the site
+refuses as the client's mistake (another host name, a body it cannot read) is one warning
+line, not an error with a traceback."""
 
 import logging
 import uuid
@@ -23,12 +24,16 @@ class ErrorIdFilter(logging.Filter):
         return True
 
 
-class WrongHostFilter(logging.Filter):
-    """A request naming a host the site does not serve (a scanner, a stale DNS entry) is the
-    client's mistake, answered 400: one warning line, without the traceback that would bury
-    the server's own errors."""
+class ClientErrorFilter(logging.Filter):
+    """A request answered 4xx is the client's mistake, whatever raised it: a host name the
+    site does not serve (a scanner, a stale DNS entry), a form posted in a charset other
+    than UTF-8, a broken multipart body, too many fields. Django logs some of these as
+    errors with their traceback (``django.security.*``, and ``django.request`` for a
+    ``BadRequest``): here each is one warning line, so that anyone sending such requests
+    cannot bury the server's own errors under tracebacks."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
-        record.exc_info = record.exc_text = None
+        if 400 <= getattr(record, "status_code", 0) < 500:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
         return True

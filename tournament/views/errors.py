@@ -1,6 +1,7 @@
-"""The page of a server error, with the id that its log line carries."""
+"""The pages of errors: a server error, with the id that its log line carries; a request
+the site cannot read."""
 
-from django.http import HttpResponseServerError
+from django.http import HttpResponseBadRequest, HttpResponseServerError
 from django.template import loader
 
 from tournament.server.error_log import new_error_id
@@ -17,3 +18,18 @@ def server_error(request):
         page = f"Server error {error_id}\n"
         return HttpResponseServerError(page, content_type="text/plain")
     return HttpResponseServerError(page)
+
+
+def bad_request(request, exception):
+    """``handler400``: a request the site cannot read (a form posted in a charset other than
+    UTF-8, a broken multipart body, more fields than any form has, a host name it does not
+    serve). Django's own handler looks for the form's CSRF token in the body again, which
+    raises the same error again and turns the client's mistake into a server error with a
+    traceback: this one reads nothing of the request, and renders the page without the
+    context processors, as the 500 page does. The log line is Django's, one warning
+    (``error_log.ClientErrorFilter``)."""
+    try:
+        page = loader.render_to_string("400.html")
+    except Exception:  # The error page must answer whatever else is broken.
+        return HttpResponseBadRequest("Bad request\n", content_type="text/plain")
+    return HttpResponseBadRequest(page)
