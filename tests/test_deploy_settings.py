@@ -160,7 +160,7 @@ def test_the_cache_is_each_processs_own_by_default_and_redis_when_named():
         CACHE, "CACHES['default']['LOCATION']", MCR_REDIS_URL="redis://cache:6379/2"
     )
     assert shared == {
-        CACHE: "django.core.cache.backends.redis.RedisCache",
+        CACHE: "tournament.server.cache.TolerantRedisCache",
         "CACHES['default']['LOCATION']": "redis://cache:6379/2",
     }
 

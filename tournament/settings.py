@@ -155,13 +155,17 @@ else:
 # Redis, shared by every process of every app server, so that one copy serves them all and the
 # counters count every request. Everything cached is keyed by the versions of the data it
 # comes from: a process never serves a copy older than the database, shared or not.
+# Redis may go away: every call that fails is a miss (tournament/server/cache.py), and the
+# short timeouts keep a Redis that does not answer from holding requests up (a call takes
+# well under a millisecond when it answers).
 REDIS_URL = os.environ.get("MCR_REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tournament.server.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "mcr",
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }
     }
     # Every request of a tablet or of someone signed in reads its session: from Redis, the
