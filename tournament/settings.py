@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: answers the health check before the host and HTTPS checks (docs/deploy.md).
     "tournament.server.health.HealthCheckMiddleware",
+    # A view that met the database away answers 503, to be tried again (docs/deploy.md).
+    "tournament.server.database_outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -327,6 +329,7 @@ LOGGING = {
     "filters": {
         "error_id": {"()": "tournament.server.error_log.ErrorIdFilter"},
         "wrong_host": {"()": "tournament.server.error_log.WrongHostFilter"},
+        "database_outage": {"()": "tournament.server.database_outage.DatabaseOutageLogFilter"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(error_id)s"}
@@ -345,5 +348,6 @@ LOGGING = {
         "django": {"level": "INFO"},
         "tournament": {"level": "INFO"},
         "django.security.DisallowedHost": {"filters": ["wrong_host"]},
+        "django.request": {"filters": ["database_outage"]},
     },
 }
