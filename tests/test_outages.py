@@ -181,6 +181,10 @@ def test_redis_stopped_and_started_again_under_the_app(hall):
         entry = tablet.save(Save(tablet.table, 2, winner=0, fan=8))
         answers[f"tablet {tablet.table}"] = entry.status if entry.saved else -1
     answers["logout"] = leaving.request("POST", "/accounts/logout/", {})[0]
+    # A tablet signing in with its table card's link: its session written, then read.
+    late = Tablet(port, 1)
+    late.sign_in(tokens[1])
+    answers["table link"] = late._request("GET", late.path)[0]
     during = time.monotonic() - started
     assert answers == {
         **dict.fromkeys(PUBLIC_PAGES, 200),
@@ -189,6 +193,7 @@ def test_redis_stopped_and_started_again_under_the_app(hall):
         "newcomer's referee page": 200,
         **{f"tablet {tablet.table}": 200 for tablet in tablets},
         "logout": 302,
+        "table link": 200,
     }
     status, text = healthz(port)
     assert (status, text.splitlines()[0]) == (200, "ok")

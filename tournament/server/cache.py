@@ -147,7 +147,9 @@ class Outage:
                     # Nothing left that could be stale: the process may use Redis again.
                     self.since = None
                     self.lookout = None
-                    return "the whole cache emptied" if emptied else f"{deleted} key(s) deleted"
+                    if emptied:
+                        return "emptied first (more keys written or deleted meanwhile than kept)"
+                    return f"{deleted} key(s) written or deleted meanwhile deleted first"
             # Keys remembered meanwhile (a call that failed in another thread) are taken on
             # the next turn, still before the breaker closes.
             if overflowed:
@@ -164,12 +166,7 @@ class Outage:
         with self.lock:
             warned, self.warned = self.warned, False
         if warned:
-            logger.info(
-                "The cache answers again (Redis at %s) after the outage: %s that may have "
-                "been written during it.",
-                self.where,
-                what,
-            )
+            logger.info("The cache answers again (Redis at %s): %s.", self.where, what)
 
 
 _outages: dict[str, Outage] = {}
