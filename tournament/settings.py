@@ -74,6 +74,8 @@ MIDDLEWARE = [
     "tournament.server.body_limit.BodyLimitMiddleware",
     # Then the health check, before the host and HTTPS checks (docs/deploy.md).
     "tournament.server.health.HealthCheckMiddleware",
+    # A view that met the database away answers 503, to be tried again (docs/deploy.md).
+    "tournament.server.database_outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -158,13 +160,17 @@ else:
 # Redis, shared by every process of every app server, so that one copy serves them all and the
 # counters count every request. Everything cached is keyed by the versions of the data it
 # comes from: a process never serves a copy older than the database, shared or not.
+# Redis may go away: every call that fails is a miss (tournament/server/cache.py), and the
+# short timeouts keep a Redis that does not answer from holding requests up (a call takes
+# well under a millisecond when it answers).
 REDIS_URL = os.environ.get("MCR_REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tournament.server.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "mcr",
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }
     }
     # Every request of a tablet or of someone signed in reads its session: from Redis, the
@@ -333,6 +339,7 @@ LOGGING = {
     "filters": {
         "error_id": {"()": "tournament.server.error_log.ErrorIdFilter"},
         "client_error": {"()": "tournament.server.error_log.ClientErrorFilter"},
+        "database_outage": {"()": "tournament.server.database_outage.DatabaseOutageLogFilter"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(error_id)s"}
@@ -345,10 +352,11 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["stderr"], "level": "WARNING"},
-    # Named here, these two lose Django's default handlers (which print only with DEBUG on)
+    # Named here, these lose Django's default handlers (which print only with DEBUG on)
     # and pass their lines to the root's.
     "loggers": {
         "django": {"level": "INFO"},
         "tournament": {"level": "INFO"},
+        "django.request": {"filters": ["database_outage"]},
     },
 }

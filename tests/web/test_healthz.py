@@ -1,11 +1,15 @@
 """/healthz, which a process manager or load balancer polls: 200 while the app reaches its
-database, 503 when it cannot; answered to any host name, over plain HTTP, without a login."""
+database, 503 when it cannot; answered to any host name, over plain HTTP, without a login.
+A shared cache that cannot be reached is a second line (and 503 for ``?cache=1`` only)."""
 
+import socket
 from unittest import mock
 
 import pytest
 from django.db import OperationalError, connection
 from django.test import Client, override_settings
+
+from tournament.server import cache as tolerant_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -41,3 +45,47 @@ def test_only_reads():
     response = Client().post("/healthz")
     assert response.status_code == 405
     assert response["Allow"] == "GET, HEAD"
+
+
+def unreachable_redis():
+    """A shared cache whose Redis cannot be reached: a port nothing listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return {
+        "default": {
+            "BACKEND": "tournament.server.cache.TolerantRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
+        }
+    }
+
+
+@pytest.fixture
+def redis_away():
+    with override_settings(CACHES=unreachable_redis()):
+        yield
+    tolerant_cache.forget_outages()
+
+
+def test_up_without_its_redis_says_so(redis_away):
+    """The pages are drawn without the cache: still up (a load balancer keeps the server),
+    with a line for whoever reads it."""
+    response = Client().get("/healthz")
+    assert response.status_code == 200
+    first, second = response.content.decode().splitlines()
+    assert first == "ok"
+    assert second.startswith("cache unreachable for ")
+    assert second.endswith(" s: pages are drawn without it")
+
+
+def test_the_cache_check_answers_503_without_its_redis(redis_away):
+    """``?cache=1``: for a monitor that should raise the alarm about Redis."""
+    response = Client().get("/healthz?cache=1")
+    assert response.status_code == 503
+    assert response.content.decode().startswith("ok\ncache unreachable for ")
+
+
+def test_the_cache_check_answers_200_with_a_cache_that_answers():
+    response = Client().get("/healthz?cache=1")
+    assert (response.status_code, response.content) == (200, b"ok\n")

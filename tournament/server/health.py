@@ -1,8 +1,14 @@
 """The health check a process manager or load balancer polls: ``/healthz`` answers 200 while
-the app runs and reaches its database, 503 when the database cannot be reached."""
+the app runs and reaches its database, 503 when the database cannot be reached.
+
+The shared cache (Redis) is not needed to serve (``server.cache``): while it cannot be
+reached the answer stays 200 with a second line saying so, for whoever reads it. A monitor
+that should raise the alarm for it asks ``/healthz?cache=1``, which answers 503 then; a load
+balancer must not (every app server shares that Redis: it would take them all out)."""
 
 import logging
 
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, HttpResponseNotAllowed
 
@@ -23,6 +29,13 @@ def database_reachable() -> bool:
     return True
 
 
+def cache_unreachable_for() -> float | None:
+    """Seconds the shared cache has been away for this process; None while it answers, or
+    when there is none to reach (each process's memory)."""
+    probe = getattr(cache, "unreachable_for", None)
+    return None if probe is None else probe()
+
+
 class HealthCheckMiddleware:
     """Answers ``/healthz`` ahead of the other middleware.
 
@@ -40,9 +53,17 @@ class HealthCheckMiddleware:
             return self.get_response(request)
         if request.method not in ("GET", "HEAD"):
             return HttpResponseNotAllowed(["GET", "HEAD"])
-        if database_reachable():
-            response = HttpResponse("ok\n", content_type="text/plain")
+        if not database_reachable():
+            lines, status = ["database unreachable"], 503
         else:
-            response = HttpResponse("database unreachable\n", status=503, content_type="text/plain")
+            lines, status = ["ok"], 200
+            away = cache_unreachable_for()
+            if away is not None:
+                lines.append(f"cache unreachable for {away:.0f} s: pages are drawn without it")
+                if request.GET.get("cache") == "1":
+                    status = 503
+        response = HttpResponse(
+            "".join(f"{line}\n" for line in lines), status=status, content_type="text/plain"
+        )
         response["Cache-Control"] = "no-store"
         return response
