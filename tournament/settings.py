@@ -272,8 +272,10 @@ SECURE_HSTS_PRELOAD = _flag("MCR_SECURE_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 
 # Login throttling (django-axes): after 10 wrong passwords for one account from one address,
-# that account is refused from that address for 15 minutes; an organiser can lift it sooner
-# (the "Locked-out accounts" page). A login that succeeds clears the count.
+# that account is refused from that address for 15 minutes; a superuser, or an organiser of
+# a tournament the account serves, can lift it sooner (the "Locked-out accounts" page). A
+# login that succeeds clears the count. Counted in the database, not the cache: nothing that
+# guards the logins depends on the cache.
 AUTHENTICATION_BACKENDS = [
     "tournament.server.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -287,6 +289,9 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "tournament.server.login_throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "tournament.server.login_throttle.client_ip"
 AXES_USERNAME_CALLABLE = "tournament.server.login_throttle.username"
+# Every failed login is kept (axes' AccessFailureLog, the admin's "Access failures"), apart
+# from the count that locks out: an unlock resets the count, never the record.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
 
 # Everything from the site itself, and scripts only from its own files: no inline script, no
 # event-handler attribute, no script from elsewhere, so a name or a reason typed into a form
