@@ -48,8 +48,7 @@ def test_a_control_character_is_refused_on_one_line(character):
         validate_one_line(value)
     assert refused.value.code == "not_one_line"
     assert refused.value.messages == [
-        "Use one line, without line breaks or control characters "
-        f"(U+{ord(character):04X})."
+        f"Use one line, without line breaks or control characters (U+{ord(character):04X})."
     ]
 
 
