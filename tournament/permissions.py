@@ -1,5 +1,8 @@
 """Who may do what: organisers run their tournaments, referees enter results."""
 
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
 
 def can_create_tournament(user) -> bool:
     return user.is_authenticated and (
@@ -8,10 +11,36 @@ def can_create_tournament(user) -> bool:
 
 
 def can_unlock_logins(user) -> bool:
-    """Lift a login lockout (any account's: a lockout is not one tournament's): the site's
-    organisers, who may create tournaments. An unlock only lets the account try passwords
-    again; it opens nothing."""
-    return can_create_tournament(user)
+    """Open the list of locked-out accounts: a superuser, and the organisers (who may create
+    tournaments, or organise one). Which accounts each may unlock: ``unlockable_usernames``."""
+    if not user.is_authenticated:
+        return False
+    return can_create_tournament(user) or user.organised_tournaments.exists()
+
+
+def unlockable_usernames(user) -> frozenset[str] | None:
+    """The accounts whose login lockout ``user`` may lift (None: every one, a superuser's,
+    unknown names included): those serving a tournament ``user`` organises, as its organiser
+    or referee.
+
+    An unlock lets the account try passwords again at once: lifted by just any organiser,
+    an organiser of one tournament could guess at another's referee account ten times, unlock
+    it, and go on for ever. An unknown name is nobody's tournament's: only a superuser."""
+    if not user.is_authenticated:
+        return frozenset()
+    if user.is_superuser:
+        return None
+    served = get_user_model().objects.filter(
+        Q(organised_tournaments__organisers=user) | Q(refereed_tournaments__organisers=user)
+    )
+    return frozenset(served.values_list("username", flat=True).distinct())
+
+
+def can_unlock_login(user, username: str) -> bool:
+    """Whether ``user`` may lift the lockout of the account ``username`` (the list shows the
+    same accounts: ``unlockable_usernames``)."""
+    allowed = unlockable_usernames(user)
+    return allowed is None or username in allowed
 
 
 def _is_member(user, tournament, role: str) -> bool:

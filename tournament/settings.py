@@ -288,8 +288,10 @@ SECURE_HSTS_PRELOAD = _flag("MCR_SECURE_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 
 # Login throttling (django-axes): after 10 wrong passwords for one account from one address,
-# that account is refused from that address for 15 minutes; an organiser can lift it sooner
-# (the "Locked-out accounts" page). A login that succeeds clears the count.
+# that account is refused from that address for 15 minutes; a superuser, or an organiser of
+# a tournament the account serves, can lift it sooner (the "Locked-out accounts" page). A
+# login that succeeds clears the count. Counted in the database, not the cache: nothing that
+# guards the logins depends on the cache.
 AUTHENTICATION_BACKENDS = [
     "tournament.server.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -303,6 +305,9 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "tournament.server.login_throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "tournament.server.login_throttle.client_ip"
 AXES_USERNAME_CALLABLE = "tournament.server.login_throttle.username"
+# Every failed login is kept (axes' AccessFailureLog, the admin's "Access failures"), apart
+# from the count that locks out: an unlock resets the count, never the record.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
 
 # Everything from the site itself, and scripts only from its own files: no inline script, no
 # event-handler attribute, no script from elsewhere, so a name or a reason typed into a form
@@ -322,13 +327,25 @@ CONTENT_SECURITY_POLICY = {
 # The number of reverse proxies in front of the app that append to X-Forwarded-For (1 for
 # the nginx of docs/deploy.md); 0 reads the address the app's connection comes from.
 TRUSTED_PROXY_COUNT = _int("MCR_PROXY_COUNT", 0)
-# The results API counts each address's requests by the same proxies.
-NINJA_NUM_PROXIES = TRUSTED_PROXY_COUNT
 
-# The open results API (/api/v1/): requests an address may make, as "N/m" (a minute), "N/s"
-# or "N/h"; beyond, 429 with Retry-After. A ranking site's poller asks once a minute or so;
-# a spectator's page reload is no API request.
+# The open results API (/api/v1/): requests an address may make (the address read behind
+# the same proxies), as "N/m" (a minute), "N/s" or "N/h"; beyond, 429 with Retry-After. A
+# ranking site's poller asks once a minute or so; a spectator's page reload is no API
+# request. Counted in the cache (tournament/server/rate_limits.py).
 API_RATE = os.environ.get("MCR_API_RATE", "300/m").strip()
+
+# Sign-ups on a tournament's public form, counted in the database by the sign-up service
+# (docs/players.md): a tournament takes at most this many an hour, or its player cap if
+# that is more, so that a rush of a whole field opening registration at once is taken while
+# a flood from many addresses, each sign-up e-mailing an address the sender chose, stops
+# there; one e-mail address signs up at most MCR_SIGN_UPS_PER_EMAIL times a day, all
+# tournaments together (a family sharing an address fits).
+SIGN_UPS_PER_HOUR = _int("MCR_SIGN_UPS_PER_HOUR", 200)
+SIGN_UPS_PER_EMAIL = _int("MCR_SIGN_UPS_PER_EMAIL", 5)
+if SIGN_UPS_PER_HOUR < 1 or SIGN_UPS_PER_EMAIL < 1:
+    raise ImproperlyConfigured(
+        "MCR_SIGN_UPS_PER_HOUR and MCR_SIGN_UPS_PER_EMAIL must be 1 or more."
+    )
 
 # Everything worth seeing goes to stderr, the service's log (journalctl -u mcr): errors with
 # their traceback and the error id the 500 page shows, warnings (failed logins, lockouts,

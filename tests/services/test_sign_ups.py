@@ -2,13 +2,16 @@
 order; duplicates refused with the reason; a place freed goes to the first in line; the
 organiser accepts, refuses and moves; the player withdraws before the first draw."""
 
+import threading
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.utils import timezone
 
-from tests.conftest import make_players
+from tests.conftest import make_players, make_tournament, make_user
+from tests.services.errors import codes
 from tournament import services
 from tournament.models import OutgoingEmail, SignUp
 
@@ -190,3 +193,95 @@ def test_a_new_sign_up_never_jumps_the_waiting_list(tournament):
     services.player_save(tournament=tournament, player=player, is_substitute=True)
     assert sign(tournament, 6).status == "waiting"
     assert dict(statuses(tournament))["Signer 5"] == "pending"
+
+
+# ---------------------------------------------------------------- floods
+
+
+def test_a_tournament_takes_at_most_so_many_sign_ups_an_hour(tournament, settings):
+    settings.SIGN_UPS_PER_HOUR = 5
+    open_sign_up(tournament, cap=4)
+    for n in range(5):
+        sign(tournament, n)
+    with pytest.raises(ValidationError) as refused:
+        sign(tournament, 5)
+    assert codes(refused.value) == {"sign_ups_per_hour"}
+    assert "taken 5 sign-ups in the last hour" in refused.value.messages[0]
+    assert tournament.sign_ups.count() == 5
+    assert OutgoingEmail.objects.count() == 5
+    # Withdrawn sign-ups still count; an hour later, the tournament takes sign-ups again.
+    services.sign_up_withdraw(sign_up=tournament.sign_ups.first())
+    with pytest.raises(ValidationError):
+        sign(tournament, 6)
+    tournament.sign_ups.update(signed_up_at=timezone.now() - timedelta(minutes=61))
+    assert sign(tournament, 7).status == "waiting"
+
+
+def test_a_tournament_whose_cap_is_larger_takes_its_cap_in_an_hour(tournament, settings):
+    settings.SIGN_UPS_PER_HOUR = 3
+    open_sign_up(tournament, cap=6, review=False)
+    for n in range(6):
+        sign(tournament, n)
+    with pytest.raises(ValidationError):
+        sign(tournament, 6)
+    assert tournament.players.count() == 6
+
+
+def test_the_default_takes_a_rush_of_two_hundred_players_in_an_hour(tournament):
+    open_sign_up(tournament, cap=None)
+    for n in range(200):
+        sign(tournament, n)
+    assert tournament.sign_ups.count() == 200
+
+
+def test_an_email_address_signs_up_at_most_so_many_times_a_day(
+    tournament, other_tournament, settings
+):
+    settings.SIGN_UPS_PER_EMAIL = 3
+    open_sign_up(tournament)
+    open_sign_up(other_tournament)
+    victim = "victim@example.org"
+    sign(tournament, 1, email=victim)
+    sign(tournament, 2, email=victim)
+    sign(other_tournament, 3, email=victim)
+    with pytest.raises(ValidationError) as refused:
+        sign(tournament, 4, email="VICTIM@example.org")
+    assert refused.value.message_dict == {
+        "email": [
+            "This e-mail address has signed up 3 times today, as many as one address may: "
+            "please use another, or try again tomorrow."
+        ]
+    }
+    assert OutgoingEmail.objects.filter(to__iexact=victim).count() == 3
+    sign(tournament, 5, email="someone.else@example.org")
+    SignUp.objects.update(signed_up_at=timezone.now() - timedelta(hours=25))
+    sign(tournament, 6, email=victim)
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="threads share no in-memory SQLite database"
+)
+def test_parallel_sign_ups_cannot_all_pass_the_hour(transactional_db, settings):
+    """Counted under the tournament's lock: sixteen sign-ups at once, a limit of five."""
+    organiser = make_user("organiser", can_create=True)
+    tournament = open_sign_up(make_tournament(creator=organiser), cap=4)
+    settings.SIGN_UPS_PER_HOUR = 5
+    start = threading.Barrier(16)
+    refused = []
+
+    def signer(n):
+        start.wait()
+        try:
+            sign(tournament, n)
+        except ValidationError as error:
+            refused.append(codes(error))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=signer, args=(n,)) for n in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert tournament.sign_ups.count() == 5
+    assert refused == [{"sign_ups_per_hour"}] * 11

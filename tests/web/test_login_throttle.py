@@ -1,18 +1,21 @@
 """Login throttling: ten wrong passwords for one account from one address lock that account
-out of that address for fifteen minutes, on the login page and the admin's; an organiser
-can unlock it sooner from the "Locked-out accounts" page."""
+out of that address for fifteen minutes, on the login page and the admin's; a superuser, or
+an organiser of a tournament the account serves, can unlock it sooner from the "Locked-out
+accounts" page, and the failed logins stay on record."""
 
+import logging
+import re
 from datetime import timedelta
 
 import pytest
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessFailureLog
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.db.models import F
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
-from tests.conftest import login
+from tests.conftest import login, make_user
 from tournament.server.login_throttle import client_ip, failed_logins
 
 LOGIN_URL = reverse("login")
@@ -169,7 +172,7 @@ def test_the_list_by_persona(personas, persona, expected):
     ("persona", "expected"),
     [("organiser", 302), ("referee", 403), ("other_referee", 403), ("anonymous", 302)],
 )
-def test_only_organisers_unlock(personas, persona, expected):
+def test_only_organisers_unlock(personas, tournament, persona, expected):
     lock_out(Client())
     response = personas[persona].post(
         UNLOCK_URL, {"username": "referee", "ip_address": "127.0.0.1"}
@@ -196,7 +199,7 @@ def test_the_unlock_takes_post_only(organiser):
     assert client.put(LIST_URL).status_code == 405
 
 
-def test_an_organiser_unlocks_a_referee_who_then_logs_in(organiser, referee):
+def test_an_organiser_unlocks_a_referee_who_then_logs_in(organiser, referee, tournament):
     tablet = Client()
     lock_out(tablet, REMOTE_ADDR="10.0.0.7")
     try_login(Client(), "wrong", username="organiser", REMOTE_ADDR="10.0.0.8")
@@ -221,7 +224,7 @@ def test_an_organiser_unlocks_a_referee_who_then_logs_in(organiser, referee):
     assert [row.username for row in failed_logins()] == ["organiser"]
 
 
-def test_an_unlock_without_address_unlocks_every_address(organiser, referee):
+def test_an_unlock_without_address_unlocks_every_address(organiser, referee, tournament):
     lock_out(Client(), REMOTE_ADDR="10.0.0.7")
     lock_out(Client(), REMOTE_ADDR="10.0.0.8")
     lock_out(Client(), username="organiser", REMOTE_ADDR="10.0.0.8")
@@ -241,7 +244,7 @@ def test_an_unlock_without_address_unlocks_every_address(organiser, referee):
         {"username": "x" * 151},
     ],
 )
-def test_an_unlock_of_nothing_valid_unlocks_nothing(organiser, referee, data):
+def test_an_unlock_of_nothing_valid_unlocks_nothing(organiser, referee, tournament, data):
     lock_out(Client())
     response = login(organiser).post(UNLOCK_URL, data, follow=True)
     assert "Nothing unlocked" in response.content.decode()
@@ -266,3 +269,125 @@ def test_a_name_too_long_for_any_account_is_refused_as_a_wrong_login(db):
     assert response.status_code == 200
     assert "Please enter a correct username and password" in response.content.decode()
     assert AccessAttempt.objects.get().username == "n" * 150
+
+
+# ---------------------------------------------------------------- who may unlock which account
+
+
+@pytest.fixture
+def cast(tournament, other_tournament, organiser, referee, other_referee):
+    """Tournament A (``tournament``): ``organiser`` organises it, ``referee`` referees it.
+    Tournament B (``other_tournament``): ``other-organiser`` organises it, ``other-referee``
+    referees it. ``stranger`` serves no tournament."""
+    make_user("stranger")
+    return {
+        "organiser of A": login(organiser),
+        "organiser of B": login(User.objects.get(username="other-organiser")),
+        "referee of A": login(referee),
+        "superuser": login(User.objects.create_superuser("admin", password="pw-admin")),
+        "anonymous": login(None),
+    }
+
+
+def locked(username: str, address: str) -> bool:
+    return any(
+        row.username == username and row.ip_address == address and row.locked_until
+        for row in failed_logins()
+    )
+
+
+@pytest.mark.parametrize(
+    ("persona", "expected"),
+    [
+        ("organiser of A", 302),
+        ("organiser of B", 403),
+        ("referee of A", 403),
+        ("anonymous", 302),
+        ("superuser", 302),
+    ],
+)
+def test_a_lockout_is_lifted_by_an_organiser_of_the_accounts_tournament_or_a_superuser(
+    cast, persona, expected
+):
+    lock_out(Client(), REMOTE_ADDR="10.0.0.7")
+    response = cast[persona].post(UNLOCK_URL, {"username": "referee", "ip_address": "10.0.0.7"})
+    assert response.status_code == expected
+    unlocked = persona in ("organiser of A", "superuser")
+    assert locked("referee", "10.0.0.7") == (not unlocked)
+    if persona == "anonymous":
+        assert response["Location"].startswith(LOGIN_URL + "?next=")
+
+
+def test_an_organiser_of_another_tournament_cannot_unlock_from_every_address(cast):
+    lock_out(Client(), REMOTE_ADDR="10.0.0.7")
+    response = cast["organiser of B"].post(UNLOCK_URL, {"username": "referee", "ip_address": ""})
+    assert response.status_code == 403
+    assert locked("referee", "10.0.0.7")
+
+
+def test_the_organisers_of_a_tournament_unlock_each_other(cast):
+    lock_out(Client(), username="other-referee", REMOTE_ADDR="10.0.0.7")
+    lock_out(Client(), username="other-organiser", REMOTE_ADDR="10.0.0.7")
+    organiser_b = cast["organiser of B"]
+    for username in ("other-referee", "other-organiser"):
+        organiser_b.post(UNLOCK_URL, {"username": username, "ip_address": "10.0.0.7"})
+    assert failed_logins() == []
+
+
+def test_the_list_shows_each_viewer_only_what_they_may_unlock(cast):
+    for username in ("referee", "other-referee", "stranger", "nobody-at-all"):
+        lock_out(Client(), username=username, REMOTE_ADDR="10.0.0.7")
+
+    def listed(persona):
+        html = cast[persona].get(LIST_URL).content.decode()
+        return sorted(re.findall(r'data-username="([^"]+)"', html))
+
+    assert listed("organiser of A") == ["referee"]
+    assert listed("organiser of B") == ["other-referee"]
+    # Unknown names and accounts serving no tournament: a superuser's.
+    assert listed("superuser") == ["nobody-at-all", "other-referee", "referee", "stranger"]
+    assert cast["referee of A"].get(LIST_URL).status_code == 403
+
+
+def test_an_organiser_who_did_not_create_the_tournament_may_unlock_its_referee(tournament, referee):
+    """A co-organiser added to the tournament, without the right to create tournaments."""
+    co_organiser = make_user("co-organiser")
+    tournament.organisers.add(co_organiser)
+    lock_out(Client(), REMOTE_ADDR="10.0.0.7")
+    client = login(co_organiser)
+    assert 'data-username="referee"' in client.get(LIST_URL).content.decode()
+    client.post(UNLOCK_URL, {"username": "referee", "ip_address": "10.0.0.7"})
+    assert not locked("referee", "10.0.0.7")
+
+
+def test_the_audit_an_organiser_guessing_at_another_tournaments_referee_is_locked_out(cast):
+    """The audit's reproduction: the organiser of A, from their own machine, guesses at B's
+    referee's password, tries to lift the lockout after each ten, and is refused: the eleventh
+    guess, even the right password, is refused, and stays so."""
+    guesser = Client(REMOTE_ADDR="10.0.0.66")
+    lock_out(guesser, username="other-referee", REMOTE_ADDR="10.0.0.66")
+    unlock = {"username": "other-referee", "ip_address": "10.0.0.66"}
+    assert cast["organiser of A"].post(UNLOCK_URL, unlock).status_code == 403
+    assert cast["organiser of A"].post(UNLOCK_URL, {"username": "other-referee"}).status_code == (
+        403
+    )
+    for guess in range(5):
+        answer = try_login(guesser, f"guess-{guess}", username="other-referee")
+        assert answer.status_code == 429
+    assert try_login(guesser, "pw-other-referee", username="other-referee").status_code == 429
+    assert (
+        'data-username="other-referee"' not in cast["organiser of A"].get(LIST_URL).content.decode()
+    )
+
+
+def test_an_unlock_keeps_the_failed_logins_on_record_and_says_who_lifted_it(cast, caplog):
+    lock_out(Client(), REMOTE_ADDR="10.0.0.7")
+    with caplog.at_level(logging.WARNING, logger="tournament.server.login_throttle"):
+        cast["organiser of A"].post(UNLOCK_URL, {"username": "referee", "ip_address": "10.0.0.7"})
+    assert not locked("referee", "10.0.0.7")
+    kept = AccessFailureLog.objects.filter(username="referee", ip_address="10.0.0.7")
+    assert kept.count() == 10
+    assert kept.filter(locked_out=True).exists()
+    assert [r.getMessage() for r in caplog.records if "unlocked" in r.getMessage()] == [
+        "organiser unlocked the logins of 'referee' from 10.0.0.7, after 10 failed logins."
+    ]

@@ -11,9 +11,9 @@ from django.urls import reverse
 from tests.conftest import login
 from tests.web.pages import assert_error_beside
 from tournament import services
-from tournament.models import Player, SignUp
+from tournament.models import OutgoingEmail, Player, SignUp
 from tournament.players.player_links import sign_up_token
-from tournament.server import form_throttle
+from tournament.server import form_throttle, rate_limits
 
 
 def url(name, *args, slug="spring-open"):
@@ -114,6 +114,49 @@ def test_the_form_is_throttled_per_address(open_form):
     # Another address is not held back.
     other = Client(REMOTE_ADDR="203.0.113.10")
     assert other.post(url("sign_up_form"), form_data(100)).status_code == 302
+
+
+def test_two_hundred_sign_ups_from_forty_addresses_are_held_to_the_tournaments_hour(
+    open_form, settings
+):
+    """The audit's flood: forty addresses, five sign-ups each (under the per-address
+    throttle), each e-mailing an address the sender chose."""
+    settings.SIGN_UPS_PER_HOUR = 50
+    answers = []
+    for n in range(200):
+        address = f"198.51.100.{n % 40 + 1}"
+        answers.append(Client(REMOTE_ADDR=address).post(url("sign_up_form"), form_data(n)))
+    assert [r.status_code for r in answers].count(302) == 50
+    assert [r.status_code for r in answers].count(429) == 150
+    assert "as many as it takes in an hour: please try again later" in text(answers[-1])
+    assert SignUp.objects.count() == 50
+    assert OutgoingEmail.objects.count() == 50
+
+
+def test_an_email_address_used_too_often_is_refused_beside_the_field(open_form, settings):
+    settings.SIGN_UPS_PER_EMAIL = 2
+    for n in range(2):
+        Client().post(url("sign_up_form"), form_data(n, email="victim@example.org"))
+    response = Client().post(url("sign_up_form"), form_data(3, email="victim@example.org"))
+    assert_error_beside(response, "email", "This e-mail address has signed up 2 times today")
+    assert SignUp.objects.count() == 2
+
+
+def test_with_the_cache_down_the_form_is_taken_and_the_tournaments_hour_still_holds(
+    open_form, settings, monkeypatch
+):
+    class Down:
+        def add(self, *args, **kwargs):
+            raise ConnectionError("Connection refused")
+
+        incr = add
+
+    monkeypatch.setattr(rate_limits, "cache", Down())
+    settings.SIGN_UPS_PER_HOUR = 12
+    flood = Client(REMOTE_ADDR="203.0.113.9")
+    codes = [flood.post(url("sign_up_form"), form_data(n)).status_code for n in range(15)]
+    assert codes == [302] * 12 + [429] * 3
+    assert SignUp.objects.count() == 12
 
 
 def test_a_closed_form_says_why_and_takes_nothing(tournament):

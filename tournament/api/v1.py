@@ -12,11 +12,9 @@ import hashlib
 from fractions import Fraction
 from functools import wraps
 
-from django.conf import settings
 from django.http import Http404, HttpResponse
 from ninja import NinjaAPI, Path
 from ninja.pagination import PageNumberPagination, paginate
-from ninja.throttling import AnonRateThrottle
 
 from tournament.api.methods import read_only_urls
 from tournament.api.schemas import (
@@ -37,6 +35,7 @@ from tournament.api.schemas import (
     seat_label,
     twelfths,
 )
+from tournament.api.throttling import AddressRateThrottle
 from tournament.scoring import TWELFTHS
 from tournament.selectors import api as reads
 from tournament.selectors.lookups import tournament_with_versions
@@ -81,9 +80,9 @@ api = ResultsAPI(
     ),
     urls_namespace="api-v1",
     docs_url=None,
-    # Per address (``NINJA_NUM_PROXIES`` reads it behind the site's proxies): the API has
-    # no accounts, a logged-in organiser is one more address.
-    throttle=[AnonRateThrottle(settings.API_RATE)],
+    # Per address (behind the site's proxies, the caller's): the API has no accounts, a
+    # logged-in organiser is one more address.
+    throttle=[AddressRateThrottle()],
 )
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.forms.service_errors import add_service_errors
 from tournament.language.formatting import SEAT_LABELS, WIND_LETTERS
 from tournament.models import Hand, Penalty
+from tournament.models.validators import validate_one_line
 from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.sheets import table_clock
@@ -247,6 +248,7 @@ class PenaltyForm(forms.Form):
         label=_("Reason"),
         required=False,
         max_length=200,
+        validators=[validate_one_line],
         widget=forms.TextInput(attrs={"list": "penalty-reasons"}),
     )
 
@@ -356,6 +358,7 @@ class ConfirmForm(forms.Form):
                 label=label,
                 required=False,
                 max_length=INITIALS_MAX_LENGTH,
+                validators=[validate_one_line],
                 widget=forms.TextInput(
                     attrs={
                         "size": INITIALS_MAX_LENGTH,

@@ -15,6 +15,7 @@ from tournament.models import (
     SeatingPlan,
     Tournament,
 )
+from tournament.models.validators import validate_multi_line, validate_one_line
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.lookups import ACTIVE_PLAYERS
 from tournament.selectors.referees import tournament_referees
@@ -263,6 +264,7 @@ class CommitForm(forms.Form):
         label=_("Public value to mix in (optional)"),
         required=False,
         max_length=MAX_PUBLIC_VALUE,
+        validators=[validate_one_line],
         help_text=_(
             "A value nobody knows yet, published later by others, such as “drand round "
             "1234567” or “the national lottery of 5 December 2026”. You type it in once it is "
@@ -286,6 +288,7 @@ class PublicValueForm(forms.Form):
     value = forms.CharField(
         label=_("Public value"),
         max_length=MAX_PUBLIC_VALUE,
+        validators=[validate_one_line],
         help_text=_("Exactly as published. It is recorded once and cannot be changed."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
@@ -295,6 +298,7 @@ class ReopenForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason for the correction"),
         max_length=500,
+        validators=[validate_multi_line],
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 

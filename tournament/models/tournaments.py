@@ -13,6 +13,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.history.audit import TournamentHistory
 from tournament.language.formatting import SEAT_LABELS
+from tournament.models.validators import validate_one_line
 from tournament.seating import HANDS_PER_SESSION
 
 SEAT_CHOICES = [(i, label) for i, label in enumerate(SEAT_LABELS)]
@@ -63,7 +64,9 @@ def validate_tiebreak_order(value: str) -> None:
 
 
 class Tournament(models.Model):
-    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
+    name = models.CharField(
+        pgettext_lazy("tournament", "name"), max_length=200, validators=[validate_one_line]
+    )
     slug = models.SlugField(_("short name in addresses"), max_length=60, unique=True)
     session_count = models.PositiveSmallIntegerField(
         _("number of sessions"),
@@ -207,14 +210,26 @@ class Player(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
-    name = models.CharField(pgettext_lazy("player", "name"), max_length=120)
-    first_name = models.CharField(_("first name"), max_length=60, blank=True)
-    last_name = models.CharField(_("last name"), max_length=60, blank=True)
-    name_zh = models.CharField(_("Chinese name"), max_length=60, blank=True)
-    team = models.CharField(_("team or club"), max_length=120, blank=True)
+    name = models.CharField(
+        pgettext_lazy("player", "name"), max_length=120, validators=[validate_one_line]
+    )
+    first_name = models.CharField(
+        _("first name"), max_length=60, blank=True, validators=[validate_one_line]
+    )
+    last_name = models.CharField(
+        _("last name"), max_length=60, blank=True, validators=[validate_one_line]
+    )
+    name_zh = models.CharField(
+        _("Chinese name"), max_length=60, blank=True, validators=[validate_one_line]
+    )
+    team = models.CharField(
+        _("team or club"), max_length=120, blank=True, validators=[validate_one_line]
+    )
     # Three capital letters. The column keeps the width it had when countries were free
     # text, so that the history's earlier values (full names) stay as they were written.
-    country = models.CharField(_("country"), max_length=60, blank=True)
+    country = models.CharField(
+        _("country"), max_length=60, blank=True, validators=[validate_one_line]
+    )
     # What the country field held before countries were codes, when no code could be found
     # for it: shown to the organiser until they give the player's country again.
     country_unrecognised = models.CharField(

@@ -20,6 +20,7 @@ from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
 from tournament.exports import federation
+from tournament.models.validators import character_code, unsafe_character
 from tournament.players.player_columns import (
     COLUMNS,
     FIELD_ORDER,
@@ -558,7 +559,22 @@ def _check_number(preview: RowPreview, cell: object, max_number: int) -> None:
 
 def _check_text(preview: RowPreview, name: str, max_length: int | None) -> None:
     value = preview.cells[name]
-    if max_length is not None and len(value) > max_length:
+    found = unsafe_character(value)
+    if found is not None:
+        # A cell may hold a line break (a quoted CSV field, an Alt+Enter in a spreadsheet):
+        # said for its row, as the players' form says it beside the field.
+        preview.problems.append(
+            Problem(
+                "not_one_line",
+                _(
+                    "The %(field)s must be one line, without line breaks or control "
+                    "characters (%(character)s)."
+                )
+                % {"field": field_label(name), "character": character_code(found)},
+                name,
+            )
+        )
+    elif max_length is not None and len(value) > max_length:
         preview.problems.append(
             Problem(
                 "too_long",

@@ -1,9 +1,13 @@
 """Public forms throttled against floods: at most so many posts from one address in a
-window, counted in the cache (shared by every worker and server that share the cache).
-No captcha service from outside: a person signing up posts once or twice."""
+window, counted in the shared cache (``rate_limits``: every worker and server that share the
+cache count together). No captcha service from outside: a person signing up posts once or
+twice.
 
-from django.core.cache import cache
+The count fails open: with the cache down, the forms are taken, and what their services
+count in the database still holds (a tournament's sign-ups an hour, an e-mail address's a
+day: ``services.sign_ups``)."""
 
+from tournament.server import rate_limits
 from tournament.server.login_throttle import client_ip
 
 # Sign-ups from one address: a club signing up its members at one desk stays well under.
@@ -14,15 +18,13 @@ WINDOW_SECONDS = 10 * 60
 def allowed(request, form: str, *, limit: int = SIGN_UPS_PER_WINDOW) -> bool:
     """Count one more post of ``form`` from the visitor's address; False once the address
     has posted ``limit`` within the window."""
-    key = f"mcr:throttle:{form}:{client_ip(request) or 'unknown'}"
-    # add() starts the window only if none runs; incr() is atomic in every cache backend.
-    cache.add(key, 0, WINDOW_SECONDS)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window ended between add() and incr()
-        cache.set(key, 1, WINDOW_SECONDS)
-        count = 1
-    return count <= limit
+    verdict = rate_limits.hit(
+        f"form:{form}",
+        client_ip(request) or "unknown",
+        rate_limits.Rate(limit, WINDOW_SECONDS),
+        fail_open=True,
+    )
+    return verdict.allowed
 
 
 def window_minutes() -> int:

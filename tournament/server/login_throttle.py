@@ -105,13 +105,18 @@ class FailedLogins:
     locked_until: datetime | None  # None: below the limit, not locked out
 
 
-def failed_logins(*, now: datetime | None = None) -> list[FailedLogins]:
+def failed_logins(
+    *, now: datetime | None = None, usernames: frozenset[str] | None = None
+) -> list[FailedLogins]:
     """Accounts with failed logins within the cool-off, by account and address, the latest
-    first; those at the limit are locked out until ``locked_until``."""
+    first; those at the limit are locked out until ``locked_until``. Only the accounts
+    named in ``usernames``, when given (``permissions.unlockable_usernames``)."""
     now = now or timezone.now()
+    attempts = AccessAttempt.objects.filter(attempt_time__gte=now - cool_off())
+    if usernames is not None:
+        attempts = attempts.filter(username__in=usernames)
     rows = (
-        AccessAttempt.objects.filter(attempt_time__gte=now - cool_off())
-        .values("username", "ip_address")
+        attempts.values("username", "ip_address")
         .annotate(failures=Sum("failures_since_start"), last_failure=Max("attempt_time"))
         .order_by("-last_failure", "username")
     )
@@ -130,13 +135,26 @@ def failed_logins(*, now: datetime | None = None) -> list[FailedLogins]:
 
 
 def unlock(*, username: str, ip_address: str | None, by) -> int:
-    """Forget the failed logins of ``username`` from ``ip_address`` (from every address
-    when None): it may log in from there again at once. The number of records removed."""
+    """Lift the lockout of ``username`` from ``ip_address`` (from every address when None):
+    it may log in from there again at once. The number of records removed.
+
+    Only the count that locks the account out is reset: each failed login stays in axes'
+    failure log (``AXES_ENABLE_ACCESS_FAILURE_LOG``, the admin's *Access failures*), and the
+    unlock is logged with who lifted it and the failures it forgave. Who may unlock which
+    account is ``permissions.can_unlock_login``'s to say, before this is called."""
     if not username:
         # axes would read no username and no address as "everyone".
         raise ValueError("unlock needs a username")
+    attempts = AccessAttempt.objects.filter(username=username)
+    if ip_address:
+        attempts = attempts.filter(ip_address=ip_address)
+    failures = attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
     removed = reset(username=username, ip=ip_address or None)
-    logger.info(
-        "%s unlocked the logins of %r from %s.", by, username, ip_address or "every address"
+    logger.warning(
+        "%s unlocked the logins of %r from %s, after %d failed logins.",
+        by,
+        username,
+        ip_address or "every address",
+        failures,
     )
     return removed

@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from tournament import seating
 from tournament.language.translated import core_error
 from tournament.models import SEATING_METHOD_CHOICES, DrawCommitment, SeatingPlan, Tournament
+from tournament.models.validators import unsafe_character
 from tournament.seating import commitment as rules
 from tournament.selectors.seating import players_for_draw, seating_groups
 from tournament.services.results import tournament_touch
@@ -216,6 +217,12 @@ def draw_commitment_public_value(*, commitment: DrawCommitment, value: str) -> D
             "value",
             _("The public value can have at most %(max)s characters.") % {"max": MAX_PUBLIC_VALUE},
             "public_value_too_long",
+        )
+    if unsafe_character(value) is not None:
+        raise _refused(
+            "value",
+            _("Type the public value on one line, without control characters."),
+            "not_one_line",
         )
     commitment.public_value = value
     commitment.public_value_at = timezone.now()

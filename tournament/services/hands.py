@@ -20,6 +20,7 @@ from tournament.models import (
     Penalty,
     Table,
 )
+from tournament.models.validators import unsafe_character
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
@@ -69,6 +70,9 @@ HAND_MESSAGES = {
         "Penalty %(n)s: the points must be a positive whole number."
     ),
     "penalty_reason_required": gettext_lazy("Penalty %(n)s: give the reason for the penalty."),
+    "penalty_reason_not_one_line": gettext_lazy(
+        "Penalty %(n)s: write the reason on one line, without control characters."
+    ),
     "too_many_penalties": gettext_lazy("A hand has at most %(most_penalties)s penalties."),
 }
 
@@ -180,6 +184,9 @@ def settle(
     for index, penalty in enumerate(penalties):
         if not (penalty.reason or "").strip():
             raise _penalties_refused("penalty_reason_required", index)
+        # Penalties are saved without full_clean (one create each): their model's rule here.
+        if unsafe_character(penalty.reason) is not None:
+            raise _penalties_refused("penalty_reason_not_one_line", index)
     try:
         result = hand_result(
             outcome=outcome,

@@ -14,8 +14,16 @@ The rules, in one place:
   When one comes free before the first draw (a withdrawal, a refusal, a higher cap), the
   first in line gets it and is told by e-mail.
 - An accepted sign-up becomes a player with the next free number.
+- Against floods (each sign-up e-mails the address it gives): a tournament takes at most
+  ``SIGN_UPS_PER_HOUR`` sign-ups in an hour (its cap, if more), one e-mail address at most
+  ``SIGN_UPS_PER_EMAIL`` in a day, every tournament together. Counted here in the database,
+  under the tournament's lock: exact whatever the number of servers, and kept when the
+  cache (where the form's per-address throttle counts) is down.
 """
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
@@ -111,6 +119,40 @@ def _refuse_duplicates(tournament: Tournament, fields: dict) -> None:
         )
 
 
+def _refuse_floods(tournament: Tournament, email: str) -> None:
+    """Refuse a sign-up beyond the tournament's sign-ups an hour or the address's a day.
+    Every sign-up counts, withdrawn or refused too: withdrawing one must not free its e-mail
+    for another."""
+    now = timezone.now()
+    per_hour = max(settings.SIGN_UPS_PER_HOUR, tournament.player_cap or 0)
+    recent = tournament.sign_ups.filter(signed_up_at__gte=now - timedelta(hours=1))
+    if recent.count() >= per_hour:
+        raise ValidationError(
+            _(
+                "This tournament has taken %(count)s sign-ups in the last hour, as many as it "
+                "takes in an hour: please try again later."
+            )
+            % {"count": per_hour},
+            code="sign_ups_per_hour",
+        )
+    same_address = SignUp.objects.filter(
+        email__iexact=email, signed_up_at__gte=now - timedelta(days=1)
+    )
+    if same_address.count() >= settings.SIGN_UPS_PER_EMAIL:
+        raise ValidationError(
+            {
+                "email": ValidationError(
+                    _(
+                        "This e-mail address has signed up %(count)s times today, as many "
+                        "as one address may: please use another, or try again tomorrow."
+                    )
+                    % {"count": settings.SIGN_UPS_PER_EMAIL},
+                    code="sign_ups_per_email",
+                )
+            }
+        )
+
+
 def _next_position(tournament: Tournament) -> int:
     return (tournament.sign_ups.aggregate(last=Max("position"))["last"] or 0) + 1
 
@@ -150,6 +192,7 @@ def sign_up(*, tournament: Tournament, **fields) -> SignUp:
     if not fields["name"]:
         raise ValidationError({"name": ValidationError(_("Give your name."), code="name_missing")})
     _refuse_duplicates(tournament, fields)
+    _refuse_floods(tournament, fields["email"])
     # Those already waiting come first: a place freed without a promotion (a cancelled
     # draw, a player made a substitute) is theirs before this sign-up's.
     _promote(tournament)

@@ -13,6 +13,7 @@ from simple_history.utils import bulk_create_with_history
 from tournament import scoring
 from tournament.history import audit
 from tournament.models import Hand, Seat, Table, TableReopening
+from tournament.models.validators import validate_multi_line, validate_one_line
 from tournament.seating import HANDS_PER_SESSION
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.sessions import session_reopen
@@ -84,6 +85,8 @@ def _confirmed_initials(initials: Sequence[str]) -> list[str]:
         raise ValidationError(
             _("Give the four players' initials, by seat, or none."), code="bad_initials"
         )
+    for each in initials:
+        validate_one_line(each)
     too_long = [each for each in initials if len(each) > INITIALS_MAX_LENGTH]
     if too_long:
         raise ValidationError(
@@ -172,6 +175,11 @@ def table_reopen(*, table: Table, user, reason: str) -> Table:
         raise ValidationError(
             {"reason": ValidationError(_("Say why the table is reopened."), code="required")}
         )
+    try:
+        # Saved by create(), without full_clean: the model's rule applied here.
+        validate_multi_line(reason)
+    except ValidationError as error:
+        raise ValidationError({"reason": error}) from error
     if table.confirmed_at is None:
         raise ValidationError(_("The table is not confirmed."), code="table_not_confirmed")
     with audit.acting(user=user):

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from tournament.forms.accounts import UnlockForm
-from tournament.permissions import can_unlock_logins
+from tournament.permissions import can_unlock_login, can_unlock_logins, unlockable_usernames
 from tournament.server import login_throttle
 
 
@@ -24,7 +24,8 @@ def _check(request) -> None:
 def lockout_list(request):
     _check(request)
     context = {
-        "failed_logins": login_throttle.failed_logins(),
+        # Only the accounts this organiser may unlock: those serving their tournaments.
+        "failed_logins": login_throttle.failed_logins(usernames=unlockable_usernames(request.user)),
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "minutes": login_throttle.cool_off_minutes(),
     }
@@ -38,6 +39,8 @@ def lockout_unlock(request):
     form = UnlockForm(request.POST)
     if form.is_valid():
         username, address = form.cleaned_data["username"], form.cleaned_data["ip_address"]
+        if not can_unlock_login(request.user, username):
+            raise PermissionDenied
         login_throttle.unlock(username=username, ip_address=address, by=request.user)
         if address:
             message = _("%(username)s may log in again from %(address)s.")

@@ -4,7 +4,7 @@ list)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -43,6 +43,10 @@ def sign_up_form(request, slug):
             lambda: services.sign_up(tournament=tournament, **form.sign_up_fields()),
         ):
             return redirect("sign_up_status", sign_up_token(saved.result))
+        elif form.has_error(NON_FIELD_ERRORS, "sign_ups_per_hour"):
+            # Refused for the tournament's number of sign-ups, not for what was typed. (An
+            # e-mail address used too often is said beside its field, as a field's error.)
+            status = 429
     context.update(tournament=tournament, form=form, closed=closed)
     return render(request, "sign_ups/form.html", context, status=status)
 
