@@ -93,7 +93,9 @@ class DatabaseOutageLogFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         said = getattr(getattr(record, "request", None), "database_outage", None)
-        if said is not None:
+        # Once per record: logging configured again (a test's settings) adds the filter again.
+        if said is not None and not getattr(record, "database_outage_said", False):
+            record.database_outage_said = True
             record.msg = f"{record.msg} (the database cannot be reached: %s)"
             record.args = (*(record.args or ()), said)
             record.levelno, record.levelname = logging.WARNING, "WARNING"
