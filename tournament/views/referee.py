@@ -31,6 +31,7 @@ from tournament.selectors.referees import referee_home
 from tournament.selectors.sheets import (
     hand_revisions,
     session_sheets,
+    sheet_version,
     table_clock,
     table_players,
     table_sheet,
@@ -336,18 +337,27 @@ def table_confirm(request, slug, number, table):
                     user=entering_user(request),
                     record_missing_as_not_played=data["record_missing_as_not_played"],
                     initials=data["initials"],
+                    # Always sent: a review posted without its version is refused, shown again.
+                    version=data["version"],
                 )
             except ValidationError as error:
                 add_service_errors(form, error)
                 # Another tablet may have confirmed or changed the table meanwhile.
                 table.refresh_from_db()
                 sheet = table_sheet(table)
+                if getattr(error, "code", None) == "sheet_changed":
+                    # The review again, of the sheet as it is now; the players' initials
+                    # were for the sheet they saw: they write them again once checked.
+                    form.data = form.data.copy()
+                    form.data["version"] = sheet_version(sheet)
+                    for seat in range(len(SEAT_LABELS)):
+                        form.data[f"initials_{seat}"] = ""
             else:
                 messages.success(request, _("Table %(t)s confirmed.") % {"t": table.number})
                 url = reverse("table_sheet", args=[slug, number, table.number])
                 return redirect(url + "#confirm")
     else:
-        form = confirm_form_for(table, players=sheet.players)
+        form = confirm_form_for(sheet)
     context = _table_context(request, tournament, sheet)
     context.update(form=form, can_confirm=table.session.is_in_play and not table.is_confirmed)
     return render(request, "referee/confirm.html", context)
