@@ -37,6 +37,7 @@ from tournament.selectors.sheets import (
     table_sheet,
 )
 from tournament.services.tables import seating_key, table_seating_key
+from tournament.templatetags.mcr import hand_outcome_words, signed
 from tournament.views.common import (
     entering_user,
     get_session,
@@ -212,6 +213,52 @@ def _refusal_json(form, penalties) -> JsonResponse:
     return JsonResponse({"saved": False, "errors": errors, "retry": False}, status=422)
 
 
+# Refusals of an entry beside which the sheet shows the hand as stored, with the way to
+# correct it: another tablet entered the hand, or the form was already saved with other
+# content (its key's first save).
+STORED_SHOWN = ("hand_already_entered", "submission_key_conflict")
+
+
+def _stored_beside(form, sheet, number) -> object | None:
+    """The stored hand to show beside an entry refused for one of ``STORED_SHOWN``."""
+    if any(form.has_error("number", code) for code in STORED_SHOWN):
+        return sheet.hand(number)
+    return None
+
+
+def _conflict_json(form, stored) -> JsonResponse:
+    """An entry sent in the background whose form key already saved other content: a 409,
+    never "saved" and never to be sent again by itself, with the hand as stored (as the
+    sheet writes it) for the referee to compare with the entry kept on the tablet."""
+    hand = None
+    if stored is not None:
+        points = ", ".join(
+            f"{label} {signed(points)}"
+            for label, points in zip(SEAT_LABELS, stored.points, strict=True)
+        )
+        result = hand_outcome_words(stored)
+        hand = {
+            "number": stored.number,
+            "version": stored.version,
+            "result": result,
+            "points": list(stored.points),
+            "text": _("Stored hand %(n)s: %(result)s (%(points)s).")
+            % {"n": stored.number, "result": result, "points": points},
+        }
+    errors = {field: [str(m) for m in messages] for field, messages in form.errors.items()}
+    return JsonResponse(
+        {
+            "saved": False,
+            "conflict": True,
+            "message": errors["number"][0],
+            "errors": errors,
+            "stored": hand,
+            "retry": False,
+        },
+        status=409,
+    )
+
+
 def _hand_schedule(players) -> dict:
     """What the entry header and the seat tiles say for each hand, in the server's words: the
     script prepares the next hand's form from it without asking the server."""
@@ -259,13 +306,15 @@ def table_sheet_page(request, slug, number, table):
             if _wants_json(request):
                 return JsonResponse({"saved": True, "number": hand.number, "version": hand.version})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
-        if _wants_json(request):
+        conflict = form.has_error("number", "submission_key_conflict")
+        if _wants_json(request) and not conflict:
             return _refusal_json(form, penalties)
         # Refused: show the sheet as it is now, and the stored hand beside a different entry
-        # for it (another tablet's), with the way to correct it.
+        # for it (another tablet's, or this form's first save), with the way to correct it.
         sheet = table_sheet(table)
-        if form.has_error("number", "hand_already_entered"):
-            stored = sheet.hand(_posted_number(request.POST))
+        stored = _stored_beside(form, sheet, _posted_number(request.POST))
+        if conflict and _wants_json(request):
+            return _conflict_json(form, stored)
     else:
         sheet = table_sheet(table)
         players, next_number = sheet.players, sheet.next_number
@@ -288,6 +337,7 @@ def hand_edit(request, slug, number, table, hand):
     hand = sheet.hand(hand)
     if hand is None:
         raise Http404
+    stored = None
     players = sheet.players
     slot = _slot(hand.number)
     if request.method == "POST":
@@ -308,6 +358,11 @@ def hand_edit(request, slug, number, table, hand):
         if _save_hand(request, table, form, penalties, editing=True):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
+        if form.has_error("number", "submission_key_conflict"):
+            # This correction's form already saved other content (Back, changed, saved
+            # again): the sheet as it is now, the hand as stored shown beside the entry.
+            sheet = table_sheet(table)
+            stored = _stored_beside(form, sheet, hand.number)
     else:
         form = HandForm(players=players, slot=slot, editing=True, initial=hand_initial(hand))
         penalties = PenaltyFormSet(
@@ -318,6 +373,7 @@ def hand_edit(request, slug, number, table, hand):
     context = _sheet_context(
         request, tournament, sheet, form=form, penalties=penalties, editing=hand
     )
+    context["stored"] = stored
     return render(request, "referee/sheet.html", context)
 
 
