@@ -1,5 +1,7 @@
 """The referee's tablet pages: the table's score sheet, hand entry, confirmation, table cards."""
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -46,6 +48,9 @@ from tournament.views.common import (
     table_access,
     table_entry_required,
 )
+
+if TYPE_CHECKING:
+    from tournament.models import Hand
 
 
 @login_required
@@ -219,7 +224,7 @@ def _refusal_json(form, penalties) -> JsonResponse:
 STORED_SHOWN = ("hand_already_entered", "submission_key_conflict")
 
 
-def _stored_beside(form, sheet, number) -> object | None:
+def _stored_beside(form, sheet, number) -> "Hand | None":
     """The stored hand to show beside an entry refused for one of ``STORED_SHOWN``."""
     if any(form.has_error("number", code) for code in STORED_SHOWN):
         return sheet.hand(number)
