@@ -224,6 +224,36 @@ def test_the_same_form_sent_from_three_workers_at_once_stores_one_hand(event_dat
     assert query(event_database, "HandSubmission.objects.count()") == len(keys)
 
 
+def test_one_form_key_sent_with_two_hands_at_once_stores_one_the_other_a_conflict(
+    event_database,
+):
+    # An entry edited on the tablet and sent again under its key while its first send, the
+    # answer lost, is still being saved by another worker: one is stored and told "saved",
+    # the other told of the conflict; never both "saved" with one dropped.
+    keys = [str(uuid.uuid4()) for _ in range(4, 17)]
+    plans = [
+        {
+            "table": 4,
+            "actions": [
+                {"number": n, "winner": n % 4, "fan": 8 + tablet, "key": key}
+                for n, key in zip(range(4, 17), keys, strict=True)
+            ],
+        }
+        for tablet in range(2)
+    ]
+    answers = run_writers(event_database, plans)
+    stored = {
+        n: fan
+        for n, _outcome, _winner, fan, _version in query(event_database, HANDS_OF.format(table=4))
+    }
+    for index, number in enumerate(range(4, 17)):
+        saved_by = [t for t in range(2) if answers[t][index][0] == "saved"]
+        assert len(saved_by) == 1, (number, [answers[t][index] for t in range(2)])
+        assert stored[number] == 8 + saved_by[0]
+        assert answers[1 - saved_by[0]][index] == ["refused", ["submission_key_conflict"]]
+    assert query(event_database, "HandSubmission.objects.count()") == len(keys)
+
+
 def test_corrections_from_the_same_version_change_the_hand_once(event_database):
     # Hand 1 of table 4 is at version 1: three tablets correct it at once from that version.
     plans = [

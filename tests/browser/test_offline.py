@@ -1,6 +1,8 @@
 """The tablet keeps working through Wi-Fi drops: hands saved offline are kept on the tablet,
 the next form is ready at once, and they reach the server once each when the network returns."""
 
+import uuid
+
 from django.contrib.auth.models import User
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -231,3 +233,41 @@ def test_edit_it_puts_a_refused_entry_back_in_the_form_to_change_and_save(browse
     stored = browser.find_element(By.CSS_SELECTOR, "[data-stored-hand='1']")
     assert "Open hand 1 to correct it" in stored.text
     assert list(table_in_play.hands.values_list("number", "outcome")) == [(1, "draw")]
+
+
+def test_an_entry_whose_key_saved_other_content_is_shown_as_a_conflict_never_resent(
+    browser, table_in_play
+):
+    # Hand 1 kept on the tablet; its key reaches the server first with other content (the
+    # same form's earlier send, its answer lost): the entry kept is refused, never "saved".
+    log_in(browser, "referee", "pw-referee")
+    browser.get(sheet_url(browser, table_in_play))
+    network(browser, offline=True)
+    save_in_background(browser, 1)
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d)[0] == "pending")
+    key = browser.execute_script(
+        "var queue = 'mcr-queue:' + document.querySelector('[data-sync]').dataset.queue;"
+        "return JSON.parse(localStorage.getItem(queue))[0].key;"
+    )
+    services.hand_record(
+        table=table_in_play,
+        entry=services.HandEntry(number=1, outcome="draw", submission_key=uuid.UUID(key)),
+    )
+    network(browser, offline=False)
+    WebDriverWait(browser, 40).until(lambda d: sync_state(d)[0] == "refused")
+    assert sync_state(browser) == (
+        "refused",
+        "Refused: this entry was already saved with other content",
+    )
+    entry = browser.find_element(By.CSS_SELECTOR, "[data-refused-entry='1']")
+    stored = entry.find_element(By.CSS_SELECTOR, "[data-stored-hand='1']")
+    assert stored.text == "Stored hand 1: Draw (P1 0, P2 0, P3 0, P4 0)."
+    # Sent again it would be refused again: the referee edits it or discards it.
+    assert not entry.find_elements(By.CSS_SELECTOR, "[data-sync-retry]")
+    assert entry.find_elements(By.CSS_SELECTOR, "[data-sync-edit]")
+    # Kept across a reload, never sent again by itself, the stored hand untouched.
+    browser.refresh()
+    WebDriverWait(browser, 15).until(lambda d: sync_state(d)[0] == "refused")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-stored-hand='1']")
+    assert list(table_in_play.hands.values_list("number", "outcome")) == [(1, "draw")]
+    assert HandSubmission.objects.get(key=key).hand.outcome == "draw"

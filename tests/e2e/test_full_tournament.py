@@ -17,6 +17,7 @@ from django.urls import reverse
 from tests.conftest import login, make_user
 from tests.test_exports import data_rows as exported_rows
 from tests.test_exports import header as exported_header
+from tests.web.pages import reviewed
 from tournament.models import Hand, Player, Table, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -184,7 +185,7 @@ def test_a_tournament_from_registration_to_the_excel_workbook():
                 response = ref.post(sheet_url, data)
                 assert response.status_code == 302, response.content.decode()[-3000:]
             confirm = reverse("table_confirm", args=[slug, session_number, table_number])
-            assert ref.post(confirm, {}).status_code == 302
+            assert ref.post(confirm, reviewed(ref, confirm)).status_code == 302
         assert org.post(reverse("session_close", args=[slug, session_number])).status_code == 302
 
     assert Hand.objects.count() == 2 * 4 * 16

@@ -20,6 +20,7 @@ from django.utils import timezone
 from tests.conftest import login, make_user
 from tests.e2e.test_full_tournament import hand_data, hands_for
 from tests.test_exports import records
+from tests.web.pages import reviewed
 from tournament.models import Seat, Session, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -101,7 +102,8 @@ def play(org, ref, number, big_win_by=None):
                 data = hand_data(1, "self_drawn", winner=big.seat, fan=88)
             response = ref.post(url, data)
             assert response.status_code == 302, response.content.decode()[-3000:]
-        assert ref.post(reverse("table_confirm", args=[SLUG, number, table]), {}).status_code == 302
+        confirm = reverse("table_confirm", args=[SLUG, number, table])
+        assert ref.post(confirm, reviewed(ref, confirm)).status_code == 302
     assert org.post(reverse("session_close", args=[SLUG, number])).status_code == 302
 
 

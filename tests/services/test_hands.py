@@ -1,14 +1,12 @@
 """hand_record, table_confirm and table_reopen: settlement stored, nothing half-saved."""
 
-import uuid
-
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from tests.services.errors import codes
 from tournament import services
-from tournament.models import Hand, HandRevision, HandSubmission, Penalty, TableReopening
+from tournament.models import Hand, Penalty, TableReopening
 from tournament.services import PenaltyEntry
 
 
@@ -493,92 +491,6 @@ def test_fans_are_claimed_only_for_a_win(table):
     assert codes(raised.value) == {"fans_without_win"}
     assert "fan_names" in raised.value.error_dict
     assert not Hand.objects.exists()
-
-
-EIGHT_FAN_WIN = {"outcome": "self_drawn", "winner": 0, "fan": 8}
-
-
-# A form's one-time key: sending it again returns the first save, never a second hand.
-
-
-def test_the_same_form_sent_twice_stores_one_hand(table):
-    key = uuid.uuid4()
-    first = services.hand_record(
-        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
-    )
-    again = services.hand_record(
-        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
-    )
-    assert again.pk == first.pk
-    assert Hand.objects.count() == 1
-    assert not HandRevision.objects.exists()
-    assert HandSubmission.objects.get(key=key).version == 1
-
-
-def test_a_repeated_form_succeeds_even_after_the_table_was_confirmed(table):
-    key = uuid.uuid4()
-    first = services.hand_record(
-        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
-    )
-    services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
-    assert (
-        services.hand_record(
-            table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
-        )
-        == first
-    )
-
-
-def test_a_different_form_for_a_stored_hand_is_refused_as_already_entered(table):
-    services.hand_record(
-        table=table,
-        entry=services.HandEntry(number=1, submission_key=uuid.uuid4(), **EIGHT_FAN_WIN),
-    )
-    with pytest.raises(ValidationError) as raised:
-        services.hand_record(
-            table=table,
-            entry=services.HandEntry(number=1, submission_key=uuid.uuid4(), outcome="draw"),
-        )
-    assert codes(raised.value) == {"hand_already_entered"}
-    assert Hand.objects.get().outcome == "self_drawn"
-
-
-def test_a_form_key_is_never_used_for_another_hand(table):
-    key = uuid.uuid4()
-    services.hand_record(
-        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
-    )
-    with pytest.raises(ValidationError) as raised:
-        services.hand_record(
-            table=table, entry=services.HandEntry(number=2, submission_key=key, **EIGHT_FAN_WIN)
-        )
-    assert codes(raised.value) == {"submission_key_reused"}
-    assert not Hand.objects.filter(number=2).exists()
-
-
-def test_a_correction_sent_twice_is_one_correction(table):
-    hand = services.hand_record(table=table, entry=services.HandEntry(number=1, **EIGHT_FAN_WIN))
-    key = uuid.uuid4()
-    draw = {"outcome": "draw", "version": hand.version, "submission_key": key}
-    corrected = services.hand_record(table=table, entry=services.HandEntry(number=1, **draw))
-    again = services.hand_record(table=table, entry=services.HandEntry(number=1, **draw))
-    assert (again.pk, again.version, again.outcome) == (corrected.pk, 2, "draw")
-    assert HandRevision.objects.count() == 1
-
-
-def test_a_refused_form_can_be_sent_again_once_corrected(table):
-    key = uuid.uuid4()
-    with pytest.raises(ValidationError):
-        services.hand_record(
-            table=table,
-            entry=services.HandEntry(
-                number=1, submission_key=key, outcome="self_drawn", winner=0, fan=5
-            ),
-        )
-    hand = services.hand_record(
-        table=table, entry=services.HandEntry(number=1, submission_key=key, **EIGHT_FAN_WIN)
-    )
-    assert hand.fan == 8
 
 
 def test_confirm_stores_the_players_initials_by_seat_stripped(table, referee):

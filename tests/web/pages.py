@@ -22,6 +22,15 @@ def assert_error_beside(response, name: str, text: str) -> None:
     assert text in block
 
 
+def reviewed(client, url: str, **fields) -> dict:
+    """POST data of a table's confirmation as its review page at ``url`` sends it: the
+    version of the sheet the page shows (none when ``client`` may not see it) and
+    ``fields``."""
+    page = client.get(url).content.decode()
+    found = re.search(r'<input type="hidden" name="version" value="([0-9a-f]+)"', page)
+    return {**({"version": found.group(1)} if found else {}), **fields}
+
+
 def hand_data(number, **fields) -> dict:
     """POST data of the entry form for hand ``number``: a P1 self-drawn 8 unless told
     otherwise, no penalty row."""

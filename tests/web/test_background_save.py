@@ -5,11 +5,15 @@ JSON (``Accept: application/json``) gets ``{"saved": true, ...}`` or a 422 with 
 """
 
 import json
+import os
+import threading
 import uuid
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
+from tests.conftest import login
 from tournament import services
 from tournament.models import Hand, HandSubmission
 
@@ -146,3 +150,109 @@ def test_the_sheet_carries_the_schedule_and_the_sync_state(personas, sheet_url):
     assert sorted(schedule) == list(range(1, 17))
     assert schedule[2]["title"] == "Enter hand 2"
     assert len(schedule[2]["seats"]) == 4
+
+
+# ---------------------------------------------------------------- one key, other content
+
+
+def test_the_same_key_with_another_hand_is_a_409_with_the_stored_hand(personas, sheet_url, table):
+    # The tablet's *Edit it* resends a changed entry under its key, whose first send was
+    # stored though its answer was lost: the change is a conflict, never "saved" and dropped.
+    client = personas["referee"]
+    key = uuid.uuid4()
+    assert client.post(sheet_url, hand_fields(key=key), **JSON).json()["saved"] is True
+    response = client.post(sheet_url, hand_fields(key=key, winner="2", fan="88"), **JSON)
+    assert response.status_code == 409
+    assert response["Content-Type"].startswith("application/json")
+    answer = response.json()
+    assert answer["saved"] is False
+    assert answer["retry"] is False
+    assert answer["conflict"] is True
+    assert answer["message"].startswith("This entry was already saved with other content")
+    assert answer["errors"] == {"number": [answer["message"]]}
+    assert answer["stored"] == {
+        "number": 1,
+        "version": 1,
+        "result": "P2 self-drawn 8",
+        "points": [-16, 48, -16, -16],
+        "text": "Stored hand 1: P2 self-drawn 8 (P1 −16, P2 +48, P3 −16, P4 −16).",
+    }
+    hand = table.hands.get()
+    assert (hand.winner, hand.fan) == (1, 8)
+    assert HandSubmission.objects.filter(key=key).count() == 1
+
+
+def test_the_same_key_with_another_hand_posted_plainly_shows_the_stored_hand(
+    personas, sheet_url, table
+):
+    client = personas["referee"]
+    key = uuid.uuid4()
+    client.post(sheet_url, hand_fields(key=key))
+    response = client.post(sheet_url, hand_fields(key=key, winner="2", fan="88"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "This entry was already saved with other content" in page
+    # Beside the form, the hand as stored, and the way to correct it.
+    assert 'data-stored-hand="1"' in page
+    assert "Open hand 1 to correct it" in page
+    assert table.hands.get().fan == 8
+
+
+def test_a_correction_form_saved_again_with_other_content_shows_the_stored_hand(personas, table):
+    client = personas["referee"]
+    services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
+    edit_url = reverse("hand_edit", args=[table.session.tournament.slug, 1, 1, 1])
+    key = uuid.uuid4()
+    corrected = client.post(edit_url, hand_fields(key=key, version="1"))
+    assert corrected.status_code == 302
+    # Back to the same form, changed, saved again: refused, not "corrected" and dropped.
+    response = client.post(edit_url, hand_fields(key=key, version="1", winner="2", fan="88"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "This entry was already saved with other content" in page
+    assert 'data-stored-hand="1"' in page
+    hand = table.hands.get()
+    assert (hand.winner, hand.fan, hand.version) == (1, 8, 2)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL"),
+    reason="threads need a database server: the tests' SQLite is in memory, its tables locked "
+    "whole between threads (tests/test_concurrency.py races the same on a SQLite file)",
+)
+@pytest.mark.django_db(transaction=True)
+def test_two_clients_racing_with_one_key_and_two_hands_store_one_the_other_told_conflict(
+    session_in_play, referee, organiser
+):
+    # Two clients send one key at the same moment, each with its own hand: one is stored and
+    # told "saved", the other is told of the conflict, never both "saved".
+    url = reverse("table_sheet", args=[session_in_play.tournament.slug, 1, 1])
+    table = session_in_play.tables.get(number=1)
+    key = uuid.uuid4()
+    sends = [hand_fields(key=key, winner="1", fan="8"), hand_fields(key=key, winner="2", fan="88")]
+    clients = [login(referee), login(organiser)]
+    start = threading.Barrier(len(sends))
+    answers = [None] * len(sends)
+
+    def send(index):
+        start.wait()
+        try:
+            response = clients[index].post(url, sends[index], **JSON)
+            answers[index] = (response.status_code, response.json())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(sends))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    statuses = sorted(status for status, _answer in answers)
+    assert statuses == [200, 409], answers
+    saved = next(i for i, (status, _answer) in enumerate(answers) if status == 200)
+    hand = table.hands.get()
+    assert (str(hand.winner), str(hand.fan)) == (sends[saved]["winner"], sends[saved]["fan"])
+    conflict = answers[1 - saved][1]
+    assert conflict["saved"] is False
+    assert conflict["stored"]["result"] == f"P{hand.winner + 1} self-drawn {hand.fan}"
+    assert HandSubmission.objects.filter(key=key).count() == 1

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import SESSION_READS, login
-from tests.web.pages import hand_data
+from tests.web.pages import hand_data, reviewed
 from tournament import services
 from tournament.hall import device_links
 from tournament.models import Hand, HandRevision, Table
@@ -162,7 +162,10 @@ def test_the_tablet_corrects_a_hand_and_the_revision_keeps_who_entered_it(tablet
 def test_the_tablet_confirms_its_table(tablet):
     services.hand_record(table=table(1), entry=services.HandEntry(number=1, outcome="draw"))
     assert tablet.get(url("table_confirm", 1, 1)).status_code == 200
-    response = tablet.post(url("table_confirm", 1, 1), {"record_missing_as_not_played": "on"})
+    response = tablet.post(
+        url("table_confirm", 1, 1),
+        reviewed(tablet, url("table_confirm", 1, 1), record_missing_as_not_played="on"),
+    )
     assert response.status_code == 302
     confirmed = table(1)
     assert confirmed.is_confirmed
@@ -242,7 +245,12 @@ def test_revoking_the_sessions_links_refuses_the_tablet_at_its_next_request(
     services.device_links_revoke(session=session_in_play)
     assert_refused(tablet.get(url("table_sheet", 1, 1)))
     assert_refused(tablet.post(url("table_sheet", 1, 1), hand_data(1)))
-    assert_refused(tablet.post(url("table_confirm", 1, 1), {"record_missing_as_not_played": "on"}))
+    assert_refused(
+        tablet.post(
+            url("table_confirm", 1, 1),
+            reviewed(tablet, url("table_confirm", 1, 1), record_missing_as_not_played="on"),
+        )
+    )
     assert_refused(Client().get(old_link))
     assert not table(1).hands.exists()
     assert not table(1).is_confirmed

@@ -51,6 +51,7 @@ from tournament.models import (
 from tournament.players import player_links
 from tournament.players.player_import import import_preview
 from tournament.seating import commitment as rules
+from tournament.selectors.sheets import sheet_version, table_sheet
 from tournament.services.hands import MAX_PENALTIES_PER_HAND, stored_hand_result
 
 # Enough examples to reach past each form's first checks, few enough for the file to run in
@@ -309,6 +310,7 @@ ENDPOINTS = {
         lambda w: {
             "record_missing_as_not_played": value("on"),
             **{f"initials_{seat}": value("ZS", "张") for seat in range(4)},
+            "version": value(w.review_version, "0" * 64),
         },
     ),
 }
@@ -378,7 +380,11 @@ VALID = {
     "series_edit": lambda w: {"name": "Club season", "slug": "season", "rule": "best"},
     "table_sheet": lambda w: dict(HAND_2_WITH_A_PENALTY),
     "hand_edit": lambda w: {**HAND_2_WITH_A_PENALTY, "number": "1", "version": "1"},
-    "table_confirm": lambda w: {"record_missing_as_not_played": "on", "initials_0": "ZS"},
+    "table_confirm": lambda w: {
+        "record_missing_as_not_played": "on",
+        "initials_0": "ZS",
+        "version": w.review_version,
+    },
 }
 
 # Who enters at a table, and where: mostly where they may (the referee at tables 1 and 2,
@@ -432,6 +438,8 @@ class World:
         services.table_confirm(
             table=session.tables.get(number=2), user=referee, record_missing_as_not_played=True
         )
+        # The version table 1's review carries: a confirmation posted with it gets through.
+        self.review_version = sheet_version(table_sheet(session.tables.get(number=1)))
         services.player_save(tournament=tournament, number=17, name="Sub", is_substitute=True)
         services.check_in_open(tournament=tournament, number=2)
         second = services.session_draw(tournament=tournament, number=2, seed=5)

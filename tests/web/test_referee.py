@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.web.pages import hand_data
+from tests.web.pages import hand_data, reviewed
 from tournament import services
 from tournament.models import Hand, Penalty
 
@@ -44,7 +44,10 @@ def test_referee_pages_by_persona(personas, urls, persona, expected, page):
     [("organiser", 302), ("referee", 302), ("other_referee", 403), ("anonymous", 302)],
 )
 def test_confirm_by_persona(personas, urls, session_in_play, persona, expected):
-    response = personas[persona].post(urls["confirm"], {"record_missing_as_not_played": "on"})
+    response = personas[persona].post(
+        urls["confirm"],
+        reviewed(personas[persona], urls["confirm"], record_missing_as_not_played="on"),
+    )
     assert response.status_code == expected
     table = session_in_play.tables.get(number=1)
     assert table.is_confirmed == (persona in ("organiser", "referee"))
@@ -194,7 +197,9 @@ def test_correction_from_a_stale_page_is_refused_not_overwritten(personas, urls)
 
 def test_confirmed_table_hides_the_form_and_refuses_posts(personas, urls, session_in_play):
     client = personas["referee"]
-    client.post(urls["confirm"], {"record_missing_as_not_played": "on"})
+    client.post(
+        urls["confirm"], reviewed(client, urls["confirm"], record_missing_as_not_played="on")
+    )
     page = client.get(urls["sheet"]).content.decode()
     assert "Save hand" not in page
     response = post_hand(
@@ -205,7 +210,9 @@ def test_confirmed_table_hides_the_form_and_refuses_posts(personas, urls, sessio
 
 
 def test_confirm_without_all_hands_explains_what_is_missing(personas, urls, session_in_play):
-    response = personas["referee"].post(urls["confirm"], {}, follow=True)
+    response = personas["referee"].post(
+        urls["confirm"], reviewed(personas["referee"], urls["confirm"]), follow=True
+    )
     assert "Hands 2, 3" in response.content.decode()
     assert not session_in_play.tables.get(number=1).is_confirmed
 

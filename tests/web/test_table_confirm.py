@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import login
-from tests.web.pages import assert_error_beside
+from tests.web.pages import assert_error_beside, hand_data, reviewed
 from tournament import services
 
 
@@ -72,7 +72,10 @@ def test_review_page_by_persona(clients, table, persona, expected):
     [(persona, 302 if expected == 200 else expected) for persona, expected in PERSONAS],
 )
 def test_confirm_by_persona(clients, table, persona, expected):
-    response = clients[persona].post(review_url(table), {"record_missing_as_not_played": "on"})
+    response = clients[persona].post(
+        review_url(table),
+        reviewed(clients[persona], review_url(table), record_missing_as_not_played="on"),
+    )
     assert response.status_code == expected
     if persona == "anonymous":
         assert response["Location"].startswith(reverse("login"))
@@ -116,7 +119,15 @@ def test_with_every_hand_entered_the_review_has_no_time_called_box(personas, tab
     page = flat(personas["referee"].get(review_url(table)))
     assert "not entered" not in page
     assert 'name="record_missing_as_not_played"' not in page
-    assert personas["referee"].post(review_url(table), initials("", "", "", "")).status_code == 302
+    assert (
+        personas["referee"]
+        .post(
+            review_url(table),
+            reviewed(personas["referee"], review_url(table), **initials("", "", "", "")),
+        )
+        .status_code
+        == 302
+    )
     table.refresh_from_db()
     assert table.is_confirmed
     assert table.confirmed_initials == []
@@ -133,7 +144,9 @@ def test_the_initials_are_labelled_with_the_players_names(personas, table):
 def test_confirming_with_initials_stores_them_and_shows_them_on_the_sheet(personas, table):
     client = personas["referee"]
     data = {"record_missing_as_not_played": "on", **initials(" ab ", "CD", "", "王")}
-    response = client.post(review_url(table), data, follow=True)
+    response = client.post(
+        review_url(table), reviewed(client, review_url(table), **data), follow=True
+    )
     assert response.redirect_chain == [(sheet_url(table) + "#confirm", 302)]
     page = flat(response)
     assert "Table 1 confirmed." in page
@@ -144,7 +157,10 @@ def test_confirming_with_initials_stores_them_and_shows_them_on_the_sheet(person
 
 
 def test_missing_hands_without_the_box_are_refused_beside_the_checkbox(personas, table):
-    response = personas["referee"].post(review_url(table), initials("AB", "CD", "EF", "GH"))
+    response = personas["referee"].post(
+        review_url(table),
+        reviewed(personas["referee"], review_url(table), **initials("AB", "CD", "EF", "GH")),
+    )
     assert_error_beside(response, "record_missing_as_not_played", "Hands 4, 5, 6")
     assert "tick the box if time was called" in response.content.decode()
     assert "Confirm the scores of this table" in response.content.decode()
@@ -157,7 +173,10 @@ def test_missing_hands_without_the_box_are_refused_beside_the_checkbox(personas,
 
 
 def test_with_the_box_the_missing_hands_are_recorded_as_not_played(personas, table):
-    response = personas["referee"].post(review_url(table), {"record_missing_as_not_played": "on"})
+    response = personas["referee"].post(
+        review_url(table),
+        reviewed(personas["referee"], review_url(table), record_missing_as_not_played="on"),
+    )
     assert response.status_code == 302
     outcomes = dict(table.hands.values_list("number", "outcome"))
     assert outcomes == {
@@ -170,7 +189,9 @@ def test_with_the_box_the_missing_hands_are_recorded_as_not_played(personas, tab
 
 def test_initials_longer_than_four_characters_are_refused_beside_the_field(personas, table):
     data = {"record_missing_as_not_played": "on", **initials("AB", "ABCDE", "", "")}
-    response = personas["referee"].post(review_url(table), data)
+    response = personas["referee"].post(
+        review_url(table), reviewed(personas["referee"], review_url(table), **data)
+    )
     assert_error_beside(response, "initials_1", "at most 4 characters")
     table.refresh_from_db()
     assert not table.is_confirmed
@@ -195,7 +216,10 @@ def test_a_confirmed_tables_review_names_who_confirmed_and_has_no_button(persona
 
 def test_confirming_a_confirmed_table_again_is_refused_on_the_page(personas, table):
     services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
-    response = personas["referee"].post(review_url(table), initials("AB", "CD", "EF", "GH"))
+    response = personas["referee"].post(
+        review_url(table),
+        reviewed(personas["referee"], review_url(table), **initials("AB", "CD", "EF", "GH")),
+    )
     assert response.status_code == 200
     assert "only an organiser can reopen it" in response.content.decode()
     table.refresh_from_db()
@@ -216,3 +240,76 @@ def test_the_sheet_of_a_confirmed_table_shows_who_confirmed_without_initials(per
     assert "by referee." in page
     assert "players' initials" not in page
     assert "Review and confirm" not in page
+
+
+# ---------------------------------------------------------------- the review the players checked
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def version_on(response) -> str:
+    found = re.search(r'<input type="hidden" name="version" value="([0-9a-f]+)"', flat(response))
+    assert found, "the review carries no version"
+    return found.group(1)
+
+
+def test_a_hand_saved_by_another_client_after_the_review_refuses_the_confirmation(personas, table):
+    # The audit's case: the players check the review on the referee's tablet while another
+    # client (the organiser's) saves a self-drawn 88 at this table; then they confirm.
+    referee = personas["referee"]
+    shown = referee.get(review_url(table))
+    assert "self-drawn 88" not in flat(shown)
+    data = {"record_missing_as_not_played": "on", **initials("AB", "CD", "EF", "GH")}
+    fields = hand_data(4, outcome="self_drawn", winner="2", fan="88")
+    saved = personas["organiser"].post(sheet_url(table), fields, **JSON)
+    assert saved.json()["saved"] is True
+    response = referee.post(review_url(table), {**data, "version": version_on(shown)})
+    assert response.status_code == 200
+    page = flat(response)
+    table.refresh_from_db()
+    assert not table.is_confirmed
+    assert table.confirmed_initials == []
+    assert table.hands.count() == 4
+    # The review again, with the new hand and why, for the players to check it again.
+    assert "The sheet changed after this review was shown" in page
+    assert "the four players, then confirm again" in page
+    assert 'id="hand-4"><td>4</td><td>P3 self-drawn 88</td>' in page
+    assert "Confirm the scores of this table" in page
+    # Their initials were for the sheet they saw: written again once checked.
+    assert 'value="GH"' not in page
+    # Confirmed from the review shown again, the sheet as it is now.
+    response = referee.post(review_url(table), {**data, "version": version_on(response)})
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.is_confirmed
+    assert table.hands.get(number=4).fan == 88
+    assert table.confirmed_initials == ["AB", "CD", "EF", "GH"]
+
+
+def test_a_seat_swap_after_the_review_refuses_the_confirmation(personas, table):
+    referee = personas["referee"]
+    shown = referee.get(review_url(table))
+    swap_url = reverse("table_seats_swap", args=[table.session.tournament.slug, 1, table.number])
+    # The organiser puts right two players who sat in each other's seats, meanwhile.
+    seating = personas["organiser"].get(swap_url).context["form"]["seating"].value()
+    swapped = personas["organiser"].post(
+        swap_url, {"first": "0", "second": "1", "seating": seating}
+    )
+    assert swapped.status_code == 302
+    data = {"record_missing_as_not_played": "on", "version": version_on(shown)}
+    response = referee.post(review_url(table), data)
+    assert response.status_code == 200
+    assert "The sheet changed after this review was shown" in flat(response)
+    table.refresh_from_db()
+    assert not table.is_confirmed
+    assert table.hands.count() == 3
+
+
+def test_a_confirmation_posted_without_the_reviews_version_shows_the_review_again(personas, table):
+    response = personas["referee"].post(review_url(table), {"record_missing_as_not_played": "on"})
+    assert response.status_code == 200
+    assert "The sheet changed after this review was shown" in flat(response)
+    table.refresh_from_db()
+    assert not table.is_confirmed
+    data = {"record_missing_as_not_played": "on", "version": version_on(response)}
+    assert personas["referee"].post(review_url(table), data).status_code == 302

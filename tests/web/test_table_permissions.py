@@ -13,7 +13,7 @@ from tests.conftest import (
     make_tournament,
     make_user,
 )
-from tests.web.pages import hand_data
+from tests.web.pages import hand_data, reviewed
 from tournament import services
 from tournament.models import Hand, Table
 
@@ -65,9 +65,9 @@ def test_the_assigned_referee_corrects_a_hand(play, referee):
 
 
 def test_the_assigned_referee_confirms(play, referee):
-    response = login(referee).post(
-        url("table_confirm", 1, 1), {"record_missing_as_not_played": "on"}
-    )
+    client = login(referee)
+    confirm = url("table_confirm", 1, 1)
+    response = client.post(confirm, reviewed(client, confirm, record_missing_as_not_played="on"))
     assert response.status_code == 302
     assert confirmed(1)
 
@@ -139,7 +139,8 @@ def test_the_organiser_enters_corrects_and_confirms_at_any_table(play, organiser
     assert client.get(url("hand_edit", 1, 1, 1)).status_code == 200
     assert client.post(url("hand_edit", 1, 1, 1), hand_data(1, version=1)).status_code == 302
     assert stored(1) == {1: "self_drawn", 2: "self_drawn"}
-    response = client.post(url("table_confirm", 1, 2), {"record_missing_as_not_played": "on"})
+    confirm = url("table_confirm", 1, 2)
+    response = client.post(confirm, reviewed(client, confirm, record_missing_as_not_played="on"))
     assert response.status_code == 302
     assert confirmed(2)
 

@@ -16,7 +16,7 @@ from tournament.models import Hand, Penalty
 from tournament.models.validators import validate_one_line
 from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.seating import HANDS_PER_SESSION
-from tournament.selectors.sheets import table_clock
+from tournament.selectors.sheets import sheet_version, table_clock
 from tournament.services.hands import (
     HAND_ENTRY_FIELDS,
     HAND_MESSAGES,
@@ -348,6 +348,10 @@ class ConfirmForm(forms.Form):
         label=_("Time was called: record the hands not entered as not played"),
         required=False,
     )
+    # The sheet the review showed (``selectors.sheets.sheet_version``): confirmed only if it
+    # is still the table's. Not required here: a post without it is refused by the service,
+    # with the review shown again.
+    version = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -407,12 +411,14 @@ def service_errors_to_form(form, penalty_formset, error: ValidationError) -> Non
     add_service_errors(form, error)
 
 
-def confirm_form_for(table, *, players=(), now=None) -> ConfirmForm:
-    """The unbound confirmation form of ``table``: "time called" starts ticked once the
-    table's session time is up (the referee may untick it)."""
-    clock = table_clock(table, now=now)
+def confirm_form_for(sheet, *, now=None) -> ConfirmForm:
+    """The unbound confirmation form of a table's ``sheet``, carrying the version of the
+    sheet it reviews: "time called" starts ticked once the table's session time is up (the
+    referee may untick it)."""
+    clock = table_clock(sheet.table, now=now)
     initial = {"record_missing_as_not_played": True} if clock and clock.time_up else {}
-    return ConfirmForm(players=players, initial=initial)
+    initial["version"] = sheet_version(sheet)
+    return ConfirmForm(players=sheet.players, initial=initial)
 
 
 EXTRA_MINUTES_RANGE = _with_numbers(EXTRA_MINUTES_MESSAGE, most=MAX_EXTRA_MINUTES)

@@ -158,13 +158,19 @@ class Penalty(models.Model):
 
 
 class HandSubmission(models.Model):
-    """The one-time key an entry form carried, and the hand version its save produced.
+    """The one-time key an entry form carried, the digest of what it entered, and the hand
+    version its save produced.
 
-    A form repeated with the same key (a double tap, a reload, Back then Save, a tablet
-    retrying after a lost answer) gets the original save back, never a second hand.
+    A form repeated with the same key and the same content (a double tap, a reload, Back
+    then Save, a tablet retrying after a lost answer) gets the original save back, never a
+    second hand; the same key with other content is refused as a conflict, never answered
+    "saved" (``services.hands``).
     """
 
     key = models.UUIDField(unique=True)
+    # ``services.hands.entry_digest`` of the entry saved; "" for the keys stored before
+    # digests were kept, which match any content as every key did then.
+    digest = models.CharField(max_length=64, blank=True, default="")
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="submissions")
     version = models.PositiveIntegerField()
     submitted_by = models.ForeignKey(

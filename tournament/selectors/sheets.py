@@ -2,6 +2,8 @@
 settlement and running totals, the corrections kept, and the session clock of the table.
 """
 
+import hashlib
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -122,6 +124,48 @@ def _build_sheet(table: Table, players: list[Player], hands: dict[int, Hand]) ->
         places=scoring.places(running),
         table_points=scoring.table_points(running),
     )
+
+
+def sheet_version(sheet: TableSheet) -> str:
+    """What the review of ``sheet`` shows, as one digest: who sits in each seat, and every
+    hand entered with its number, version, result, points and penalties.
+
+    The review page carries it and the confirmation is refused when the table's sheet, read
+    again under its lock, gives another (``services.tables.table_review_unchanged``): the
+    players' initials seal only what they checked. A digest of the data itself, not a
+    counter kept by each writer, so that no way of changing a hand, a penalty or a seat
+    (an entry, a correction, a seat swap, a seat given to a substitute) can forget to move
+    it. The hands' penalties must be read with them (``table_sheet`` does).
+    """
+    hands = []
+    for row in sheet.rows:
+        hand = row.hand
+        if hand is None:
+            continue
+        penalties = [
+            [p.offender, p.kind, p.points, p.beneficiary, p.reason] for p in hand.penalties.all()
+        ]
+        hands.append(
+            [
+                hand.number,
+                hand.version,
+                hand.outcome,
+                hand.winner,
+                hand.discarder,
+                hand.fan,
+                hand.flowers,
+                hand.fan_names,
+                hand.winning_hand,
+                hand.computed_fan,
+                hand.referee_figure_kept,
+                list(hand.points),
+                hand.deducted,
+                penalties,
+            ]
+        )
+    content = {"seats": [player.pk for player in sheet.players], "hands": hands}
+    text = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def hand_revisions(sheet: TableSheet):

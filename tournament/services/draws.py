@@ -28,6 +28,7 @@ from tournament.services.commitments import committed_draw_seed, record_draw
 from tournament.services.mail import seat_emails_drop, seat_emails_queue
 from tournament.services.referees import previous_referees
 from tournament.services.results import tournament_touch
+from tournament.services.tables import locked_table
 
 
 def _session_refused(number: int, message: str, code: str) -> ValidationError:
@@ -427,6 +428,10 @@ def seat_replace(*, seat: Seat, player: Player) -> Seat:
     The seat remembers whom the lot gave it, so the published draw stays checkable.
     """
     seat = Seat.objects.select_related("table", "session", "player").get(pk=seat.pk)
+    # The table's row locked, as every write of its hands and seats locks it: a confirmation
+    # of the table (its review showed the players seated now) waits for this change, or this
+    # change for the confirmation's not-played hands, which then refuse it.
+    locked_table(seat.table)
     if seat.table.hands.exists():
         raise ValidationError(
             _("Table %(t)s has started: its players can no longer change.")

@@ -1,6 +1,8 @@
 """The score sheet's hands: a hand entered or corrected, checked by the scoring core."""
 
 import dataclasses
+import hashlib
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -379,11 +381,31 @@ def parse_fan_names(fan_names: str):
         raise core_error(error) from error
 
 
-def _submitted(key, table: Table, number: int) -> Hand | None:
+def submission_conflict(number: int) -> ValidationError:
+    """The refusal of an entry whose form key already saved other content for the hand."""
+    return ValidationError(
+        {
+            "number": ValidationError(
+                _(
+                    "This entry was already saved with other content: hand %(number)s stays "
+                    "as it was stored. Nothing of this entry was saved; open the hand to "
+                    "correct it."
+                )
+                % {"number": number},
+                code="submission_key_conflict",
+            )
+        }
+    )
+
+
+def _submitted(key, table: Table, number: int, digest: str) -> Hand | None:
     """The hand a submission ``key`` already saved, or None when the key is new.
 
     A key belongs to one form, made for one hand of one table: used for another hand, it is
-    refused rather than guessed at.
+    refused rather than guessed at. Sent again with other content (``digest``, the entry's
+    ``entry_digest``) it is a conflict: answering "saved" would drop the entry sent, and
+    storing it would overwrite the first behind the back of whoever was told it was saved.
+    A key stored without a digest (before they were kept) matches any content, as then.
     """
     if key is None:
         return None
@@ -395,6 +417,8 @@ def _submitted(key, table: Table, number: int) -> Hand | None:
             _("This entry form was already used for another hand: reload the sheet."),
             code="submission_key_reused",
         )
+    if submission.digest and submission.digest != digest:
+        raise submission_conflict(number)
     return submission.hand
 
 
@@ -447,6 +471,33 @@ class HandEntry:
     version: int | None = None
     submission_key: uuid.UUID | None = None
     seating: str = ""
+
+
+def entry_digest(entry: HandEntry) -> str:
+    """Everything of ``entry`` that decides what its save stores, as one digest kept with its
+    form's key: the number, the result, the fans claimed and the winning hand (stripped, as
+    they are stored), the penalties, the choice to keep the referee's figure, the version
+    corrected and the seating it was entered under. The key itself is not part of it, nor
+    anything the browser adds (the form's CSRF token)."""
+    content = [
+        entry.number,
+        entry.outcome,
+        entry.winner,
+        entry.discarder,
+        entry.fan,
+        entry.flowers,
+        (entry.fan_names or "").strip(),
+        (entry.winning_hand or "").strip(),
+        [
+            [p.offender, p.kind, p.points, p.beneficiary, (p.reason or "").strip()]
+            for p in entry.penalties
+        ],
+        bool(entry.keep_referee_figure),
+        entry.version,
+        entry.seating or "",
+    ]
+    text = json.dumps(content, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -563,8 +614,11 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
     saved it in between, the save is refused rather than overwriting their entry.
 
     ``submission_key`` is the one-time key of the entry form (a UUID). A key seen before
-    returns the hand its first save stored, unchanged: a double tap, a reload, Back then
-    Save or a tablet retrying after a lost answer never stores a hand twice.
+    with the same content (``entry_digest``) returns the hand its first save stored,
+    unchanged: a double tap, a reload, Back then Save or a tablet retrying after a lost
+    answer never stores a hand twice. A key seen before with other content is refused
+    (``submission_key_conflict``, on the number), never answered "saved": the entry sent
+    would be lost without a word.
 
     The calculator checks the referee's figures: a ``fan`` that differs from the typed
     ``winning_hand``'s, or ``fan_names`` that cannot hold, are refused unless
@@ -577,13 +631,14 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
     the instant between the check and the save.
     """
     number, version, submission_key = entry.number, entry.version, entry.submission_key
+    digest = entry_digest(entry) if submission_key is not None else ""
     # The table's row is locked for the whole save: a confirmation, a reopening or another
     # save at the same table waits for this one instead of acting on what it read before.
     # (SQLite takes its one write lock at BEGIN and has no row locks: this is a no-op there.)
     table = locked_table(table)
     # Before any other check: a repeated save succeeds as the first one did, even if the
     # table was confirmed in between.
-    saved = _submitted(submission_key, table, number)
+    saved = _submitted(submission_key, table, number, digest)
     if saved is not None:
         return saved
     table_open_for_entry(table)
@@ -596,7 +651,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
         hand = _stored_hand(table, number, version)
     except ValidationError as error:
         # The lock may have waited for the same form's first save (a double tap).
-        saved = _submitted(submission_key, table, number)
+        saved = _submitted(submission_key, table, number, digest)
         if saved is not None:
             return saved
         add_error(errors, error)
@@ -620,7 +675,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
         except IntegrityError as error:
             # Two saves creating the same hand at once: the same form's is its first save's
             # success; another tablet's is told the hand is entered.
-            saved = _submitted(submission_key, table, number)
+            saved = _submitted(submission_key, table, number, digest)
             if saved is not None:
                 return saved
             raise already_entered(number) from error
@@ -629,7 +684,11 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
             Penalty.objects.create(hand=hand, **dataclasses.asdict(penalty))
         if submission_key is not None:
             HandSubmission.objects.create(
-                key=submission_key, hand=hand, version=hand.version, submitted_by=user
+                key=submission_key,
+                hand=hand,
+                version=hand.version,
+                digest=digest,
+                submitted_by=user,
             )
     table_results_store(table)
     tournament_touch(table.session.tournament_id, seating=False, standings=False)

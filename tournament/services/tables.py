@@ -15,6 +15,7 @@ from tournament.history import audit
 from tournament.models import Hand, Seat, Table, TableReopening
 from tournament.models.validators import validate_multi_line, validate_one_line
 from tournament.seating import HANDS_PER_SESSION
+from tournament.selectors.sheets import sheet_version, table_sheet
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.sessions import session_reopen
 
@@ -71,6 +72,22 @@ def table_open_for_entry(table: Table) -> None:
         )
 
 
+SHEET_CHANGED = gettext_lazy(
+    "The sheet changed after this review was shown (a hand, a penalty or a seat): nothing was "
+    "confirmed. Check the sheet as it is now with the four players, then confirm again."
+)
+
+
+def table_review_unchanged(table: Table, version: str | None) -> None:
+    """Refuse a confirmation of a review that showed another sheet than the table's now
+    (``version``, the review's ``sheet_version``). None, from a script that shows no review,
+    is not checked; any other value that does not match (a page sent without it) is refused.
+    The table must be locked: no hand or seat can change between this check and the
+    confirmation."""
+    if version is not None and version != sheet_version(table_sheet(table)):
+        raise ValidationError(str(SHEET_CHANGED), code="sheet_changed")
+
+
 # Room for a player's initials, in Latin letters or in Chinese characters.
 INITIALS_MAX_LENGTH = 4
 
@@ -104,14 +121,24 @@ def table_confirm(
     user,
     record_missing_as_not_played: bool = False,
     initials: Sequence[str] = (),
+    version: str | None = None,
 ) -> Table:
     """Confirm a table's sheet; hands not entered must be declared not played (time called).
 
     ``initials`` are the four players' initials by starting seat, written when they checked
     the sheet ("" for a player who wrote none), or none at all.
+
+    ``version`` is the ``sheet_version`` of the review the players checked: when a hand, a
+    penalty or a seat changed since, the confirmation is refused (``sheet_changed``) and
+    they must check the sheet again. The review page always sends it; a script that
+    confirms without showing a review (time called by a command, a rehearsal) leaves it
+    None and is not checked.
     """
     table = locked_table(table)
     table_open_for_entry(table)
+    # Under the table's lock: every write of its hands and seats takes it too, so the sheet
+    # read here is the one confirmed.
+    table_review_unchanged(table, version)
     errors = {}
     entered = set(table.hands.values_list("number", flat=True))
     missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in entered]

@@ -244,35 +244,41 @@ def own_hand(hand) -> str:
 # saved, and its sixteen rows of four seats cost the template engine a fifth of the page.
 
 
-@register.filter
-def hand_result(hand) -> str:
-    """One entered hand as the score sheet writes it: who won and how, the calculator's
-    figure when it differs, how it was entered, the fans claimed and the penalties. The
-    sentences are the project's own (not escaped, as the template's translate tags leave
-    them); every stored text is escaped."""
+def hand_outcome_words(hand) -> str:
+    """Who won a hand and how, in plain words: "P2 self-drawn 88 + 2 flowers", "Draw". The
+    first line of ``hand_result``, and what the tablet's script shows of a stored hand."""
     flowers = ""
     if hand.flowers:
         flowers = " + " + ngettext("%(n)s flower", "%(n)s flowers", hand.flowers) % {
             "n": hand.flowers
         }
     if hand.outcome == Outcome.SELF_DRAWN:
-        html = _("%(winner)s self-drawn %(fan)s") % {
+        words = _("%(winner)s self-drawn %(fan)s") % {
             "winner": seat_label(hand.winner),
             "fan": hand.fan,
         }
-        html += flowers
-    elif hand.outcome == Outcome.DISCARD:
-        html = _("%(winner)s on discard of %(discarder)s %(fan)s") % {
+        return words + flowers
+    if hand.outcome == Outcome.DISCARD:
+        words = _("%(winner)s on discard of %(discarder)s %(fan)s") % {
             "winner": seat_label(hand.winner),
             "discarder": seat_label(hand.discarder),
             "fan": hand.fan,
         }
-        html += flowers
-    elif hand.outcome == Outcome.DRAW:
-        html = _("Draw")
-    else:
-        not_played = _("Not played")
-        html = f'<span class="muted">{not_played}</span>'
+        return words + flowers
+    if hand.outcome == Outcome.DRAW:
+        return _("Draw")
+    return _("Not played")
+
+
+@register.filter
+def hand_result(hand) -> str:
+    """One entered hand as the score sheet writes it: who won and how, the calculator's
+    figure when it differs, how it was entered, the fans claimed and the penalties. The
+    sentences are the project's own (not escaped, as the template's translate tags leave
+    them); every stored text is escaped."""
+    html = hand_outcome_words(hand)
+    if hand.outcome == Outcome.NOT_PLAYED:
+        html = f'<span class="muted">{html}</span>'
     if hand.computed_fan is not None and hand.computed_fan != hand.fan:
         calculator = _("calculator: %(n)s fan") % {"n": hand.computed_fan}
         html += f'<br><small class="minus">{calculator}</small>'

@@ -1,5 +1,7 @@
 """The referee's tablet pages: the table's score sheet, hand entry, confirmation, table cards."""
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -31,11 +33,13 @@ from tournament.selectors.referees import referee_home
 from tournament.selectors.sheets import (
     hand_revisions,
     session_sheets,
+    sheet_version,
     table_clock,
     table_players,
     table_sheet,
 )
 from tournament.services.tables import seating_key, table_seating_key
+from tournament.templatetags.mcr import hand_outcome_words, signed
 from tournament.views.common import (
     entering_user,
     get_session,
@@ -44,6 +48,9 @@ from tournament.views.common import (
     table_access,
     table_entry_required,
 )
+
+if TYPE_CHECKING:
+    from tournament.models import Hand
 
 
 @login_required
@@ -211,6 +218,52 @@ def _refusal_json(form, penalties) -> JsonResponse:
     return JsonResponse({"saved": False, "errors": errors, "retry": False}, status=422)
 
 
+# Refusals of an entry beside which the sheet shows the hand as stored, with the way to
+# correct it: another tablet entered the hand, or the form was already saved with other
+# content (its key's first save).
+STORED_SHOWN = ("hand_already_entered", "submission_key_conflict")
+
+
+def _stored_beside(form, sheet, number) -> "Hand | None":
+    """The stored hand to show beside an entry refused for one of ``STORED_SHOWN``."""
+    if any(form.has_error("number", code) for code in STORED_SHOWN):
+        return sheet.hand(number)
+    return None
+
+
+def _conflict_json(form, stored) -> JsonResponse:
+    """An entry sent in the background whose form key already saved other content: a 409,
+    never "saved" and never to be sent again by itself, with the hand as stored (as the
+    sheet writes it) for the referee to compare with the entry kept on the tablet."""
+    hand = None
+    if stored is not None:
+        points = ", ".join(
+            f"{label} {signed(points)}"
+            for label, points in zip(SEAT_LABELS, stored.points, strict=True)
+        )
+        result = hand_outcome_words(stored)
+        hand = {
+            "number": stored.number,
+            "version": stored.version,
+            "result": result,
+            "points": list(stored.points),
+            "text": _("Stored hand %(n)s: %(result)s (%(points)s).")
+            % {"n": stored.number, "result": result, "points": points},
+        }
+    errors = {field: [str(m) for m in messages] for field, messages in form.errors.items()}
+    return JsonResponse(
+        {
+            "saved": False,
+            "conflict": True,
+            "message": errors["number"][0],
+            "errors": errors,
+            "stored": hand,
+            "retry": False,
+        },
+        status=409,
+    )
+
+
 def _hand_schedule(players) -> dict:
     """What the entry header and the seat tiles say for each hand, in the server's words: the
     script prepares the next hand's form from it without asking the server."""
@@ -258,13 +311,15 @@ def table_sheet_page(request, slug, number, table):
             if _wants_json(request):
                 return JsonResponse({"saved": True, "number": hand.number, "version": hand.version})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
-        if _wants_json(request):
+        conflict = form.has_error("number", "submission_key_conflict")
+        if _wants_json(request) and not conflict:
             return _refusal_json(form, penalties)
         # Refused: show the sheet as it is now, and the stored hand beside a different entry
-        # for it (another tablet's), with the way to correct it.
+        # for it (another tablet's, or this form's first save), with the way to correct it.
         sheet = table_sheet(table)
-        if form.has_error("number", "hand_already_entered"):
-            stored = sheet.hand(_posted_number(request.POST))
+        stored = _stored_beside(form, sheet, _posted_number(request.POST))
+        if conflict and _wants_json(request):
+            return _conflict_json(form, stored)
     else:
         sheet = table_sheet(table)
         players, next_number = sheet.players, sheet.next_number
@@ -287,6 +342,7 @@ def hand_edit(request, slug, number, table, hand):
     hand = sheet.hand(hand)
     if hand is None:
         raise Http404
+    stored = None
     players = sheet.players
     slot = _slot(hand.number)
     if request.method == "POST":
@@ -307,6 +363,11 @@ def hand_edit(request, slug, number, table, hand):
         if _save_hand(request, table, form, penalties, editing=True):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
+        if form.has_error("number", "submission_key_conflict"):
+            # This correction's form already saved other content (Back, changed, saved
+            # again): the sheet as it is now, the hand as stored shown beside the entry.
+            sheet = table_sheet(table)
+            stored = _stored_beside(form, sheet, hand.number)
     else:
         form = HandForm(players=players, slot=slot, editing=True, initial=hand_initial(hand))
         penalties = PenaltyFormSet(
@@ -317,6 +378,7 @@ def hand_edit(request, slug, number, table, hand):
     context = _sheet_context(
         request, tournament, sheet, form=form, penalties=penalties, editing=hand
     )
+    context["stored"] = stored
     return render(request, "referee/sheet.html", context)
 
 
@@ -336,18 +398,27 @@ def table_confirm(request, slug, number, table):
                     user=entering_user(request),
                     record_missing_as_not_played=data["record_missing_as_not_played"],
                     initials=data["initials"],
+                    # Always sent: a review posted without its version is refused, shown again.
+                    version=data["version"],
                 )
             except ValidationError as error:
                 add_service_errors(form, error)
                 # Another tablet may have confirmed or changed the table meanwhile.
                 table.refresh_from_db()
                 sheet = table_sheet(table)
+                if getattr(error, "code", None) == "sheet_changed":
+                    # The review again, of the sheet as it is now; the players' initials
+                    # were for the sheet they saw: they write them again once checked.
+                    form.data = form.data.copy()
+                    form.data["version"] = sheet_version(sheet)
+                    for seat in range(len(SEAT_LABELS)):
+                        form.data[f"initials_{seat}"] = ""
             else:
                 messages.success(request, _("Table %(t)s confirmed.") % {"t": table.number})
                 url = reverse("table_sheet", args=[slug, number, table.number])
                 return redirect(url + "#confirm")
     else:
-        form = confirm_form_for(table, players=sheet.players)
+        form = confirm_form_for(sheet)
     context = _table_context(request, tournament, sheet)
     context.update(form=form, can_confirm=table.session.is_in_play and not table.is_confirmed)
     return render(request, "referee/confirm.html", context)

@@ -2,7 +2,9 @@
 // (localStorage), readies the form for the next hand at once, and sends the kept entries in
 // order, with retries, until the server has them. Each entry carries its form's submission
 // key, so sending it again never stores a second hand; the server stays the judge, and an
-// entry it refuses is kept and shown for the referee to resolve, never dropped.
+// entry it refuses is kept and shown for the referee to resolve, never dropped. The same key
+// with other content (an edited entry whose first send was stored, its answer lost) is a
+// conflict (409): shown with the hand as stored, never sent again by itself.
 // Without this script the page posts the form as a plain HTML form.
 (function () {
   "use strict";
@@ -68,8 +70,17 @@
       what.textContent = text(problems, "hand", { n: entry.number }) + ": ";
       item.appendChild(what);
       item.appendChild(document.createTextNode(entry.reason || ""));
+      if (entry.stored) {
+        var stored = document.createElement("span");
+        stored.className = "stored-hand";
+        stored.setAttribute("data-stored-hand", entry.number);
+        stored.textContent = " " + entry.stored + " ";
+        item.appendChild(stored);
+      }
       [["retry", retry], ["edit", edit], ["discard", discard]].forEach(function (pair) {
         if (pair[0] === "edit" && !form) return;
+        // Sent again unchanged, a conflict is refused again: edit it or discard it.
+        if (pair[0] === "retry" && entry.conflict) return;
         var button = document.createElement("button");
         button.type = "button";
         button.setAttribute("data-sync-" + pair[0], entry.key);
@@ -170,7 +181,18 @@
         return;
       }
       var reason = result.answer ? firstReason(result.answer.errors) : unreadable(result);
-      update(entry.key, function (e) { e.state = "refused"; e.reason = reason; return e; });
+      // Its key already saved other content: what is stored is shown beside the entry.
+      var conflict = result.status === 409 && result.answer;
+      if (conflict) reason = text(problems, "conflict");
+      update(entry.key, function (e) {
+        e.state = "refused";
+        e.reason = reason;
+        if (conflict) {
+          e.conflict = true;
+          e.stored = result.answer.stored ? result.answer.stored.text : "";
+        }
+        return e;
+      });
       render();
     }).catch(function () {
       // The network (or the server) is away: keep it and try again, a little later each time.
@@ -210,7 +232,11 @@
   }
 
   function retry(key) {
-    update(key, function (e) { e.state = "pending"; delete e.reason; return e; });
+    update(key, function (e) {
+      e.state = "pending";
+      delete e.reason; delete e.conflict; delete e.stored;
+      return e;
+    });
     render();
     send();
   }
@@ -308,7 +334,10 @@
     var entry = load().filter(function (e) { return e.key === key; })[0];
     if (!entry || !form) return;
     remove(key);
-    // The entry goes back into the form as it was typed, its key kept: nothing was stored.
+    // The entry goes back into the form as it was typed, its key kept. Saved again unchanged
+    // it is "saved" if its first send was stored after all (an answer lost); changed, it is
+    // stored if that send was not, and refused as a conflict, with the stored hand shown,
+    // if it was: the server compares what each key saved, so no edit is dropped unseen.
     clearForm(entry.number);
     var penaltyCount = 0;
     entry.fields.forEach(function (pair) {
