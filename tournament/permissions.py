@@ -3,6 +3,8 @@
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from tournament.models import Tournament
+
 
 def can_create_tournament(user) -> bool:
     return user.is_authenticated and (
@@ -21,17 +23,36 @@ def can_unlock_logins(user) -> bool:
 def unlockable_usernames(user) -> frozenset[str] | None:
     """The accounts whose login lockout ``user`` may lift (None: every one, a superuser's,
     unknown names included): those serving a tournament ``user`` organises, as its organiser
-    or referee.
+    or referee, and no tournament ``user`` does not organise.
 
     An unlock lets the account try passwords again at once: lifted by just any organiser,
     an organiser of one tournament could guess at another's referee account ten times, unlock
-    it, and go on for ever. An unknown name is nobody's tournament's: only a superuser."""
+    it, and go on for ever. Any organiser may name any account a referee of their own
+    tournament, so serving one of theirs is not enough: an account that serves another
+    organiser's tournament too, a superuser or staff account, and an account that may create
+    tournaments (an organiser in its own right) are unlocked by a superuser only, and so is
+    an unknown name, nobody's tournament's."""
     if not user.is_authenticated:
         return frozenset()
     if user.is_superuser:
         return None
-    served = get_user_model().objects.filter(
-        Q(organised_tournaments__organisers=user) | Q(refereed_tournaments__organisers=user)
+    accounts = get_user_model().objects
+    others = Tournament.objects.exclude(organisers=user)
+    # Without the NULL of a tournament with no referee: NOT IN a list holding NULL is never
+    # true, and would keep every account from the list.
+    elsewhere = Q(pk__in=others.exclude(organisers=None).values("organisers")) | Q(
+        pk__in=others.exclude(referees=None).values("referees")
+    )
+    may_create = Q(user_permissions__codename="add_tournament") | Q(
+        groups__permissions__codename="add_tournament"
+    )
+    served = (
+        accounts.filter(
+            Q(organised_tournaments__organisers=user) | Q(refereed_tournaments__organisers=user)
+        )
+        .exclude(Q(is_superuser=True) | Q(is_staff=True))
+        .exclude(elsewhere)
+        .exclude(pk__in=accounts.filter(may_create).values("pk"))
     )
     return frozenset(served.values_list("username", flat=True).distinct())
 

@@ -16,6 +16,7 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
 from tests.conftest import login, make_user
+from tournament import services
 from tournament.server.login_throttle import client_ip, failed_logins
 
 LOGIN_URL = reverse("login")
@@ -325,13 +326,46 @@ def test_an_organiser_of_another_tournament_cannot_unlock_from_every_address(cas
     assert locked("referee", "10.0.0.7")
 
 
-def test_the_organisers_of_a_tournament_unlock_each_other(cast):
+def test_an_organiser_unlocks_a_co_organiser_but_not_one_who_may_create_tournaments(
+    cast, other_tournament
+):
+    """A co-organiser added to B (no right of their own to create tournaments) is B's
+    organiser's to unlock; B's creator, an organiser in their own right, a superuser's."""
+    other_tournament.organisers.add(make_user("co-organiser"))
     lock_out(Client(), username="other-referee", REMOTE_ADDR="10.0.0.7")
-    lock_out(Client(), username="other-organiser", REMOTE_ADDR="10.0.0.7")
+    lock_out(Client(), username="co-organiser", REMOTE_ADDR="10.0.0.7")
+    lock_out(Client(), username="other-organiser", REMOTE_ADDR="10.0.0.8")
     organiser_b = cast["organiser of B"]
-    for username in ("other-referee", "other-organiser"):
-        organiser_b.post(UNLOCK_URL, {"username": username, "ip_address": "10.0.0.7"})
-    assert failed_logins() == []
+    for username in ("other-referee", "co-organiser"):
+        answer = organiser_b.post(UNLOCK_URL, {"username": username, "ip_address": "10.0.0.7"})
+        assert answer.status_code == 302
+    answer = organiser_b.post(UNLOCK_URL, {"username": "other-organiser", "ip_address": ""})
+    assert answer.status_code == 403
+    assert [row.username for row in failed_logins()] == ["other-organiser"]
+
+
+@pytest.mark.parametrize("target", ["admin", "other-organiser", "other-referee", "stranger"])
+def test_naming_an_account_a_referee_of_ones_own_tournament_does_not_let_one_unlock_it(
+    cast, tournament, organiser, target
+):
+    """Any organiser may tick any account among their tournament's referees: that must not
+    open its lockout to them (a superuser, another tournament's organiser or referee, or an
+    account that served nobody and now serves only A stays a superuser's to unlock: the
+    last is the one case an organiser may unlock, as A's referee)."""
+    services.tournament_update(
+        tournament=tournament,
+        referees=[*tournament.referees.all(), User.objects.get(username=target)],
+    )
+    lock_out(Client(), username=target, REMOTE_ADDR="10.0.0.7")
+    answer = cast["organiser of A"].post(UNLOCK_URL, {"username": target, "ip_address": ""})
+    if target == "stranger":
+        # Serves A only, and no other tournament: A's referee like any other.
+        assert answer.status_code == 302
+        return
+    assert answer.status_code == 403
+    assert locked(target, "10.0.0.7")
+    html = cast["organiser of A"].get(LIST_URL).content.decode()
+    assert f'data-username="{target}"' not in html
 
 
 def test_the_list_shows_each_viewer_only_what_they_may_unlock(cast):
