@@ -4,6 +4,7 @@ waiting on it, the outage is logged once, and what was written or deleted meanwh
 served stale when Redis returns with what it held."""
 
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -139,6 +140,40 @@ def test_keys_written_or_deleted_during_the_outage_are_not_served_when_redis_ret
     back_again(cache)
     # What was not touched during the outage came back, and is kept.
     assert cache.get_many(["deleted", "changed", "kept", "many"]) == {"kept": "as it was"}
+
+
+def test_a_process_forked_during_the_outage_finds_redis_again(redis):
+    """gunicorn's master loads the app (and warms it up) before forking the workers: a
+    worker forked while the master's breaker was open has no look-out of its own until
+    its first call starts one, and must not stay without Redis for good."""
+    cache = backend(redis)
+    redis.stop()
+    cache.get("page")
+    assert cache.unreachable_for() is not None
+    child = os.fork()
+    if child == 0:  # the worker: calls as requests would, until Redis is used again
+        found = False
+        try:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not found:
+                cache.get("page")
+                found = cache.unreachable_for() is None
+                time.sleep(0.05)
+        finally:
+            os._exit(0 if found else 1)
+    redis.start()
+    _pid, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the forked process never used Redis again"
+
+
+def test_an_add_during_the_outage_is_not_kept_to_delete(redis):
+    """The rate limits' counters start with ``add``: during an outage their keys must not
+    fill the list of keys to delete (beyond its bound the whole cache would be emptied)."""
+    cache = backend(redis)
+    redis.stop()
+    for n in range(20):
+        assert cache.add(f"count-{n}", 0) is False
+    assert cache._cache.outage.stale == set()
 
 
 def test_beyond_the_bound_the_whole_cache_is_emptied_when_redis_returns(redis, monkeypatch):

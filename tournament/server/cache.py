@@ -111,6 +111,14 @@ class Outage:
                 self.error,
             )
 
+    def keep_watching(self, client: TolerantClient) -> None:
+        """While Redis is away, a look-out runs in this process: a process forked from one
+        that had met the outage (gunicorn's workers, from the master that loaded the app)
+        starts its own on its first call, or its breaker would never close."""
+        with self.lock:
+            if self.since is not None:
+                self._watch(client)
+
     def _watch(self, client: TolerantClient) -> None:
         # In this process: a thread of the process it was forked from is not running here.
         pid = os.getpid()
@@ -216,6 +224,7 @@ class TolerantClient(RedisCacheClient):
         outage = self.outage
         if outage.down:
             outage.remember(stale)
+            outage.keep_watching(self)
             return fallback()
         try:
             return call(*args)
@@ -225,7 +234,11 @@ class TolerantClient(RedisCacheClient):
             return fallback()
 
     def add(self, key, value, timeout):
-        return self._call(lambda: False, super().add, key, value, timeout, stale=(key,))
+        # Not remembered: an add that did not reach Redis wrote nothing over another value,
+        # and one whose answer was lost wrote a key the caller counts as missing (a rate
+        # limit's window starting again), never a stale value. The rate limits' counters
+        # would otherwise fill the list during an outage and empty the whole cache.
+        return self._call(lambda: False, super().add, key, value, timeout)
 
     def get(self, key, default):
         return self._call(lambda: default, super().get, key, default)
