@@ -33,7 +33,14 @@ SHUT_DOWN = raised_by_django(
 )
 
 
-def test_what_counts_as_the_database_away():
+@pytest.fixture
+def connection_lost():
+    """This thread's connection found closed, as it is after PostgreSQL went away."""
+    with mock.patch("tournament.server.database_outage._connection_gone", return_value=True):
+        yield
+
+
+def test_what_counts_as_the_database_away(connection_lost):
     assert database_unavailable(REFUSED)
     assert database_unavailable(SHUT_DOWN)
     assert database_unavailable(InterfaceError("connection already closed"))
@@ -103,7 +110,18 @@ def test_a_query_the_database_refused_stays_a_server_error(tournament):
     assert response.status_code == 500
 
 
-def test_the_database_away_outside_a_view_is_the_same_503():
+def test_a_driver_error_without_a_code_on_a_working_connection_stays_a_server_error(
+    tournament,
+):
+    """psycopg refuses some queries before sending them, with no code (more parameters than
+    the protocol takes): the connection is fine, the app's error must show as one."""
+    refused = raised_by_django(psycopg.OperationalError("sending query and params failed"))
+    with mock.patch.object(lookups._tournament_read, "rows", side_effect=refused):
+        response = Client(raise_request_exception=False).get("/t/spring-open/")
+    assert response.status_code == 500
+
+
+def test_the_database_away_outside_a_view_is_the_same_503(connection_lost):
     """Raised after the view (a session saved on the way out): Django's own handler, then
     its log line, one warning without the traceback."""
     request = RequestFactory().get("/t/spring-open/", HTTP_ACCEPT="application/json")

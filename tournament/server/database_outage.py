@@ -10,7 +10,7 @@ prepared go with the old connection and are prepared again on the new one.
 
 import logging
 
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext
@@ -34,9 +34,19 @@ def database_unavailable(error: BaseException | None) -> bool:
     if not type(cause).__module__.startswith("psycopg"):
         return False
     code = getattr(cause, "sqlstate", None)
-    # No code: the client lost or could not open its connection (refused, closed by the
-    # server) before any answer.
-    return code is None or code.startswith("08") or code in _UNAVAILABLE_CODES
+    if code is None:
+        # No code: the client lost or could not open its connection (refused, closed by the
+        # server) before any answer; or the driver refused to send a query on a connection
+        # that is fine (too many parameters, say), which is the app's error.
+        return _connection_gone()
+    return code.startswith("08") or code in _UNAVAILABLE_CODES
+
+
+def _connection_gone() -> bool:
+    """Whether this thread's connection to the database is not open (never opened, closed,
+    or found broken by the driver)."""
+    opened = connection.connection
+    return opened is None or getattr(opened, "closed", False) or getattr(opened, "broken", False)
 
 
 def unavailable_response(request, error: BaseException) -> HttpResponse:
