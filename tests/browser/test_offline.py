@@ -4,6 +4,7 @@ the next form is ready at once, and they reach the server once each when the net
 import uuid
 
 from django.contrib.auth.models import User
+from django.urls import reverse
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
@@ -262,9 +263,16 @@ def test_an_entry_whose_key_saved_other_content_is_shown_as_a_conflict_never_res
     entry = browser.find_element(By.CSS_SELECTOR, "[data-refused-entry='1']")
     stored = entry.find_element(By.CSS_SELECTOR, "[data-stored-hand='1']")
     assert stored.text == "Stored hand 1: Draw (P1 0, P2 0, P3 0, P4 0)."
-    # Sent again it would be refused again: the referee edits it or discards it.
+    # Sent again, as it is or edited, it would be refused again: the referee corrects the
+    # stored hand on its own page, or discards the entry.
     assert not entry.find_elements(By.CSS_SELECTOR, "[data-sync-retry]")
-    assert entry.find_elements(By.CSS_SELECTOR, "[data-sync-edit]")
+    assert not entry.find_elements(By.CSS_SELECTOR, "[data-sync-edit]")
+    assert entry.find_elements(By.CSS_SELECTOR, "[data-sync-discard]")
+    correct = entry.find_element(By.CSS_SELECTOR, "[data-sync-correct]")
+    assert correct.text == "Correct hand 1"
+    assert correct.get_attribute("href").endswith(
+        reverse("hand_edit", args=[table_in_play.session.tournament.slug, 1, 1, 1])
+    )
     # Kept across a reload, never sent again by itself, the stored hand untouched.
     browser.refresh()
     WebDriverWait(browser, 15).until(lambda d: sync_state(d)[0] == "refused")

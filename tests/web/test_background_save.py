@@ -6,6 +6,7 @@ JSON (``Accept: application/json``) gets ``{"saved": true, ...}`` or a 422 with 
 
 import json
 import os
+import re
 import threading
 import uuid
 
@@ -177,6 +178,9 @@ def test_the_same_key_with_another_hand_is_a_409_with_the_stored_hand(personas, 
         "points": [-16, 48, -16, -16],
         "text": "Stored hand 1: P2 self-drawn 8 (P1 −16, P2 +48, P3 −16, P4 −16).",
     }
+    # The way forward: the stored hand's correction, a page with a key of its own.
+    assert answer["correct"] == reverse("hand_edit", args=[table.session.tournament.slug, 1, 1, 1])
+    assert client.get(answer["correct"]).status_code == 200
     hand = table.hands.get()
     assert (hand.winner, hand.fan) == (1, 8)
     assert HandSubmission.objects.filter(key=key).count() == 1
@@ -189,13 +193,20 @@ def test_the_same_key_with_another_hand_posted_plainly_shows_the_stored_hand(
     key = uuid.uuid4()
     client.post(sheet_url, hand_fields(key=key))
     response = client.post(sheet_url, hand_fields(key=key, winner="2", fan="88"))
-    assert response.status_code == 200
+    assert response.status_code == 409
     page = response.content.decode()
     assert "This entry was already saved with other content" in page
     # Beside the form, the hand as stored, and the way to correct it.
     assert 'data-stored-hand="1"' in page
     assert "Open hand 1 to correct it" in page
     assert table.hands.get().fan == 8
+    # The form shown again carries a new key: saved again as it is, it is judged as the
+    # new entry it is (the hand is entered: correct it), not as the old key's again.
+    shown_key = re.search(r'name="submission_key" value="([^"]+)"', page).group(1)
+    assert shown_key != str(key)
+    again = client.post(sheet_url, hand_fields(key=shown_key, winner="2", fan="88"))
+    assert "This entry was already saved with other content" not in again.content.decode()
+    assert "Open hand 1 to correct it" in again.content.decode()
 
 
 def test_a_correction_form_saved_again_with_other_content_shows_the_stored_hand(personas, table):
@@ -207,7 +218,7 @@ def test_a_correction_form_saved_again_with_other_content_shows_the_stored_hand(
     assert corrected.status_code == 302
     # Back to the same form, changed, saved again: refused, not "corrected" and dropped.
     response = client.post(edit_url, hand_fields(key=key, version="1", winner="2", fan="88"))
-    assert response.status_code == 200
+    assert response.status_code == 409
     page = response.content.decode()
     assert "This entry was already saved with other content" in page
     assert 'data-stored-hand="1"' in page

@@ -1,5 +1,6 @@
 """The referee's tablet pages: the table's score sheet, hand entry, confirmation, table cards."""
 
+import uuid
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -231,10 +232,19 @@ def _stored_beside(form, sheet, number) -> "Hand | None":
     return None
 
 
-def _conflict_json(form, stored) -> JsonResponse:
+def _fresh_key(form) -> None:
+    """The form shown again after a conflict gets a new one-time key: saved again, what it
+    holds is judged as a new entry (refused beside the stored hand, with the way to correct
+    it), not refused again and again as its old key's other content."""
+    form.data = form.data.copy()
+    form.data[form.add_prefix("submission_key")] = str(uuid.uuid4())
+
+
+def _conflict_json(form, stored, correct_url: str) -> JsonResponse:
     """An entry sent in the background whose form key already saved other content: a 409,
     never "saved" and never to be sent again by itself, with the hand as stored (as the
-    sheet writes it) for the referee to compare with the entry kept on the tablet."""
+    sheet writes it) for the referee to compare with the entry kept on the tablet, and the
+    address of its correction."""
     hand = None
     if stored is not None:
         points = ", ".join(
@@ -258,6 +268,7 @@ def _conflict_json(form, stored) -> JsonResponse:
             "message": errors["number"][0],
             "errors": errors,
             "stored": hand,
+            "correct": correct_url,
             "retry": False,
         },
         status=409,
@@ -317,9 +328,13 @@ def table_sheet_page(request, slug, number, table):
         # Refused: show the sheet as it is now, and the stored hand beside a different entry
         # for it (another tablet's, or this form's first save), with the way to correct it.
         sheet = table_sheet(table)
-        stored = _stored_beside(form, sheet, _posted_number(request.POST))
+        posted = _posted_number(request.POST)
+        stored = _stored_beside(form, sheet, posted)
         if conflict and _wants_json(request):
-            return _conflict_json(form, stored)
+            correct = reverse("hand_edit", args=[slug, number, table.number, posted])
+            return _conflict_json(form, stored, correct)
+        if conflict:
+            _fresh_key(form)
     else:
         sheet = table_sheet(table)
         players, next_number = sheet.players, sheet.next_number
@@ -330,7 +345,9 @@ def table_sheet_page(request, slug, number, table):
     context["stored"] = stored
     if context["entry_form_shown"]:
         context["hand_schedule"] = _hand_schedule(players)
-    return render(request, "referee/sheet.html", context)
+    # A key that already saved other content is a conflict, for a plain post too.
+    status = 409 if form.has_error("number", "submission_key_conflict") else 200
+    return render(request, "referee/sheet.html", context, status=status)
 
 
 @table_entry_required
@@ -368,6 +385,7 @@ def hand_edit(request, slug, number, table, hand):
             # again): the sheet as it is now, the hand as stored shown beside the entry.
             sheet = table_sheet(table)
             stored = _stored_beside(form, sheet, hand.number)
+            _fresh_key(form)
     else:
         form = HandForm(players=players, slot=slot, editing=True, initial=hand_initial(hand))
         penalties = PenaltyFormSet(
@@ -379,7 +397,7 @@ def hand_edit(request, slug, number, table, hand):
         request, tournament, sheet, form=form, penalties=penalties, editing=hand
     )
     context["stored"] = stored
-    return render(request, "referee/sheet.html", context)
+    return render(request, "referee/sheet.html", context, status=409 if stored else 200)
 
 
 @table_entry_required

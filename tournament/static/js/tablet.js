@@ -77,10 +77,21 @@
         stored.textContent = " " + entry.stored + " ";
         item.appendChild(stored);
       }
+      if (entry.conflict && entry.correct) {
+        // The hand is stored, under this entry's key, with other content: what the referee
+        // meant goes in as a correction of the stored hand (its own page, a new key).
+        var correct = document.createElement("a");
+        correct.href = entry.correct;
+        correct.className = "button";
+        correct.setAttribute("data-sync-correct", entry.key);
+        correct.textContent = text(problems, "correct", { n: entry.number });
+        item.appendChild(correct);
+      }
       [["retry", retry], ["edit", edit], ["discard", discard]].forEach(function (pair) {
         if (pair[0] === "edit" && !form) return;
-        // Sent again unchanged, a conflict is refused again: edit it or discard it.
-        if (pair[0] === "retry" && entry.conflict) return;
+        // Sent again unchanged or edited, a conflict is refused again (its key saved other
+        // content): correct the stored hand, or discard the entry.
+        if ((pair[0] === "retry" || pair[0] === "edit") && entry.conflict) return;
         var button = document.createElement("button");
         button.type = "button";
         button.setAttribute("data-sync-" + pair[0], entry.key);
@@ -190,6 +201,7 @@
         if (conflict) {
           e.conflict = true;
           e.stored = result.answer.stored ? result.answer.stored.text : "";
+          e.correct = result.answer.correct || "";
         }
         return e;
       });
@@ -234,7 +246,7 @@
   function retry(key) {
     update(key, function (e) {
       e.state = "pending";
-      delete e.reason; delete e.conflict; delete e.stored;
+      delete e.reason; delete e.conflict; delete e.stored; delete e.correct;
       return e;
     });
     render();
