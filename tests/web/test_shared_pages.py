@@ -141,7 +141,7 @@ def test_a_made_up_parameter_is_served_the_kept_page_and_keeps_no_copy(drawn, to
     url = urls(tournament)[page]
     plain = login(None).get(url).content.decode()
     assert len(kept_pages()) == 1
-    for junk in ("?x=1", "?x=2&utm_source=feed", "?page=1&x=3"):
+    for junk in ("?x=1", "?x=2&utm_source=feed", "?page=1&x=3", "?page=junk", "?sort=junk"):
         answer = login(None).get(url + junk)
         assert answer.status_code == 200
         assert answer.templates == [] or junk.startswith("?page"), junk
@@ -152,7 +152,13 @@ def test_a_made_up_parameter_is_served_the_kept_page_and_keeps_no_copy(drawn, to
     assert TOKEN.sub("", login(None).get(url + "?x=1").content.decode()) == TOKEN.sub("", plain)
     # The parameters the page reads: one copy each ("?page=1" above and each sort here).
     assert len(kept_pages()) == 2
+    # A page's number as it reads it: past the highest a link may name, the highest.
+    for same in ("?page=01", "?page=2&page=1"):
+        login(None).get(url + same)
+    login(None).get(url + "?page=900")
+    login(None).get(url + "?page=90000")
+    assert len(kept_pages()) == 3
     if page == 0:
         login(None).get(url + "?sort=-score")
         login(None).get(url + "?sort=-score&x=1")
-        assert len(kept_pages()) == 3
+        assert len(kept_pages()) == 4

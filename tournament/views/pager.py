@@ -11,6 +11,22 @@ from django.utils.translation import gettext
 
 PAGE_SIZE = 100
 ALL_PAGES = "all"
+# The highest page number a link may name: 20,000 rows at 100 a page, twice the biggest
+# event the site is built for. A number beyond shows the last page, as any past the last.
+MAX_PAGE = 200
+
+
+def page_value(asked: str) -> str | None:
+    """``asked`` as a page parameter is read (``all``, or a number from 1 to ``MAX_PAGE``,
+    written plainly), None when it reads as no page at all: the form a page kept whole is
+    keyed by, so that ``?page=007`` or ``?page=junk`` makes no copy of its own."""
+    if asked == ALL_PAGES:
+        return asked
+    try:
+        number = int(asked)
+    except ValueError:
+        return None
+    return str(min(max(number, 1), MAX_PAGE))
 
 
 @dataclass

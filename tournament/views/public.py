@@ -37,7 +37,7 @@ from tournament.selectors.statistics import player_record
 from tournament.services.sign_ups import sign_up_closed_reason
 from tournament.templatetags.seating_rows import plan_player_row_list, seating_row_list
 from tournament.views.common import get_player, get_session, get_tournament, roles
-from tournament.views.pager import Pager
+from tournament.views.pager import Pager, page_value
 from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
 
 
@@ -106,7 +106,7 @@ def seating_page(request, slug, number):
         return refused
     version = seating_key(tournament)
     # What the page reads of its query: the page of the tables and the page of the plan.
-    query = page_query(request.GET, ("page", "plan-page"))
+    query = page_query(request.GET, {"page": page_value, "plan-page": page_value})
 
     def context() -> dict:
         figures = seating_figures(tournament, version=version)

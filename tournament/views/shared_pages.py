@@ -15,7 +15,7 @@ page kept for the address without it instead of making a new copy kept an hour.
 
 import functools
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Mapping
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
@@ -65,13 +65,19 @@ def plain_visitor(request) -> bool:
     )
 
 
-def page_query(query: QueryDict, parameters: Iterable[str]) -> QueryDict:
-    """The ``parameters`` of ``query`` a page reads, each with every value given, in the
-    order named; the rest is left out of the page, its links and its key."""
+def page_query(
+    query: QueryDict, parameters: Mapping[str, Callable[[str], str | None]]
+) -> QueryDict:
+    """The ``parameters`` of ``query`` a page reads, each as its reader writes it (one value,
+    the last, as ``QueryDict.get`` reads it; none when the reader finds nothing it would
+    show), in the order named; the
+    rest is left out of the page, its links and its key, so that made-up values make no
+    copies of their own either."""
     kept = QueryDict(mutable=True)
-    for name in parameters:
-        if name in query:
-            kept.setlist(name, query.getlist(name))
+    for name, read in parameters.items():
+        value = read(query.get(name, ""))
+        if value is not None:
+            kept[name] = value
     kept._mutable = False
     return kept
 

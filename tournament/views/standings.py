@@ -19,16 +19,17 @@ from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version, 
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.views.common import get_tournament, roles
+from tournament.views.pager import page_value
 from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
 from tournament.views.standings_tables import StandingsTable, TeamStandingsTable
 
 # What the page reads of its query: each table's sort and page.
-STANDINGS_PARAMETERS = (
-    StandingsTable.sort_parameter,
-    StandingsTable.page_parameter,
-    TeamStandingsTable.sort_parameter,
-    TeamStandingsTable.page_parameter,
-)
+STANDINGS_PARAMETERS = {
+    StandingsTable.sort_parameter: StandingsTable.sort_value,
+    StandingsTable.page_parameter: page_value,
+    TeamStandingsTable.sort_parameter: TeamStandingsTable.sort_value,
+    TeamStandingsTable.page_parameter: page_value,
+}
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

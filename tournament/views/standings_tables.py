@@ -113,6 +113,14 @@ class SortableTable:
             rows = self.pager.rows(rows)
         self.rows = rows
 
+    @classmethod
+    def sort_value(cls, asked: str) -> str | None:
+        """``asked`` as this table's sort parameter: a sortable column's name, ``-`` before
+        it for the other way round; None for anything else (the standings' order)."""
+        name = asked.removeprefix("-")
+        sortable = any(c.name == name and c.sort_value is not None for c in cls.columns)
+        return asked if sortable else None
+
     def _requested_sort(self) -> tuple[Column | None, bool]:
         asked = self.query.get(self.sort_parameter, "")
         name = asked.removeprefix("-")
