@@ -70,9 +70,8 @@ def page_query(
 ) -> QueryDict:
     """The ``parameters`` of ``query`` a page reads, each as its reader writes it (one value,
     the last, as ``QueryDict.get`` reads it; none when the reader finds nothing it would
-    show), in the order named; the
-    rest is left out of the page, its links and its key, so that made-up values make no
-    copies of their own either."""
+    show), in the order named. The rest is left out of the page, its links and its key, so
+    that made-up values make no copies of their own either."""
     kept = QueryDict(mutable=True)
     for name, read in parameters.items():
         value = read(query.get(name, ""))
