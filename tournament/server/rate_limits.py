@@ -15,8 +15,9 @@ against, that is the same order of magnitude, and it costs one counter per calle
 
 When the cache fails (Redis down or unreachable), the caller says which way to fail: open
 (the hit is allowed: the API and the public forms, which other limits still hold) or closed
-(refused: what guards against guessing passwords). The failure is logged at most once a
-minute, not on every request of an outage.
+(refused). Every caller today fails open; the logins are throttled by django-axes in the
+database, which holds whatever the cache does. The failure is logged at most once a minute,
+not on every request of an outage.
 """
 
 import logging

@@ -40,7 +40,7 @@ TABLES_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
 def tables_cache_key(tournament, version: int, query) -> str:
     """The key of the page's tables for this version (with the standings' stamp: a restore
     brings numbers back, not stamps), query and language (the query holds both tables'
-    sort parameters; the rest of it is kept in the heading links)."""
+    sorts and pages, read by ``page_query``: nothing else of the address)."""
     return page_key("standings-tables", (tournament.pk, version, versions(tournament)), query)
 
 
