@@ -68,10 +68,12 @@ check: $(STAMP)
 
 # The suite again on the database DATABASE_URL names, without what gives the same answer on
 # any database (`check`, and the tests that touch no database: the pure cores, the file
-# readers, the catalogue); CI runs it on PostgreSQL after `make test`.
+# readers, the catalogue) and without the browser tests (a referee's taps and the pages'
+# scripts: the same views the web tests run on this database, for minutes of a browser's
+# time); CI runs it on PostgreSQL after `make test`.
 test-database: $(STAMP)
 	@test -n "$$DATABASE_URL" || { echo "test-database runs on the database DATABASE_URL names: set it." >&2; exit 2; }
-	$(PYTEST) -m database
+	$(PYTEST) -m "database and not browser"
 
 # The results API as a client meets it: the demo's tournaments served on a port (a database
 # of its own in a folder removed afterwards), and schemathesis run against the OpenAPI

@@ -27,7 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from hall import EventDatabase, Server, free_port
 
-pytestmark = [pytest.mark.slow, pytest.mark.database]
+# What is measured here is nginx and gunicorn in front of the app, the same on any database:
+# run once, on a SQLite file of its own (not again in CI's PostgreSQL pass).
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 MEGABYTE = 1024 * 1024
@@ -65,7 +67,7 @@ def status_of(port: int, method: str, path: str, body=None, timeout: float = 5, 
 @pytest.fixture(scope="module")
 def app():
     """`make serve` on a free port of 127.0.0.1, with the venue's environment."""
-    database = EventDatabase(os.environ.get("DATABASE_URL"))
+    database = EventDatabase(None)
     database.env["MCR_PROXY_COUNT"] = "1"
     server = Server(database, workers=2)
     try:
