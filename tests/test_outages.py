@@ -281,7 +281,7 @@ def test_postgresql_restarted_under_the_app(hall):
     assert as_json[0] == 503
     answer = json.loads(as_json[2])
     assert answer["saved"] is False and answer["retry"] is True
-    assert 500 not in statuses
+    assert 500 not in statuses, server_log(server)
     assert 503 in statuses, "no save met the restart"
     everything = [entry for row in saves for entry in row]
     assert all(entry.saved for entry in everything)

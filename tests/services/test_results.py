@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.core.signals import request_started
+from django.db import transaction
 from django.utils import timezone
 
 from tests.conftest import make_players
@@ -22,6 +24,7 @@ from tournament.selectors.standings import (
     tournament_results,
     tournament_standings,
 )
+from tournament.services import results
 
 
 def stored(table: Table) -> list[tuple[int, int | None, Fraction]]:
@@ -509,3 +512,24 @@ def test_verify_results_reports_a_corrupted_seat_and_repairs_it(session_in_play)
 def test_verify_results_of_an_unknown_tournament_says_so(db):
     with pytest.raises(CommandError, match="No tournament with the short name nowhere"):
         verify("nowhere")
+
+
+def test_tables_of_a_rolled_back_save_are_not_stamped_by_the_next_requests_save(
+    session_in_play,
+):
+    """A save rolled back after storing its table's results (PostgreSQL restarting, a
+    deadlock) left the table to the connection's next touch, which then updated another
+    table's row than its own: two tablets' saves each holding their table and waiting for
+    the other's. At a request's start that leftover is dropped."""
+    first, second = session_in_play.tables.order_by("number")[:2]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        results.table_results_store(first)
+        raise RuntimeError("the connection lost before the touch")
+    assert first.pk in results._results_stored()
+    stamped_before = Table.objects.get(pk=first.pk).results_version
+    request_started.send(sender=None)
+    services.hand_record(
+        table=second, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+    )
+    assert Table.objects.get(pk=first.pk).results_version == stamped_before
+    assert Table.objects.get(pk=second.pk).results_version > stamped_before

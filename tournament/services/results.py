@@ -10,6 +10,7 @@ the tournament's version, under which what is computed from the data is cached.
 from collections.abc import Sequence
 from functools import cache
 
+from django.core.signals import request_started
 from django.db import connection, transaction
 from django.db.models import F, Subquery
 
@@ -69,13 +70,26 @@ def _results_stored() -> set[int]:
 
     Kept on the connection (one per thread), not passed along: every write that stores a
     table's results touches its tournament in the same transaction, so none can forget to
-    stamp them. A transaction rolled back leaves its tables here; the next touch stamps them
-    too, which only makes the live standings read them again.
+    stamp them. A transaction rolled back leaves its tables here until the next request
+    starts (``_forget_unstamped``); in a script, the next touch stamps them too, which only
+    makes the live standings read them again.
     """
     stored = getattr(connection, "mcr_results_stored", None)
     if stored is None:
         stored = connection.mcr_results_stored = set()
     return stored
+
+
+def _forget_unstamped(**_kwargs) -> None:
+    """At each request's start, the tables a rolled-back transaction of an earlier request
+    left in ``_results_stored`` are dropped: stamped by this request's touch, they would have
+    it update the rows of tables other workers are saving at, each holding its own table and
+    waiting for the other's (a deadlock seen between two tablets' saves when PostgreSQL
+    restarted under the app and rolled their transactions back)."""
+    connection.mcr_results_stored = set()
+
+
+request_started.connect(_forget_unstamped, dispatch_uid="mcr-results-request-started")
 
 
 @transaction.atomic
