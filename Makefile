@@ -2,6 +2,7 @@
 # `make serve` for a real event.
 PYTHON ?= python3
 PORT ?= 8000
+TASK_WORKERS ?= 1
 VENV := .venv
 PY := $(VENV)/bin/python
 # The app alone serves the demo; the development tools (and the C++ reference calculator the
@@ -24,18 +25,25 @@ demo: $(APP_STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py setup_demo
 
+# The demo server and, beside it, the task worker that sends its e-mails and builds its
+# imports and workbooks (stopped with it).
 run: demo
+	@$(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # A real event (README, "Running a real event"; docs/deploy.md): DEBUG off, so the settings
 # refuse to start without MCR_SECRET_KEY; the database brought up to date, the static files
-# gathered (hashed and compressed), then gunicorn on PORT with gunicorn.conf.py's workers.
+# gathered (hashed and compressed), then gunicorn on PORT with gunicorn.conf.py's workers,
+# and TASK_WORKERS task workers beside it (stopped with it; 0 when they run as services of
+# their own, deploy/mcr-worker.service).
 # Two servers started at once from one checkout (the tests', the benchmark's) gather the
 # static files one after the other: two collectstatic runs writing the same files fail.
 serve: export MCR_DEBUG = 0
 serve: $(APP_STAMP)
 	$(PY) manage.py migrate --noinput
 	flock .collectstatic.lock $(PY) manage.py collectstatic --noinput --verbosity 0
+	@workers=""; for n in $$(seq 1 $(TASK_WORKERS)); do $(PY) manage.py worker & workers="$$workers $$!"; done; \
+	trap 'kill $$workers 2>/dev/null' EXIT INT TERM; \
 	PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py tournament.wsgi
 
 # pytest's workers: one per core (pytest-xdist), each with its own test database, its own

@@ -4,6 +4,8 @@ Every web endpoint is tested with the same cast: the tournament's organiser,
 its referee, the referee of another tournament, and an anonymous visitor.
 """
 
+from contextlib import contextmanager
+
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Permission, User
@@ -16,6 +18,7 @@ from django.utils import translation
 from tournament import services
 from tournament.models import Table, Tournament
 from tournament.selectors import lookups, standings_live
+from tournament.server.task_worker import tasks_run_ready
 
 # The queries a request signed in (an account or a tablet) makes to read its session: one,
 # unless the sessions are kept in the Redis cache too (settings, with MCR_REDIS_URL), which
@@ -170,6 +173,19 @@ def login(user: User | None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+@pytest.fixture
+def run_tasks(db):
+    """``with run_tasks(): ...``: the block's writes, then every task they queued run here,
+    as a worker would after the write commits (a block that raises runs none)."""
+
+    @contextmanager
+    def running():
+        yield
+        tasks_run_ready()
+
+    return running
 
 
 @pytest.fixture

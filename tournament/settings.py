@@ -65,6 +65,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "axes",
     "simple_history",
+    "django_tasks",
+    "django_tasks_db",
     "tournament",
 ]
 
@@ -178,6 +180,13 @@ if REDIS_URL:
     # one kept in each process would go on holding a session signed out in another.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
+# The task queue: what is slow or waits on another server (e-mails, big imports, the
+# workbooks, backups) runs in the background workers (`manage.py worker`), never in a
+# request. A task is a row of the site's own database (django-tasks' database backend),
+# written in the transaction of the write that asks for it: it exists exactly when that write
+# does, and needs no other server, on SQLite as on PostgreSQL.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -237,6 +246,12 @@ if EMAIL_USE_TLS and EMAIL_USE_SSL:
 # Seconds an SMTP connection may hang before a message counts as failed (and is retried).
 EMAIL_TIMEOUT = _int("MCR_EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = os.environ.get("MCR_EMAIL_FROM", "").strip() or "mcr@localhost"
+# How many SMTP connections a task worker keeps open at once while sending: a mail server
+# that takes a second to accept each message still takes 300 seat messages in well under a
+# minute.
+EMAIL_CONNECTIONS = _int("MCR_EMAIL_CONNECTIONS", 8)
+if EMAIL_CONNECTIONS < 1:
+    raise ImproperlyConfigured("MCR_EMAIL_CONNECTIONS must be 1 or more.")
 # The site's address as players open it, for the links in e-mails (which no request makes).
 SITE_URL = os.environ.get("MCR_SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
 

@@ -21,6 +21,7 @@ from tests.conftest import give_all_tables, login, make_user
 from tests.e2e.test_full_tournament import hand_data
 from tournament.models import OutgoingEmail, Player, Seat, SignUp, Tournament
 from tournament.players.player_links import player_token, sign_up_token
+from tournament.server.task_worker import tasks_run_ready
 
 pytestmark = [pytest.mark.slow]
 
@@ -80,6 +81,8 @@ def test_sign_up_check_in_draw_publish_e_mails_and_hands_on_the_players_links(
     assert statuses == ["pending"] * CAP + ["waiting"] * 4
     board = text(org.get(url("sign_up_list")))
     assert "Places taken: 36 / 36" in board and "Waiting list: 4" in board
+    assert smtp_server.messages == []  # queued by the requests, sent by the task worker
+    tasks_run_ready()
     assert len(smtp_server.messages) == 40  # each told where their sign-up stands
     waiting_mail = smtp_server.text(smtp_server.to("p38@example.org")[0])
     assert "you are on the waiting list, with 1 sign-up before you" in waiting_mail
@@ -93,6 +96,7 @@ def test_sign_up_check_in_draw_publish_e_mails_and_hands_on_the_players_links(
     promoted = dict(SignUp.objects.values_list("email", "status"))
     assert promoted["p37@example.org"] == promoted["p38@example.org"] == "pending"
     assert promoted["p39@example.org"] == promoted["p40@example.org"] == "waiting"
+    tasks_run_ready()
     for n in (37, 38):
         subjects = [message["Subject"] for message in smtp_server.to(f"p{n}@example.org")]
         assert sum("a place is yours" in subject for subject in subjects) == 1
@@ -139,6 +143,7 @@ def test_sign_up_check_in_draw_publish_e_mails_and_hands_on_the_players_links(
     )
     assert response.status_code == 302, text(response)[-2000:]
     assert org.post(url("session_publish", 1)).status_code == 302
+    tasks_run_ready()
 
     seats = {
         seat.player.number: seat

@@ -452,8 +452,10 @@ NOT_WRITES = {
     # A series is no tournament's data: it has a version of its own (tests/test_series.py).
     "series_delete",
     "series_save",
-    # Sends the e-mails waiting: it changes no tournament data, only their outbox rows.
+    # Send the e-mails waiting, or queue their sending: no tournament data changes, only
+    # their outbox rows.
     "emails_send_due",
+    "emails_send_now",
     "AbsentSeatChoice",
     "absent_field",
     "HandEntry",

@@ -103,9 +103,7 @@ def test_sign_up_closed_refused_and_nothing_stored(tournament):
     assert not SignUp.objects.exists()
 
 
-def test_a_withdrawal_gives_the_place_to_the_first_in_line_who_is_told(
-    tournament, django_capture_on_commit_callbacks
-):
+def test_a_withdrawal_gives_the_place_to_the_first_in_line_who_is_told(tournament, run_tasks):
     open_sign_up(tournament, cap=4, review=False)
     signed = [sign(tournament, n) for n in range(1, 7)]
     assert [s.status for s in signed] == ["accepted"] * 4 + ["waiting"] * 2

@@ -23,34 +23,39 @@ def text(response) -> str:
 
 
 @pytest.fixture
-def drawn_without_server(tournament, settings, django_capture_on_commit_callbacks):
+def drawn_without_server(tournament, settings, run_tasks):
     """Session 1 of 16 players with e-mails drawn while no mail server was set."""
     settings.EMAIL_HOST = ""
     for number in range(1, 17):
         services.player_save(
             tournament=tournament, number=number, name=f"P{number}", email=f"p{number}@ex.org"
         )
-    with django_capture_on_commit_callbacks(execute=True):
+    with run_tasks():
         services.session_draw(tournament=tournament, number=1, seed=3)
     return tournament
 
 
 def test_the_list_shows_each_message_and_why_it_is_not_sent(drawn_without_server, organiser):
     page = text(login(organiser).get(url("email_list")))
-    assert "Sent: 0 Waiting: 16 Failed: 0" in page
+    assert "Sent: 0 Queued: 16 Failed: 0" in page
+    # No worker is running in the tests: the page says the messages cannot go out.
+    assert "The messages cannot go out now: no task worker is running" in page
     assert "p7@ex.org" in page
     assert "No mail server is set (MCR_EMAIL_HOST)." in page
     assert "1 attempt" in page
 
 
 def test_send_now_sends_the_waiting_ones_once_a_server_is_set(
-    drawn_without_server, organiser, smtp_server, django_capture_on_commit_callbacks
+    drawn_without_server, organiser, smtp_server, run_tasks
 ):
-    response = login(organiser).post(url("emails_send"), follow=True)
-    assert "16 e-mails sent." in text(response)
+    with run_tasks():
+        response = login(organiser).post(url("emails_send"), follow=True)
+        # The request only queued the sending.
+        assert smtp_server.messages == []
+    assert "16 e-mails are being sent: reload this page to follow them." in text(response)
     assert len(smtp_server.messages) == 16
-    assert "Sent: 16 Waiting: 0 Failed: 0" in text(login(organiser).get(url("email_list")))
-    page = text(login(organiser).get(url("email_list") + "?status=waiting"))
+    assert "Sent: 16 Queued: 0 Failed: 0" in text(login(organiser).get(url("email_list")))
+    page = text(login(organiser).get(url("email_list") + "?status=queued"))
     assert "No e-mail yet." in page
 
 
@@ -78,11 +83,12 @@ def test_a_players_address_is_on_no_public_page_nor_file(drawn_without_server):
     [("organiser", 200, 302), ("referee", 403, 403), ("other_referee", 403, 403)],
 )
 def test_the_emails_are_the_organisers(
-    personas, drawn_without_server, smtp_server, persona, read, write
+    personas, drawn_without_server, smtp_server, persona, read, write, run_tasks
 ):
     client = personas[persona]
     assert client.get(url("email_list")).status_code == read
-    assert client.post(url("emails_send")).status_code == write
+    with run_tasks():
+        assert client.post(url("emails_send")).status_code == write
     assert OutgoingEmail.objects.filter(sent_at__isnull=False).exists() == (persona == "organiser")
 
 

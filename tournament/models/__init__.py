@@ -25,6 +25,7 @@ from tournament.models.people import (
     parse_place_points,
 )
 from tournament.models.sign_ups import SIGN_UP_STATUS_CHOICES, SignUp
+from tournament.models.tasks import TaskWorker
 from tournament.models.tournaments import (
     DEFAULT_SEATING_METHOD,
     DEFAULT_SUBSTITUTE_LIMIT,
@@ -72,6 +73,7 @@ __all__ = [
     "SignUp",
     "Table",
     "TableReopening",
+    "TaskWorker",
     "Tournament",
     "TournamentVersion",
     "parse_place_points",

@@ -1,6 +1,7 @@
 """The e-mails the site sends players, kept as an outbox: each is stored in the transaction
 of what it tells (a draw published, a place off the waiting list), sent after that
-transaction commits, retried when sending fails, and listed for the organiser.
+transaction commits by the task queue's workers, retried when sending fails, and listed for
+the organiser.
 
 No history of their own: a row is itself the record of a message and its attempts."""
 
@@ -36,6 +37,9 @@ class OutgoingEmail(models.Model):
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     # Why the last attempt failed, as the mail server or the connection said it.
     error = models.CharField(_("last error"), max_length=500, blank=True)
+    # The task worker sending it right now (``TaskWorker.worker_id``), "" otherwise: a message
+    # held by a worker that died is released to be sent again (``services.mail``).
+    claimed_by = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["tournament", "-created_at", "-id"]

@@ -11,14 +11,14 @@ from tournament.models.mail import MAX_ATTEMPTS
 @dataclass(frozen=True)
 class MailCounts:
     sent: int
-    waiting: int  # not sent yet, to be tried again
+    queued: int  # not sent yet: to be sent, being sent, or waiting to be tried again
     failed: int  # tried ``MAX_ATTEMPTS`` times without success
 
 
 def mail_counts(tournament) -> MailCounts:
     counts = OutgoingEmail.objects.filter(tournament=tournament).aggregate(
         sent=Count("pk", filter=Q(sent_at__isnull=False)),
-        waiting=Count("pk", filter=Q(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS)),
+        queued=Count("pk", filter=Q(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS)),
         failed=Count("pk", filter=Q(sent_at__isnull=True, attempts__gte=MAX_ATTEMPTS)),
     )
     return MailCounts(**counts)
@@ -26,11 +26,11 @@ def mail_counts(tournament) -> MailCounts:
 
 def tournament_emails(tournament, *, status: str = ""):
     """The tournament's e-mails, newest first, with their players (``status``: "sent",
-    "waiting" or "failed" for those only)."""
+    "queued" or "failed" for those only)."""
     emails = OutgoingEmail.objects.filter(tournament=tournament).select_related("player")
     if status == "sent":
         emails = emails.filter(sent_at__isnull=False)
-    elif status == "waiting":
+    elif status == "queued":
         emails = emails.filter(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS)
     elif status == "failed":
         emails = emails.filter(sent_at__isnull=True, attempts__gte=MAX_ATTEMPTS)

@@ -4,13 +4,19 @@ the app runs and reaches its database, 503 when the database cannot be reached.
 The shared cache (Redis) is not needed to serve (``server.cache``): while it cannot be
 reached the answer stays 200 with a second line saying so, for whoever reads it. A monitor
 that should raise the alarm for it asks ``/healthz?cache=1``, which answers 503 then; a load
-balancer must not (every app server shares that Redis: it would take them all out)."""
+balancer must not (every app server shares that Redis: it would take them all out).
+
+The task queue's workers likewise: when none is alive, or the oldest task ready has waited
+over a minute, a line says so (e-mails, imports and workbooks wait meanwhile; the pages
+serve); ``/healthz?tasks=1`` answers 503 then, for the monitor of the workers."""
 
 import logging
 
 from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, HttpResponseNotAllowed
+
+from tournament.selectors.tasks import queue_state
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +67,11 @@ class HealthCheckMiddleware:
             if away is not None:
                 lines.append(f"cache unreachable for {away:.0f} s: pages are drawn without it")
                 if request.GET.get("cache") == "1":
+                    status = 503
+            queue_problem = queue_state().problem()
+            if queue_problem:
+                lines.append(queue_problem)
+                if request.GET.get("tasks") == "1":
                     status = 503
         response = HttpResponse(
             "".join(f"{line}\n" for line in lines), status=status, content_type="text/plain"

@@ -45,7 +45,7 @@ from tournament.services.hands import (
     score_winning_hand,
     stored_hand_result,
 )
-from tournament.services.mail import emails_send_due
+from tournament.services.mail import emails_send_due, emails_send_now
 from tournament.services.people import (
     people_link,
     people_link_by_ema_numbers,
@@ -107,6 +107,7 @@ __all__ = [
     "draw_commitment_public_value",
     "draw_commitment_withdraw",
     "emails_send_due",
+    "emails_send_now",
     "entered_fields",
     "fan_list",
     "hand_record",

@@ -1,4 +1,4 @@
-"""The organiser's list of the e-mails sent to players, and *Send now* for those waiting."""
+"""The organiser's list of the e-mails sent to players, and *Send now* for those not sent."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -8,10 +8,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import services
 from tournament.selectors.mail import mail_counts, tournament_emails
+from tournament.selectors.tasks import queue_state
 from tournament.views.common import get_tournament, roles
 from tournament.views.pager import Pager
 
-STATUSES = ("sent", "waiting", "failed")
+STATUSES = ("sent", "queued", "failed")
 
 
 @login_required
@@ -30,6 +31,7 @@ def email_list(request, slug):
         pager=pager.html(),
         counts=mail_counts(tournament),
         status=status,
+        queue_problem=queue_state().problem(),
     )
     return render(request, "mail/list.html", context)
 
@@ -37,22 +39,19 @@ def email_list(request, slug):
 @login_required
 @require_POST
 def emails_send(request, slug):
-    """Send now every message not sent yet, those that failed included."""
+    """Send now every message not sent yet, those that failed included: a task worker sends
+    them; the list shows each as it goes."""
     tournament = get_tournament(request, slug, role="organiser")
-    sent = services.emails_send_due(tournament=tournament, everything=True)
-    left = mail_counts(tournament).waiting + mail_counts(tournament).failed
+    services.emails_send_now(tournament=tournament)
+    unsent = mail_counts(tournament)
+    count = unsent.queued + unsent.failed
     messages.success(
         request,
-        ngettext("%(count)s e-mail sent.", "%(count)s e-mails sent.", sent) % {"count": sent},
-    )
-    if left:
-        messages.warning(
-            request,
-            ngettext(
-                "%(count)s e-mail is still not sent: see its error below.",
-                "%(count)s e-mails are still not sent: see their errors below.",
-                left,
-            )
-            % {"count": left},
+        ngettext(
+            "%(count)s e-mail is being sent: reload this page to follow it.",
+            "%(count)s e-mails are being sent: reload this page to follow them.",
+            count,
         )
+        % {"count": count},
+    )
     return redirect("email_list", tournament.slug)

@@ -1,0 +1,151 @@
+"""The background worker (``manage.py worker``): django-tasks' database worker, with a pulse.
+
+The library's worker takes the ready tasks one by one and records how each ended. It does
+not know when another worker died holding one: a task taken by a process killed outright
+(SIGKILL, the machine lost) stays *running* for ever. So each worker writes its row of
+``TaskWorker`` every ``BEAT_SECONDS`` from a thread of its own, and on each beat looks for
+workers silent for ``DEAD_AFTER``: their running tasks go back to the queue, and what else
+they held (e-mails being sent) is released, to be run again by whoever is alive. A task is
+therefore run at least once; each task says what running it twice does.
+
+What the health check and the organiser's pages tell of the workers is read by
+``selectors.tasks.queue_state``.
+"""
+
+import logging
+import os
+import socket
+import threading
+import uuid
+
+from django.db import close_old_connections, connection, transaction
+from django.utils import timezone
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+
+from tournament.models import TaskWorker
+from tournament.selectors.tasks import BEAT_SECONDS, DEAD_AFTER, live_worker_ids
+
+logger = logging.getLogger(__name__)
+
+# A task put back this many times has killed its worker as often: it is marked failed, not
+# run again.
+MAX_RUNS = 5
+
+
+def new_worker_id() -> str:
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def beat(worker_id: str, *, started_at) -> None:
+    now = timezone.now()
+    TaskWorker.objects.update_or_create(
+        worker_id=worker_id,
+        defaults={"beat_at": now},
+        create_defaults={
+            "hostname": socket.gethostname()[:255],
+            "pid": os.getpid(),
+            "started_at": started_at,
+            "beat_at": now,
+        },
+    )
+
+
+def orphans_requeue(now=None) -> int:
+    """Put back in the queue the running tasks of workers that died, release what else they
+    held, and forget the dead workers' rows. Returns how many tasks went back."""
+    # Imported here: the services import the task decorator at load, and this module is
+    # loaded by the worker command before them.
+    from tournament.services.mail import emails_release
+
+    now = now or timezone.now()
+    alive = live_worker_ids(now)
+    requeued = 0
+    with transaction.atomic():
+        for task in DBTaskResult.objects.running().select_for_update(skip_locked=True):
+            if task.worker_ids and task.worker_ids[-1] in alive:
+                continue
+            if len(task.worker_ids) >= MAX_RUNS:
+                task.set_failed(RuntimeError(f"Its worker died {len(task.worker_ids)} times."))
+                continue
+            task.status = TaskResultStatus.READY
+            task.started_at = None
+            task.save(update_fields=["status", "started_at"])
+            requeued += 1
+            logger.warning(
+                "Task %s (%s) put back in the queue: its worker %s died.",
+                task.id,
+                task.task_path,
+                task.worker_ids[-1] if task.worker_ids else "?",
+            )
+        emails_release(keep=alive)
+        TaskWorker.objects.filter(beat_at__lt=now - DEAD_AFTER).delete()
+    return requeued
+
+
+class Pulse(threading.Thread):
+    """Beats for ``worker_id`` and requeues the dead's tasks until ``stop`` is set."""
+
+    def __init__(self, worker_id: str):
+        super().__init__(name="task-worker-pulse", daemon=True)
+        self.worker_id = worker_id
+        self.started_at = timezone.now()
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stop.is_set():
+                try:
+                    close_old_connections()
+                    beat(self.worker_id, started_at=self.started_at)
+                    orphans_requeue()
+                except Exception:
+                    # The database away for a moment: the next beat tries again.
+                    logger.exception("Task worker %s could not beat", self.worker_id)
+                self.stop.wait(BEAT_SECONDS)
+        finally:
+            connection.close()
+
+    def finish(self) -> None:
+        self.stop.set()
+        self.join(timeout=10)
+        TaskWorker.objects.filter(worker_id=self.worker_id).delete()
+
+
+def run_worker(*, worker_id: str, interval: float = 0.5, batch: bool = False) -> None:
+    """Run tasks until stopped (SIGTERM or SIGINT: the task under way ends first), beating
+    meanwhile. ``batch``: stop when no task is ready."""
+    pulse = Pulse(worker_id)
+    beat(worker_id, started_at=pulse.started_at)
+    pulse.start()
+    worker = Worker(
+        queue_names=["*"],
+        interval=interval,
+        batch=batch,
+        backend_name="default",
+        startup_delay=not batch,
+        max_tasks=None,
+        worker_id=worker_id,
+        excluded_queue_names=[],
+    )
+    worker.configure_signals()
+    try:
+        worker.run()
+    finally:
+        pulse.finish()
+
+
+def tasks_run_ready(worker_id: str = "in-process") -> None:
+    """Run every ready task here and now, in this thread (the tests, and commands that must
+    finish their work before they return)."""
+    Worker(
+        queue_names=["*"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id=worker_id,
+        excluded_queue_names=[],
+    ).run()
