@@ -195,6 +195,49 @@ class Server:
         self.log.close()
 
 
+class Browser:
+    """A browser's cookies and requests, one connection per request."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, fields: dict | None = None, accept: str = ""):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if accept:
+            headers["Accept"] = accept
+        body = None
+        if fields is not None:
+            fields = {"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **fields}
+            body = urllib.parse.urlencode(fields)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        payload = response.read()
+        connection.close()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                value = rest.split(";", 1)[0]
+                if value in ("", '""'):
+                    self.cookies.pop(name.strip(), None)
+                else:
+                    self.cookies[name.strip()] = value
+        return response.status, response.getheader("Location") or "", payload
+
+    def get(self, path: str) -> int:
+        return self.request("GET", path)[0]
+
+    def log_in(self, username: str, password: str) -> int:
+        self.get("/accounts/login/")  # the form's token cookie
+        status, _, _ = self.request(
+            "POST", "/accounts/login/", {"username": username, "password": password}
+        )
+        return status
+
+
 @dataclass
 class Save:
     """One hand a tablet sent, and what came back."""

@@ -7,19 +7,17 @@ Each test runs its own redis-server and its own PostgreSQL cluster (bench/outage
 suite's database, so the tests are not marked ``database`` and run once, in `make test`.
 """
 
-import http.client
 import json
 import sys
 import threading
 import time
-import urllib.parse
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from hall import SLUG, EventDatabase, Save, Server, Tablet, check
+from hall import SLUG, Browser, EventDatabase, Save, Server, Tablet, check
 from outages import PostgresCluster, RedisServer, postgres_bin, redis_available
 
 pytestmark = [
@@ -42,49 +40,6 @@ PUBLIC_PAGES = (
     f"/api/v1/tournaments/{SLUG}/standings",
     f"/t/{SLUG}/standings.xlsx",
 )
-
-
-class Browser:
-    """A browser's cookies and requests, one connection per request."""
-
-    def __init__(self, port: int):
-        self.port = port
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, fields: dict | None = None, accept: str = ""):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if accept:
-            headers["Accept"] = accept
-        body = None
-        if fields is not None:
-            fields = {"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **fields}
-            body = urllib.parse.urlencode(fields)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        payload = response.read()
-        connection.close()
-        for header, value in response.getheaders():
-            if header.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                value = rest.split(";", 1)[0]
-                if value in ("", '""'):
-                    self.cookies.pop(name.strip(), None)
-                else:
-                    self.cookies[name.strip()] = value
-        return response.status, response.getheader("Location") or "", payload
-
-    def get(self, path: str) -> int:
-        return self.request("GET", path)[0]
-
-    def log_in(self) -> int:
-        self.get("/accounts/login/")  # the form's token cookie
-        status, _, _ = self.request(
-            "POST", "/accounts/login/", {"username": "referee", "password": REFEREE_PASSWORD}
-        )
-        return status
 
 
 def api(port: int, path: str):
@@ -155,8 +110,8 @@ def test_redis_stopped_and_started_again_under_the_app(hall):
         tablet.sign_in(tokens[tablet.table])
         assert tablet.save(Save(tablet.table, 1, winner=0, fan=8)).saved
     referee, leaving = Browser(port), Browser(port)
-    assert referee.log_in() == 302
-    assert leaving.log_in() == 302
+    assert referee.log_in("referee", REFEREE_PASSWORD) == 302
+    assert leaving.log_in("referee", REFEREE_PASSWORD) == 302
     referee_pages = (f"/t/{SLUG}/referee/", f"/t/{SLUG}/sessions/1/tables/1/")
     for path in (*PUBLIC_PAGES, *referee_pages):
         assert referee.get(path) == 200, path
@@ -175,7 +130,7 @@ def test_redis_stopped_and_started_again_under_the_app(hall):
         for path in referee_pages:
             answers["referee " + path] = max(answers.get("referee " + path, 0), referee.get(path))
     newcomer = Browser(port)
-    answers["login"] = newcomer.log_in()
+    answers["login"] = newcomer.log_in("referee", REFEREE_PASSWORD)
     answers["newcomer's referee page"] = newcomer.get(referee_pages[0])
     for tablet in tablets:
         entry = tablet.save(Save(tablet.table, 2, winner=0, fan=8))

@@ -4,8 +4,9 @@ The library's worker takes the ready tasks one by one and records how each ended
 not know when another worker died holding one: a task taken by a process killed outright
 (SIGKILL, the machine lost) stays *running* for ever. So each worker writes its row of
 ``TaskWorker`` every ``BEAT_SECONDS`` from a thread of its own, and on each beat looks for
-workers silent for ``DEAD_AFTER``: their running tasks go back to the queue, and what else
-they held (e-mails being sent) is released, to be run again by whoever is alive. A task is
+workers silent for ``DEAD_AFTER``, or whose process on this machine is gone: their running
+tasks go back to the queue, and what else they held (e-mails being sent) is released, to be
+run again by whoever is alive. A task is
 therefore run at least once; each task says what running it twice does.
 
 What the health check and the organiser's pages tell of the workers is read by
@@ -25,7 +26,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from tournament.models import TaskWorker
-from tournament.selectors.tasks import BEAT_SECONDS, DEAD_AFTER, live_worker_ids
+from tournament.selectors.tasks import BEAT_SECONDS, live_worker_ids
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ def orphans_requeue(now=None) -> int:
     from tournament.services.mail import emails_release
 
     now = now or timezone.now()
-    alive = live_worker_ids(now)
+    alive = live_worker_ids(now) - _gone_from_this_machine()
     requeued = 0
     with transaction.atomic():
         for task in DBTaskResult.objects.running().select_for_update(skip_locked=True):
@@ -80,8 +81,25 @@ def orphans_requeue(now=None) -> int:
                 task.worker_ids[-1] if task.worker_ids else "?",
             )
         emails_release(keep=alive)
-        TaskWorker.objects.filter(beat_at__lt=now - DEAD_AFTER).delete()
+        TaskWorker.objects.exclude(worker_id__in=alive).delete()
     return requeued
+
+
+def _gone_from_this_machine() -> set[str]:
+    """The workers of this machine whose process is no more: dead at once, without waiting
+    for their beat to go quiet (a worker restarted by systemd takes its predecessor's task
+    back within seconds). A process id taken again by another process counts as alive:
+    then the beat decides."""
+    gone = set()
+    here = TaskWorker.objects.filter(hostname=socket.gethostname()[:255]).exclude(pid=os.getpid())
+    for worker_id, pid in here.values_list("worker_id", "pid"):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            gone.add(worker_id)
+        except PermissionError:
+            pass  # another user's process: alive
+    return gone
 
 
 class Pulse(threading.Thread):
