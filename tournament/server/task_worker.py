@@ -13,13 +13,15 @@ What the health check and the organiser's pages tell of the workers is read by
 ``selectors.tasks.queue_state``.
 """
 
+import contextlib
 import logging
 import os
 import socket
 import threading
+import time
 import uuid
 
-from django.db import close_old_connections, connection, transaction
+from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.utils import timezone
 from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.management.commands.db_worker import Worker
@@ -30,6 +32,8 @@ from tournament.selectors.tasks import BEAT_SECONDS, live_worker_ids
 
 logger = logging.getLogger(__name__)
 
+# How long a worker waits before it asks a database that could not be reached again.
+DATABASE_RETRY_SECONDS = 1.0
 # A task put back this many times has killed its worker as often: it is marked failed, not
 # run again.
 MAX_RUNS = 5
@@ -118,8 +122,11 @@ class Pulse(threading.Thread):
                     close_old_connections()
                     beat(self.worker_id, started_at=self.started_at)
                     orphans_requeue()
+                except DatabaseError as error:
+                    # The database away for a moment (a restart): the next beat tries again.
+                    logger.warning("Task worker %s could not beat: %s", self.worker_id, error)
+                    connection.close()
                 except Exception:
-                    # The database away for a moment: the next beat tries again.
                     logger.exception("Task worker %s could not beat", self.worker_id)
                 self.stop.wait(BEAT_SECONDS)
         finally:
@@ -128,7 +135,9 @@ class Pulse(threading.Thread):
     def finish(self) -> None:
         self.stop.set()
         self.join(timeout=10)
-        TaskWorker.objects.filter(worker_id=self.worker_id).delete()
+        # With the database away, its beat goes quiet instead.
+        with contextlib.suppress(DatabaseError):
+            TaskWorker.objects.filter(worker_id=self.worker_id).delete()
 
 
 def run_worker(*, worker_id: str, interval: float = 0.5, batch: bool = False) -> None:
@@ -149,7 +158,18 @@ def run_worker(*, worker_id: str, interval: float = 0.5, batch: bool = False) ->
     )
     worker.configure_signals()
     try:
-        worker.run()
+        while True:
+            try:
+                worker.run()
+                return
+            except DatabaseError as error:
+                # The database went away between two tasks (a task's own errors are its
+                # result): wait for it, as the app servers do, instead of exiting.
+                logger.warning(
+                    "Task worker %s: the database cannot be reached: %s", worker_id, error
+                )
+                connection.close()
+                time.sleep(DATABASE_RETRY_SECONDS)
     finally:
         pulse.finish()
 
