@@ -186,6 +186,13 @@ if REDIS_URL:
 # written in the transaction of the write that asks for it: it exists exactly when that write
 # does, and needs no other server, on SQLite as on PostgreSQL.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# The event's backups, taken by the task workers every MCR_BACKUP_MINUTES into MCR_BACKUP_DIR
+# (none without it), the newest MCR_BACKUP_KEEP kept (docs/backups.md).
+BACKUP_DIR = os.environ.get("MCR_BACKUP_DIR", "").strip()
+BACKUP_MINUTES = _int("MCR_BACKUP_MINUTES", 5)
+BACKUP_KEEP = _int("MCR_BACKUP_KEEP", 100)
+if BACKUP_MINUTES < 1 or BACKUP_KEEP < 1:
+    raise ImproperlyConfigured("MCR_BACKUP_MINUTES and MCR_BACKUP_KEEP must be 1 or more.")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -25,7 +25,7 @@ from tournament.models.people import (
     parse_place_points,
 )
 from tournament.models.sign_ups import SIGN_UP_STATUS_CHOICES, SignUp
-from tournament.models.tasks import TaskWorker
+from tournament.models.tasks import ScheduledJob, TaskWorker
 from tournament.models.tournaments import (
     DEFAULT_SEATING_METHOD,
     DEFAULT_SUBSTITUTE_LIMIT,
@@ -65,6 +65,7 @@ __all__ = [
     "Penalty",
     "Person",
     "Player",
+    "ScheduledJob",
     "ScheduledSession",
     "Seat",
     "SeatingPlan",

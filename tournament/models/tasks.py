@@ -21,3 +21,15 @@ class TaskWorker(models.Model):
 
     def __str__(self):
         return f"{self.worker_id} ({self.hostname}, pid {self.pid})"
+
+
+class ScheduledJob(models.Model):
+    """A task queued every so often (``server.schedule``): the next time it is due. The
+    worker that moves ``next_run_at`` on queues the task; two workers seeing it due at
+    once cannot both move it, so it is queued once."""
+
+    name = models.CharField(max_length=64, primary_key=True)
+    next_run_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name} at {self.next_run_at:%Y-%m-%d %H:%M:%S}"

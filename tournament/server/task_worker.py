@@ -6,7 +6,8 @@ not know when another worker died holding one: a task taken by a process killed 
 ``TaskWorker`` every ``BEAT_SECONDS`` from a thread of its own, and on each beat looks for
 workers silent for ``DEAD_AFTER``, or whose process on this machine is gone: their running
 tasks go back to the queue, and what else they held (e-mails being sent) is released, to be
-run again by whoever is alive. A task is
+run again by whoever is alive. The pulse also queues the tasks that run every so often
+(``server.schedule``: the backups). A task is
 therefore run at least once; each task says what running it twice does.
 
 What the health check and the organiser's pages tell of the workers is read by
@@ -29,6 +30,7 @@ from django_tasks_db.models import DBTaskResult
 
 from tournament.models import TaskWorker
 from tournament.selectors.tasks import BEAT_SECONDS, live_worker_ids
+from tournament.server.schedule import schedules_enqueue_due
 
 logger = logging.getLogger(__name__)
 
@@ -122,6 +124,7 @@ class Pulse(threading.Thread):
                     close_old_connections()
                     beat(self.worker_id, started_at=self.started_at)
                     orphans_requeue()
+                    schedules_enqueue_due()
                 except DatabaseError as error:
                     # The database away for a moment (a restart): the next beat tries again.
                     logger.warning("Task worker %s could not beat: %s", self.worker_id, error)
