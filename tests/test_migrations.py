@@ -1,4 +1,5 @@
-"""The models and the migrations agree: no migration is missing."""
+"""The models and the migrations agree: no migration is missing; and each data migration
+converts the rows that were there before it."""
 
 import io
 
@@ -15,17 +16,47 @@ def test_no_missing_migrations():
         pytest.fail(f"makemigrations --check exited with {exit_.code}:\n{out.getvalue()}")
 
 
-@pytest.mark.django_db(transaction=True)
-def test_hands_kept_against_the_calculator_before_the_flag_are_marked_kept():
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
+class Walk:
+    """The test database's schema moved to a migration of the app, backwards or forwards;
+    ``to`` answers the models as they were at that migration."""
 
-    before = [("tournament", "0005_session_draw_input")]
-    after = [("tournament", "0006_hand_override_seat_restrict_default_method")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
-    tournament = old.get_model("tournament", "Tournament").objects.create(name="Old", slug="old")
+    def __init__(self):
+        from django.db import connection
+        from django.db.migrations.executor import MigrationExecutor
+
+        self.connection = connection
+        self.executor_class = MigrationExecutor
+
+    def to(self, name: str):
+        target = [("tournament", name)]
+        executor = self.executor_class(self.connection)
+        executor.migrate(target)
+        return executor.loader.project_state(target).apps
+
+    def to_the_end(self) -> None:
+        executor = self.executor_class(self.connection)
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_data_migration_converts_the_rows_there_before_it():
+    """One walk back to 0005, then forward through each data migration: rows made as the
+    models were before it, read as they are after it. (Moving the schema back and forth is
+    what these checks cost: one walk serves them all.) Each step has a tournament of its own;
+    the rows of the earlier steps ride along, as an event's database would carry them."""
+    walk = Walk()
+    hands_kept_flag(walk)
+    results_stored(walk)
+    countries_and_plans(walk)
+    sessions_published(walk)
+    walk.to_the_end()
+
+
+def hands_kept_flag(walk: Walk) -> None:
+    """Hands kept against the calculator before the flag existed are marked kept."""
+    old = walk.to("0005_session_draw_input")
+    tournament = old.get_model("tournament", "Tournament").objects.create(name="Flag", slug="flag")
     session = old.get_model("tournament", "Session").objects.create(
         tournament=tournament, number=1, seed=1
     )
@@ -37,26 +68,23 @@ def test_hands_kept_against_the_calculator_before_the_flag_are_marked_kept():
     hand.objects.create(number=2, fan=10, computed_fan=10, **win, **points)
     hand.objects.create(number=3, fan=10, computed_fan=None, **win, **points)
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    new = executor.loader.project_state(after).apps
-    kept = new.get_model("tournament", "Hand").objects.order_by("number")
-    assert [(h.number, h.referee_figure_kept) for h in kept] == [(1, True), (2, False), (3, False)]
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    new = walk.to("0006_hand_override_seat_restrict_default_method")
+    kept = new.get_model("tournament", "Hand").objects.filter(
+        table__session__tournament__slug="flag"
+    )
+    assert [(h.number, h.referee_figure_kept) for h in kept.order_by("number")] == [
+        (1, True),
+        (2, False),
+        (3, False),
+    ]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_results_of_hands_entered_before_they_were_stored_are_stored_by_the_migration():
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    before = [("tournament", "0010_history")]
-    after = [("tournament", "0011_stored_results")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
-    tournament = old.get_model("tournament", "Tournament").objects.create(name="Old", slug="old")
+def results_stored(walk: Walk) -> None:
+    """The results of hands entered before they were stored are stored by the migration."""
+    old = walk.to("0010_history")
+    tournament = old.get_model("tournament", "Tournament").objects.create(
+        name="Results", slug="results"
+    )
     session = old.get_model("tournament", "Session").objects.create(
         tournament=tournament, number=1, seed=1
     )
@@ -84,34 +112,30 @@ def test_results_of_hands_entered_before_they_were_stored_are_stored_by_the_migr
         points_p1=-16, points_p2=32, points_p3=-8, points_p4=-8,
     )  # fmt: skip
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    new = executor.loader.project_state(after).apps
-    seats = new.get_model("tournament", "Seat").objects.order_by("table__number", "seat")
-    assert [(s.score, s.place, s.table_points_twelfths) for s in seats] == [
-        (32, 1, 48),
-        (16, 2, 24),
-        (-24, 3, 6),
-        (-24, 3, 6),
-    ] + [(0, None, 0)] * 4
-    tables = new.get_model("tournament", "Table").objects.order_by("number")
-    assert [t.hands_entered for t in tables] == [2, 0]
-    assert new.get_model("tournament", "TournamentVersion").objects.get().number == 1
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    new = walk.to("0011_stored_results")
+    seats = new.get_model("tournament", "Seat").objects.filter(session__tournament__slug="results")
+    assert [
+        (s.score, s.place, s.table_points_twelfths) for s in seats.order_by("table__number", "seat")
+    ] == [(32, 1, 48), (16, 2, 24), (-24, 3, 6), (-24, 3, 6)] + [(0, None, 0)] * 4
+    tables = new.get_model("tournament", "Table").objects.filter(
+        session__tournament__slug="results"
+    )
+    assert [t.hands_entered for t in tables.order_by("number")] == [2, 0]
+    versions = new.get_model("tournament", "TournamentVersion").objects
+    assert versions.get(tournament__slug="results").number == 1
 
 
-@pytest.mark.django_db(transaction=True)
-def test_countries_become_codes_and_names_are_split_without_losing_anything():
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
+def countries_and_plans(walk: Walk) -> None:
+    """Countries become codes and names are split without losing anything; a plan
+    re-planned before the migration keeps its first players from its history."""
+    from datetime import timedelta
 
-    before = [("tournament", "0012_seating_version")]
-    after = [("tournament", "0014_player_federation_fields")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
-    tournament = old.get_model("tournament", "Tournament").objects.create(name="Old", slug="old")
+    from django.utils import timezone
+
+    old = walk.to("0012_seating_version")
+    tournament = old.get_model("tournament", "Tournament").objects.create(
+        name="Countries", slug="countries"
+    )
     old.get_model("tournament", "TournamentVersion").objects.create(tournament=tournament)
     player = old.get_model("tournament", "Player")
     countries = [
@@ -127,10 +151,30 @@ def test_countries_become_codes_and_names_are_split_without_losing_anything():
     for number, name, country in countries:
         player.objects.create(tournament=tournament, number=number, name=name, country=country)
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    new = executor.loader.project_state(after).apps
-    converted = new.get_model("tournament", "Player").objects.order_by("number")
+    tournament_model = old.get_model("tournament", "Tournament")
+    plan_model = old.get_model("tournament", "SeatingPlan")
+    history = old.get_model("tournament", "HistoricalSeatingPlan")
+    plans = {}
+    for slug, first, now in (("old", [1, 2, 3, 4], [1, 2, 3, 5]), ("new", [6, 7, 8, 9], None)):
+        planned = tournament_model.objects.create(name=slug, slug=slug)
+        fields = {"seed": 1, "sessions": [[first]], "stats": {}, "players": now or first}
+        plans[slug] = plan_model.objects.create(tournament=planned, **fields)
+        if now is not None:
+            # The plan as first saved, then re-planned: its history holds both.
+            for when, players, kind in ((1, first, "+"), (2, now, "~")):
+                history.objects.create(
+                    id=plans[slug].pk,
+                    tournament_id=planned.pk,
+                    history_date=timezone.now() + timedelta(minutes=when),
+                    history_type=kind,
+                    created_at=timezone.now(),
+                    updated_at=timezone.now(),
+                    **{**fields, "players": players},
+                )
+
+    new = walk.to("0014_player_federation_fields")
+    converted = new.get_model("tournament", "Player").objects.filter(tournament__slug="countries")
+    converted = converted.order_by("number")
     assert [
         (p.number, p.name, p.first_name, p.last_name, p.country, p.country_unrecognised)
         for p in converted
@@ -146,73 +190,29 @@ def test_countries_become_codes_and_names_are_split_without_losing_anything():
     ]
     assert {p.ema_number for p in converted} == {""}
     # Each player changed has a history row saying why, with the values after the change.
-    history = new.get_model("tournament", "HistoricalPlayer").objects.order_by("id")
+    history = new.get_model("tournament", "HistoricalPlayer").objects
+    history = history.filter(tournament_id=tournament.pk).order_by("id")
     assert [(h.id, h.country, h.history_change_reason) for h in history] == [
         (p.id, p.country, "country_codes") for p in converted
     ]
     # What was cached under the old version is never read again.
-    assert new.get_model("tournament", "TournamentVersion").objects.get().number == 2
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    versions = new.get_model("tournament", "TournamentVersion").objects
+    assert versions.get(tournament__slug="countries").number == 2
 
-
-@pytest.mark.django_db(transaction=True)
-def test_a_plan_re_planned_before_the_migration_keeps_its_first_players_from_history():
-    from datetime import timedelta
-
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-    from django.utils import timezone
-
-    before = [("tournament", "0012_seating_version")]
-    after = [("tournament", "0015_substitute_limit")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
-    tournament_model = old.get_model("tournament", "Tournament")
-    plan_model = old.get_model("tournament", "SeatingPlan")
-    history = old.get_model("tournament", "HistoricalSeatingPlan")
-    plans = {}
-    for slug, first, now in (("old", [1, 2, 3, 4], [1, 2, 3, 5]), ("new", [6, 7, 8, 9], None)):
-        tournament = tournament_model.objects.create(name=slug, slug=slug)
-        fields = {"seed": 1, "sessions": [[first]], "stats": {}, "players": now or first}
-        plans[slug] = plan_model.objects.create(tournament=tournament, **fields)
-        if now is not None:
-            # The plan as first saved, then re-planned: its history holds both.
-            for when, players, kind in ((1, first, "+"), (2, now, "~")):
-                history.objects.create(
-                    id=plans[slug].pk,
-                    tournament_id=tournament.pk,
-                    history_date=timezone.now() + timedelta(minutes=when),
-                    history_type=kind,
-                    created_at=timezone.now(),
-                    updated_at=timezone.now(),
-                    **{**fields, "players": players},
-                )
-
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    new = executor.loader.project_state(after).apps
+    new = walk.to("0015_substitute_limit")
     stored = new.get_model("tournament", "SeatingPlan").objects
     assert stored.get(pk=plans["old"].pk).first_players == [1, 2, 3, 4]
     assert stored.get(pk=plans["new"].pk).first_players == [6, 7, 8, 9]
     assert stored.get(pk=plans["old"].pk).replan_inputs == []
     assert new.get_model("tournament", "Tournament").objects.get(slug="old").substitute_limit == 3
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
-@pytest.mark.django_db(transaction=True)
-def test_sessions_drawn_before_draws_could_be_reviewed_are_published_when_drawn():
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    before = [("tournament", "0017_player_links_and_check_in")]
-    after = [("tournament", "0018_draws_published")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
-    tournament = old.get_model("tournament", "Tournament").objects.create(name="Old", slug="old")
+def sessions_published(walk: Walk) -> None:
+    """Sessions drawn before draws could be reviewed are published when drawn."""
+    old = walk.to("0017_player_links_and_check_in")
+    tournament = old.get_model("tournament", "Tournament").objects.create(
+        name="Published", slug="published"
+    )
     opened = old.get_model("tournament", "Session").objects.create(
         tournament=tournament, number=1, seed=1
     )
@@ -220,13 +220,10 @@ def test_sessions_drawn_before_draws_could_be_reviewed_are_published_when_drawn(
         tournament=tournament, number=2, seed=2
     )
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    new = executor.loader.project_state(after).apps
+    new = walk.to("0018_draws_published")
     sessions = new.get_model("tournament", "Session").objects
     for session in (opened, drawn):
         stored = sessions.get(pk=session.pk)
         assert stored.published_at == stored.drawn_at is not None
-    assert not new.get_model("tournament", "Tournament").objects.get(slug="old").review_draws
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    published = new.get_model("tournament", "Tournament").objects.get(slug="published")
+    assert not published.review_draws
