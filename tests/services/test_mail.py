@@ -15,7 +15,7 @@ from tournament import services
 from tournament.models import OutgoingEmail, Seat
 from tournament.models.mail import MAX_ATTEMPTS
 from tournament.players import player_links
-from tournament.services.mail import FIRST_RETRY
+from tournament.services.mail import FIRST_RETRY, _retry_schedule
 
 
 def with_emails(tournament, count: int) -> None:
@@ -191,3 +191,23 @@ def test_a_withdrawn_player_still_seated_is_not_told_the_seat(tournament, smtp_s
         services.session_publish(session=session)
     assert smtp_server.to("p5@example.org") == []
     assert len(smtp_server.messages) == 11
+
+
+def test_the_retry_is_queued_for_the_first_message_due_whatever_its_attempts(tournament):
+    now = timezone.now()
+    for attempts, ago in ((3, timedelta(minutes=1)), (1, timedelta(seconds=30))):
+        OutgoingEmail.objects.create(
+            tournament=tournament,
+            reason="seat",
+            to=f"p{attempts}@example.org",
+            subject="Table 1",
+            body="Seat East",
+            attempts=attempts,
+            last_attempt_at=now - ago,
+            error="451 Try again later",
+        )
+    _retry_schedule()
+    _retry_schedule()  # already queued for then: not twice
+    (retry,) = DBTaskResult.objects.all()
+    # The one tried once waits 2 minutes, the one tried three times 8.
+    assert retry.run_after == now - timedelta(seconds=30) + FIRST_RETRY

@@ -28,7 +28,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
-from django.db.models import F, Q
+from django.db.models import F, Min, Q
 from django.db.models.functions import Greatest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -219,11 +219,10 @@ def _retry_schedule() -> None:
         attempts__lt=MAX_ATTEMPTS,
         last_attempt_at__isnull=False,
     )
+    # The first of each number of attempts: the first of all is among them.
     due_times = [
-        last + _retry_wait(attempts)
-        for attempts, last in waiting.values_list("attempts", "last_attempt_at")
-        .order_by("last_attempt_at")
-        .distinct()[: MAX_ATTEMPTS * 50]
+        row["first"] + _retry_wait(row["attempts"])
+        for row in waiting.values("attempts").annotate(first=Min("last_attempt_at"))
     ]
     if not due_times:
         return
