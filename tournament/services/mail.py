@@ -227,7 +227,8 @@ def _retry_schedule() -> None:
     if not due_times:
         return
     first = min(due_times)
-    queued = DBTaskResult.objects.ready().filter(task_path=emails_deliver.module_path)
+    # Queued: ready now, or held by the queue until a time of its own.
+    queued = DBTaskResult.objects.filter(status="READY", task_path=emails_deliver.module_path)
     if queued.filter(Q(run_after__lte=first) | Q(run_after__year=9999)).exists():
         return
     emails_deliver.using(run_after=first).enqueue()
