@@ -175,6 +175,17 @@ def login(user: User | None) -> Client:
     return client
 
 
+def download(client: Client, path: str, **extra):
+    """A download of the data as it is now: asked for (the page that waits for a file not
+    built yet, or the previous version's file, the build queued), the build run as a worker
+    would, asked for again."""
+    response = client.get(path, **extra)
+    if response.status_code == 202 or response.get("X-Workbook-Status", "current") != "current":
+        tasks_run_ready()
+        response = client.get(path, **extra)
+    return response
+
+
 @pytest.fixture
 def run_tasks(db):
     """``with run_tasks(): ...``: the block's writes, then every task they queued run here,
