@@ -234,11 +234,14 @@ def test_a_build_whose_worker_died_is_built_by_the_next(session_in_play):
 
 @pytest.fixture
 def failing_build(monkeypatch):
+    """The standings workbook's builder fails until the returned function mends it."""
+    builder = export_services.BUILDERS["standings.xlsx"]
+
     def fail(tournament):
         raise RuntimeError("the disk is full")
 
     monkeypatch.setitem(export_services.BUILDERS, "standings.xlsx", fail)
-    return monkeypatch
+    return lambda: monkeypatch.setitem(export_services.BUILDERS, "standings.xlsx", builder)
 
 
 def test_a_failed_build_is_said_and_tried_again_after_a_while(session_in_play, failing_build):
@@ -255,7 +258,7 @@ def test_a_failed_build_is_said_and_tried_again_after_a_while(session_in_play, f
     assert client.get(url("standings_xlsx")).status_code == 503
     assert build_tasks() == 1
 
-    failing_build.undo()
+    failing_build()  # mended
     ExportFile.objects.update(finished_at=timezone.now() - RETRY_AFTER - timedelta(seconds=1))
     assert client.get(url("standings_xlsx")).status_code == 202
     assert build_tasks() == 2
