@@ -266,6 +266,16 @@ def test_a_failed_build_is_said_and_tried_again_after_a_while(session_in_play, f
     assert opens(client.get(url("standings_xlsx")))
 
 
+def test_a_builder_failing_at_every_version_leaves_one_failed_row(session_in_play, failing_build):
+    client = login(None)
+    for number in (1, 2, 3):
+        hand(session_in_play, number)
+        client.get(url("standings_xlsx"))
+        tasks_run_ready()
+    assert [status for *_key, status in rows()] == ["failed"]
+    assert build_tasks() == 3
+
+
 def test_a_failed_newer_build_leaves_the_previous_file_served(session_in_play, monkeypatch):
     client = login(None)
     first = download(client, url("standings_xlsx"))

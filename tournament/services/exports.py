@@ -44,7 +44,6 @@ from tournament.selectors.exports import (
     ExportState,
     build_lost,
     export_state,
-    owned_by,
 )
 
 logger = logging.getLogger(__name__)
@@ -135,9 +134,24 @@ def _retried(failed: ExportFile) -> ExportFile | None:
 
 
 def _failed(row: ExportFile, error: str) -> None:
-    """Mark the build of ``row`` failed, if ``row`` is still that build."""
-    ExportFile.objects.filter(pk=row.pk, status="building", task_id=row.task_id).update(
-        status="failed", finished_at=timezone.now(), error=error[:500]
+    """Mark the build of ``row`` failed, if ``row`` is still that build; the older failures
+    of the same file go (a builder that fails at every version leaves one row, not one per
+    version)."""
+    with transaction.atomic():
+        failed = ExportFile.objects.filter(
+            pk=row.pk, status="building", task_id=row.task_id
+        ).update(status="failed", finished_at=timezone.now(), error=error[:500])
+        if failed:
+            _same_file(row).filter(status="failed", pk__lt=row.pk).delete()
+
+
+def _same_file(row: ExportFile):
+    """The rows of ``row``'s file: its owner's, kind and language, every version."""
+    return ExportFile.objects.filter(
+        tournament_id=row.tournament_id,
+        series_id=row.series_id,
+        kind=row.kind,
+        language=row.language,
     )
 
 
@@ -168,7 +182,5 @@ def export_build(context, file_id: int) -> str:
         )
         if built:
             # The files it replaces: older ones of the same kind, ready or failed.
-            ExportFile.objects.filter(
-                owned_by(owner), kind=row.kind, language=row.language, pk__lt=row.pk
-            ).exclude(status="building").delete()
+            _same_file(row).filter(pk__lt=row.pk).exclude(status="building").delete()
     return "ready" if built else "not building"

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tournament.selectors.ema import ema_report
-from tournament.selectors.exports import exports_behind
+from tournament.selectors.exports import export_version, exports_behind
 from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version, versions
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
@@ -74,7 +74,7 @@ def standings_page(request, slug):
     # Which downloads give an older version's file while a newer one is prepared: the page
     # says so beside their links, and is kept under it.
     behind = exports_behind(
-        tournament, str(version), {"standings.xlsx": get_language(), "ema.xlsx": ""}
+        tournament, export_version(tournament), {"standings.xlsx": get_language(), "ema.xlsx": ""}
     )
 
     def context() -> dict:
@@ -140,9 +140,7 @@ def ema_results(request, slug):
     tournament's ranking weight factor by factor, and the downloads."""
     tournament = get_tournament(request, slug, role="organiser")
     context = roles(request, tournament)
-    behind = exports_behind(
-        tournament, str(data_version(tournament)), {"ema.xlsx": "", "ema.csv": ""}
-    )
+    behind = exports_behind(tournament, export_version(tournament), {"ema.xlsx": "", "ema.csv": ""})
     context.update(tournament=tournament, report=ema_report(tournament), downloads_behind=behind)
     return render(request, "standings/ema.html", context)
 
