@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import time
 import urllib.request
 from pathlib import Path
 
@@ -36,11 +37,22 @@ def read_workbook(page: Browser, run: Rehearsal) -> dict[int, tuple[int, str]]:
     address = page.find("a[href$='standings.xlsx']").get_attribute("href")
     cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.driver.get_cookies())
     request = urllib.request.Request(address, headers={"Cookie": cookies})
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        body = answer.read()
-        kind = answer.headers.get("Content-Type", "")
-        if answer.headers.get("Content-Encoding") == "gzip":
-            body = gzip.decompress(body)
+    # The file is built by the server's task worker: until it is, a page that waits (202),
+    # or the file of an earlier version (X-Workbook-Status says so).
+    deadline = time.monotonic() + 120
+    while True:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            body = answer.read()
+            kind = answer.headers.get("Content-Type", "")
+            if answer.headers.get("Content-Encoding") == "gzip":
+                body = gzip.decompress(body)
+            waiting = answer.status == 202 or answer.headers.get("X-Workbook-Status") not in (
+                None,
+                "current",
+            )
+        if not waiting or time.monotonic() > deadline:
+            break
+        time.sleep(1)
     run.check("standings.xlsx downloads as a workbook", "spreadsheet" in kind, kind)
     book = openpyxl.load_workbook(io.BytesIO(body), read_only=True)
     sheet = book["Standings"]

@@ -14,6 +14,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import Client
 from django.utils import translation
+from django_tasks_db.management.commands import db_worker
 
 from tournament import services
 from tournament.models import Table, Tournament
@@ -60,6 +61,15 @@ def empty_cache():
     cache.clear()
     standings_live.forget_all()
     lookups.forget_kept()
+
+
+@pytest.fixture(autouse=True)
+def tasks_keep_the_connection(monkeypatch):
+    """A task run in the test's thread (``run_tasks``, ``tasks_run_ready``) runs on the
+    test's connection, inside the test's transaction: the worker's look for stale
+    connections before and after each task would close it on PostgreSQL (whose connections
+    the test settings do not keep), and the test's transaction with it."""
+    monkeypatch.setattr(db_worker, "close_old_connections", lambda **_kwargs: None)
 
 
 @pytest.fixture(autouse=True)
@@ -173,6 +183,17 @@ def login(user: User | None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+def download(client: Client, path: str, **extra):
+    """A download of the data as it is now: asked for (the page that waits for a file not
+    built yet, or the previous version's file, the build queued), the build run as a worker
+    would, asked for again."""
+    response = client.get(path, **extra)
+    if response.status_code == 202 or response.get("X-Workbook-Status", "current") != "current":
+        tasks_run_ready()
+        response = client.get(path, **extra)
+    return response
 
 
 @pytest.fixture

@@ -24,14 +24,15 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core import serializers
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.test import Client
 from django.utils import timezone
 
-from tests.conftest import give_all_tables, make_user, play_some_sessions
+from tests.conftest import download, give_all_tables, make_user, play_some_sessions
 from tests.planner_counts import counted, forget_counts
 from tournament import services
 from tournament.exports import workbook
 from tournament.hall.device_links import device_token, table_for_token
-from tournament.models import Hand, Penalty, Player, SignUp, Table, Tournament
+from tournament.models import ExportFile, Hand, Penalty, Player, SignUp, Table, Tournament
 from tournament.players.player_links import player_for_token, player_token
 from tournament.selectors.standings import tournament_standings
 from tournament.server import backups
@@ -313,6 +314,22 @@ def test_backup_file_is_private_and_headed(tournament, tmp_path):
     assert header["counts"]["tournament.tournament"] == 1
     assert header["counts"]["auth.user"] == 2
     assert "0001_initial" in header["migrations"]["tournament"]
+
+
+def test_the_downloads_files_are_left_out_and_built_again_after_a_restore(
+    transactional_db, tournament, tmp_path
+):
+    path = tmp_path / "mcr.json.gz"
+    url = f"/t/{tournament.slug}/standings.xlsx"
+    download(Client(), url)
+    assert ExportFile.objects.filter(status="ready").count() == 1
+    call_command("backup", str(path), stdout=io.StringIO())
+    assert "tournament.exportfile" not in backups.read_backup(path)[0]["counts"]
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore", str(path), stdout=io.StringIO())
+    assert not ExportFile.objects.exists()
+    assert Client().get(url).status_code == 202
+    assert download(Client(), url).status_code == 200
 
 
 # ------------------------------------------------------------------ while tablets write

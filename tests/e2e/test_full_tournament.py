@@ -14,7 +14,7 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from tests.conftest import login, make_user
+from tests.conftest import download, login, make_user
 from tests.test_exports import data_rows as exported_rows
 from tests.test_exports import header as exported_header
 from tests.web.pages import reviewed
@@ -205,7 +205,7 @@ def test_a_tournament_from_registration_to_the_excel_workbook():
     # 4. The workbook agrees with the standings page, number for number.
     page = standings_page_numbers(org.get(reverse("standings", args=[slug])).content.decode())
     assert len(page) == 16
-    response = ref.get(reverse("standings_xlsx", args=[slug]))
+    response = download(ref, reverse("standings_xlsx", args=[slug]))
     assert response.status_code == 200
     book = openpyxl.load_workbook(
         io.BytesIO(b"".join(response.streaming_content) if response.streaming else response.content)

@@ -17,7 +17,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.conftest import login, make_user
+from tests.conftest import download, login, make_user
 from tests.e2e.test_full_tournament import hand_data, hands_for
 from tests.test_exports import records
 from tests.web.pages import reviewed
@@ -68,13 +68,13 @@ def standings_page(client) -> dict[int, dict]:
 
 
 def workbook(client):
-    response = client.get(reverse("standings_xlsx", args=[SLUG]))
+    response = download(client, reverse("standings_xlsx", args=[SLUG]))
     assert response.status_code == 200
     return openpyxl.load_workbook(io.BytesIO(response.content))
 
 
 def ema(client):
-    response = client.get(reverse("ema_xlsx", args=[SLUG]))
+    response = download(client, reverse("ema_xlsx", args=[SLUG]))
     return openpyxl.load_workbook(io.BytesIO(response.content))["Results"]
 
 

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.conftest import login, make_tournament, play_every_table
+from tests.conftest import download, login, make_tournament, play_every_table
 from tournament import services
 from tournament.exports.ema_checks import CHECKS
 from tournament.models import Session
@@ -66,14 +66,14 @@ def test_a_clean_tournament_passes_every_check_and_weighs_three(clean, organiser
     assert "6 countries +0.5" in shown
     assert "Weight 3" in shown
     assert "Download anyway" not in shown
-    book = openpyxl.load_workbook(io.BytesIO(login(None).get(url("ema_xlsx")).content))
+    book = openpyxl.load_workbook(io.BytesIO(download(login(None), url("ema_xlsx")).content))
     cells = {row[0]: row[1] for row in book["Results"].iter_rows(values_only=True) if row}
     assert (cells["Checked"], cells["Weight"]) == ("yes", 3)
 
 
 def test_the_csv_holds_the_workbooks_rows(clean):
-    rows = list(csv.reader(io.StringIO(login(None).get(url("ema_csv")).content.decode())))
-    book = openpyxl.load_workbook(io.BytesIO(login(None).get(url("ema_xlsx")).content))
+    rows = list(csv.reader(io.StringIO(download(login(None), url("ema_csv")).content.decode())))
+    book = openpyxl.load_workbook(io.BytesIO(download(login(None), url("ema_xlsx")).content))
     sheet = list(book["Results"].iter_rows(values_only=True))
     header_at = next(i for i, row in enumerate(sheet) if row and row[0] == "Place")
     assert rows[0] == list(sheet[header_at])
@@ -92,7 +92,7 @@ def test_each_fault_is_named_on_the_page_and_the_file_says_not_checked(clean, or
     shown = text(page)
     assert "A player without an EMA number is marked an EMA guest" in shown
     assert "Download anyway, not checked (.xlsx)" in shown
-    book = openpyxl.load_workbook(io.BytesIO(login(None).get(url("ema_xlsx")).content))
+    book = openpyxl.load_workbook(io.BytesIO(download(login(None), url("ema_xlsx")).content))
     cells = {row[0]: row[1] for row in book["Results"].iter_rows(values_only=True) if row}
     assert cells["Checked"] == "no: guests_marked"
     # Marked a guest, the player passes.
@@ -110,4 +110,4 @@ def test_the_page_is_the_organisers_and_the_files_are_public(personas, persona, 
     make_tournament(creator=organiser, slug="ema-cup", sessions=2)
     client = personas[persona]
     assert client.get(url("ema_results")).status_code == status
-    assert client.get(url("ema_csv")).status_code == 200
+    assert download(client, url("ema_csv")).status_code == 200

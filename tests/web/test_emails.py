@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import login
+from tests.conftest import download, login
 from tournament import services
 from tournament.models import OutgoingEmail
 
@@ -72,7 +72,7 @@ def test_a_players_address_is_on_no_public_page_nor_file(drawn_without_server):
     for page in pages:
         assert "@ex.org" not in anonymous.get(page).content.decode(), page
     for workbook in (url("standings_xlsx"), url("ema_xlsx")):
-        content = anonymous.get(workbook).content
+        content = download(anonymous, workbook).content
         with zipfile.ZipFile(io.BytesIO(content)) as book:
             for name in book.namelist():
                 assert b"@ex.org" not in book.read(name), (workbook, name)

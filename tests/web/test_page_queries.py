@@ -10,9 +10,18 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.conftest import SESSION_READS, login, make_players, make_tournament, make_user
+from tests.conftest import (
+    SESSION_READS,
+    download,
+    login,
+    make_players,
+    make_tournament,
+    make_user,
+)
 from tournament import services
+from tournament.models import Tournament
 from tournament.players import player_links
+from tournament.services import exports
 
 # 8 players and 1 session drawn; 24 players and 3 sessions drawn.
 SIZES = [(8, 1), (24, 3)]
@@ -211,32 +220,37 @@ def test_the_seating_pages_answer_at_two_thousand_players(db, method):
 def test_the_standings_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("standings", args=[tournament.slug])
-    # The tournament with its versions (the page's key and the standings'), the players, the
+    # The tournament with its versions (the page's key and the standings'), the downloads'
+    # files behind the data (a note beside their links, in the page's key), the players, the
     # seats' totals; the tables not confirmed yet.
-    response = read(login(None), url, django_assert_num_queries, 4)
+    response = read(login(None), url, django_assert_num_queries, 5)
     assert response.content.decode().count("<tr") == players + 1
     # Read again: the page kept whole for the spectators; for a signed-in reader (their
     # session, account and roles), the tables' HTML and the count of tables not confirmed
     # from the cache (kept under the data version, which a confirmation raises).
-    read(login(None), url, django_assert_num_queries, 1)
-    read(login(make_user("reader")), url, django_assert_num_queries, 1 + SESSION_READS + 3)
+    read(login(None), url, django_assert_num_queries, 2)
+    read(login(make_user("reader")), url, django_assert_num_queries, 1 + SESSION_READS + 4)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
 def test_the_workbook(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("standings_xlsx", args=[tournament.slug])
-    # The tournament with its versions (the file's key and the standings'), the standings'
-    # players and totals, the last session of the withdrawn players, the substitutes seated, every
-    # played seat once for the session sheets, the seats' names and the hands for the Hands
-    # sheet, the seats and the penalties for their sheet, the seating: one query each,
-    # whatever the number of sessions.
-    read(login(None), url, django_assert_num_queries, WORKBOOK_QUERIES)
-    # Read again under the same version: the file comes from the cache.
-    read(login(None), url, django_assert_num_queries, 1)
+    # Built by the task queue: the tournament's versions twice (the file's key and the
+    # standings': outside a request, no versions are held), the standings' players and
+    # totals, the last session of the withdrawn players, the substitutes seated, every played
+    # seat once for the session sheets, the seats' names and the hands for the Hands sheet,
+    # the seats and the penalties for their sheet, the seating: one query each, whatever the
+    # number of sessions.
+    as_the_task_reads_it = Tournament.objects.get(pk=tournament.pk)
+    with django_assert_num_queries(WORKBOOK_QUERIES):
+        exports.BUILDERS["standings.xlsx"](as_the_task_reads_it)
+    download(login(None), url)
+    # Downloaded once built: the tournament with its versions, its stored files, the bytes.
+    read(login(None), url, django_assert_num_queries, 3)
 
 
-WORKBOOK_QUERIES = 11
+WORKBOOK_QUERIES = 12
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

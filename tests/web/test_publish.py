@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import login, make_players
+from tests.conftest import download, login, make_players
 from tournament import services
 from tournament.models import Seat, Tournament
 from tournament.players import player_links
@@ -31,7 +31,7 @@ def own_page(number: int) -> str:
 
 
 def seating_sheet_rows(client) -> list[tuple]:
-    book = openpyxl.load_workbook(io.BytesIO(client.get(url("standings_xlsx")).content))
+    book = openpyxl.load_workbook(io.BytesIO(download(client, url("standings_xlsx")).content))
     return list(book["Seating"].iter_rows(values_only=True))[1:]
 
 

@@ -8,7 +8,7 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from tests.conftest import login, make_players, make_user
+from tests.conftest import download, login, make_players, make_user
 from tournament import services
 from tournament.models import Series
 
@@ -102,7 +102,7 @@ def test_the_ranking_and_its_workbook_are_public(series, personas, persona):
     # The other tournament's 4 players are not linked: said, and not ranked.
     assert "4 ranked players not linked to a person are not in this ranking" in text(page)
     book = openpyxl.load_workbook(
-        io.BytesIO(client.get(reverse("series_xlsx", args=["season"])).content)
+        io.BytesIO(download(client, reverse("series_xlsx", args=["season"])).content)
     )
     assert [sheet.title for sheet in book.worksheets] == ["Ranking", "Results"]
     rows = list(book["Results"].iter_rows(values_only=True))

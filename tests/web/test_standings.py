@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.conftest import download
 from tests.test_exports import EXPECTED_STANDINGS, SEATS_2, make_scenario_tournament, records
 from tournament import services
 from tournament.models import Table
@@ -84,7 +85,7 @@ def ranks_in_order(response):
 @pytest.mark.parametrize("persona", ["anonymous", "stranger", "organiser", "referee"])
 @pytest.mark.parametrize("url", [page_url, xlsx_url, ema_url])
 def test_standings_are_public(clients, persona, url):
-    assert clients[persona].get(url()).status_code == 200
+    assert download(clients[persona], url()).status_code == 200
 
 
 @pytest.mark.django_db
@@ -309,7 +310,7 @@ def test_a_cached_page_costs_no_standings_queries(clients, django_assert_max_num
 
 @pytest.mark.django_db
 def test_download_is_an_xlsx_attachment_named_after_the_tournament(clients):
-    response = clients["anonymous"].get(xlsx_url())
+    response = download(clients["anonymous"], xlsx_url())
     assert response["Content-Type"] == XLSX
     assert response["Content-Disposition"] == 'attachment; filename="standings-cup-standings.xlsx"'
     workbook = openpyxl.load_workbook(io.BytesIO(response.content))
@@ -318,7 +319,7 @@ def test_download_is_an_xlsx_attachment_named_after_the_tournament(clients):
 
 @pytest.mark.django_db
 def test_the_emas_results_are_an_xlsx_attachment_in_english_whatever_the_language(clients):
-    response = clients["anonymous"].get(ema_url(), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    response = download(clients["anonymous"], ema_url(), HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert response["Content-Type"] == XLSX
     assert response["Content-Disposition"] == 'attachment; filename="standings-cup-ema.xlsx"'
     sheet = openpyxl.load_workbook(io.BytesIO(response.content))["Results"]
@@ -331,7 +332,7 @@ def test_the_emas_results_are_an_xlsx_attachment_in_english_whatever_the_languag
 @pytest.mark.django_db
 def test_standings_sheet_agrees_with_the_page(clients):
     page = clients["anonymous"].get(page_url())
-    sheet = openpyxl.load_workbook(io.BytesIO(clients["anonymous"].get(xlsx_url()).content))[
+    sheet = openpyxl.load_workbook(io.BytesIO(download(clients["anonymous"], xlsx_url()).content))[
         "Standings"
     ]
     rows = records(sheet)

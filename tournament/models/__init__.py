@@ -2,8 +2,9 @@
 ``tournaments`` (a tournament, its version, players, sessions, tables and seats), ``hands``
 (what a table's referee enters), ``draws`` (the published plan, a draw's commitment),
 ``check_in`` (the timetable and the players' check-in), ``mail`` (the e-mails sent players)
-``sign_ups`` (the public form's sign-ups and the waiting list) and ``people`` (a person
-across tournaments, the series that rank them). Everything is named from here.
+``sign_ups`` (the public form's sign-ups and the waiting list), ``people`` (a person
+across tournaments, the series that rank them) and ``exports`` (the public downloads, built
+once per version of their data). Everything is named from here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
@@ -16,6 +17,7 @@ past, which the sheet lists) keep none.
 
 from tournament.models.check_in import CheckIn, ScheduledSession
 from tournament.models.draws import DrawCommitment, SeatingPlan
+from tournament.models.exports import EXPORT_KIND_CHOICES, ExportFile
 from tournament.models.hands import Hand, HandRevision, HandSubmission, Penalty, TableReopening
 from tournament.models.mail import MAIL_REASON_CHOICES, OutgoingEmail
 from tournament.models.people import (
@@ -48,6 +50,7 @@ __all__ = [
     "DEFAULT_SEATING_METHOD",
     "DEFAULT_SUBSTITUTE_LIMIT",
     "DEFAULT_TIEBREAK_ORDER",
+    "EXPORT_KIND_CHOICES",
     "MAIL_REASON_CHOICES",
     "PLAYER_FIELDS",
     "SEATING_METHOD_CHOICES",
@@ -58,6 +61,7 @@ __all__ = [
     "TIEBREAK_CHOICES",
     "CheckIn",
     "DrawCommitment",
+    "ExportFile",
     "Hand",
     "HandRevision",
     "HandSubmission",

@@ -39,7 +39,7 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import TournamentVersion
+from tournament.models import ExportFile, TournamentVersion
 from tournament.models.tournaments import new_standings_stamp
 from tournament.server.planner_statistics import planner_statistics_refresh
 
@@ -66,14 +66,16 @@ class BackupInfo:
 
 
 def backed_up_models() -> list[type[Model]]:
-    """Groups, users, then every model of the tournament app (history tables included).
+    """Groups, users, then every model of the tournament app (history tables included) but
+    the downloads' files (``ExportFile``): copies of the data, built again when asked for,
+    which would make a backup as large as every workbook.
 
     Users come after groups, which they name; other references need no order, since
     Django makes foreign keys deferrable (checked at commit) on SQLite and PostgreSQL.
     """
     tournament_models = apps.get_app_config("tournament").get_models()
     models = [Group, get_user_model(), *tournament_models]
-    return [model for model in models if not model._meta.proxy]
+    return [model for model in models if not model._meta.proxy and model is not ExportFile]
 
 
 def _refers_to_rows_outside(model: type[Model], models: list[type[Model]]) -> bool:

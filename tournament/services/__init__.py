@@ -10,7 +10,8 @@ each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
 ``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
 (a table's sheet confirmed or reopened), ``sheets`` (a whole sheet entered at once),
 ``check_in`` (the timetable and the players' check-in), ``people`` (players linked to
-the person they are across tournaments), ``series`` (tournaments ranked together).
+the person they are across tournaments), ``series`` (tournaments ranked together),
+``exports`` (the public downloads, built by the task queue once per version of their data).
 """
 
 from tournament.services.check_in import (
@@ -34,6 +35,7 @@ from tournament.services.draws import (
     session_draw,
     session_publish,
 )
+from tournament.services.exports import export_build_ask
 from tournament.services.hands import (
     HandEntry,
     HandRefused,
@@ -109,6 +111,7 @@ __all__ = [
     "emails_send_due",
     "emails_send_now",
     "entered_fields",
+    "export_build_ask",
     "fan_list",
     "hand_record",
     "parse_table_numbers",

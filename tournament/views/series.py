@@ -6,18 +6,19 @@ import copy
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournament import services
-from tournament.exports.series_workbook import series_xlsx_bytes
 from tournament.forms.series import SeriesForm
 from tournament.forms.service_errors import form_saved
 from tournament.permissions import can_create_tournament, is_series_organiser
+from tournament.selectors.exports import export_version, exports_behind
 from tournament.selectors.series import series_by_slug, series_standing
-from tournament.views.standings import XLSX_CONTENT_TYPE
+from tournament.views.downloads import export_download
 
 
 def _series(request, slug, *, organiser: bool = False):
@@ -40,16 +41,28 @@ def series_page(request, slug):
             "series": series,
             "standing": series_standing(series),
             "is_series_organiser": is_series_organiser(request.user, series),
+            "downloads_behind": exports_behind(
+                series, export_version(series), {"series.xlsx": get_language()}
+            ),
         },
     )
 
 
 @require_safe
 def series_xlsx(request, slug):
+    """The workbook, built by the task queue once per version of the series' data and
+    served from its stored copy (``downloads``)."""
     series = _series(request, slug)
-    response = HttpResponse(series_xlsx_bytes(series), content_type=XLSX_CONTENT_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{series.slug}-series.xlsx"'
-    return response
+    return export_download(
+        request,
+        series,
+        kind="series.xlsx",
+        filename=f"{series.slug}-series.xlsx",
+        context=lambda: {
+            "back_url": series.get_absolute_url(),
+            "back_label": _("Back to the series"),
+        },
+    )
 
 
 @login_required

@@ -5,20 +5,27 @@ The page's tables are cached as HTML under the tournament's data version, the so
 for and the language: a visitor reloading the page during a session is served the same
 text until a hand or any other write raises the version. The spectators (nobody signed in)
 are served the whole page kept likewise (``shared_pages``).
+
+The files are built once per data version by the task queue and served from the stored
+copy (``downloads``); the pages that link them say when the download gives the previous
+version's file while a newer one is prepared.
 """
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from tournament.exports import ema, workbook
 from tournament.selectors.ema import ema_report
+from tournament.selectors.exports import export_version, exports_behind
 from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version, versions
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.views.common import get_tournament, roles
+from tournament.views.downloads import export_download
 from tournament.views.pager import page_value
 from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
 from tournament.views.standings_tables import StandingsTable, TeamStandingsTable
@@ -30,8 +37,6 @@ STANDINGS_PARAMETERS = {
     TeamStandingsTable.sort_parameter: TeamStandingsTable.sort_value,
     TeamStandingsTable.page_parameter: page_value,
 }
-
-XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 # Old versions are never asked for again; they only need to leave the cache eventually.
 TABLES_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
@@ -66,6 +71,12 @@ def standings_page(request, slug):
     query = page_query(request.GET, STANDINGS_PARAMETERS)
     key = tables_cache_key(tournament, version, query)
 
+    # Which downloads give an older version's file while a newer one is prepared: the page
+    # says so beside their links, and is kept under it.
+    behind = exports_behind(
+        tournament, export_version(tournament), {"standings.xlsx": get_language(), "ema.xlsx": ""}
+    )
+
     def context() -> dict:
         tables = cache.get(key)
         if tables is None:
@@ -77,33 +88,49 @@ def standings_page(request, slug):
             "standings_table": tables["players"],
             "team_standings_table": tables["teams"],
             "unconfirmed_tables": tables["unconfirmed_tables"],
+            "downloads_behind": behind,
             **roles(request, tournament),
         }
 
     # The page shows the tournament's name and link besides the data under its versions (a
     # change of them through the services raises them too; not one in the admin).
-    shown = (tournament.pk, version, versions(tournament), tournament.name, tournament.slug)
+    shown = (
+        tournament.pk,
+        version,
+        versions(tournament),
+        tournament.name,
+        tournament.slug,
+        sorted(behind),
+    )
     page = page_key("standings-page", shown, query)
     return shared_page(request, page, "standings/standings.html", context)
 
 
+def _tournament_download(request, slug, kind: str):
+    tournament = get_tournament(request, slug)
+    return export_download(
+        request,
+        tournament,
+        kind=kind,
+        filename=f"{tournament.slug}-{kind}",
+        context=lambda: {
+            "tournament": tournament,
+            "back_url": reverse("standings", args=[tournament.slug]),
+            "back_label": _("Back to the standings"),
+            **roles(request, tournament),
+        },
+    )
+
+
 @require_safe
 def standings_xlsx(request, slug):
-    tournament = get_tournament(request, slug)
-    response = HttpResponse(
-        workbook.standings_xlsx_bytes(tournament), content_type=XLSX_CONTENT_TYPE
-    )
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.xlsx"'
-    return response
+    return _tournament_download(request, slug, "standings.xlsx")
 
 
 @require_safe
 def ema_csv(request, slug):
     """The EMA's results as CSV, the same rows as ``ema.xlsx``'s results: public too."""
-    tournament = get_tournament(request, slug)
-    response = HttpResponse(ema.ema_csv_text(tournament), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-ema.csv"'
-    return response
+    return _tournament_download(request, slug, "ema.csv")
 
 
 @login_required
@@ -113,14 +140,12 @@ def ema_results(request, slug):
     tournament's ranking weight factor by factor, and the downloads."""
     tournament = get_tournament(request, slug, role="organiser")
     context = roles(request, tournament)
-    context.update(tournament=tournament, report=ema_report(tournament))
+    behind = exports_behind(tournament, export_version(tournament), {"ema.xlsx": "", "ema.csv": ""})
+    context.update(tournament=tournament, report=ema_report(tournament), downloads_behind=behind)
     return render(request, "standings/ema.html", context)
 
 
 @require_safe
 def ema_xlsx(request, slug):
     """The results for the EMA (``ema.ema_rows``): public, as the standings are."""
-    tournament = get_tournament(request, slug)
-    response = HttpResponse(ema.ema_xlsx_bytes(tournament), content_type=XLSX_CONTENT_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-ema.xlsx"'
-    return response
+    return _tournament_download(request, slug, "ema.xlsx")
