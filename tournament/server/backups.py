@@ -39,9 +39,12 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import ExportFile, TournamentVersion
+from tournament.models import ExportFile, ScheduledJob, TaskWorker, TournamentVersion
 from tournament.models.tournaments import new_standings_stamp
 from tournament.server.planner_statistics import planner_statistics_refresh
+
+# The running site's state, not the event's: left out of the JSON.
+NOT_EVENT_DATA = (TaskWorker, ScheduledJob)
 
 FORMAT = "mcr-tournament-backup"
 # Raised when the file's layout changes in a way an older restore would misread.
@@ -68,14 +71,20 @@ class BackupInfo:
 def backed_up_models() -> list[type[Model]]:
     """Groups, users, then every model of the tournament app (history tables included) but
     the downloads' files (``ExportFile``): copies of the data, built again when asked for,
-    which would make a backup as large as every workbook.
+    which would make a backup as large as every workbook; nor the task workers' beats and
+    the scheduled jobs' times (``NOT_EVENT_DATA``), which are the running site's, not the
+    event's.
 
     Users come after groups, which they name; other references need no order, since
     Django makes foreign keys deferrable (checked at commit) on SQLite and PostgreSQL.
     """
     tournament_models = apps.get_app_config("tournament").get_models()
     models = [Group, get_user_model(), *tournament_models]
-    return [model for model in models if not model._meta.proxy and model is not ExportFile]
+    return [
+        model
+        for model in models
+        if not model._meta.proxy and model not in (ExportFile, *NOT_EVENT_DATA)
+    ]
 
 
 def _refers_to_rows_outside(model: type[Model], models: list[type[Model]]) -> bool:
