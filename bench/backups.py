@@ -18,7 +18,7 @@ Django up and then calls the command as cron would. It prints the command's own 
 Python's and Django's start), the peak of the process's resident memory (Linux's
 ``ru_maxrss``) and, apart, that peak before the command (its baseline: Django set up and the
 site's services imported, as in any process of the site), and the peak of the largest program
-it ran (``pg_dump``, ``pg_restore``). Two kinds of backup: the
+it ran (``pg_dump``, ``pg_restore``, measured by ``/usr/bin/time``). Two kinds of backup: the
 database's own (a PostgreSQL dump, a SQLite copy), restored into a database just created, and
 the portable JSON (``--json``), restored into an empty database migrated beforehand (not
 timed). The rows of each restored database are counted against the event's.
@@ -49,7 +49,7 @@ SLUG = "bench-backups"
 
 # Run in the child process: the command measured, then one line of JSON.
 CHILD = """
-import json, resource, sys, time
+import json, os, resource, subprocess, sys, tempfile, time
 import django
 django.setup()
 from django.core.management import call_command
@@ -57,6 +57,20 @@ from django.core.management import call_command
 # services, with the player names' pinyin dictionaries (about 55 MB); the migrations that
 # backup and restore check import them too.
 import tournament.services
+
+# pg_dump's and pg_restore's own peak, by /usr/bin/time: the rusage of this process's
+# children would count this process's memory too, which each child has before its exec.
+programs = [0]
+run = subprocess.run
+def timed(args, *more, **options):
+    if isinstance(args, list) and os.path.basename(str(args[0])) in ("pg_dump", "pg_restore"):
+        with tempfile.NamedTemporaryFile("r") as peak:
+            done = run(["/usr/bin/time", "-f", "%M", "-o", peak.name, *args], *more, **options)
+            programs.append(int(peak.read().split()[-1]))
+        return done
+    return run(args, *more, **options)
+subprocess.run = timed
+
 command, path, *options = sys.argv[1:]
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
@@ -66,7 +80,7 @@ print(json.dumps({
     "seconds": seconds,
     "baseline_kb": before,
     "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-    "program_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+    "program_kb": max(programs),
 }))
 """
 

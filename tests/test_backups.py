@@ -11,9 +11,11 @@ of one database only say so in their skip. The portable JSON's own tests are in
 import datetime
 import gzip
 import io
+import os
 import subprocess
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 
 import openpyxl
 import pytest
@@ -34,6 +36,7 @@ from tournament.models import Hand, Player, SignUp, Table, Tournament
 from tournament.players.player_links import player_for_token, player_token
 from tournament.selectors.standings import tournament_standings
 from tournament.server import backups
+from tournament.server.backups import postgresql
 from tournament.services.mail import seat_emails_queue
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -377,3 +380,29 @@ def test_backups_in_a_folder_are_named_by_the_time_and_the_newest_kept(
         f"mcr-20261202-0900{kind.suffix}",
         "notes.txt",
     ]
+
+
+def test_pg_dump_and_pg_restore_connect_with_djangos_settings_from_their_environment():
+    """Host, port, user, database and SSL options as libpq reads them; the password in
+    PGPASSWORD, never on a command line (where ``ps`` shows it)."""
+    database = SimpleNamespace(
+        settings_dict={
+            "NAME": "mcr",
+            "USER": "mcr",
+            "PASSWORD": "s3cret",
+            "HOST": "10.0.0.5",
+            "PORT": 5433,
+            "OPTIONS": {"sslmode": "require", "connect_timeout": 5},
+        }
+    )
+    env = postgresql._environment(database)
+    inherited = {name: value for name, value in os.environ.items() if name.startswith("PG")}
+    assert {name: value for name, value in env.items() if name.startswith("PG")} == inherited | {
+        "PGDATABASE": "mcr",
+        "PGUSER": "mcr",
+        "PGPASSWORD": "s3cret",
+        "PGHOST": "10.0.0.5",
+        "PGPORT": "5433",
+        "PGSSLMODE": "require",
+        "PGCONNECT_TIMEOUT": "5",
+    }

@@ -38,6 +38,7 @@ _OPTIONS_ENVIRONMENT = {
     "sslkey": "PGSSLKEY",
     "passfile": "PGPASSFILE",
     "service": "PGSERVICE",
+    "connect_timeout": "PGCONNECT_TIMEOUT",
 }
 
 
