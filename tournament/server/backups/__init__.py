@@ -43,6 +43,7 @@ from tournament.server.backups.base import (
 from tournament.server.planner_statistics import planner_statistics_refresh
 
 __all__ = [
+    "KEEP",
     "BackupError",
     "BackupInfo",
     "Kind",
@@ -116,7 +117,9 @@ def backup(path: Path, *, portable: bool = False, using: str = DEFAULT_DB_ALIAS)
 
     The file appears whole or not at all: it is written beside ``path`` and renamed, so an
     interrupted backup never leaves half a file under the name of a good one. It holds
-    password hashes: it is created readable by its owner only.
+    password hashes: it is created readable by its owner only. Call it outside a transaction:
+    inside one, that transaction is the snapshot read (and PostgreSQL exports no snapshot
+    from a savepoint's).
     """
     path = Path(path)
     connection = connections[using]
