@@ -165,6 +165,13 @@ bench-screen: $(STAMP)
 bench-web: $(STAMP)
 	$(PY) bench/web_benchmark.py --database $(or $(BENCH_WEB_DB),sqlite)
 
+# Backups at an event's size (docs/backups.md): a 1,000-player, 10-session tournament built
+# on SQLite (BENCH_BACKUPS_DB=postgresql: on the PostgreSQL server of DATABASE_URL), then the
+# time and the peak memory of `backup` and `restore` (a few minutes; not part of `make test`).
+.PHONY: bench-backups
+bench-backups: $(STAMP)
+	$(PY) bench/backups.py --database $(or $(BENCH_BACKUPS_DB),sqlite) $(BENCH_BACKUPS_ARGS)
+
 # Several app servers under a big event's load (docs/deploy.md, "A big event"): a generated
 # 10,000-player tournament in session 3 of 8 on the PostgreSQL of DATABASE_URL (default: the
 # local server's `test`; a database of its own, dropped after) and the Redis of

@@ -172,7 +172,8 @@ def check_activity(run: Rehearsal, org: Browser) -> None:
 
 
 def check_backup(run: Rehearsal, database: EventDatabase, org: Browser, folder: Path, postgres):
-    backup = folder / "event.json.gz"
+    # The database's own backup (a PostgreSQL dump, a SQLite copy), whichever it is.
+    backup = folder / "event.backup"
     said = database.manage("backup", str(backup)).strip()
     run.step(f"backup of the running event: {said}")
     copy = EventDatabase(postgres)

@@ -190,7 +190,7 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # (none without it), the newest MCR_BACKUP_KEEP kept (docs/backups.md).
 BACKUP_DIR = os.environ.get("MCR_BACKUP_DIR", "").strip()
 BACKUP_MINUTES = _int("MCR_BACKUP_MINUTES", 5)
-BACKUP_KEEP = _int("MCR_BACKUP_KEEP", 100)
+BACKUP_KEEP = _int("MCR_BACKUP_KEEP", 48)
 if BACKUP_MINUTES < 1 or BACKUP_KEEP < 1:
     raise ImproperlyConfigured("MCR_BACKUP_MINUTES and MCR_BACKUP_KEEP must be 1 or more.")
 

@@ -42,11 +42,11 @@ def test_a_backup_is_queued_once_per_interval_and_written(backups, tournament):
 
 def test_the_oldest_backups_go_beyond_the_number_kept(backups, tournament):
     backups.mkdir()
-    for name in ("mcr-20261205-090000.json.gz", "mcr-20261205-090500.json.gz"):
+    for name in ("mcr-20261205-0900.sqlite3", "mcr-20261205-0905.sqlite3"):
         (backups / name).write_bytes(b"old")
     schedules_enqueue_due()
     tasks_run_ready()
     names = sorted(path.name for path in backups.iterdir())
     assert len(names) == 2
-    assert names[0] == "mcr-20261205-090500.json.gz"
+    assert names[0] == "mcr-20261205-0905.sqlite3"
     assert names[1] > names[0]  # the new one

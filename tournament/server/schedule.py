@@ -26,27 +26,14 @@ BACKUP_JOB = "backup"
 
 @task()
 def backup_scheduled() -> str:
-    """The scheduled backup: one file in ``BACKUP_DIR`` named by its time, then the oldest
-    removed beyond ``BACKUP_KEEP``. Returns the file's path. Run twice (its worker killed),
-    it writes a second file: harmless."""
-    from tournament.server.backups import backup
+    """The scheduled backup: the database's own, into ``BACKUP_DIR`` named by its time, the
+    oldest removed beyond ``BACKUP_KEEP`` (``backups.backup_write``). Returns the file's path.
+    Run twice (its worker killed), it writes the file again: harmless."""
+    from tournament.server.backups import backup_write
 
-    folder = Path(settings.BACKUP_DIR)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"mcr-{timezone.now():%Y%m%d-%H%M%S}.json.gz"
-    info = backup(path)
-    logger.info("Backup %s: %s rows, %s bytes", path, info.rows, path.stat().st_size)
-    backups_prune(folder, keep=settings.BACKUP_KEEP)
+    path = backup_write(Path(settings.BACKUP_DIR), keep=settings.BACKUP_KEEP)
+    logger.info("Backup %s: %s bytes", path, path.stat().st_size)
     return str(path)
-
-
-def backups_prune(folder: Path, *, keep: int) -> list[Path]:
-    """Remove the scheduled backups of ``folder`` but the newest ``keep``; the removed."""
-    files = sorted(folder.glob("mcr-*"), key=lambda path: path.name)
-    removed = files[:-keep] if keep > 0 else []
-    for path in removed:
-        path.unlink(missing_ok=True)
-    return removed
 
 
 def scheduled_jobs() -> dict[str, tuple]:
