@@ -10,6 +10,7 @@ from django_tasks_db.models import DBTaskResult
 from tournament.server.schedule import schedules_enqueue_due
 from tournament.server.task_worker import tasks_run_ready
 
+# A backup reads its own snapshot, outside any transaction: these tests commit.
 pytestmark = pytest.mark.django_db
 
 
@@ -27,7 +28,7 @@ def test_nothing_is_scheduled_without_a_folder(settings):
     assert not DBTaskResult.objects.exists()
 
 
-def test_a_backup_is_queued_once_per_interval_and_written(backups, tournament):
+def test_a_backup_is_queued_once_per_interval_and_written(backups, transactional_db, tournament):
     now = timezone.now()
     assert schedules_enqueue_due(now) == ["backup"]
     # Another worker's pulse a moment later, and the same one again: not due.
@@ -40,7 +41,7 @@ def test_a_backup_is_queued_once_per_interval_and_written(backups, tournament):
     assert schedules_enqueue_due(now + timedelta(minutes=5)) == ["backup"]
 
 
-def test_the_oldest_backups_go_beyond_the_number_kept(backups, tournament):
+def test_the_oldest_backups_go_beyond_the_number_kept(backups, transactional_db, tournament):
     backups.mkdir()
     for name in ("mcr-20261205-0900.sqlite3", "mcr-20261205-0905.sqlite3"):
         (backups / name).write_bytes(b"old")

@@ -31,7 +31,9 @@ def backup_scheduled() -> str:
     Run twice (its worker killed), it writes the file again: harmless."""
     from tournament.server.backups import backup_write
 
-    path = backup_write(Path(settings.BACKUP_DIR), keep=settings.BACKUP_KEEP)
+    folder = Path(settings.BACKUP_DIR)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = backup_write(folder, keep=settings.BACKUP_KEEP)
     logger.info("Backup %s: %s bytes", path, path.stat().st_size)
     return str(path)
 
