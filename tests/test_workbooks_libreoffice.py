@@ -105,12 +105,14 @@ def number(text: str) -> int | None:
 
 
 def by_header(rows: list[list[str]], first: str = "") -> list[dict[str, str]]:
-    """The rows below the header as dicts; ``first``: the header's first heading, for a
-    sheet with a block above its header."""
+    """The table's rows below the header as dicts, up to the first blank row (notes may
+    follow it); ``first``: the header's first heading, for a sheet with rows above its
+    header."""
     if first:
         rows = rows[next(i for i, row in enumerate(rows) if row and row[0] == first) :]
     header, *data = rows
-    return [dict(zip(header, row, strict=True)) for row in data]
+    blank = next((i for i, row in enumerate(data) if not any(row)), len(data))
+    return [dict(zip(header, row, strict=True)) for row in data[:blank]]
 
 
 def table(html: str, css_class: str) -> list[list[str]]:
