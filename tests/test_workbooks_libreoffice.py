@@ -47,11 +47,13 @@ def soffice() -> str:
     return found
 
 
-def as_csv(content: bytes, name: str, folder: Path) -> dict[str, list[list[str]]]:
-    """Every sheet of the workbook ``content``, as LibreOffice writes it to CSV: sheet title
-    -> rows of cell texts. LibreOffice runs with a profile of its own, so that runs in
-    parallel do not share one."""
-    path = folder / f"{name}.xlsx"
+def as_csv(
+    content: bytes, name: str, folder: Path, suffix: str = ".xlsx"
+) -> dict[str, list[list[str]]]:
+    """Every sheet of the workbook ``content`` (or of the file of that ``suffix``), as
+    LibreOffice shows it and writes it to CSV: sheet title -> rows of cell texts.
+    LibreOffice runs with a profile of its own, so that runs in parallel do not share one."""
+    path = folder / f"{name}{suffix}"
     path.write_bytes(content)
     out = folder / "csv"
     profile = folder / "profile"
