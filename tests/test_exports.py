@@ -6,6 +6,7 @@ which the fixture asserts before entering any hand. Every expected figure below 
 out in the comments from the scoring rules, not recomputed with the code under test.
 """
 
+import datetime
 import io
 from fractions import Fraction
 
@@ -13,11 +14,11 @@ import openpyxl
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tournament import services
 from tournament.exports import workbook
-from tournament.models import Table
+from tournament.models import Session, Table
 from tournament.selectors.standings import team_standings, tournament_standings
 
 SEED_1 = 123456789
@@ -566,3 +567,60 @@ def test_the_standings_sheet_counts_the_substitutes_against_the_limit(withdrawal
         "The federation will count only 2 substitutes.",
     ]
     assert header(sheet)[0] == "Rank"
+
+
+# ---------------------------------------------------------------- the handout
+
+
+@pytest.mark.django_db
+def test_the_standings_open_with_the_tournaments_name_days_and_when_the_file_was_made(
+    standings_scenario,
+):
+    # Sessions 1 and 2 were opened on two days; session 3 is announced for the next.
+    first = timezone.make_aware(datetime.datetime(2026, 5, 16, 9, 30))
+    Session.objects.filter(tournament=standings_scenario, number=1).update(opened_at=first)
+    Session.objects.filter(tournament=standings_scenario, number=2).update(
+        opened_at=first + datetime.timedelta(days=1)
+    )
+    services.session_times_set(
+        tournament=standings_scenario, starts={3: first + datetime.timedelta(days=2), 4: None}
+    )
+    made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
+    assert workbook.heading_rows(standings_scenario, made) == [
+        ("Standings Cup",),
+        ("May 16, 2026 – May 18, 2026",),
+        ("Made on May 18, 2026, 6:30 p.m.",),
+        (),
+    ]
+    sheet = load(standings_scenario)["Standings"]
+    assert (sheet["A1"].value, sheet["A2"].value) == (
+        "Standings Cup",
+        "May 16, 2026 – May 18, 2026",
+    )
+    assert sheet["A3"].value.startswith("Made on ")
+    assert (sheet["A1"].font.bold, sheet["A1"].font.size) == (True, 14)
+    assert (sheet["A4"].value, sheet["A5"].value) == (None, "Rank")
+    # Every printed page of every sheet says whose it is and which page of how many.
+    for each in load(standings_scenario).worksheets:
+        assert each.oddHeader.center.text == "Standings Cup"
+        assert each.oddFooter.center.text == "Page &P of &N"
+
+
+@pytest.mark.django_db
+def test_the_heading_is_in_the_readers_language(standings_scenario):
+    made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
+    with translation.override("zh-hans"):
+        _title, days, when, _blank = workbook.heading_rows(standings_scenario, made)
+    assert when == ("生成于 2026年5月18日 18:30",)
+    assert days[0].startswith("20")
+
+
+@pytest.mark.django_db
+def test_a_tournament_without_days_has_no_days_line(db):
+    tournament = make_scenario_tournament(slug="no-days", sessions=0)
+    made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
+    assert [row[:1] for row in workbook.heading_rows(tournament, made)] == [
+        ("Standings Cup",),
+        ("Made on May 18, 2026, 6:30 p.m.",),
+        (),
+    ]

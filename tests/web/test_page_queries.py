@@ -227,7 +227,8 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("standings_xlsx", args=[tournament.slug])
     # The tournament with its versions (the file's key and the standings'), the standings'
-    # players and totals, the last session of the withdrawn players, the substitutes seated, every
+    # players and totals, its days (timetable and sessions opened, for the Standings'
+    # heading), the last session of the withdrawn players, the substitutes seated, every
     # played seat once for the session sheets, the seats' names and the hands for the Hands
     # sheet, the seats and the penalties for their sheet, the seating: one query each,
     # whatever the number of sessions.
@@ -236,7 +237,7 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     read(login(None), url, django_assert_num_queries, 1)
 
 
-WORKBOOK_QUERIES = 11
+WORKBOOK_QUERIES = 12
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
