@@ -159,8 +159,8 @@ bench-screen: $(STAMP)
 # Big tournaments' pages and exports: builds 100x8, 400x10 and 1,000x10 tournaments (about
 # a quarter of an hour; BENCH_WEB_DB=postgresql for the PostgreSQL of DATABASE_URL) and
 # prints queries, server time, bytes and the workbook's memory per page; then the workbook
-# written by the project's writer, XlsxWriter and openpyxl, and the standings table by the
-# project's table and by django-tables2, side by side on the same rows.
+# written by openpyxl's write-only mode on its rows read once, and the standings table by
+# the project's table and by django-tables2, side by side on the same rows.
 .PHONY: bench-web
 bench-web: $(STAMP)
 	$(PY) bench/web_benchmark.py --database $(or $(BENCH_WEB_DB),sqlite)
@@ -171,6 +171,13 @@ bench-web: $(STAMP)
 .PHONY: bench-backups
 bench-backups: $(STAMP)
 	$(PY) bench/backups.py --database $(or $(BENCH_BACKUPS_DB),sqlite) $(BENCH_BACKUPS_ARGS)
+
+# The standings workbook of 300 players x 8 sessions and 1,000 x 10, its rows made without a
+# database, written as the site writes it (openpyxl's write-only mode): time and the peak of
+# the memory the writing allocates (about a minute; not part of `make test`).
+.PHONY: bench-workbook
+bench-workbook: $(STAMP)
+	$(PY) bench/workbook_bench.py
 
 # Several app servers under a big event's load (docs/deploy.md, "A big event"): a generated
 # 10,000-player tournament in session 3 of 8 on the PostgreSQL of DATABASE_URL (default: the

@@ -28,9 +28,9 @@ production settings (DEBUG off):
 - the standings page's players table rendered by the project's sortable table and by
   django-tables2 (every row, and a page of 100), on the same rows
   (``bench/standings_tables_bench.py``);
-- the workbook's sheets written by the project's own .xlsx writer, by XlsxWriter
-  (``constant_memory``) and by openpyxl (write-only), on the same rows read once: time and
-  the peak of the memory each allocates (``bench/workbook_writers.py``).
+- the workbook's sheets written as the site writes them, by openpyxl in its write-only
+  mode, on rows read once: time and the peak of the memory the writing allocates
+  (``bench/workbook_bench.py``, which ``make bench-workbook`` runs alone on rows it makes).
 
 Prints one table per size. Figures are CPU-bound and vary with the machine's load: compare
 figures of the same run, and runs made on an idle machine.
@@ -424,21 +424,15 @@ def report_tables(size, tournament, runs: int) -> None:
 
 
 def report_writers(size, tournament, runs: int) -> None:
-    import workbook_writers
+    import workbook_bench
 
     players, sessions = size
-    sheets = workbook_writers.sheets_of(tournament)
-    print(
-        f"\n{players} players x {sessions} sessions: the workbook's {len(sheets)} sheets,"
-        f" {workbook_writers.cells(sheets):,} cells, written by each writer (median of {runs})"
+    print()
+    workbook_bench.report(
+        f"{players} players x {sessions} sessions, the workbook's rows read once",
+        workbook_bench.sheets_of(tournament),
+        runs,
     )
-    figures = workbook_writers.measure(tournament, runs)
-    own_ms = figures[0][1]
-    for name, ms, peak, size_bytes in figures:
-        print(
-            f"  {name:<30} {ms:>9.0f} ms ({ms / own_ms:.2f}x)"
-            f"  allocates at most {peak / 2**20:>6.1f} MB  {size_bytes:>10,} bytes"
-        )
 
 
 def main(argv=None) -> int:
@@ -450,7 +444,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--libraries-only",
         action="store_true",
-        help="only the comparisons with the libraries: workbook writers, django-tables2",
+        help="only the workbook's writing and the comparison with django-tables2",
     )
     args = parser.parse_args(argv)
     postgres = configure(args)

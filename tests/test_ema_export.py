@@ -18,7 +18,7 @@ from django.utils import timezone
 from tests.markdown_tables import table_rows
 from tests.test_exports import make_scenario_tournament
 from tournament import services
-from tournament.exports import ema, xlsx_writer
+from tournament.exports import ema, spreadsheet
 from tournament.exports.workbook import ExactPoints
 from tournament.models import Session
 from tournament.selectors.standings import tournament_standings
@@ -108,7 +108,7 @@ def test_rows_give_places_names_numbers_countries_and_exact_table_points(cup):
     first_data_row = sheet.max_row - len(rows) + 1
     for index in range(len(rows)):
         cell = sheet.cell(row=first_data_row + index, column=points + 1)
-        assert cell.number_format == xlsx_writer.FRACTION_FORMAT
+        assert cell.number_format == spreadsheet.FRACTION_FORMAT
         assert cell.data_type == "n"
 
 
@@ -196,7 +196,7 @@ def test_the_worked_example_of_docs_federation(cup):
 
     def shown(value) -> str:
         if isinstance(value, Fraction):
-            return xlsx_writer.fraction_text(value)
+            return spreadsheet.fraction_text(value)
         return "" if value is None else str(value)
 
     _header, *rows = ema.ema_rows(tournament_standings(cup))

@@ -6,6 +6,7 @@ which the fixture asserts before entering any hand. Every expected figure below 
 out in the comments from the scoring rules, not recomputed with the code under test.
 """
 
+import datetime
 import io
 from fractions import Fraction
 
@@ -13,11 +14,11 @@ import openpyxl
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tournament import services
 from tournament.exports import workbook
-from tournament.models import Table
+from tournament.models import Session, Table
 from tournament.selectors.standings import team_standings, tournament_standings
 
 SEED_1 = 123456789
@@ -215,8 +216,25 @@ def header_row(sheet) -> int:
     return int(sheet.freeze_panes.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) - 1
 
 
+def last_row(sheet) -> int:
+    """The table's last row: the end of the filter on it (notes may follow it)."""
+    return int(sheet.auto_filter.ref.split(":")[1].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+
+
 def data_rows(sheet):
-    return [list(row) for row in sheet.iter_rows(min_row=header_row(sheet) + 1, values_only=True)]
+    return [
+        list(row)
+        for row in sheet.iter_rows(
+            min_row=header_row(sheet) + 1, max_row=last_row(sheet), values_only=True
+        )
+    ]
+
+
+def notes(sheet) -> list:
+    """The texts below the table."""
+    return [
+        row[0] for row in sheet.iter_rows(min_row=last_row(sheet) + 1, values_only=True) if row[0]
+    ]
 
 
 def header(sheet):
@@ -245,7 +263,8 @@ def test_standings_rows_hold_exact_table_points_and_hand_worked_figures(standing
     assert all(isinstance(r[6], Fraction) for r in rows)
     assert [r[7] for r in rows] == [r[6] for r in rows]
     assert all(isinstance(r[7], workbook.ExactPoints) for r in rows)
-    assert [r[15] for r in rows] == [False] * 7 + [True]
+    # A mark for a substitute, nothing for the others.
+    assert [r[15] for r in rows] == [None] * 7 + [True]
 
 
 @pytest.mark.django_db
@@ -328,8 +347,9 @@ def test_no_teams_sheet_when_nobody_has_a_team(db):
 def test_every_sheet_has_a_frozen_bold_header_and_widths(standings_scenario):
     workbook = load(standings_scenario)
     for sheet in workbook.worksheets:
-        # The standings carry a block of two rows above their header (the substitutes).
-        top = 3 if sheet.title == "Standings" else 1
+        # The standings carry a heading above their header: the tournament's name, its
+        # days, when the file was made, a blank row.
+        top = 5 if sheet.title == "Standings" else 1
         assert sheet.freeze_panes == f"A{top + 1}", sheet.title
         assert all(cell.font.bold for cell in sheet[top]), sheet.title
         assert sheet.column_dimensions["A"].width >= len(str(sheet[f"A{top}"].value))
@@ -354,7 +374,8 @@ def test_standings_sheet_stores_numbers_as_numbers(standings_scenario):
         for index in (1, points, column(sheet, "Score"), column(sheet, "1st")):
             assert isinstance(row[index], int | float) and not isinstance(row[index], bool)
     assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6, 7, None]
-    assert [r[column(sheet, "Substitute")] for r in rows] == [False] * 7 + [True]
+    # A word, never a spreadsheet's TRUE or FALSE: "yes" for the substitute, blank otherwise.
+    assert [r[column(sheet, "Substitute")] for r in rows] == [None] * 7 + ["yes"]
     assert [r[column(sheet, "Status")] for r in rows] == [None] * 7 + ["substitute (unranked)"]
 
 
@@ -366,21 +387,24 @@ def test_chinese_names_survive_and_widen_their_column(standings_scenario):
     names = [r[zh] for r in data_rows(sheet)]
     assert names[0] == "陈静"
     assert names[-1] == "张慧"
-    # "Chinese name" (12) is the longest text, but 佐藤惠 counts 6 wide: width stays >= 12 + 2.
+    # The heading "Chinese name" takes two lines, the wider "Chinese": in bold Arial 7.3
+    # digits (a column's width counts digits). 佐藤惠 is three ems, 5.4 digits: the column
+    # is 8 wide, and a digit of margin.
     letter = sheet.cell(row=1, column=zh + 1).column_letter
-    assert sheet.column_dimensions[letter].width == 14
+    assert sheet.column_dimensions[letter].width == 8 + 1
     seating = workbook["Seating"]
     assert "陈静" in [r[6] for r in data_rows(seating)]
 
 
 @pytest.mark.django_db
-def test_cjk_characters_count_double_in_column_width(db):
+def test_cjk_characters_are_an_em_wide_in_column_width(db):
     tournament = make_scenario_tournament(slug="wide-names", sessions=0)
     player = tournament.players.get(number=1)
     services.player_save(tournament=tournament, player=player, name_zh="欧阳娜娜娜娜娜娜")
     sheet = load(tournament)["Standings"]
     letter = sheet.cell(row=1, column=column(sheet, "Chinese name") + 1).column_letter
-    assert sheet.column_dimensions[letter].width == 8 * 2 + 2
+    # Eight ems, each 1000/556 of a digit: 14.4 digits, 15, and a digit of margin.
+    assert sheet.column_dimensions[letter].width == 15 + 1
 
 
 @pytest.mark.django_db
@@ -400,11 +424,11 @@ def test_session_sheets_give_scores_places_and_confirmation(standings_scenario):
         "Confirmed",
     ]
     by_number = {r[2]: r for r in data_rows(sheet)}
-    assert by_number[5] == [1, "P1", 5, "Eve Sato", "佐藤惠", 50, 1, 4, 4, True]
-    assert by_number[7] == [2, "P3", 7, "Gao Ming", "高明", -32, 3, 0.5, 0.5, True]
+    assert by_number[5] == [1, "P1", 5, "Eve Sato", "佐藤惠", 50, 1, 4, 4, "yes"]
+    assert by_number[7] == [2, "P3", 7, "Gao Ming", "高明", -32, 3, 0.5, 0.5, "yes"]
     session_2 = {r[2]: r for r in data_rows(workbook["Session 2"])}
-    assert session_2[3][5:] == [0, 1, 2.3333, pytest.approx(7 / 3, rel=1e-14), True]
-    assert session_2[6][5:] == [-8, 2, 1.5, 1.5, False]
+    assert session_2[3][5:] == [0, 1, 2.3333, pytest.approx(7 / 3, rel=1e-14), "yes"]
+    assert session_2[6][5:] == [-8, 2, 1.5, 1.5, "no"]
 
 
 @pytest.mark.django_db
@@ -532,12 +556,71 @@ def test_the_seating_sheet_says_whom_a_substitute_replaces_and_who_withdrew(with
 
 @pytest.mark.django_db
 def test_the_standings_sheet_counts_the_substitutes_against_the_limit(withdrawals):
+    # A note below the table, never above it: the table's rows stay one block to sort.
     sheet = load(withdrawals)["Standings"]
-    assert sheet["A1"].value == (
-        "3 substitutes have sat at a table; the federation counts at most 3."
-    )
-    assert sheet["A2"].value is None
+    assert notes(sheet) == ["3 substitutes have sat at a table; the federation counts at most 3."]
+    assert sheet.cell(row=last_row(sheet) + 1, column=1).value is None
     services.tournament_update(tournament=withdrawals, substitute_limit=2)
     sheet = load(withdrawals)["Standings"]
-    assert sheet["A2"].value == "The federation will count only 2 substitutes."
+    assert notes(sheet) == [
+        "3 substitutes have sat at a table; the federation counts at most 2.",
+        "The federation will count only 2 substitutes.",
+    ]
     assert header(sheet)[0] == "Rank"
+
+
+# ---------------------------------------------------------------- the handout
+
+
+@pytest.mark.django_db
+def test_the_standings_open_with_the_tournaments_name_days_and_when_the_file_was_made(
+    standings_scenario,
+):
+    # Sessions 1 and 2 were opened on two days; session 3 is announced for the next.
+    first = timezone.make_aware(datetime.datetime(2026, 5, 16, 9, 30))
+    Session.objects.filter(tournament=standings_scenario, number=1).update(opened_at=first)
+    Session.objects.filter(tournament=standings_scenario, number=2).update(
+        opened_at=first + datetime.timedelta(days=1)
+    )
+    services.session_times_set(
+        tournament=standings_scenario, starts={3: first + datetime.timedelta(days=2), 4: None}
+    )
+    made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
+    assert workbook.heading_rows(standings_scenario, made) == [
+        ("Standings Cup",),
+        ("May 16, 2026 – May 18, 2026",),
+        ("Made on May 18, 2026, 6:30 p.m.",),
+        (),
+    ]
+    sheet = load(standings_scenario)["Standings"]
+    assert (sheet["A1"].value, sheet["A2"].value) == (
+        "Standings Cup",
+        "May 16, 2026 – May 18, 2026",
+    )
+    assert sheet["A3"].value.startswith("Made on ")
+    assert (sheet["A1"].font.bold, sheet["A1"].font.size) == (True, 14)
+    assert (sheet["A4"].value, sheet["A5"].value) == (None, "Rank")
+    # Every printed page of every sheet says whose it is and which page of how many.
+    for each in load(standings_scenario).worksheets:
+        assert each.oddHeader.center.text == "Standings Cup"
+        assert each.oddFooter.center.text == "Page &P of &N"
+
+
+@pytest.mark.django_db
+def test_the_heading_is_in_the_readers_language(standings_scenario):
+    made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
+    with translation.override("zh-hans"):
+        _title, days, when, _blank = workbook.heading_rows(standings_scenario, made)
+    assert when == ("生成于 2026年5月18日 18:30",)
+    assert days[0].startswith("20")
+
+
+@pytest.mark.django_db
+def test_a_tournament_without_days_has_no_days_line(db):
+    tournament = make_scenario_tournament(slug="no-days", sessions=0)
+    made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
+    assert [row[:1] for row in workbook.heading_rows(tournament, made)] == [
+        ("Standings Cup",),
+        ("Made on May 18, 2026, 6:30 p.m.",),
+        (),
+    ]

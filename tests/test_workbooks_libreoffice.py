@@ -47,11 +47,13 @@ def soffice() -> str:
     return found
 
 
-def as_csv(content: bytes, name: str, folder: Path) -> dict[str, list[list[str]]]:
-    """Every sheet of the workbook ``content``, as LibreOffice writes it to CSV: sheet title
-    -> rows of cell texts. LibreOffice runs with a profile of its own, so that runs in
-    parallel do not share one."""
-    path = folder / f"{name}.xlsx"
+def as_csv(
+    content: bytes, name: str, folder: Path, suffix: str = ".xlsx"
+) -> dict[str, list[list[str]]]:
+    """Every sheet of the workbook ``content`` (or of the file of that ``suffix``), as
+    LibreOffice shows it and writes it to CSV: sheet title -> rows of cell texts.
+    LibreOffice runs with a profile of its own, so that runs in parallel do not share one."""
+    path = folder / f"{name}{suffix}"
     path.write_bytes(content)
     out = folder / "csv"
     profile = folder / "profile"
@@ -105,12 +107,14 @@ def number(text: str) -> int | None:
 
 
 def by_header(rows: list[list[str]], first: str = "") -> list[dict[str, str]]:
-    """The rows below the header as dicts; ``first``: the header's first heading, for a
-    sheet with a block above its header."""
+    """The table's rows below the header as dicts, up to the first blank row (notes may
+    follow it); ``first``: the header's first heading, for a sheet with rows above its
+    header."""
     if first:
         rows = rows[next(i for i, row in enumerate(rows) if row and row[0] == first) :]
     header, *data = rows
-    return [dict(zip(header, row, strict=True)) for row in data]
+    blank = next((i for i, row in enumerate(data) if not any(row)), len(data))
+    return [dict(zip(header, row, strict=True)) for row in data[:blank]]
 
 
 def table(html: str, css_class: str) -> list[list[str]]:

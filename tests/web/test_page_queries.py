@@ -238,7 +238,8 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     url = reverse("standings_xlsx", args=[tournament.slug])
     # Built by the task queue: the tournament's versions twice (the file's key and the
     # standings': outside a request, no versions are held), the standings' players and
-    # totals, the last session of the withdrawn players, the substitutes seated, every played
+    # totals, its days (timetable and sessions opened, for the Standings' heading), the last
+    # session of the withdrawn players, the substitutes seated, every played
     # seat once for the session sheets, the seats' names and the hands for the Hands sheet,
     # the seats and the penalties for their sheet, the seating: one query each, whatever the
     # number of sessions.

@@ -8,7 +8,7 @@ import io
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
-from tournament.exports import xlsx_writer
+from tournament.exports.spreadsheet import Sheet, csv_cell, fraction_text, write_workbook
 from tournament.exports.workbook import ExactPoints, Row, cached_file, cell_values
 from tournament.selectors.ema import ema_report
 from tournament.selectors.lookups import data_version
@@ -109,18 +109,17 @@ def write_ema_workbook(tournament, file) -> None:
     rows = tournament_standings(tournament)
     above = ema_tournament_rows(tournament, ema_listed(rows))
     results = ema_rows(rows, players_replaced(tournament))
-    xlsx_writer.write_workbook(file, [("Results", cell_values(results), above)])
+    write_workbook(file, [Sheet("Results", cell_values(results), above=above)])
 
 
 def ema_csv_text(tournament) -> str:
-    """The EMA's results as CSV: the same rows as the workbook's results, header first."""
+    """The EMA's results as CSV: the same rows as the workbook's results, header first; a
+    text that a spreadsheet would run as a formula starts with a quote (``csv_cell``)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     rows = ema_rows(tournament_standings(tournament), players_replaced(tournament))
     for row in cell_values(rows):
-        writer.writerow(
-            [xlsx_writer.fraction_text(v) if isinstance(v, Fraction) else v for v in row]
-        )
+        writer.writerow([fraction_text(v) if isinstance(v, Fraction) else csv_cell(v) for v in row])
     return buffer.getvalue()
 
 

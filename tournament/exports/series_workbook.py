@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tournament.exports import xlsx_writer
+from tournament.exports.spreadsheet import Sheet, Title, write_workbook
 from tournament.exports.workbook import ExactPoints, cached_file, cell_values
 from tournament.selectors.series import SeriesStanding, series_standing, series_versions
 
@@ -77,11 +77,15 @@ def result_rows(standing: SeriesStanding) -> Iterator[list]:
 
 def write_series_workbook(series, file) -> None:
     standing = series_standing(series)
-    xlsx_writer.write_workbook(
+    write_workbook(
         file,
         [
-            (_("Ranking"), cell_values(ranking_rows(series, standing)), [[series.name], []]),
-            (_("Results"), cell_values(result_rows(standing))),
+            Sheet(
+                _("Ranking"),
+                cell_values(ranking_rows(series, standing)),
+                above=[[Title(series.name)], []],
+            ),
+            Sheet(_("Results"), cell_values(result_rows(standing))),
         ],
     )
 

@@ -7,28 +7,31 @@ the file turns a ``Fraction`` into a number a spreadsheet holds, so any other re
 rows (CSV, a test) sees the exact values.
 
 The rows come from the stored seat results and from the hands and seats read as plain
-values, never as model objects, and ``xlsx_writer`` streams them into the file as they come:
-a 1,000-player tournament's 40,000 hands are never all in memory at once. The file is cached
-under the tournament's version.
+values, never as model objects, and ``spreadsheet`` streams them into the file as they come
+(openpyxl's write-only mode): a 1,000-player tournament's 40,000 hands are never all in
+memory at once. The file is made from the tournament alone, never from a request, and is
+cached under the tournament's version.
 """
 
+import dataclasses
 import io
 import itertools
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 from django.core.cache import cache
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.functional import Promise
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from tournament import scoring, seating
-from tournament.exports import xlsx_writer
+from tournament.exports.spreadsheet import PageText, Sheet, Title, page_text, write_workbook
 from tournament.language.formatting import SEAT_LABELS, WIND_NAMES
 from tournament.models import Hand, Penalty, Seat
 from tournament.scoring import PenaltyKind
 from tournament.selectors.lookups import PLAYED_SEAT, data_version
+from tournament.selectors.overview import tournament_days
 from tournament.selectors.standings import (
     StandingRow,
     TeamRow,
@@ -120,14 +123,15 @@ def standings_rows(
             *row.places,
             row.sessions_played,
             row.best_session,
-            player.is_substitute,
+            # A mark: "yes" for a substitute, blank for everyone else.
+            True if player.is_substitute else None,
             standing_status(row, last_sessions.get(player.pk)),
         )
 
 
 def substitute_rows(count: SubstituteCount) -> list[Row]:
-    """The block above the standings: how many substitutes have sat at a table against the
-    federation's limit (the tournament page's words), then a blank row."""
+    """The note below the standings: how many substitutes have sat at a table against the
+    federation's limit (the tournament page's words)."""
     said = ngettext(
         "%(n)s substitute has sat at a table; the federation counts at most %(limit)s.",
         "%(n)s substitutes have sat at a table; the federation counts at most %(limit)s.",
@@ -145,7 +149,27 @@ def substitute_rows(count: SubstituteCount) -> list[Row]:
                 % {"limit": count.limit},
             )
         )
-    return [*block, ()]
+    return block
+
+
+def days_text(days: list) -> str:
+    """A tournament's days as a heading says them: "April 12, 2026", or its first and last
+    day, in the reader's language."""
+    if not days:
+        return ""
+    first, last = (formats.date_format(day, "DATE_FORMAT") for day in (days[0], days[-1]))
+    return first if first == last else f"{first} – {last}"
+
+
+def heading_rows(tournament, made) -> list[Row]:
+    """The rows above the standings, for the sheet printed as a handout: the tournament's
+    name, its days where its data tells them (the model holds no venue), when the file was
+    made (``made``, an aware datetime, in the site's time zone), then a blank row."""
+    made_text = _("Made on %(moment)s") % {
+        "moment": formats.date_format(timezone.localtime(made), "DATETIME_FORMAT")
+    }
+    days = days_text(tournament_days(tournament))
+    return [(Title(tournament.name),), *([(days,)] if days else []), (made_text,), ()]
 
 
 SESSION_SEAT_FIELDS = (
@@ -426,23 +450,33 @@ def _session_seats(tournament) -> Iterator[tuple[int, Iterator[tuple]]]:
     return itertools.groupby(seats, key=lambda seat: seat[0])
 
 
-def workbook_sheets(tournament) -> Iterator[tuple]:
-    """(sheet title, rows) or (sheet title, rows, rows above the header) for every sheet of
-    the standings workbook, in order; each sheet's rows are read as it is written. A session
-    has a sheet once one of its tables has been played, with the played tables only."""
+def workbook_sheets(tournament, made=None) -> Iterator[Sheet]:
+    """Every sheet of the standings workbook, in order, its rows as the row generators give
+    them (``cell_values`` makes them cells); each sheet's rows are read as it is written. A
+    session has a sheet once one of its tables has been played, with the played tables
+    only. ``made``: when the file is made (now by default), for the Standings' heading."""
     rows = tournament_standings(tournament)
-    yield (
+    # Every printed page says whose it is, and which page of how many.
+    page = PageText(
+        header=page_text(tournament.name),
+        # Translators: "&P" and "&N" are the spreadsheet's codes for the page's number and
+        # the number of pages: keep them as they are.
+        footer=_("Page &P of &N"),
+    )
+    yield Sheet(
         _("Standings"),
         standings_rows(rows, last_sessions_played(tournament)),
-        substitute_rows(substitute_count(tournament)),
+        above=heading_rows(tournament, made or timezone.now()),
+        below=substitute_rows(substitute_count(tournament)),
+        page=page,
     )
     for number, seats in _session_seats(tournament):
-        yield _("Session %(number)s") % {"number": number}, session_rows(seats)
-    yield pgettext("workbook sheet", "Hands"), hand_rows(tournament)
-    yield _("Penalties"), penalty_rows(tournament)
-    yield _("Seating"), seating_rows(tournament)
+        yield Sheet(_("Session %(number)s") % {"number": number}, session_rows(seats), page=page)
+    yield Sheet(pgettext("workbook sheet", "Hands"), hand_rows(tournament), page=page)
+    yield Sheet(_("Penalties"), penalty_rows(tournament), page=page)
+    yield Sheet(_("Seating"), seating_rows(tournament), page=page)
     if has_teams(rows):
-        yield _("Teams"), team_rows(team_standings(rows))
+        yield Sheet(_("Teams"), team_rows(team_standings(rows)), page=page)
 
 
 # ---------------------------------------------------------------- xlsx
@@ -450,7 +484,10 @@ def workbook_sheets(tournament) -> Iterator[tuple]:
 
 def _cell_value(value):
     """The one place where exact values become what a spreadsheet cell holds: a ``Fraction``
-    the writer shows as a fraction (``ExactPoints``), or a number rounded for the eye."""
+    the writer shows as a fraction (``ExactPoints``), or a number rounded for the eye; a
+    yes or no as the word, never a spreadsheet's TRUE or FALSE."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
     if isinstance(value, Fraction):
         if isinstance(value, ExactPoints):
             return value
@@ -461,21 +498,24 @@ def _cell_value(value):
 
 
 # Values the writer takes as they are.
-_PLAIN = frozenset({int, bool, float, str, type(None)})
+_PLAIN = frozenset({int, float, str, type(None)})
 
 
 def cell_values(rows: Iterable[Row]) -> Iterator[list]:
+    """The rows as the file's cells hold them (``_cell_value``)."""
     for row in rows:
         yield [value if type(value) in _PLAIN else _cell_value(value) for value in row]
+
+
+def as_cells(sheet: Sheet) -> Sheet:
+    """The sheet with its rows as the file's cells hold them."""
+    return dataclasses.replace(sheet, rows=cell_values(sheet.rows))
 
 
 def write_standings_workbook(tournament, file) -> None:
     """The whole tournament as an .xlsx: standings, sessions, hands, penalties, seating (and
     teams), each sheet written as its rows are read."""
-    xlsx_writer.write_workbook(
-        file,
-        ((title, cell_values(rows), *above) for title, rows, *above in workbook_sheets(tournament)),
-    )
+    write_workbook(file, (as_cells(sheet) for sheet in workbook_sheets(tournament)))
 
 
 def cached_file(key: str, write) -> bytes:

@@ -81,6 +81,19 @@ def session_dates(tournament) -> list[datetime.date]:
     return sorted({timezone.localdate(moment) for moment in opened})
 
 
+def tournament_days(tournament) -> list[datetime.date]:
+    """The tournament's days as far as its data tells them, in the site's time zone and in
+    order: the days its timetable gives the sessions, with the days a session was opened
+    for play (a session played on another day than announced, or without a timetable). One
+    query."""
+    planned = tournament.scheduled_sessions.filter(starts_at__isnull=False).values_list(
+        "starts_at", flat=True
+    )
+    opened = tournament.sessions.filter(opened_at__isnull=False).values_list("opened_at", flat=True)
+    moments = planned.order_by().union(opened.order_by(), all=True)
+    return sorted({timezone.localdate(moment) for moment in moments})
+
+
 @dataclass(frozen=True)
 class DeletionSummary:
     """What deleting a tournament takes with it, for the organiser to read before confirming."""
