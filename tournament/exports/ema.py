@@ -9,9 +9,8 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 from tournament.exports.spreadsheet import Sheet, csv_cell, fraction_text, write_workbook
-from tournament.exports.workbook import ExactPoints, Row, cached_file, cell_values
+from tournament.exports.workbook import ExactPoints, Row, cell_values, file_bytes
 from tournament.selectors.ema import ema_report
-from tournament.selectors.lookups import data_version
 from tournament.selectors.overview import session_dates
 from tournament.selectors.standings import StandingRow, tournament_standings
 from tournament.selectors.withdrawals import players_replaced
@@ -124,7 +123,5 @@ def ema_csv_text(tournament) -> str:
 
 
 def ema_xlsx_bytes(tournament) -> bytes:
-    """The EMA's results file, cached under the tournament's version (it is in English
-    whatever the reader's language)."""
-    key = f"mcr:ema-workbook:{tournament.pk}:{data_version(tournament)}"
-    return cached_file(key, lambda file: write_ema_workbook(tournament, file))
+    """The EMA's results file (in English whatever the reader's language)."""
+    return file_bytes(lambda file: write_ema_workbook(tournament, file))

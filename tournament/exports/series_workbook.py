@@ -3,12 +3,11 @@ not, and the same results one per row (to sort and filter), in the reader's lang
 
 from collections.abc import Iterator
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournament.exports.spreadsheet import Sheet, Title, write_workbook
-from tournament.exports.workbook import ExactPoints, cached_file, cell_values
-from tournament.selectors.series import SeriesStanding, series_standing, series_versions
+from tournament.exports.workbook import ExactPoints, cell_values, file_bytes
+from tournament.selectors.series import SeriesStanding, series_standing
 
 
 def _total_heading(series) -> str:
@@ -91,7 +90,5 @@ def write_series_workbook(series, file) -> None:
 
 
 def series_xlsx_bytes(series) -> bytes:
-    """The workbook, cached under the ranking's versions and the language."""
-    versions, _tournaments = series_versions(series)
-    key = f"mcr:series-workbook:{versions}:{get_language()}"
-    return cached_file(key, lambda file: write_series_workbook(series, file))
+    """The workbook, in the active language."""
+    return file_bytes(lambda file: write_series_workbook(series, file))

@@ -9,8 +9,9 @@ rows (CSV, a test) sees the exact values.
 The rows come from the stored seat results and from the hands and seats read as plain
 values, never as model objects, and ``spreadsheet`` streams them into the file as they come
 (openpyxl's write-only mode): a 1,000-player tournament's 40,000 hands are never all in
-memory at once. The file is made from the tournament alone, never from a request, and is
-cached under the tournament's version.
+memory at once. The file is made from the tournament alone, never from a request: the task
+queue builds it once per version of the data and the site serves it from the database
+(``services.exports``).
 """
 
 import dataclasses
@@ -19,18 +20,17 @@ import itertools
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
-from django.core.cache import cache
 from django.utils import formats, timezone
 from django.utils.functional import Promise
-from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from tournament import scoring, seating
 from tournament.exports.spreadsheet import PageText, Sheet, Title, page_text, write_workbook
 from tournament.language.formatting import SEAT_LABELS, WIND_NAMES
 from tournament.models import Hand, Penalty, Seat
 from tournament.scoring import PenaltyKind
-from tournament.selectors.lookups import PLAYED_SEAT, data_version
+from tournament.selectors.lookups import PLAYED_SEAT
 from tournament.selectors.overview import tournament_days
 from tournament.selectors.standings import (
     StandingRow,
@@ -47,8 +47,6 @@ Row = tuple
 # the exact value sits in the "(exact)" column beside it, a number shown as a fraction
 # (7/3 as "2 1/3") that sums and sorts as a number.
 TABLE_POINTS_DECIMALS = 4
-# Cached workbooks are kept under the tournament's version, so they are never stale.
-WORKBOOK_CACHE_SECONDS = 3600
 
 
 class ExactPoints(Fraction):
@@ -518,18 +516,13 @@ def write_standings_workbook(tournament, file) -> None:
     write_workbook(file, (as_cells(sheet) for sheet in workbook_sheets(tournament)))
 
 
-def cached_file(key: str, write) -> bytes:
-    """The file ``write(file)`` makes, cached under ``key`` (which names a version)."""
-    content = cache.get(key)
-    if content is None:
-        buffer = io.BytesIO()
-        write(buffer)
-        content = buffer.getvalue()
-        cache.set(key, content, WORKBOOK_CACHE_SECONDS)
-    return content
+def file_bytes(write) -> bytes:
+    """The file ``write(file)`` makes."""
+    buffer = io.BytesIO()
+    write(buffer)
+    return buffer.getvalue()
 
 
 def standings_xlsx_bytes(tournament) -> bytes:
-    """The workbook's file, cached under the tournament's version and the language."""
-    key = f"mcr:workbook:{tournament.pk}:{data_version(tournament)}:{get_language()}"
-    return cached_file(key, lambda file: write_standings_workbook(tournament, file))
+    """The workbook's file, in the active language."""
+    return file_bytes(lambda file: write_standings_workbook(tournament, file))
