@@ -461,6 +461,7 @@ NOT_WRITES = {
     "HandEntry",
     "HandRefused",
     "ImportOutcome",
+    "ImportRowRefused",
     "PenaltyEntry",
     "entered_fields",
     "fan_list",

@@ -9,8 +9,9 @@ The services are listed here by area so that callers write ``services.hand_recor
 each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
 ``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
 (a table's sheet confirmed or reopened), ``sheets`` (a whole sheet entered at once),
-``check_in`` (the timetable and the players' check-in), ``people`` (players linked to
-the person they are across tournaments), ``series`` (tournaments ranked together).
+``check_in`` (the timetable and the players' check-in), ``player_imports`` (a player list
+imported), ``people`` (players linked to the person they are
+across tournaments), ``series`` (tournaments ranked together).
 """
 
 from tournament.services.check_in import (
@@ -52,13 +53,16 @@ from tournament.services.people import (
     person_create_for,
     person_unlink,
 )
-from tournament.services.players import (
+from tournament.services.player_imports import (
     ImportOutcome,
+    ImportRowRefused,
+    players_import,
+)
+from tournament.services.players import (
     player_link_revoke,
     player_reinstate,
     player_save,
     player_withdraw,
-    players_import,
 )
 from tournament.services.referees import (
     parse_table_numbers,
@@ -96,6 +100,7 @@ __all__ = [
     "HandEntry",
     "HandRefused",
     "ImportOutcome",
+    "ImportRowRefused",
     "PenaltyEntry",
     "absent_field",
     "absent_seats_give",
