@@ -1,18 +1,46 @@
-"""Player imports: the rows applied in bulk by the rules of a player saved alone."""
+"""Player imports: the rows applied in bulk by the rules of a player saved alone, and the
+import as a job of the task queue (one at a time, all or nothing, safe to run twice)."""
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
+from django.utils import translation
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
-from tests.conftest import make_tournament, make_user
+from tests.conftest import make_players, make_tournament, make_user
 from tests.services.errors import codes
 from tournament import services
-from tournament.models import PLAYER_FIELDS, Person, Player
+from tournament.models import PLAYER_FIELDS, Person, Player, PlayerImport
 from tournament.players.player_import import state_fingerprint, stored_players
+from tournament.selectors.player_imports import player_import_latest
+from tournament.server.task_worker import tasks_run_ready
+from tournament.services import player_imports
+from tournament.services.player_imports import player_import_run
+
+STALE = "The players changed since this preview; upload the file again."
 
 
 def fingerprint(tournament, rows):
     return state_fingerprint(stored_players(tournament), rows)
+
+
+def registered(tournament):
+    return list(tournament.players.values_list(*PLAYER_FIELDS, "country_unrecognised"))
+
+
+def start(tournament, rows, *, user=None, fingerprint_of=None):
+    return services.player_import_start(
+        tournament=tournament,
+        user=user,
+        rows=rows,
+        fingerprint=fingerprint_of or fingerprint(tournament, rows),
+    )
+
+
+def job_of(job) -> PlayerImport:
+    return PlayerImport.objects.get(pk=job.pk)
 
 
 @pytest.fixture
@@ -222,3 +250,237 @@ def test_the_import_writes_many_rows_a_statement(ann_and_bo):
     # Players and people inserted many to a statement, with their history (up to 500; on
     # SQLite, 999 values a statement), updated in one statement sent with each row's values.
     assert queries(400, 100) < 40
+
+
+# ---------------------------------------------------------------- the job
+
+
+def test_starting_an_import_stores_the_job_and_its_task_and_touches_no_player(
+    ann_and_bo, organiser
+):
+    before = registered(ann_and_bo)
+
+    job = start(ann_and_bo, ROWS, user=organiser)
+
+    job = job_of(job)
+    assert (job.status, job.rows_total, job.rows_done, job.started_by) == (
+        "queued",
+        3,
+        0,
+        organiser,
+    )
+    assert job.rows == ROWS
+    task = DBTaskResult.objects.get(pk=job.task_id)
+    assert task.status == TaskResultStatus.READY
+    assert task.args_kwargs["kwargs"] == {"job_id": job.pk}
+    assert registered(ann_and_bo) == before
+
+
+def test_the_task_imports_the_rows_and_the_job_says_what_it_did(ann_and_bo, organiser, run_tasks):
+    with run_tasks():
+        job = start(ann_and_bo, ROWS, user=organiser)
+
+    job = job_of(job)
+    assert (job.status, job.rows_done, job.error) == ("done", 3, "")
+    assert (job.players_created, job.players_updated, job.players_unchanged) == (1, 1, 1)
+    assert job.rows == []  # not kept once imported
+    assert job.started_at <= job.finished_at
+    assert list(ann_and_bo.players.values_list("number", "name", "country", "ema_number")) == [
+        (1, "Ann", "", ""),
+        (2, "Bob", "", ""),
+        (3, "Cleo", "CHN", "04010005"),
+    ]
+    # Each change names the organiser who confirmed it, as their own saves do.
+    assert Player.history.get(number=3).history_user == organiser
+    assert DBTaskResult.objects.get(pk=job.task_id).status == TaskResultStatus.SUCCESSFUL
+
+
+def test_progress_is_committed_as_the_rows_are_checked_before_anything_is_written(
+    transactional_db, monkeypatch
+):
+    tournament = make_tournament(creator=make_user("organiser"))
+    rows = [{"number": n, "name": f"Player {n}"} for n in range(1, 11)]
+    monkeypatch.setattr(player_imports, "PROGRESS_EVERY", 4)
+    seen = []
+    real_update = QuerySet.update
+
+    def update(queryset, **values):
+        if queryset.model is PlayerImport and set(values) == {"rows_done"}:
+            # Outside any transaction: committed at once, seen by the page's requests.
+            seen.append((values["rows_done"], connection.in_atomic_block, Player.objects.count()))
+        return real_update(queryset, **values)
+
+    monkeypatch.setattr(QuerySet, "update", update)
+    start(tournament, rows)
+    tasks_run_ready()
+
+    # Twice over the rows? No: the check pass reports, the write's pass does not.
+    assert seen == [(4, False, 0), (8, False, 0), (10, False, 0)]
+    assert PlayerImport.objects.get().status == "done"
+    assert tournament.players.count() == 10
+
+
+def test_one_import_at_a_time_in_a_tournament(ann_and_bo, other_tournament, run_tasks):
+    first = start(ann_and_bo, ROWS)
+
+    with pytest.raises(ValidationError) as raised:
+        start(ann_and_bo, ROWS[:1])
+    assert codes(raised.value) == {"import_under_way"}
+    assert "Another import of players is under way" in raised.value.messages[0]
+    # Another tournament imports meanwhile.
+    start(other_tournament, [{"number": 1, "name": "Zoe"}])
+
+    tasks_run_ready()
+    assert job_of(first).status == "done"
+    with run_tasks():
+        again = start(ann_and_bo, [{"number": 4, "name": "Dee"}])
+    assert job_of(again).status == "done"
+    assert PlayerImport.objects.filter(tournament=ann_and_bo).count() == 2
+
+
+def test_the_database_holds_one_import_at_a_time(ann_and_bo):
+    PlayerImport.objects.create(tournament=ann_and_bo, fingerprint="x", status="running")
+    PlayerImport.objects.create(tournament=ann_and_bo, fingerprint="x", status="done")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PlayerImport.objects.create(tournament=ann_and_bo, fingerprint="x", status="queued")
+
+
+def test_players_changed_since_the_preview_fail_the_job_and_nothing_is_written(
+    ann_and_bo, run_tasks
+):
+    previewed = fingerprint(ann_and_bo, ROWS)
+    with run_tasks():
+        job = start(ann_and_bo, ROWS, fingerprint_of=previewed)
+        services.player_save(
+            tournament=ann_and_bo, player=ann_and_bo.players.get(number=2), name="Bo!"
+        )
+    before = registered(ann_and_bo), Person.objects.count(), Player.history.count()
+
+    job = job_of(job)
+    assert (job.status, job.error, job.rows) == ("failed", STALE, [])
+    assert (registered(ann_and_bo), Person.objects.count(), Player.history.count()) == before
+
+
+def test_a_row_the_rules_refuse_fails_the_job_naming_its_player_and_nothing_is_written(
+    ann_and_bo, run_tasks
+):
+    rows = [{"number": 4, "name": "Dee"}, {"number": 3, "name": "Cy", "ema_number": "04010005"}]
+    with run_tasks():
+        job = start(ann_and_bo, rows)
+        # Player 1 is not in the file: the preview's fingerprint does not see them.
+        services.player_save(
+            tournament=ann_and_bo, player=ann_and_bo.players.get(number=1), ema_number="04010005"
+        )
+    assert job_of(job).status == "failed"
+    assert job_of(job).error == ("Player 3: EMA number 04010005 is already given to player 1 Ann.")
+    assert list(ann_and_bo.players.values_list("number", flat=True)) == [1, 2]
+
+
+def test_a_refusal_is_written_in_the_language_of_the_organiser_who_confirmed(ann_and_bo, run_tasks):
+    previewed = fingerprint(ann_and_bo, ROWS)
+    services.player_save(tournament=ann_and_bo, player=ann_and_bo.players.get(number=2), name="B")
+    with run_tasks(), translation.override("zh-hans"):
+        job = start(ann_and_bo, ROWS, fingerprint_of=previewed)
+    with translation.override("zh-hans"):
+        assert job_of(job).error == translation.gettext(STALE) != STALE
+
+
+def test_running_the_task_again_after_the_import_changes_nothing(ann_and_bo, run_tasks):
+    with run_tasks():
+        job = start(ann_and_bo, ROWS)
+    after = registered(ann_and_bo), Person.objects.count(), Player.history.count()
+
+    # A worker killed after the import committed, before the queue marked its task done:
+    # the task runs again.
+    assert player_import_run.call(job_id=job.pk) == "ended before"
+
+    assert (registered(ann_and_bo), Person.objects.count(), Player.history.count()) == after
+    assert job_of(job).players_created == 1
+
+
+def test_a_worker_killed_while_checking_leaves_the_job_to_be_run_again_from_its_start(
+    ann_and_bo,
+):
+    job = start(ann_and_bo, ROWS)
+    # As a worker killed in the check pass leaves it; the queue then runs the task again.
+    PlayerImport.objects.filter(pk=job.pk).update(status="running", rows_done=2)
+
+    assert player_import_run.call(job_id=job.pk) == "done"
+    assert (job_of(job).status, job_of(job).players_created) == ("done", 1)
+    assert ann_and_bo.players.count() == 3
+
+
+def test_a_worker_killed_while_writing_writes_nothing_and_the_next_run_imports_once(
+    ann_and_bo, monkeypatch
+):
+    job = start(ann_and_bo, ROWS)
+    before = registered(ann_and_bo), Person.objects.count()
+    real_written = player_imports._written
+
+    def killed(*args):
+        real_written(*args)
+        raise KeyboardInterrupt  # the worker's process stopped under the write
+
+    monkeypatch.setattr(player_imports, "_written", killed)
+    with pytest.raises(KeyboardInterrupt):
+        player_import_run.call(job_id=job.pk)
+    assert (registered(ann_and_bo), Person.objects.count()) == before
+    assert job_of(job).status == "running"
+
+    monkeypatch.setattr(player_imports, "_written", real_written)
+    assert player_import_run.call(job_id=job.pk) == "done"
+    assert ann_and_bo.players.count() == 3
+    assert Player.history.filter(number=3).count() == 1
+
+
+def test_an_unexpected_error_fails_the_job_and_the_task_with_it(ann_and_bo, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(player_imports, "_written", broken)
+    job = start(ann_and_bo, ROWS)
+    tasks_run_ready()
+
+    job = job_of(job)
+    assert job.status == "failed"
+    assert "An unexpected error stopped the import: nothing was imported." in job.error
+    assert DBTaskResult.objects.get(pk=job.task_id).status == TaskResultStatus.FAILED
+    assert ann_and_bo.players.count() == 2
+
+
+def test_a_task_the_queue_gave_up_on_ends_its_import_and_frees_the_tournament(ann_and_bo):
+    job = start(ann_and_bo, ROWS)
+    PlayerImport.objects.filter(pk=job.pk).update(status="running")
+    # Its worker died too often (server.task_worker.MAX_RUNS): the queue failed the task.
+    DBTaskResult.objects.filter(pk=job.task_id).update(status=TaskResultStatus.FAILED)
+
+    shown = player_import_latest(ann_and_bo)
+    assert (shown.status, shown.active) == ("failed", False)
+    assert "stopped during the import" in shown.error
+    assert job_of(job).status == "running"  # a read writes nothing
+
+    start(ann_and_bo, ROWS[:1])
+    assert job_of(job).status == "failed"
+    assert "stopped during the import" in job_of(job).error
+
+
+def test_a_job_ended_before_its_task_runs_is_left_as_it_is(ann_and_bo):
+    job = start(ann_and_bo, ROWS)
+    PlayerImport.objects.filter(pk=job.pk).update(status="failed", error="given up")
+    tasks_run_ready()
+    assert (job_of(job).status, job_of(job).error) == ("failed", "given up")
+    assert ann_and_bo.players.count() == 2
+
+
+def test_an_import_of_many_players_is_one_job_done_in_seconds(tournament, run_tasks):
+    make_players(tournament, 3)
+    rows = [
+        {"number": n, "name": f"Player {n}", "ema_number": f"{n:08d}" if n % 2 else ""}
+        for n in range(1, 1001)
+    ]
+    with run_tasks():
+        job = start(tournament, rows)
+    job = job_of(job)
+    assert (job.players_created, job.players_updated, job.players_unchanged) == (997, 2, 1)
+    assert Person.objects.count() == 500
+    assert tournament.players.filter(person__isnull=False).count() == 500

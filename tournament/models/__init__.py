@@ -2,8 +2,9 @@
 ``tournaments`` (a tournament, its version, players, sessions, tables and seats), ``hands``
 (what a table's referee enters), ``draws`` (the published plan, a draw's commitment),
 ``check_in`` (the timetable and the players' check-in), ``mail`` (the e-mails sent players)
-``sign_ups`` (the public form's sign-ups and the waiting list) and ``people`` (a person
-across tournaments, the series that rank them). Everything is named from here.
+``sign_ups`` (the public form's sign-ups and the waiting list), ``imports`` (a player list
+imported in the background) and ``people`` (a person across tournaments, the series that
+rank them). Everything is named from here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
@@ -17,6 +18,11 @@ past, which the sheet lists) keep none.
 from tournament.models.check_in import CheckIn, ScheduledSession
 from tournament.models.draws import DrawCommitment, SeatingPlan
 from tournament.models.hands import Hand, HandRevision, HandSubmission, Penalty, TableReopening
+from tournament.models.imports import (
+    PLAYER_IMPORT_ACTIVE,
+    PLAYER_IMPORT_STATUS_CHOICES,
+    PlayerImport,
+)
 from tournament.models.mail import MAIL_REASON_CHOICES, OutgoingEmail
 from tournament.models.people import (
     SERIES_RULE_CHOICES,
@@ -50,6 +56,8 @@ __all__ = [
     "DEFAULT_TIEBREAK_ORDER",
     "MAIL_REASON_CHOICES",
     "PLAYER_FIELDS",
+    "PLAYER_IMPORT_ACTIVE",
+    "PLAYER_IMPORT_STATUS_CHOICES",
     "SEATING_METHOD_CHOICES",
     "SEAT_CHOICES",
     "SEPARATE_BY_CHOICES",
@@ -65,6 +73,7 @@ __all__ = [
     "Penalty",
     "Person",
     "Player",
+    "PlayerImport",
     "ScheduledSession",
     "Seat",
     "SeatingPlan",

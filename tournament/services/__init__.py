@@ -10,7 +10,7 @@ each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
 ``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
 (a table's sheet confirmed or reopened), ``sheets`` (a whole sheet entered at once),
 ``check_in`` (the timetable and the players' check-in), ``player_imports`` (a player list
-imported), ``people`` (players linked to the person they are
+imported, at once or by the task queue), ``people`` (players linked to the person they are
 across tournaments), ``series`` (tournaments ranked together).
 """
 
@@ -56,6 +56,7 @@ from tournament.services.people import (
 from tournament.services.player_imports import (
     ImportOutcome,
     ImportRowRefused,
+    player_import_start,
     players_import,
 )
 from tournament.services.players import (
@@ -124,6 +125,7 @@ __all__ = [
     "person_unlink",
     "player_check_in",
     "player_check_in_undo",
+    "player_import_start",
     "player_link_revoke",
     "player_reinstate",
     "player_save",

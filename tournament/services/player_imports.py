@@ -1,24 +1,56 @@
 """A player list imported: the rows of a confirmed preview applied, all or nothing.
 
+The organiser's confirmation does not import: it stores the job (``PlayerImport``) and its
+task in one transaction (``player_import_start``) and the page follows the job while a task
+worker runs it (``player_import_run``). One import at a time in a tournament, which the
+database holds to. ``players_import`` applies rows at once, in the caller's process (the
+``import_players`` command, the tests).
+
 Every row goes through the rules of a player saved alone (``players.player_fields_set``,
 ``people.person_follow_player``), in memory and in the order of the file: a row sees the
 rows before it as stored. The players and people are then written in bulk, with their
 history, in one transaction: five thousand rows take seconds, not minutes.
+
+How the page sees the progress while the import runs: it cannot be written inside the
+import's transaction, which nobody else sees before it commits, nor beside it: on SQLite
+(the default) a second writer waits for the first, and the cache may be each process's
+own. So the worker goes through the rows twice. First a check pass outside any
+transaction, which reads the players, runs every rule on every row and commits
+``rows_done`` every ``PROGRESS_EVERY`` rows; a row refused ends the job there, having
+written nothing. Then the write: one transaction, which reads the players again under its
+lock, checks the preview's fingerprint, runs the same rules again (fast, in memory: the
+players may have changed since the check pass) and stores everything; the job is marked
+done in that same transaction. On SQLite that transaction holds the one write lock the
+referees' tablets also wait for: it lasts the in-memory pass and the bulk writes only.
+
+Run twice (a worker killed mid-import, the task run again), a job is imported once: killed
+before the write committed, nothing was written and the job is done again from its start;
+after, the job is marked done and the second run does nothing.
 """
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django_tasks import task
 
-from tournament.models import PLAYER_FIELDS, Player, Tournament
+from tournament.history import audit
+from tournament.models import PLAYER_FIELDS, PLAYER_IMPORT_ACTIVE, Player, PlayerImport, Tournament
 from tournament.players.player_import import state_fingerprint
+from tournament.selectors.player_imports import import_abandoned_message, import_task_ended
 from tournament.services.bulk import created_with_history, updated_with_history
 from tournament.services.people import PeopleInBulk, person_follow_player
 from tournament.services.players import NumbersTaken, player_fields_set
 from tournament.services.results import tournament_touch
 
+logger = logging.getLogger(__name__)
+
+# The check pass commits its progress after this many rows.
+PROGRESS_EVERY = 250
 # What an import stores of a player besides the fields a file sets.
 STORED_FIELDS = [name for name in PLAYER_FIELDS if name != "number"] + [
     "country_unrecognised",
@@ -72,6 +104,7 @@ def _planned(
     fingerprint: str,
     *,
     players: list[Player],
+    progress: Callable[[int], None] | None = None,
 ) -> _Plan:
     """Apply ``rows`` in memory to ``players`` (the tournament's, as stored), by the rules of
     a player saved alone; raises ``ValidationError`` for a stale preview, ``ImportRowRefused``
@@ -96,7 +129,7 @@ def _planned(
         | {player.ema_number for player in touched},
     )
     plan = _Plan(people=people)
-    for row in rows:
+    for index, row in enumerate(rows, start=1):
         number = row["number"]
         player = by_number.get(number)
         if player is not None and all(getattr(player, key) == value for key, value in row.items()):
@@ -125,6 +158,8 @@ def _planned(
                     person is not None and person_key is None
                 ):
                     plan.releasing.add(player.pk)
+        if progress is not None and (index % PROGRESS_EVERY == 0 or index == len(rows)):
+            progress(index)
     return plan
 
 
@@ -164,9 +199,129 @@ def players_import(*, tournament: Tournament, rows: list[dict], fingerprint: str
     return plan.outcome
 
 
+# ------------------------------------------------------------------------ the job
+
+
+def _import_under_way() -> ValidationError:
+    return ValidationError(
+        _(
+            "Another import of players is under way in this tournament: wait until it ends "
+            "(below), then upload your file again to see what it would change."
+        ),
+        code="import_under_way",
+    )
+
+
+@transaction.atomic
+def player_import_start(
+    *, tournament: Tournament, user, rows: list[dict], fingerprint: str
+) -> PlayerImport:
+    """Store the import of ``rows`` (a confirmed preview and its fingerprint) and queue its
+    task, in one transaction; refused while another import of the tournament is queued or
+    running. Reads no player: the task checks the fingerprint. The job keeps the language
+    active now (the organiser's), in which the task writes why an import failed."""
+    # The tournament first, as the other services of its players lock it.
+    list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values("pk"))
+    for job in PlayerImport.objects.filter(tournament=tournament, status__in=PLAYER_IMPORT_ACTIVE):
+        if import_task_ended(job):
+            _failed(job.pk, import_abandoned_message())
+        else:
+            raise _import_under_way()
+    try:
+        # A savepoint: an import started at the same instant by another request (PostgreSQL)
+        # is refused by the constraint, cleanly.
+        with transaction.atomic():
+            job = PlayerImport.objects.create(
+                tournament=tournament,
+                started_by=user,
+                rows=rows,
+                fingerprint=fingerprint,
+                rows_total=len(rows),
+                language=translation.get_language() or "",
+            )
+    except IntegrityError as error:
+        raise _import_under_way() from error
+    # A row of this database, committed with the job: a worker sees both or neither.
+    job.task_id = str(player_import_run.enqueue(job_id=job.pk).id)
+    job.save(update_fields=["task_id"])
+    return job
+
+
+def _failed(job_id: int, message: str) -> None:
+    PlayerImport.objects.filter(pk=job_id, status__in=PLAYER_IMPORT_ACTIVE).update(
+        status="failed", error=message, rows=[], finished_at=timezone.now()
+    )
+
+
 def refusal_message(error: ValidationError) -> str:
     """What a refused import says, in one line: a row's refusal names its player."""
     message = " ".join(error.messages)
     if isinstance(error, ImportRowRefused):
         return _("Player %(number)s: %(message)s") % {"number": error.number, "message": message}
     return message
+
+
+@task()
+def player_import_run(job_id: int) -> str:
+    """The queue's task: run the import ``job_id`` (see the module's docstring); returns the
+    status it ended with. Safe to run again: a job that ended is left as it is."""
+    job = (
+        PlayerImport.objects.filter(pk=job_id, status__in=PLAYER_IMPORT_ACTIVE)
+        .select_related("tournament", "started_by")
+        .first()
+    )
+    if job is None:
+        return "ended before"  # done, failed, or gone with its tournament
+    PlayerImport.objects.filter(pk=job.pk).update(
+        status="running", started_at=timezone.now(), rows_done=0
+    )
+    tournament = job.tournament
+
+    def progress(done: int) -> None:
+        PlayerImport.objects.filter(pk=job.pk, status="running").update(rows_done=done)
+
+    try:
+        # The history names the organiser who confirmed, as their own saves do; a refusal
+        # is written in the language they confirmed in.
+        with audit.acting(user=job.started_by), translation.override(job.language or None):
+            _planned(
+                tournament,
+                job.rows,
+                job.fingerprint,
+                players=list(tournament.players.all()),
+                progress=progress,
+            )
+            with transaction.atomic():
+                still = PlayerImport.objects.filter(pk=job.pk, status="running")
+                if not still.select_for_update().values_list("pk", flat=True):
+                    return "ended before"  # another run of the task finished it meanwhile
+                plan = _planned(
+                    tournament, job.rows, job.fingerprint, players=_locked_players(tournament)
+                )
+                _written(tournament, plan)
+                outcome = plan.outcome
+                still.update(
+                    status="done",
+                    rows_done=job.rows_total,
+                    players_created=outcome.created,
+                    players_updated=outcome.updated,
+                    players_unchanged=outcome.unchanged,
+                    rows=[],
+                    finished_at=timezone.now(),
+                )
+    except ValidationError as error:
+        with translation.override(job.language or None):
+            _failed(job.pk, refusal_message(error))
+        return "failed"
+    except Exception:
+        logger.exception("The import %s of tournament %s failed", job.pk, tournament.slug)
+        with translation.override(job.language or None):
+            _failed(
+                job.pk,
+                _(
+                    "An unexpected error stopped the import: nothing was imported. The task "
+                    "worker's log has the details."
+                ),
+            )
+        raise
+    return "done"
