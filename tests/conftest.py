@@ -14,6 +14,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import Client
 from django.utils import translation
+from django_tasks_db.management.commands import db_worker
 
 from tournament import services
 from tournament.models import Table, Tournament
@@ -173,6 +174,15 @@ def login(user: User | None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+@pytest.fixture(autouse=True)
+def worker_keeps_the_test_connection(monkeypatch):
+    """The task worker run in the test's thread (``tasks_run_ready``, ``run_tasks``) works
+    in the test's transaction: its check for old connections before each task would close
+    it on PostgreSQL, whose test connections are not kept (``CONN_MAX_AGE`` 0), as a
+    request's end would (``connection_kept``)."""
+    monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
 
 
 @pytest.fixture
