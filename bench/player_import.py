@@ -68,9 +68,10 @@ def main() -> None:
 
 
 def _admin(url: str, sql: str) -> None:
+    """``sql`` run on the server's own database (the URL's need not exist)."""
     import psycopg
 
-    with psycopg.connect(url, autocommit=True) as connection:
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as connection:
         connection.execute(sql)
 
 
