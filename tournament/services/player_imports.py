@@ -21,7 +21,10 @@ written nothing. Then the write: one transaction, which reads the players again 
 lock, checks the preview's fingerprint, runs the same rules again (fast, in memory: the
 players may have changed since the check pass) and stores everything; the job is marked
 done in that same transaction. On SQLite that transaction holds the one write lock the
-referees' tablets also wait for: it lasts the in-memory pass and the bulk writes only.
+referees' tablets also wait for: it lasts the in-memory pass and the bulk writes only
+(5,000 new players: 0.8 s and 2 s; the check pass before it 0.8 s). Keeping the check
+pass's result instead of running the rules again would need proof that nothing it read
+has changed since, the people of other tournaments included.
 
 Run twice (a worker killed mid-import, the task run again), a job is imported once: killed
 before the write committed, nothing was written and the job is done again from its start;
@@ -51,7 +54,8 @@ logger = logging.getLogger(__name__)
 
 # The check pass commits its progress after this many rows.
 PROGRESS_EVERY = 250
-# What an import stores of a player besides the fields a file sets.
+# What an import writes of a player it changes: every field a file may set but the number
+# (which finds the player), and what the rules set with them.
 STORED_FIELDS = [name for name in PLAYER_FIELDS if name != "number"] + [
     "country_unrecognised",
     "person",
