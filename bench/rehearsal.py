@@ -10,8 +10,8 @@ organiser with the *add tournament* permission, two referees); everything else i
 the browser, at tablet size (768×1024), as the organiser and the referees would:
 
 1. The organiser logs in, creates a tournament of 3 sessions with *New tournament*, imports
-   16 players from a CSV file (preview, then confirm) and ticks the two referees in
-   *Settings*.
+   16 players from a CSV file (preview, then confirm; the import page follows the task
+   worker to *Import done*) and ticks the two referees in *Settings*.
 2. Each session: *Draw*, *Referees* (tables 3 and 4, one referee each; later draws keep
    them), *Table cards* (each table's device link and seats), *Open for play*. Tables 1–2 are
    entered by tablets signed in with their links (a fresh browser each), tables 3–4 by the
@@ -129,6 +129,18 @@ def set_up_tournament(org: Browser, run: Rehearsal, players_csv: Path) -> None:
         f"{len(rows)} new rows; {badges!r}",
     )
     org.tap_through(org.button("Import these players"))
+    # The task worker beside the server imports them; the page asks every 2 s meanwhile.
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    WebDriverWait(org.driver, 60, poll_frequency=0.2).until(
+        lambda _driver: "Import done" in org.text("#import-job")
+    )
+    run.check(
+        "import confirmed: the import page follows it to its end",
+        "Import done: created 16, updated 0, unchanged 0." in org.text("#import-job"),
+        org.text("#import-job"),
+    )
+    org.tap_through(org.link("Back to the players", "//section[@id='import-job']"))
     active = org.text(".active-count")
     run.check(
         "import confirmed: 16 active players",

@@ -32,7 +32,7 @@ from tests.planner_counts import counted, forget_counts
 from tournament import services
 from tournament.exports import workbook
 from tournament.hall.device_links import device_token, table_for_token
-from tournament.models import Hand, Player, SignUp, Table, Tournament
+from tournament.models import Hand, Player, PlayerImport, SignUp, Table, Tournament
 from tournament.players.player_links import player_for_token, player_token
 from tournament.selectors.standings import tournament_standings
 from tournament.server import backups
@@ -135,6 +135,17 @@ def played(transactional_db, tournament, organiser, referee):
     # A sign-up refused before the event (the form closes with the first draw).
     SignUp.objects.create(
         tournament=tournament, name="Late", email="late@ex.org", status="refused", position=1
+    )
+    # The player list imported before the event, as its job keeps it once done.
+    PlayerImport.objects.create(
+        tournament=tournament,
+        started_by=organiser,
+        fingerprint="0" * 64,
+        status="done",
+        rows_total=16,
+        rows_done=16,
+        players_created=16,
+        finished_at=timezone.now(),
     )
     # The players are people, ranked by a series.
     services.person_create_for(tournament=tournament, numbers=[1, 2, 3])

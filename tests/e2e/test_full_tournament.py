@@ -19,6 +19,7 @@ from tests.test_exports import data_rows as exported_rows
 from tests.test_exports import header as exported_header
 from tests.web.pages import reviewed
 from tournament.models import Hand, Player, Table, Tournament
+from tournament.server.task_worker import tasks_run_ready
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -160,6 +161,9 @@ def test_a_tournament_from_registration_to_the_excel_workbook():
         org.post(reverse("player_import_confirm", args=[slug]), {"payload": payload}).status_code
         == 302
     )
+    # The import is the task worker's.
+    assert tournament.players.count() == 0
+    tasks_run_ready()
     assert tournament.players.count() == 16
     assert tournament.players.get(number=3).name_zh == "李娜"
 

@@ -22,6 +22,7 @@ from tests.e2e.test_full_tournament import hand_data, hands_for
 from tests.test_exports import notes, records
 from tests.web.pages import reviewed
 from tournament.models import Seat, Session, Tournament
+from tournament.server.task_worker import tasks_run_ready
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -134,6 +135,7 @@ def test_withdrawals_substitutes_and_a_reinstatement_agree_on_every_page_and_she
     preview = org.post(reverse("player_import", args=[SLUG]), {"file": upload})
     payload = re.search(r'name="payload" value="([^"]+)"', preview.content.decode()).group(1)
     org.post(reverse("player_import_confirm", args=[SLUG]), {"payload": payload})
+    tasks_run_ready()  # the import, as the task worker runs it
     assert tournament.players.count() == 18
 
     # Player 16 withdraws before the first draw: substitute 17 fills session 1.

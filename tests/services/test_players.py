@@ -1,4 +1,5 @@
-"""player_save, player_withdraw / player_reinstate and players_import: the registration services."""
+"""player_save, player_withdraw / player_reinstate: the registration services (a list
+imported: test_player_imports.py)."""
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -7,16 +8,11 @@ from tests.conftest import make_players
 from tests.services.errors import codes
 from tournament import services
 from tournament.models import PLAYER_FIELDS, Player, Seat
-from tournament.players.player_import import import_preview, state_fingerprint, stored_players
 
 
 def registered(tournament) -> list[tuple]:
     """The tournament's players as stored, every field an organiser sets plus the withdrawal."""
     return list(tournament.players.values_list(*PLAYER_FIELDS, "withdrawn_at"))
-
-
-def fingerprint(tournament, rows) -> str:
-    return state_fingerprint(stored_players(tournament), rows)
 
 
 # ---------------------------------------------------------------- player_save
@@ -181,87 +177,6 @@ def test_a_withdrawal_keeps_the_seats_already_drawn(seated):
     assert player.seats.count() == 1
 
 
-# ---------------------------------------------------------------- players_import
-
-
-@pytest.fixture
-def ann_and_bo(tournament):
-    services.player_save(tournament=tournament, number=1, name="Ann", team="Lyon")
-    services.player_save(tournament=tournament, number=2, name="Bo")
-    return tournament
-
-
-ROWS = [
-    {"number": 1, "name": "Ann", "team": "Lyon"},  # as stored
-    {"number": 2, "name": "Bob"},  # renamed
-    {"number": 3, "name": "Cleo", "country": "CHN"},  # new
-]
-
-
-def test_import_creates_updates_and_counts_the_unchanged(ann_and_bo):
-    outcome = services.players_import(
-        tournament=ann_and_bo, rows=ROWS, fingerprint=fingerprint(ann_and_bo, ROWS)
-    )
-    assert outcome == services.ImportOutcome(created=1, updated=1, unchanged=1)
-    assert list(ann_and_bo.players.values_list("number", "name", "team", "country")) == [
-        (1, "Ann", "Lyon", ""),
-        (2, "Bob", "", ""),
-        (3, "Cleo", "", "CHN"),
-    ]
-
-
-def test_import_applies_the_preview_of_a_file(ann_and_bo):
-    content = b"number,name,team\n1,Ann,Lyon\n2,Bob,\n3,Cleo,Paris\n"
-    preview = import_preview(ann_and_bo, filename="players.csv", content=content)
-    outcome = services.players_import(
-        tournament=ann_and_bo, rows=preview.rows_to_import, fingerprint=preview.fingerprint
-    )
-    assert (outcome.created, outcome.updated, outcome.unchanged) == (1, 1, 1)
-    assert ann_and_bo.players.get(number=3).team == "Paris"
-
-
-def test_importing_the_same_rows_again_changes_nothing(ann_and_bo):
-    services.players_import(
-        tournament=ann_and_bo, rows=ROWS, fingerprint=fingerprint(ann_and_bo, ROWS)
-    )
-    before = registered(ann_and_bo)
-    outcome = services.players_import(
-        tournament=ann_and_bo, rows=ROWS, fingerprint=fingerprint(ann_and_bo, ROWS)
-    )
-    assert outcome == services.ImportOutcome(created=0, updated=0, unchanged=3)
-    assert registered(ann_and_bo) == before
-
-
-def test_import_keeps_the_fields_a_row_does_not_set(ann_and_bo):
-    rows = [{"number": 1, "name": "Annie"}]
-    services.players_import(
-        tournament=ann_and_bo, rows=rows, fingerprint=fingerprint(ann_and_bo, rows)
-    )
-    assert ann_and_bo.players.get(number=1).team == "Lyon"
-
-
-def test_an_edit_after_the_preview_makes_the_import_stale_and_nothing_is_written(ann_and_bo):
-    previewed = fingerprint(ann_and_bo, ROWS)
-    services.player_save(tournament=ann_and_bo, player=ann_and_bo.players.get(number=2), name="Bo!")
-    before = registered(ann_and_bo)
-    with pytest.raises(ValidationError) as raised:
-        services.players_import(tournament=ann_and_bo, rows=ROWS, fingerprint=previewed)
-    assert codes(raised.value) == {"preview_stale"}
-    assert registered(ann_and_bo) == before
-
-
-def test_an_invalid_row_rolls_back_the_whole_import(ann_and_bo):
-    rows = [*ROWS, {"number": 4, "name": ""}]
-    before = registered(ann_and_bo)
-    with pytest.raises(ValidationError) as raised:
-        services.players_import(
-            tournament=ann_and_bo, rows=rows, fingerprint=fingerprint(ann_and_bo, rows)
-        )
-    assert "name" in raised.value.error_dict
-    # Player 3 was created and player 2 renamed before row 4 failed: both undone.
-    assert registered(ann_and_bo) == before
-
-
 # ---------------------------------------------------------------- names, EMA number, country
 
 
@@ -386,24 +301,3 @@ def test_the_database_refuses_codes_the_service_would_not_store(tournament):
     for fields in ({"country": "fra"}, {"country": "France"}, {"ema_number": "4010005"}):
         with pytest.raises(IntegrityError), transaction.atomic():
             Player.objects.filter(pk=player.pk).update(**fields)
-
-
-def test_an_import_stores_codes_and_splits_names(ann_and_bo):
-    content = (
-        b"number,name,first_name,last_name,country,ema_number\n"
-        b"2,,Bo,LI,china,5000012\n"
-        b"3,Cleo Durand,,,fr,\n"
-    )
-    preview = import_preview(ann_and_bo, filename="players.csv", content=content)
-    assert not preview.has_errors
-    services.players_import(
-        tournament=ann_and_bo, rows=preview.rows_to_import, fingerprint=preview.fingerprint
-    )
-    assert list(
-        ann_and_bo.players.filter(number__gte=2).values_list(
-            "number", "name", "first_name", "last_name", "country", "ema_number"
-        )
-    ) == [
-        (2, "Bo", "Bo", "LI", "CHN", "05000012"),
-        (3, "Cleo Durand", "Cleo", "Durand", "FRA", ""),
-    ]

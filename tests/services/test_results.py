@@ -456,11 +456,15 @@ NOT_WRITES = {
     # their outbox rows.
     "emails_send_due",
     "emails_send_now",
+    # Stores an import and queues its task: no player changes until the task runs it, with
+    # ``players_import``'s rules and writes (the walk's "players_import").
+    "player_import_start",
     "AbsentSeatChoice",
     "absent_field",
     "HandEntry",
     "HandRefused",
     "ImportOutcome",
+    "ImportRowRefused",
     "PenaltyEntry",
     "entered_fields",
     "fan_list",

@@ -10,6 +10,7 @@ from openpyxl import Workbook
 
 from tournament.forms.players import sign_preview
 from tournament.players.player_import import import_preview
+from tournament.server.task_worker import tasks_run_ready
 
 SLUG = "spring-open"
 CSV_TWO_PLAYERS = (
@@ -62,7 +63,22 @@ def upload(cast, file):
     return cast.organiser.post(reverse("player_import", args=[SLUG]), {"file": file})
 
 
-def confirm(cast, payload):
-    return cast.organiser.post(
-        reverse("player_import_confirm", args=[SLUG]), {"payload": payload}, follow=True
+def confirm(cast, payload, *, run: bool = True):
+    """Confirm a preview, then (``run``) run the import's task here as a worker would, then
+    open the page the confirmation redirects to (``redirect_chain`` says which)."""
+    posted = cast.organiser.post(
+        reverse("player_import_confirm", args=[SLUG]), {"payload": payload}
     )
+    assert posted.status_code == 302
+    if run:
+        tasks_run_ready()
+    page = cast.organiser.get(posted["Location"])
+    page.redirect_chain = [(posted["Location"], posted.status_code)]
+    return page
+
+
+def import_result(response) -> str:
+    """The text of the last import's section of the import page."""
+    section = re.search(r'<section id="import-job".*?</section>', response.content.decode(), re.S)
+    assert section is not None, "no import on the page"
+    return " ".join(re.sub(r"<[^>]+>", " ", section.group(0)).split())

@@ -13,6 +13,7 @@ from tests.web.player_pages import (
     SLUG,
     confirm,
     csv_file,
+    import_result,
     messages_of,
     players,
     preview_payload,
@@ -40,8 +41,8 @@ def test_csv_import_preview_saves_nothing_then_confirm_creates_players(cast):
 
     response = confirm(cast, response.context["confirm_form"].initial["payload"])
 
-    assert response.redirect_chain == [(reverse("player_list", args=[SLUG]), 302)]
-    assert "Import done: created 1, updated 1, unchanged 0." in messages_of(response)
+    assert response.redirect_chain == [(reverse("player_import", args=[SLUG]), 302)]
+    assert "Import done: created 1, updated 1, unchanged 0." in import_result(response)
     assert players(cast.tournament) == [
         (1, "Zhang San", "张三", "Lyon", "FRA", False, None),
         (2, "Li Si", "李四", "", "CHN", True, None),
@@ -59,7 +60,7 @@ def test_reimporting_the_same_file_is_all_unchanged_and_changes_nothing(cast):
     assert [row.action for row in again.context["preview"].rows] == ["unchanged", "unchanged"]
     assert "Nothing to change" in again.content.decode()
     response = confirm(cast, again.context["confirm_form"].initial["payload"])
-    assert "Import done: created 0, updated 0, unchanged 2." in messages_of(response)
+    assert "Import done: created 0, updated 0, unchanged 2." in import_result(response)
     assert players(cast.tournament) == after_first
     assert cast.tournament.players.count() == 2
 
@@ -265,7 +266,8 @@ def test_a_hand_edit_after_an_unchanged_preview_row_refuses_the_confirm(cast):
     response = confirm(cast, response.context["confirm_form"].initial["payload"])
 
     assert response.redirect_chain == [(reverse("player_import", args=[SLUG]), 302)]
-    assert messages_of(response)[-1] == STALE  # after the edit page's "saved"
+    assert response.context["job"].error == STALE
+    assert "The import failed, and nothing was imported: " + STALE in import_result(response)
     assert players(cast.tournament) == after_edit  # the edit stands, player 2 was not added
     assert after_edit[0][3] == "Paris"
 
@@ -281,7 +283,7 @@ def test_a_hand_edit_after_an_update_preview_row_refuses_the_confirm(cast):
 
     response = confirm(cast, response.context["confirm_form"].initial["payload"])
 
-    assert messages_of(response) == [STALE]
+    assert response.context["job"].error == STALE
     assert players(cast.tournament) == after_edit
 
 
@@ -294,7 +296,7 @@ def test_a_number_registered_after_the_preview_refuses_the_confirm(cast):
 
     response = confirm(cast, response.context["confirm_form"].initial["payload"])
 
-    assert messages_of(response) == [STALE]
+    assert response.context["job"].error == STALE
     assert players(cast.tournament) == after_edit
 
 
@@ -310,8 +312,8 @@ def test_confirm_applies_when_the_previewed_players_are_unchanged(cast):
 
     response = confirm(cast, payload)
 
-    assert response.redirect_chain == [(reverse("player_list", args=[SLUG]), 302)]
-    assert "Import done: created 1, updated 1, unchanged 0." in messages_of(response)
+    assert response.redirect_chain == [(reverse("player_import", args=[SLUG]), 302)]
+    assert "Import done: created 1, updated 1, unchanged 0." in import_result(response)
     stored = players(cast.tournament)
     assert [row[:6] for row in stored] == [
         (1, "Alice", "", "Marseille", "FRA", False),

@@ -1,10 +1,11 @@
 """Data of a tournament and the invariants the database can enforce, one module per area:
 ``tournaments`` (a tournament, its version, players, sessions, tables and seats), ``hands``
 (what a table's referee enters), ``draws`` (the published plan, a draw's commitment),
-``check_in`` (the timetable and the players' check-in), ``mail`` (the e-mails sent players)
-``sign_ups`` (the public form's sign-ups and the waiting list), ``people`` (a person
-across tournaments, the series that rank them) and ``exports`` (the public downloads, built
-once per version of their data). Everything is named from here.
+``check_in`` (the timetable and the players' check-in), ``mail`` (the e-mails sent players),
+``sign_ups`` (the public form's sign-ups and the waiting list), ``imports`` (a player list
+imported in the background), ``people`` (a person across tournaments, the series that rank
+them), ``exports`` (the public downloads, built once per version of their data) and
+``tasks`` (the task workers' beats, the scheduled jobs). Everything is named from here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
@@ -19,6 +20,11 @@ from tournament.models.check_in import CheckIn, ScheduledSession
 from tournament.models.draws import DrawCommitment, SeatingPlan
 from tournament.models.exports import EXPORT_KIND_CHOICES, ExportFile
 from tournament.models.hands import Hand, HandRevision, HandSubmission, Penalty, TableReopening
+from tournament.models.imports import (
+    PLAYER_IMPORT_ACTIVE,
+    PLAYER_IMPORT_STATUS_CHOICES,
+    PlayerImport,
+)
 from tournament.models.mail import MAIL_REASON_CHOICES, OutgoingEmail
 from tournament.models.people import (
     SERIES_RULE_CHOICES,
@@ -53,6 +59,8 @@ __all__ = [
     "EXPORT_KIND_CHOICES",
     "MAIL_REASON_CHOICES",
     "PLAYER_FIELDS",
+    "PLAYER_IMPORT_ACTIVE",
+    "PLAYER_IMPORT_STATUS_CHOICES",
     "SEATING_METHOD_CHOICES",
     "SEAT_CHOICES",
     "SEPARATE_BY_CHOICES",
@@ -69,6 +77,7 @@ __all__ = [
     "Penalty",
     "Person",
     "Player",
+    "PlayerImport",
     "ScheduledJob",
     "ScheduledSession",
     "Seat",

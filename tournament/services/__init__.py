@@ -9,7 +9,8 @@ The services are listed here by area so that callers write ``services.hand_recor
 each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
 ``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
 (a table's sheet confirmed or reopened), ``sheets`` (a whole sheet entered at once),
-``check_in`` (the timetable and the players' check-in), ``people`` (players linked to
+``check_in`` (the timetable and the players' check-in), ``player_imports`` (a player list
+imported, at once or by the task queue), ``people`` (players linked to
 the person they are across tournaments), ``series`` (tournaments ranked together),
 ``exports`` (the public downloads, built by the task queue once per version of their data).
 """
@@ -54,13 +55,17 @@ from tournament.services.people import (
     person_create_for,
     person_unlink,
 )
-from tournament.services.players import (
+from tournament.services.player_imports import (
     ImportOutcome,
+    ImportRowRefused,
+    player_import_start,
+    players_import,
+)
+from tournament.services.players import (
     player_link_revoke,
     player_reinstate,
     player_save,
     player_withdraw,
-    players_import,
 )
 from tournament.services.referees import (
     parse_table_numbers,
@@ -98,6 +103,7 @@ __all__ = [
     "HandEntry",
     "HandRefused",
     "ImportOutcome",
+    "ImportRowRefused",
     "PenaltyEntry",
     "absent_field",
     "absent_seats_give",
@@ -122,6 +128,7 @@ __all__ = [
     "person_unlink",
     "player_check_in",
     "player_check_in_undo",
+    "player_import_start",
     "player_link_revoke",
     "player_reinstate",
     "player_save",

@@ -1,5 +1,7 @@
-"""Registration: a player added or edited, withdrawn or reinstated, a player list imported."""
+"""Registration: a player added or edited, withdrawn or reinstated (a list imported:
+``player_imports``, by the rules of ``player_fields_set``)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -11,7 +13,6 @@ from django.utils.translation import gettext as _
 from tournament.exports import federation
 from tournament.models import PLAYER_FIELDS, Player, Seat, Tournament
 from tournament.players import names
-from tournament.players.player_import import state_fingerprint, stored_players
 from tournament.services.people import person_follow_player
 from tournament.services.results import tournament_touch
 
@@ -56,16 +57,44 @@ def _names_resolved(player: Player, fields: dict) -> dict:
     return {**fields, "name": name, "first_name": first, "last_name": last}
 
 
-@transaction.atomic
-def player_save(*, tournament: Tournament, player: Player | None = None, **fields) -> Player:
-    """Create a player, or update ``player`` with ``fields``.
+@dataclass(frozen=True)
+class NumbersTaken:
+    """Who holds a player number and an EMA number in the tournament, for the checks of
+    ``player_fields_set``: each read by a query (a player saved alone, ``by_query``) or
+    from the players held in memory (an import)."""
+
+    # (number, the player being saved) -> the other player holding it, or None.
+    number: Callable[[int, Player], Player | None]
+    ema_number: Callable[[str, Player], Player | None]
+
+    @classmethod
+    def by_query(cls, tournament: Tournament) -> "NumbersTaken":
+        return cls(
+            number=lambda number, player: (
+                tournament.players.filter(number=number).exclude(pk=player.pk).first()
+            ),
+            ema_number=lambda ema_number, player: (
+                tournament.players.filter(ema_number=ema_number).exclude(pk=player.pk).first()
+            ),
+        )
+
+
+def player_fields_set(
+    *, player: Player, fields: dict, taken: NumbersTaken, database_checks: bool = True
+) -> None:
+    """Check ``fields`` against every rule of a player and set them on ``player`` (not saved).
 
     The country and the EMA number are stored as codes (``tournament.exports.federation``: "fr" and
     "France" as FRA, 4010005 as 04010005); the name, first name and last name are kept in
     step (``tournament.players.names``). Giving a country clears what the player's country held
     before countries were codes.
+
+    ``database_checks=False`` leaves to the database what it checks itself, for an import
+    that stores its players in bulk: its constraints, and that the tournament and the person
+    exist (each costs a query in ``full_clean``: seven a player). The rules above check the
+    two constraints a player's fields can break (the numbers taken), the codes are
+    normalised, and the import holds the tournament and finds the people itself.
     """
-    player = player or Player(tournament=tournament)
     new_number = fields.get("number", player.number)
     renumbered = player.pk is not None and new_number != player.number
     # A seat given to a substitute still names the drawn player (``Seat.replaces``).
@@ -83,24 +112,20 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
     unknown = set(fields) - set(PLAYER_FIELDS)
     if unknown:
         raise TypeError(f"unknown player fields {sorted(unknown)}")
-    taken = tournament.players.filter(number=new_number).exclude(pk=player.pk).first()
-    if taken is not None:
+    holder = taken.number(new_number, player)
+    if holder is not None:
         raise ValidationError(
             {
                 "number": ValidationError(
                     _("Number %(number)s is already used by %(player)s.")
-                    % {"number": new_number, "player": taken.display_name},
+                    % {"number": new_number, "player": holder.display_name},
                     code="number_taken",
                 )
             }
         )
     fields = _names_resolved(player, codes_normalised(dict(fields)))
     ema_number = fields.get("ema_number", player.ema_number)
-    holder = (
-        tournament.players.filter(ema_number=ema_number).exclude(pk=player.pk).first()
-        if ema_number
-        else None
-    )
+    holder = taken.ema_number(ema_number, player) if ema_number else None
     if holder is not None:
         raise ValidationError(
             {
@@ -115,7 +140,18 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
         player.country_unrecognised = ""
     for key, value in fields.items():
         setattr(player, key, value)
-    player.full_clean()
+    if database_checks:
+        player.full_clean()
+    else:
+        player.full_clean(exclude=["tournament", "person"], validate_constraints=False)
+
+
+@transaction.atomic
+def player_save(*, tournament: Tournament, player: Player | None = None, **fields) -> Player:
+    """Create a player, or update ``player`` with ``fields``, as ``player_fields_set``
+    checks and writes them."""
+    player = player or Player(tournament=tournament)
+    player_fields_set(player=player, fields=fields, taken=NumbersTaken.by_query(tournament))
     player.save()
     person_follow_player(player)
     tournament_touch(tournament.pk)
@@ -156,41 +192,3 @@ def player_link_revoke(*, player: Player) -> Player:
     player.save(update_fields=["link_version"])
     tournament_touch(player.tournament_id, seating=False)
     return player
-
-
-@dataclass(frozen=True)
-class ImportOutcome:
-    created: int
-    updated: int
-    unchanged: int
-
-
-@transaction.atomic
-def players_import(*, tournament: Tournament, rows: list[dict], fingerprint: str) -> ImportOutcome:
-    """Create or update players by number, as the preview of an import file showed.
-
-    ``fingerprint`` is the preview's digest of the stored players the rows touch
-    (``player_import.state_fingerprint``): if any of them changed since the preview, the
-    import is refused and writes nothing, so an edit made in between is never overwritten.
-    A row equal to the stored player changes nothing.
-    """
-    stored = stored_players(tournament, for_update=True)
-    if state_fingerprint(stored, rows) != fingerprint:
-        raise ValidationError(
-            _("The players changed since this preview; upload the file again."),
-            code="preview_stale",
-        )
-    existing = {p.number: p for p in tournament.players.all()}
-    created = updated = unchanged = 0
-    for row in rows:
-        player = existing.get(row["number"])
-        if player is None:
-            player_save(tournament=tournament, **row)
-            created += 1
-        elif any(getattr(player, key) != value for key, value in row.items()):
-            player_save(tournament=tournament, player=player, **row)
-            updated += 1
-        else:
-            unchanged += 1
-    tournament_touch(tournament.pk)
-    return ImportOutcome(created=created, updated=updated, unchanged=unchanged)

@@ -20,6 +20,8 @@ from tournament.players import player_file
 from tournament.players.player_import import import_preview
 from tournament.players.player_links import player_link_card
 from tournament.selectors.lookups import badge_players, tournament_players
+from tournament.selectors.player_imports import player_import_latest
+from tournament.selectors.tasks import queue_state
 from tournament.selectors.withdrawals import registration_summary, seats_waiting_for_play
 from tournament.views.common import get_player, get_tournament, roles
 from tournament.views.pager import Pager
@@ -182,10 +184,15 @@ def player_badges(request, slug):
     )
 
 
+# While an import runs, its page asks for its progress this often.
+IMPORT_POLL_SECONDS = 2
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def player_import(request, slug):
-    """Upload a file and see what importing it would do; nothing is saved here."""
+    """Upload a file and see what importing it would do; nothing is saved here. Above, the
+    last import: its progress while a task worker runs it, then what it did or why not."""
     tournament = get_tournament(request, slug, role="organiser")
     form = PlayerImportForm(request.POST or None, request.FILES or None)
     preview = confirm_form = None
@@ -199,19 +206,31 @@ def player_import(request, slug):
             confirm_form = PlayerImportConfirmForm(
                 initial={"payload": sign_preview(tournament, preview)}, tournament=tournament
             )
+    job = player_import_latest(tournament)
     return render(
         request,
         "players/import.html",
-        _context(request, tournament, form=form, preview=preview, confirm_form=confirm_form),
+        _context(
+            request,
+            tournament,
+            form=form,
+            preview=preview,
+            confirm_form=confirm_form,
+            job=job,
+            queue_problem=queue_state().problem() if job and job.active else "",
+            poll_seconds=IMPORT_POLL_SECONDS,
+        ),
     )
 
 
 @login_required
 @require_POST
 def player_import_confirm(request, slug):
-    """Apply the rows of a preview; the signature proves they are the rows that were shown.
+    """Start the import of a preview's rows; the signature proves they are the rows that
+    were shown. A task worker imports them; the import page follows it.
 
-    Refused when the players the rows touch changed since the preview was made.
+    Refused while another import of the tournament runs; the import itself fails, writing
+    nothing, when the players the rows touch changed since the preview was made.
     """
     tournament = get_tournament(request, slug, role="organiser")
     form = PlayerImportConfirmForm(request.POST, tournament=tournament)
@@ -222,20 +241,13 @@ def player_import_confirm(request, slug):
         return redirect("player_import", tournament.slug)
     try:
         payload = form.cleaned_data["payload"]
-        outcome = services.players_import(
-            tournament=tournament, rows=payload["rows"], fingerprint=payload["fingerprint"]
+        services.player_import_start(
+            tournament=tournament,
+            user=request.user,
+            rows=payload["rows"],
+            fingerprint=payload["fingerprint"],
         )
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)
-        return redirect("player_import", tournament.slug)
-    messages.success(
-        request,
-        _("Import done: created %(created)s, updated %(updated)s, unchanged %(unchanged)s.")
-        % {
-            "created": outcome.created,
-            "updated": outcome.updated,
-            "unchanged": outcome.unchanged,
-        },
-    )
-    return redirect("player_list", tournament.slug)
+    return redirect("player_import", tournament.slug)

@@ -1,4 +1,8 @@
-"""Import a player list from the command line, with the same checks as the web page."""
+"""Import a player list from the command line, with the same checks as the web page.
+
+The command imports at once, in its own process (``services.players_import``), and
+returns when the players are stored: it is not a request, so nothing times it out, and it
+needs no task worker (the pages queue their imports for one)."""
 
 from pathlib import Path
 
@@ -11,6 +15,7 @@ from tournament import services
 from tournament.models import Tournament
 from tournament.players import player_file
 from tournament.players.player_import import import_preview
+from tournament.services.player_imports import refusal_message
 
 
 class Command(BaseCommand):
@@ -61,7 +66,7 @@ class Command(BaseCommand):
                 tournament=tournament, rows=preview.rows_to_import, fingerprint=preview.fingerprint
             )
         except ValidationError as error:
-            raise CommandError(" ".join(error.messages)) from error
+            raise CommandError(refusal_message(error)) from error
         self.stdout.write(
             _("created %(created)s, updated %(updated)s, unchanged %(unchanged)s")
             % {
