@@ -177,7 +177,9 @@ class Server:
             if self.process.poll() is not None:
                 break
             time.sleep(0.2)
-        raise RuntimeError(f"the server did not start; see {self.log.name}")
+        self.log.flush()
+        tail = Path(self.log.name).read_text(errors="replace")[-3000:]
+        raise RuntimeError(f"the server did not start in {timeout:.0f} s; its log ends:\n{tail}")
 
     def kill(self) -> None:
         """SIGKILL to the whole process group: nothing gets to finish or clean up."""

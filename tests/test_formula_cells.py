@@ -19,7 +19,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import make_user
+from tests.conftest import download, make_user
 from tests.test_workbooks_libreoffice import as_csv
 from tournament import services
 from tournament.server.rehearsal import build_tournament
@@ -55,10 +55,10 @@ def downloads(db) -> dict[str, bytes]:
     )
     client = Client()
     return {
-        "standings.xlsx": client.get(reverse("standings_xlsx", args=[SLUG])).content,
-        "ema.xlsx": client.get(reverse("ema_xlsx", args=[SLUG])).content,
-        "ema.csv": client.get(reverse("ema_csv", args=[SLUG])).content,
-        "series.xlsx": client.get(reverse("series_xlsx", args=["formula-season"])).content,
+        "standings.xlsx": download(client, reverse("standings_xlsx", args=[SLUG])).content,
+        "ema.xlsx": download(client, reverse("ema_xlsx", args=[SLUG])).content,
+        "ema.csv": download(client, reverse("ema_csv", args=[SLUG])).content,
+        "series.xlsx": download(client, reverse("series_xlsx", args=["formula-season"])).content,
     }
 
 

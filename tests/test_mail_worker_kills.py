@@ -115,7 +115,8 @@ def event():
             "print(json.dumps('ok'))\n"
         )
         server = Server(database, workers=2)
-        server.start()
+        # Other tests' servers may be gathering their static files first (one at a time).
+        server.start(timeout=180)
         yield database, server, mail
     finally:
         if server:

@@ -459,6 +459,8 @@ NOT_WRITES = {
     # Stores an import and queues its task: no player changes until the task runs it, with
     # ``players_import``'s rules and writes (the walk's "players_import").
     "player_import_start",
+    # Asks for a download's file to be built: a derived copy and its task, no tournament data.
+    "export_build_ask",
     "AbsentSeatChoice",
     "absent_field",
     "HandEntry",
