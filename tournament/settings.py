@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "simple_history",
     "django_tasks",
     "django_tasks_db",
+    "django_tables2",
     "tournament",
 ]
 
@@ -118,6 +119,9 @@ TEMPLATES = [
 # tablet's sheet, sixty widgets, is read again after every hand saved). The pages themselves
 # stay Django templates.
 FORM_RENDERER = "tournament.forms.renderer.WidgetRenderer"
+
+# Every data table (tournament/tables/) is drawn by the project's template.
+DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 
 WSGI_APPLICATION = "tournament.wsgi.application"
 
