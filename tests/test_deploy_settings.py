@@ -197,14 +197,12 @@ def test_the_entry_point_is_warm_before_it_serves_and_opens_no_connection():
         "from django.core.cache import caches\n"
         "from django.template import engines\n"
         "from django.urls import get_resolver\n"
-        "from django.forms.renderers import get_default_renderer\n"
         "from tournament.server.warm_up import project_templates, widget_templates\n"
         "loader = engines['django'].engine.template_loaders[0]\n"
         "print(json.dumps({'urls': 'url_patterns' in vars(get_resolver()),\n"
         "    'templates': len(project_templates()),\n"
         "    'compiled': len(loader.get_template_cache),\n"
         "    'widgets': len(widget_templates()),\n"
-        "    'widgets_compiled': len(get_default_renderer().engine.env.cache),\n"
         "    'databases': [c.connection is not None for c in connections.all()],\n"
         "    'caches': len(caches.all(initialized_only=True))}))\n"
     )
@@ -216,10 +214,9 @@ def test_the_entry_point_is_warm_before_it_serves_and_opens_no_connection():
     found = json.loads(result.stdout.strip().splitlines()[-1])
     assert found["urls"] is True
     assert found["templates"] > 50
-    assert found["compiled"] >= found["templates"]
-    # The forms' widget templates too, in the form renderer's engine.
+    # The forms' widget templates too, compiled by the same engine.
     assert found["widgets"] > 20
-    assert found["widgets_compiled"] >= found["widgets"]
+    assert found["compiled"] >= found["templates"] + found["widgets"]
     assert found["databases"] == [False]
     assert found["caches"] == 0
     gunicorn = {}

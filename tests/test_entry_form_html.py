@@ -1,17 +1,16 @@
-"""The hand entry's fields and penalty rows as the tablet shows them (``form_field``,
-``penalty_row``), written in Python: labels tied to their inputs, help and errors beside
-the field, what was typed escaped, both languages."""
+"""The hand entry's fields and penalty rows as the tablet shows them (the form renderer's field
+template, ``templates/forms/field.html``; ``referee/_penalty_row.html``): labels tied to
+their inputs, help and errors beside the field, what was typed escaped, both languages."""
 
 from types import SimpleNamespace
 
 from django import forms
-from django.template import Context, Template
+from django.template.loader import render_to_string
 from django.utils import translation
 
+from tests.html import parse
 from tournament.forms.hands import PENALTY_PRESETS, PenaltyFormSet
 from tournament.seating import session_schedule
-from tournament.templatetags.form_fields import form_field
-from tournament.templatetags.mcr import penalty_row
 
 PLAYERS = [SimpleNamespace(name=name) for name in ("Ann", "Bo", "Cai <Di>", "Eve")]
 MANAGEMENT = {
@@ -33,47 +32,60 @@ def penalties(data=None, slot=None):
     return rows
 
 
+def penalty_row(pform, number):
+    html = render_to_string(
+        "referee/_penalty_row.html", {"pform": pform, "number": number, "presets": PENALTY_PRESETS}
+    )
+    return parse(html).one("fieldset", data_penalty_row=True)
+
+
 def test_a_field_has_its_label_help_and_errors_next_to_it():
-    blank = form_field(Example()["fan"])
-    assert '<div class="field">' in blank
-    assert '<label for="id_fan">Fan &amp; more</label>' in blank
-    assert '<small class="help">At least &lt;8&gt;.</small>' in blank
-    assert "field-errors" not in blank
-    refused = form_field(Example({"fan": "3"})["fan"])
-    assert '<div class="field has-error">' in refused
-    assert '<div class="field-errors" role="alert"><ul class="errorlist"' in refused
-    assert "greater than or equal to 8" in refused
-    # As a tag, in a page.
-    page = Template("{% load form_fields %}{% form_field form.fan %}")
-    assert page.render(Context({"form": Example()})) == blank
+    blank = parse(Example()["fan"].as_field_group()).one("div", class_="field")
+    assert "has-error" not in blank.classes
+    label = blank.one("label")
+    assert label["for"] == "id_fan" and label.text == "Fan & more"
+    assert blank.one("input", id="id_fan")["name"] == "fan"
+    assert blank.one("small", class_="help").text == "At least <8>."
+    assert not blank.find_all(class_="field-errors")
+    refused = parse(Example({"fan": "3"})["fan"].as_field_group()).one("div", class_="field")
+    assert "has-error" in refused.classes
+    errors = refused.one("div", class_="field-errors")
+    assert errors["role"] == "alert"
+    assert "greater than or equal to 8" in errors.one("ul", class_="errorlist").text
+    # Every field of a form is drawn by the same template.
+    page = parse(render_to_string("series/form.html", {"form": Example(), "creating": True}))
+    assert page.one("div", class_="field").one("label").text == "Fan & more"
 
 
 def test_a_blank_row_offers_every_seat_and_the_common_penalties():
     row = penalty_row(penalties().forms[0], 1)
-    assert row.count("data-penalty-row") == 1
-    assert 'id="penalty-0"' in row and "<legend>Penalty 1</legend>" in row
+    assert row["id"] == "penalty-0"
+    assert row.find("legend").text == "Penalty 1"
     # Who is penalised and who is paid: the four seats (and nobody, for who is paid), the
-    # players' names escaped.
-    assert row.count('name="penalty-0-offender"') == 4
-    assert row.count('name="penalty-0-beneficiary"') == 5
-    assert "P3 · Cai &lt;Di&gt;</label>" in row
-    assert row.count("data-preset-kind=") == len(PENALTY_PRESETS)
+    # players' names as written (escaped in the page: a name is never markup).
+    assert len(row.find_all("input", name="penalty-0-offender")) == 4
+    who_is_paid = row.one("fieldset", data_beneficiary=True)
+    assert len(who_is_paid.find_all("input", name="penalty-0-beneficiary")) == 5
+    assert "P3 · Cai <Di>" in [label.text for label in row.find_all("label")]
+    presets = row.one("div", data_penalty_presets=True)
+    buttons = presets.find_all("button", data_preset_kind=True)
+    assert len(buttons) == len(PENALTY_PRESETS)
     # The range is offered only for a penalty the rules allow more than one figure for.
-    ranged = sum(len(preset.points) > 1 for preset in PENALTY_PRESETS)
-    assert row.count("data-preset-range=") == ranged == 3
-    assert 'data-preset-range="The rules allow 10 or 20."' in row
-    assert '<label for="id_penalty-0-points">Points</label>' in row
-    assert 'id="id_penalty-0-points_helptext"' in row
-    assert "has-error" not in row and "field-errors" not in row
+    ranged = [button["data-preset-range"] for button in presets.find_all(data_preset_range=True)]
+    assert len(ranged) == sum(len(preset.points) > 1 for preset in PENALTY_PRESETS) == 3
+    assert "The rules allow 10 or 20." in ranged
+    assert row.one("label", for_="id_penalty-0-points").text == "Points"
+    assert row.one("small", id="id_penalty-0-points_helptext").find(data_points_range=True)
+    assert not row.find_all(class_="has-error") and not row.find_all(class_="field-errors")
     # A new row can be removed by emptying it; the box is there as on every formset row.
-    assert 'name="penalty-0-DELETE"' in row
+    assert row.one("input", name="penalty-0-DELETE")
 
 
 def test_the_kept_empty_row_is_the_one_script_copies():
     row = penalty_row(penalties().empty_form, "__number__")
-    assert 'id="penalty-__prefix__"' in row
-    assert "<legend>Penalty __number__</legend>" in row
-    assert 'name="penalty-__prefix__-offender"' in row
+    assert row["id"] == "penalty-__prefix__"
+    assert row.find("legend").text == "Penalty __number__"
+    assert row.find_all("input", name="penalty-__prefix__-offender")
 
 
 def test_a_refused_row_shows_each_reason_beside_its_field_and_keeps_what_was_typed():
@@ -88,23 +100,32 @@ def test_a_refused_row_shows_each_reason_beside_its_field_and_keeps_what_was_typ
     first, second = penalties(data).forms
     row = penalty_row(first, 1)
     # "Paid to" is missing for a penalty paid to one player.
-    assert '<fieldset class="choices beneficiary has-error" data-beneficiary>' in row
-    assert "Choose the player who receives the points." in row
-    assert 'value="&lt;b&gt;late&lt;/b&gt; &amp; &#34;loud&#34;"' in row
-    assert 'value="2" id="id_penalty-0-offender_2" checked' in row
+    who_is_paid = row.one("fieldset", data_beneficiary=True)
+    assert "has-error" in who_is_paid.classes
+    errors = who_is_paid.one(class_="field-errors").text
+    assert "Choose the player who receives the points." in errors
+    assert row.one("input", name="penalty-0-reason")["value"] == '<b>late</b> & "loud"'
+    assert "checked" in row.one("input", id="id_penalty-0-offender_2").attrs
     row = penalty_row(second, 2)
-    assert '<fieldset class="choices has-error"><legend>Player</legend>' in row
-    assert "Choose who is penalised." in row
-    assert "Enter the points." in row and "Give the reason for the penalty." in row
+    offender = row.find("fieldset", class_="choices")
+    assert offender.find("legend").text == "Player" and "has-error" in offender.classes
+    assert "Choose who is penalised." in offender.text
+    assert "Enter the points." in row.text and "Give the reason for the penalty." in row.text
 
 
 def test_a_row_in_chinese_with_the_hands_winds():
     slot = session_schedule()[4]
     with translation.override("zh-hans"):
         row = penalty_row(penalties(slot=slot).forms[0], 1)
-        assert "Penalty" not in row and "The rules allow" not in row
-        assert translation.gettext("Penalty %(n)s") % {"n": 1} in row
+        assert "Penalty" not in row.text
+        ranges = [button["data-preset-range"] for button in row.find_all(data_preset_range=True)]
+        assert ranges and not any("The rules allow" in text for text in ranges)
+        assert row.find("legend").text == translation.gettext("Penalty %(n)s") % {"n": 1}
     dealer = slot.dealer
     with translation.override("en"):
         row = penalty_row(penalties(slot=slot).forms[0], 1)
-    assert f"P{dealer + 1} · {PLAYERS[dealer].name} (" in row and ", dealer)" in row
+    labels = [label.text for label in row.find_all("label")]
+    assert any(
+        text.startswith(f"P{dealer + 1} · {PLAYERS[dealer].name} (") and text.endswith(", dealer)")
+        for text in labels
+    )

@@ -1,14 +1,14 @@
-"""A player's figures and rank chart as their page shows them (``player_figures``), written in
-Python: each figure in its cell, plurals, the name escaped, the chart's coordinates as the SVG
-reads them and the same ranks as a table."""
+"""A player's figures and rank chart as their page shows them (``statistics/_player.html``,
+``statistics/_rank_chart.html``): each figure in its cell, plurals, the name shown as written,
+the chart's coordinates as the SVG reads them and the same ranks as a table."""
 
-import re
 from types import SimpleNamespace
 
+from django.template.loader import render_to_string
 from django.utils import translation
 
+from tests.html import parse
 from tournament.hall import statistics
-from tournament.templatetags.player_figures import player_figures
 
 PLAYER = SimpleNamespace(name="Ann <the Bold>")
 
@@ -43,51 +43,66 @@ def record(stats, ranks=((1, 5), (2, None), (3, 2))):
     )
 
 
-def cell(html: str, name: str) -> str:
-    return re.search(rf'id="stat-{name}">(.*?)</td>', html, re.S).group(1)
+def player_figures(record, player):
+    """The figures' part of the player's page, parsed."""
+    return parse(render_to_string("statistics/_player.html", {"record": record, "player": player}))
+
+
+def cell(page, name: str) -> str:
+    return page.one("td", id=f"stat-{name}").text
 
 
 def test_each_figure_is_in_its_cell():
-    html = player_figures(record(figures()), PLAYER)
-    assert cell(html, "hands-played") == "30"
-    assert cell(html, "wins") == "5"
-    assert cell(html, "deal-ins") == "4"
-    assert cell(html, "win-rate") == f"{figures().win_rate}%"
-    assert cell(html, "average-fan") == figures().average_fan
-    biggest = " ".join(cell(html, "biggest").split())
-    assert (
-        biggest
-        == "<strong>25 fan</strong> (24 + 1 flower), session 2, table 7, hand 11 (Win by self-draw)"
+    page = player_figures(record(figures()), PLAYER)
+    assert page.one("h2", id="statistics")
+    assert cell(page, "hands-played") == "30"
+    assert cell(page, "wins") == "5"
+    assert cell(page, "deal-ins") == "4"
+    assert cell(page, "win-rate") == f"{figures().win_rate}%"
+    assert cell(page, "average-fan") == str(figures().average_fan)
+    biggest = page.one("td", id="stat-biggest")
+    assert biggest.one("strong").text == "25 fan"
+    assert biggest.text == (
+        "25 fan (24 + 1 flower), session 2, table 7, hand 11 (Win by self-draw)"
     )
     # The rank after the last session; a session the player was not ranked after says so.
-    assert cell(html, "rank") == "2"
-    assert "Rank after session 3" in html
-    assert "<tr><td>2</td><td>not ranked</td></tr>" in html
-    assert cell(html, "penalties") == "1 penalty, 30 points paid"
+    assert cell(page, "rank") == "2"
+    assert "Rank after session 3" in [th.text for th in page.find_all("th", scope="row")]
+    ranks = page.one("table", class_="visually-hidden")
+    assert [[td.text for td in tr.find_all("td")] for tr in ranks.find("tbody").find_all("tr")] == [
+        ["1", "5"],
+        ["2", "not ranked"],
+        ["3", "2"],
+    ]
+    assert cell(page, "penalties") == "1 penalty, 30 points paid"
 
 
 def test_plurals_and_a_player_without_hands():
-    html = player_figures(record(figures(penalties=2, biggest=None), ((1, 4),)), PLAYER)
-    assert cell(html, "penalties") == "2 penalties, 30 points paid"
-    assert cell(html, "biggest") == "–"
+    page = player_figures(record(figures(penalties=2, biggest=None), ((1, 4),)), PLAYER)
+    assert cell(page, "penalties") == "2 penalties, 30 points paid"
+    assert cell(page, "biggest") == "–"
     empty = player_figures(
         SimpleNamespace(statistics=figures(hands_played=0), ranks=((1, None),), chart=None),
         PLAYER,
     )
-    assert "No hand played yet." in empty
-    assert "stat-" not in empty and "<svg" not in empty
+    assert empty.one("p", class_="muted").text == "No hand played yet."
+    assert not [e for e in empty.elements() if (e.get("id") or "").startswith("stat-")]
+    assert not empty.find_all("svg")
 
 
-def test_the_chart_names_the_player_escaped_and_places_each_rank():
-    html = player_figures(record(figures()), PLAYER)
-    assert "Rank of Ann &lt;the Bold&gt; after each session" in html
-    points = re.findall(r'data-session="(\d+)" data-rank="(\d+)"', html)
-    assert points == [("1", "5"), ("3", "2")]
+def test_the_chart_names_the_player_as_written_and_places_each_rank():
+    page = player_figures(record(figures()), PLAYER)
+    chart = page.one("svg")
+    assert chart.one("title", id="rank-chart-title").text == (
+        "Rank of Ann <the Bold> after each session, rank 1 at the top"
+    )
+    points = chart.find_all("circle", class_="rank-point")
+    assert [(p["data-session"], p["data-rank"]) for p in points] == [("1", "5"), ("3", "2")]
     # Coordinates as the SVG reads them, with a point, also where numbers are written with a
     # decimal comma (French formats).
-    coordinates = re.findall(r'cy="([^"]+)"', html)
+    coordinates = [p["cy"] for p in points]
     assert any("." in each for each in coordinates)
     with translation.override("fr"):
         french = player_figures(record(figures()), PLAYER)
-    assert re.findall(r'cy="([^"]+)"', french) == coordinates
-    assert "out of 12 ranked players" in html
+    assert [p["cy"] for p in french.find_all("circle", class_="rank-point")] == coordinates
+    assert "out of 12 ranked players" in page.one("figcaption").text

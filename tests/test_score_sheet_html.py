@@ -1,15 +1,15 @@
-"""The score sheet's rows as the tablet shows them (``templatetags.mcr``: ``hand_result`` and
-``score_sheet_rows``), written in Python: each part of a hand's result, escaped where it is
-stored text, in both languages."""
+"""The score sheet's rows as the tablet shows them (``referee/_hand_result.html``,
+``referee/_sheet_rows.html``): each part of a hand's result, stored text shown as written
+(never as markup), in both languages."""
 
 from types import SimpleNamespace
 
-from django.template import Context, Template
+from django.template.loader import render_to_string
 from django.utils import translation
 
+from tests.html import parse
 from tournament.seating import session_schedule
 from tournament.selectors.sheets import SheetRow
-from tournament.templatetags.mcr import hand_result
 
 
 class Penalties(list):
@@ -41,44 +41,65 @@ def a_penalty(**fields):
     return SimpleNamespace(**values, get_kind_display=lambda: "Deducted (leaves the table)")
 
 
+def hand_result(hand):
+    """The hand's result as its cell of the sheet shows it (a parsed fragment)."""
+    return parse(render_to_string("referee/_hand_result.html", {"hand": hand}))
+
+
+def lines(result) -> list[str]:
+    """The result's lines (a <br> between each), as read."""
+    found = [""]
+    for child in result.children:
+        if isinstance(child, str):
+            found[-1] += child
+        elif child.tag == "br":
+            found.append("")
+        else:
+            found[-1] += child.text
+    return [" ".join(line.split()) for line in found if line.strip()]
+
+
 def test_a_self_drawn_win_with_flowers():
-    assert hand_result(a_hand(flowers=2)) == "P1 self-drawn 8 + 2 flowers"
-    assert hand_result(a_hand(flowers=1)) == "P1 self-drawn 8 + 1 flower"
+    assert lines(hand_result(a_hand(flowers=2))) == ["P1 self-drawn 8 + 2 flowers"]
+    assert lines(hand_result(a_hand(flowers=1))) == ["P1 self-drawn 8 + 1 flower"]
 
 
 def test_a_win_on_a_discard_a_draw_and_a_hand_not_played():
     won = a_hand(outcome="discard", winner=3, discarder=1, fan=12)
-    assert hand_result(won) == "P4 on discard of P2 12"
-    assert hand_result(a_hand(outcome="draw")) == "Draw"
-    assert hand_result(a_hand(outcome="not_played")) == '<span class="muted">Not played</span>'
+    assert lines(hand_result(won)) == ["P4 on discard of P2 12"]
+    assert lines(hand_result(a_hand(outcome="draw"))) == ["Draw"]
+    not_played = hand_result(a_hand(outcome="not_played"))
+    assert not_played.one("span", class_="muted").text == "Not played"
 
 
 def test_the_calculators_figure_shows_only_when_it_differs():
-    assert "calculator" not in hand_result(a_hand(computed_fan=8))
+    assert "calculator" not in hand_result(a_hand(computed_fan=8)).text
     differs = hand_result(a_hand(computed_fan=10))
-    assert differs.endswith('<br><small class="minus">calculator: 10 fan</small>')
+    assert lines(differs)[-1] == "calculator: 10 fan"
+    assert differs.one("small", class_="minus").text == "calculator: 10 fan"
 
 
-def test_stored_texts_are_escaped():
+def test_stored_texts_are_shown_as_written_never_as_markup():
     hand = a_hand(
         entered_by_device='Tablet <b> & "1"',
         fan_names="<script>",
         penalties=Penalties([a_penalty(reason="<i>late</i>", beneficiary=0)]),
     )
     html = hand_result(hand)
-    assert 'title="Tablet &lt;b&gt; &amp; &quot;1&quot;">via the table\'s tablet' in html
-    assert "&lt;script&gt;" in html and "<script>" not in html
-    assert (
-        '<small class="minus">Penalty P3 10 (Deducted (leaves the table) → P1):'
-        " &lt;i&gt;late&lt;/i&gt;</small>"
-    ) in html
+    assert not html.find_all("b") and not html.find_all("script") and not html.find_all("i")
+    device = html.one("small", title='Tablet <b> & "1"')
+    assert device.text == "via the table's tablet"
+    assert lines(html)[2:] == [
+        "<script>",
+        "Penalty P3 10 (Deducted (leaves the table) → P1): <i>late</i>",
+    ]
 
 
 def test_the_referees_figure_kept_and_the_chinese_sheet():
     hand = a_hand(referee_figure_kept=True, flowers=1)
-    assert hand_result(hand).endswith('<small class="muted">the referee\'s figures kept</small>')
+    assert lines(hand_result(hand))[-1] == "the referee's figures kept"
     with translation.override("zh-hans"):
-        chinese = hand_result(hand)
+        chinese = hand_result(hand).text
     assert "P1" in chinese and "figures" not in chinese and "self-drawn" not in chinese
 
 
@@ -95,16 +116,23 @@ def test_the_rows_link_the_hands_to_correct_and_mark_the_one_corrected():
         "can_enter": True,
         "editing": SimpleNamespace(number=1),
     }
-    html = Template("{% load mcr %}{% score_sheet_rows %}").render(Context(context))
-    assert html.count("<tr ") == 16
-    assert '<tr id="hand-1" class="current">' in html
-    assert 'href="/t/open/sessions/2/tables/7/hands/1/#entry"' in html
-    assert '<tr id="hand-2">\n    <td>2</td>' in html
-    first = html.split('<tr id="hand-2">')[0]
-    assert '<span class="plus">+24</span><br><small>+24</small>' in first
-    assert first.count('class="seat-wind dealer"') == 1
-    assert html.count("<td>—</td>") == 0 and html.count('<span class="muted">—</span>') == 15
+    page = parse(render_to_string("referee/_sheet_rows.html", context))
+    assert len(page.find_all("tr")) == 16
+    first = page.one("tr", id="hand-1")
+    assert first.classes == {"current"}
+    link = first.one("a", class_="hand-link")
+    assert link["href"] == "/t/open/sessions/2/tables/7/hands/1/#entry" and link.text == "1"
+    second = page.one("tr", id="hand-2")
+    assert "class" not in second.attrs
+    assert second.find("td").text == "2" and not second.find_all("a")
+    # Each player's cell: the hand's plus or minus, then the running total.
+    winner = first.find_all("td", class_="num")[0]
+    assert winner.one("span", class_="plus").text == "+24"
+    assert winner.find_all("small")[-1].text == "+24"
+    assert len(first.find_all("small", class_="dealer")) == 1
+    # A hand not entered: a dash for its result, no points.
+    assert [row.find_all("td")[2].text for row in page.find_all("tr")[1:]] == ["—"] * 15
+    assert not second.find_all(class_="plus") and not second.find_all(class_="minus")
     context["can_enter"] = False
-    assert "hand-link" not in Template("{% load mcr %}{% score_sheet_rows %}").render(
-        Context(context)
-    )
+    page = parse(render_to_string("referee/_sheet_rows.html", context))
+    assert not page.find_all(class_="hand-link")

@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # Django's own widget templates, found by the site's template engine (FORM_RENDERER).
+    "django.forms",
     "axes",
     "simple_history",
     "django_tasks",
@@ -114,11 +116,9 @@ TEMPLATES = [
     },
 ]
 
-# The forms' widgets drawn by Jinja2 (Django's own widget templates for it) where it has
-# them, Django's engine for the admin's own: the same HTML, in a fraction of the time (the
-# tablet's sheet, sixty widgets, is read again after every hand saved). The pages themselves
-# stay Django templates.
-FORM_RENDERER = "tournament.forms.renderer.WidgetRenderer"
+# The forms drawn by the same engine as the pages: Django's widget templates, and the
+# project's own template for a field with its label, help and errors.
+FORM_RENDERER = "tournament.forms.renderer.FormRenderer"
 
 # Every data table (tournament/tables/) is drawn by the project's template.
 DJANGO_TABLES2_TEMPLATE = "tables/table.html"

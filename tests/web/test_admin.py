@@ -76,8 +76,8 @@ def test_deleting_is_refused(admin_client, objects, model, method):
 
 
 def test_the_account_pages_draw_the_admins_own_widgets(admin_client, organiser):
-    """The accounts' pages (where an organiser is given *add tournament*) use widgets with
-    no Jinja2 template of their own: the form renderer draws them with Django's engine."""
+    """The accounts' pages (where an organiser is given *add tournament*) use the admin's own
+    widgets, which the form renderer finds beside Django's."""
     for url in (
         reverse("admin:auth_user_change", args=[organiser.pk]),
         reverse("admin:auth_user_add"),

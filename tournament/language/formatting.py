@@ -2,7 +2,9 @@
 
 from fractions import Fraction
 
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+
+from tournament.scoring import Outcome
 
 # The seats as the score sheet names them, by seat index (0 = the first player drawn, East
 # in the first hand).
@@ -41,3 +43,42 @@ def format_table_points(value: Fraction | int) -> str:
         whole, cents = divmod(abs(hundredths.numerator), 100)
         return f"{sign}{whole}.{cents:02d}".rstrip("0")
     return f"{value.numerator}/{value.denominator}"
+
+
+def signed(value) -> str:
+    """+12, −8, 0: how the paper sheet writes a player's plus or minus ("" for no value)."""
+    if value is None or value == "":
+        return ""
+    value = int(value)
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
+
+
+def hand_outcome_words(hand) -> str:
+    """Who won a hand and how, in plain words: "P2 self-drawn 88 + 2 flowers", "Draw". The
+    first line of a hand's result on the score sheet, and what the tablet's script shows of
+    a stored hand."""
+    flowers = ""
+    if hand.flowers:
+        flowers = " + " + ngettext("%(n)s flower", "%(n)s flowers", hand.flowers) % {
+            "n": hand.flowers
+        }
+    if hand.outcome == Outcome.SELF_DRAWN:
+        words = gettext("%(winner)s self-drawn %(fan)s") % {
+            "winner": SEAT_LABELS[hand.winner],
+            "fan": hand.fan,
+        }
+        return words + flowers
+    if hand.outcome == Outcome.DISCARD:
+        words = gettext("%(winner)s on discard of %(discarder)s %(fan)s") % {
+            "winner": SEAT_LABELS[hand.winner],
+            "discarder": SEAT_LABELS[hand.discarder],
+            "fan": hand.fan,
+        }
+        return words + flowers
+    if hand.outcome == Outcome.DRAW:
+        return gettext("Draw")
+    return gettext("Not played")

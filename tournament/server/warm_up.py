@@ -39,7 +39,7 @@ def warm_up() -> int:
     names = project_templates()
     for name in names:
         engine.get_template(name)
-    # The forms' widget templates, compiled by the form renderer's own engine.
+    # Django's widget templates, which the form renderer finds through the same engine.
     renderer = get_default_renderer()
     widgets = widget_templates()
     for name in widgets:
@@ -50,6 +50,6 @@ def warm_up() -> int:
 
 
 def widget_templates() -> list[str]:
-    """The names of Django's widget templates for the form renderer's engine."""
-    root = Path(forms.__file__).parent / "jinja2"
+    """The names of Django's own form templates (widgets, fields, forms)."""
+    root = Path(forms.__file__).parent / "templates"
     return sorted(str(path.relative_to(root)) for path in root.rglob("*.html"))

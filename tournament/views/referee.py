@@ -28,7 +28,7 @@ from tournament.forms.hands import (
 )
 from tournament.forms.service_errors import add_service_errors
 from tournament.hall import device_links
-from tournament.language.formatting import SEAT_LABELS, WIND_NAMES
+from tournament.language.formatting import SEAT_LABELS, WIND_NAMES, hand_outcome_words, signed
 from tournament.scoring import Outcome
 from tournament.selectors.referees import referee_home
 from tournament.selectors.sheets import (
@@ -40,7 +40,6 @@ from tournament.selectors.sheets import (
     table_sheet,
 )
 from tournament.services.tables import seating_key, table_seating_key
-from tournament.templatetags.mcr import hand_outcome_words, signed
 from tournament.views.common import (
     entering_user,
     get_session,
