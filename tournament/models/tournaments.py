@@ -163,11 +163,10 @@ class TournamentVersion(models.Model):
 
     ``standings`` changes with every write that can change the standings other than by the
     results of a table (players, seats, the tie-breaks), and with every write that raises
-    ``seating`` (a draw published, say): a new random value each time, so
-    that no two states of any tournament share one, even after a restore. A write that only
-    stores tables' results leaves it and stamps those tables with its ``number``
-    (``Table.results_version``): the live standings re-read only them
-    (``selectors.standings_live``)."""
+    ``seating`` (a draw published, say): a new random value each time, so that no two states
+    of any tournament share one, even after a restore. The cached standings and seating are
+    kept under it with ``number`` or ``seating`` (``selectors.lookups.seating_key``): never
+    taken for another tournament's that had the same id and version."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="version"
@@ -375,10 +374,7 @@ class Table(models.Model):
     confirmed_initials = models.JSONField(_("players' initials"), default=list, blank=True)
     # How many of its hands are entered, kept with its seats' results (see ``Seat.score``).
     hands_entered = models.PositiveSmallIntegerField(default=0)
-    # The tournament's version (``TournamentVersion.number``) of the last write that stored
-    # its seats' results: the live standings re-read the tables stamped after what they hold.
-    results_version = models.PositiveBigIntegerField(default=0, db_index=True)
-    history = TournamentHistory(excluded_fields=["hands_entered", "results_version"])
+    history = TournamentHistory(excluded_fields=["hands_entered"])
 
     class Meta:
         ordering = ["session", "number"]

@@ -28,7 +28,6 @@ from tournament.selectors.lookups import (
     PUBLISHED_SESSION,
     cached,
     data_version,
-    kept,
     seating_key,
 )
 
@@ -122,17 +121,12 @@ def seating_figures(tournament, *, version: str | None = None) -> SeatingFigures
     Cached under the tournament's seating version, read first (see ``standings``): the
     figures are recounted from every seat of every drawn session, the seating pages are
     read by every player at once when a session is drawn, and the hands entered while it
-    is played leave the figures (and that version) as they are; kept in the process too, as
-    at 10,000 players they took longer to unpickle than to send. ``version``: the
+    is played leave the figures (and that version) as they are. ``version``: the
     ``seating_key``, when the caller has just read it."""
     if version is None:
         version = seating_key(tournament)
     key = f"mcr:seating-figures:{tournament.pk}:{version}"
-
-    def shared():
-        return cached(key, lambda: compute_seating_figures(tournament))
-
-    return kept(f"mcr:seating-figures:{tournament.pk}", version, shared)
+    return cached(key, lambda: compute_seating_figures(tournament))
 
 
 def compute_seating_figures(tournament) -> SeatingFigures:
@@ -372,7 +366,7 @@ class PlannedSeat:
 
 def player_seating(player: Player) -> tuple[list[PlayerSeat], list[PlannedSeat]]:
     """The player's schedule (``player_schedule``) and planned sessions
-    (``player_planned_sessions``), from the seating kept in this process."""
+    (``player_planned_sessions``), from the published seating cached under its version."""
     tournament = player.tournament
     key = seating_key(tournament)
     seating = _published_seating(tournament, key)
@@ -393,8 +387,8 @@ class PlayedTable:
 
 def player_tables(player: Player) -> list[PlayedTable]:
     """The tables the player sat at in the published sessions, in session order (hands are
-    entered only in sessions open for play, which are published first), from the seating
-    kept in this process."""
+    entered only in sessions open for play, which are published first), from the published
+    seating cached under its version."""
     seating = _published_seating(player.tournament, seating_key(player.tournament))
     return seating["tables"].get(player.pk, [])
 
@@ -412,8 +406,8 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     join before those sessions. An opponent who withdrew is None: their seat is to be filled
     (by a substitute or a re-plan, when the session is drawn).
 
-    For the player's own link, which shows the next one: the plan kept in the process, and
-    only the opponents read (not every published seat).
+    For the player's own link, which shows the next one: the plan cached under its version,
+    and only the opponents read (not every published seat).
     """
     tournament = player.tournament
     if tournament.seating_method != "planned" or not player.is_active:
@@ -436,10 +430,9 @@ def _published_seating(tournament, key: str) -> dict:
     (a draw under review is not shown yet: its session is shown as planned), and each
     player's seats in them with their opponents, and their tables, in session order.
 
-    Kept in this process under the ``seating_key``, which publishing a draw raises too
-    (three queries to build it): a player's page then reads nothing more of the seating,
-    where it took a query joining five tables and a dozen model instances (at 10,000
-    players, a third of the page's time), and its statistics need only the hands.
+    Cached under the ``seating_key``, which publishing a draw raises too (three queries to
+    build it): a player's page then reads nothing more of the seating, and its statistics
+    need only the hands.
     """
 
     def compute() -> dict:
@@ -505,7 +498,7 @@ def _published_seating(tournament, key: str) -> dict:
             "published": published,
         }
 
-    return kept(f"mcr:published-seating:{tournament.pk}", key, compute)
+    return cached(f"mcr:published-seating:{tournament.pk}:{key}", compute)
 
 
 def _planned(player: Player, key: str, drawn: set[int], active: dict) -> list[PlannedSeat]:
@@ -535,10 +528,10 @@ def _plan_by_player(tournament, key: str) -> dict[int, list[tuple[int, int, list
     """The published plan by player number: (session, table, the table's players' numbers
     East..North) for each session; None without a plan.
 
-    Kept in this process under the ``seating_key``: at 10,000 players the plan is a large
-    document, and reading and indexing it took most of a player's page.
+    Cached under the ``seating_key``: the plan is a large document, read and indexed once
+    per version.
     """
-    return kept(f"mcr:plan-by-player:{tournament.pk}", key, lambda: _plan_index(tournament.pk))
+    return cached(f"mcr:plan-by-player:{tournament.pk}:{key}", lambda: _plan_index(tournament.pk))
 
 
 def _plan_index(tournament_id: int):
