@@ -179,7 +179,7 @@ class TournamentVersion(models.Model):
         return f"{self.tournament_id} v{self.number}"
 
 
-# A country and an EMA number as the EMA writes them (``tournament.exports.federation``), or
+# A country and an EMA number as the EMA writes them (``tournament.players.federation``), or
 # none: one constraint for both codes, since each constraint checked costs a query in
 # full_clean().
 FEDERATION_CODES = (Q(country="") | Q(country__regex=r"^[A-Z]{3}$")) & (
@@ -205,7 +205,7 @@ PLAYER_FIELDS = (
 class Player(models.Model):
     """A registered player. ``name`` is shown everywhere; ``first_name`` and ``last_name`` are
     what federations ask for, kept in step with it (``tournament.players.names``). ``country`` and
-    ``ema_number`` are as the EMA writes them (``tournament.exports.federation``)."""
+    ``ema_number`` are as the EMA writes them (``tournament.players.federation``)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
