@@ -76,7 +76,7 @@ def sessions_under_review(tournament) -> set[int]:
 
 def session_by_number(tournament, number: int) -> Session | None:
     """Session ``number``, holding ``tournament`` as read."""
-    session = Session.objects.filter(tournament_id=tournament.pk, number=number).first()
+    session = Session.objects.filter(tournament_id=tournament.pk, number=number).order_by().first()
     if session is not None:
         session.tournament = tournament
     return session
@@ -84,7 +84,7 @@ def session_by_number(tournament, number: int) -> Session | None:
 
 def player_by_number(tournament, number: int) -> Player | None:
     """Player ``number``, holding ``tournament`` as read: its pages need no second read."""
-    player = Player.objects.filter(tournament_id=tournament.pk, number=number).first()
+    player = Player.objects.filter(tournament_id=tournament.pk, number=number).order_by().first()
     if player is not None:
         player.tournament = tournament
     return player
