@@ -8,9 +8,11 @@ import pytest
 
 from tests.services.test_results import assert_read_standings_exact, random_hand, standing_values
 from tournament import services
-from tournament.models import Hand, Table
+from tournament.models import Hand, Player, Table, TournamentVersion
 from tournament.selectors.standings import (
+    compute_rank_history,
     compute_standings,
+    rank_history,
     team_standings,
     tournament_standings,
 )
@@ -144,3 +146,16 @@ def test_new_tiebreaks_are_read_with_the_version_not_from_the_callers_tournament
     assert standing_values(rows) == standing_values(compute_standings(fresh))
     # Which the old tie-breaks would not have given.
     assert standing_values(rows) != standing_values(compute_standings(held))
+
+
+def test_a_tournament_without_a_version_has_its_standings_computed_each_time(in_session_3):
+    """Made outside the services (the admin, an old backup), it has no version to key them:
+    nothing is cached, so nothing can be stale."""
+    tournament = in_session_3
+    TournamentVersion.objects.filter(tournament=tournament).delete()
+    first = tournament_standings(tournament)[0]
+    Player.objects.filter(pk=first.player.pk).update(name="Renamed behind the services")
+    assert tournament_standings(tournament)[0].player.name == "Renamed behind the services"
+    assert rank_history(tournament).of(first.player.pk) == compute_rank_history(tournament).of(
+        first.player.pk
+    )

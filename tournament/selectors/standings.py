@@ -203,17 +203,18 @@ class Standings(Sequence):
         return None if index is None else self._row(index)
 
 
-def _standings_version(tournament) -> tuple[str, list[str]]:
+def _standings_version(tournament) -> tuple[str | None, list[str]]:
     """The key of the tournament's standings as stored now (its data version and the stamp
-    no other state of any tournament shares), and the tie-breaks read in the same query: a
-    caller holding the tournament as read before they changed still ranks by the new ones."""
+    no other state of any tournament shares; None before it has a version, so nothing may be
+    cached), and the tie-breaks read in the same query: a caller holding the tournament as
+    read before they changed still ranks by the new ones."""
     found = (
         TournamentVersion.objects.filter(tournament_id=tournament.pk)
         .values_list("number", "standings", "tournament__tiebreak_order")
         .first()
     )
     if found is None:
-        return "0", tournament.tiebreaks
+        return None, tournament.tiebreaks
     number, stamp, order = found
     return f"{number}-{stamp}", [key for key in order.split(",") if key]
 
@@ -231,10 +232,13 @@ def tournament_standings(tournament) -> Standings:
     what it sees there.)
     """
     version, tiebreaks = _standings_version(tournament)
-    return cached(
-        f"mcr:standings:{tournament.pk}:{version}",
-        lambda: Standings(compute_standings(tournament, tiebreaks=tiebreaks)),
-    )
+
+    def compute():
+        return Standings(compute_standings(tournament, tiebreaks=tiebreaks))
+
+    if version is None:
+        return compute()
+    return cached(f"mcr:standings:{tournament.pk}:{version}", compute)
 
 
 def compute_standings(tournament, *, tiebreaks: list[str] | None = None) -> list[StandingRow]:
@@ -304,10 +308,13 @@ def rank_history(tournament) -> RankHistory:
     """Every player's rank after each session with results: ``compute_rank_history``, cached
     under the tournament's version as the standings are (see ``tournament_standings``)."""
     version, tiebreaks = _standings_version(tournament)
-    return cached(
-        f"mcr:rank-history:{tournament.pk}:{version}",
-        lambda: compute_rank_history(tournament, tiebreaks=tiebreaks),
-    )
+
+    def compute():
+        return compute_rank_history(tournament, tiebreaks=tiebreaks)
+
+    if version is None:
+        return compute()
+    return cached(f"mcr:rank-history:{tournament.pk}:{version}", compute)
 
 
 def compute_rank_history(tournament, *, tiebreaks: list[str] | None = None) -> RankHistory:
