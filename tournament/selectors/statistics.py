@@ -77,7 +77,7 @@ class PlayerRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
-    """The player's statistics (``compute_player_statistics``) and their ranks from the live
+    """The player's statistics (``compute_player_statistics``) and their ranks from the
     ``rank_history``."""
     history = rank_history(player.tournament)
     ranks = history.of(player.pk)
