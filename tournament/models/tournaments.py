@@ -105,7 +105,7 @@ class Tournament(models.Model):
     # A draw is kept from the players (their links, the screen, the seating pages and
     # e-mails) until the organiser publishes it; otherwise it is public once made.
     review_draws = models.BooleanField(_("review each draw before players see it"), default=False)
-    # A qualifying tournament weighs more in the EMA's ranking (``exports.ema_checks``).
+    # A qualifying tournament weighs more in the EMA's ranking (``rankings.ema_checks``).
     ema_qualifying = models.BooleanField(_("qualifying tournament for the EMA"), default=False)
     # Sign-up on the tournament's public form (``SignUp``): open or not, until when, how many
     # players, and whether each sign-up waits for an organiser's acceptance.

@@ -1,4 +1,4 @@
-"""The EMA's checks and the tournament's ranking weight (``exports.ema_checks``), from the
+"""The EMA's checks and the tournament's ranking weight (``rankings.ema_checks``), from the
 tournament's data: four queries, whatever its size."""
 
 from dataclasses import dataclass
