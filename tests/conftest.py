@@ -18,7 +18,6 @@ from django_tasks_db.management.commands import db_worker
 
 from tournament import services
 from tournament.models import Table, Tournament
-from tournament.selectors import lookups, standings_live
 from tournament.server.task_worker import tasks_run_ready
 
 # The queries a request signed in (an account or a tablet) makes to read its session: one,
@@ -56,11 +55,8 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Each test starts with an empty cache: the database is rolled back after each test, so
-    a tournament's id and version come round again while the cache would remember them.
-    The live standings this process keeps are dropped for the same reason."""
+    a tournament's id and version come round again while the cache would remember them."""
     cache.clear()
-    standings_live.forget_all()
-    lookups.forget_kept()
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from tournament.exports.ema_checks import (
+from tournament.rankings.ema_checks import (
     CHECKS,
     PlayerFacts,
     TableFacts,

@@ -1,14 +1,13 @@
 """First and last names, EMA numbers and country codes (``tournament.players.names``,
-``tournament.exports.federation``): pure code, no database."""
+``tournament.players.federation``): pure code, no database."""
 
 from pathlib import Path
 
 import pytest
 
 from tests.markdown_tables import table_rows
-from tournament.exports import federation
-from tournament.exports.federation import FieldValueError, normalise_country, normalise_ema_number
-from tournament.players import names
+from tournament.players import federation, names
+from tournament.players.federation import FieldValueError, normalise_country, normalise_ema_number
 from tournament.players.names import join_names, resolve_names, split_name
 
 # ---------------------------------------------------------------- splitting a name

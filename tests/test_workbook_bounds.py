@@ -8,7 +8,7 @@ import pytest
 from openpyxl import load_workbook
 
 from tests import xlsx_files
-from tournament.server.workbook_bounds import (
+from tournament.players.workbook_bounds import (
     BOUNDS,
     STYLES_PART,
     Bounds,

@@ -139,7 +139,7 @@ if os.environ.get("DATABASE_URL"):
         # The pages send the same few statements again and again with other values: bound on
         # the server and prepared from their fifth use on a connection, PostgreSQL plans each
         # once instead of on every request. Planning a join costs it more than running it
-        # (1.1 ms against 0.1 ms for the live standings' read): a third of its CPU saved at a
+        # (1.1 ms against 0.1 ms for a player's tables): a third of its CPU saved at a
         # 10,000-player event. A URL's own ?server_side_binding= or ?prepare_threshold= wins.
         _options = DATABASES["default"].setdefault("OPTIONS", {})
         _options.setdefault("server_side_binding", True)

@@ -175,13 +175,12 @@ def test_the_computations_read_a_fixed_number_of_queries(example, django_assert_
     # Every seat, every hand, the biggest hands' winners.
     with django_assert_num_queries(3):
         compute_tournament_figures(example)
-    # The seating's version (outside a request, read each time) and the seating kept in this
-    # process (the sessions published, the players, their seats), then the hands of the
-    # player's tables with their penalties: one query once the seating is kept.
+    # The sessions published, the seats of the player's tables with their players, then the
+    # hands of those tables with their penalties: the same for every player.
     first, second = player(example, 1), player(example, 2)
-    with django_assert_num_queries(1 + 3 + 1):
+    with django_assert_num_queries(2 + 1):
         compute_player_statistics(first)
-    with django_assert_num_queries(1 + 1):
+    with django_assert_num_queries(2 + 1):
         compute_player_statistics(second)
     # The players, every seat result.
     with django_assert_num_queries(2):

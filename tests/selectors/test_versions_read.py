@@ -1,6 +1,5 @@
-"""The versions read with a tournament (``lookups.tournament_by_slug``) serve the rest of its
-request, and nothing else: not after a write of the request, not after the request, not
-outside one."""
+"""The versions that key every cache (``lookups.versions``) are read as stored each time: never
+stale after a write, even one of the same request."""
 
 from contextlib import contextmanager
 
@@ -29,17 +28,6 @@ def stored(tournament) -> tuple[int, int, int]:
     return row.number, row.seating, row.standings
 
 
-def test_a_request_reads_the_versions_once_with_its_tournament(
-    tournament, django_assert_num_queries
-):
-    with a_request(), django_assert_num_queries(1):
-        found = lookups.tournament_by_slug(tournament.slug)
-        version = lookups.data_version(found)
-        key = lookups.seating_key(found)
-    number, seating, standings = stored(tournament)
-    assert (version, key) == (number, f"{seating}-{standings}")
-
-
 def test_a_write_in_the_request_makes_them_read_again(tournament):
     with a_request():
         found = lookups.tournament_by_slug(tournament.slug)
@@ -49,18 +37,14 @@ def test_a_write_in_the_request_makes_them_read_again(tournament):
         assert lookups.seating_key(found) == "{1}-{2}".format(*stored(tournament))
 
 
-def test_after_the_request_and_outside_one_they_are_read_each_time(
-    tournament, django_assert_num_queries
-):
+def test_they_are_read_each_time(tournament, django_assert_num_queries):
     with a_request():
         found = lookups.tournament_by_slug(tournament.slug)
-    TournamentVersion.objects.filter(tournament=tournament).update(number=99)
-    with django_assert_num_queries(1):
-        assert lookups.data_version(found) == 99
-    # A tournament read outside any request holds nothing for later.
-    outside = lookups.tournament_by_slug(tournament.slug)
+        TournamentVersion.objects.filter(tournament=tournament).update(number=99)
+        with django_assert_num_queries(1):
+            assert lookups.data_version(found) == 99
     TournamentVersion.objects.filter(tournament=tournament).update(number=100)
-    assert lookups.data_version(outside) == 100
+    assert lookups.data_version(found) == 100
 
 
 def test_a_tournament_without_a_version_reads_as_version_zero(tournament):

@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from tests.conftest import make_players
 from tests.services.errors import codes
 from tournament import seating, services
-from tournament.history.activity import tournament_activity
 from tournament.models import HandRevision, Seat, SeatingPlan
 from tournament.scoring import notation
+from tournament.selectors.activity import tournament_activity
 from tournament.services import HandEntry, PenaltyEntry
 from tournament.services.tables import table_seating_key
 

@@ -12,8 +12,8 @@ from tests.conftest import login, play_some_sessions
 from tests.web.pages import hand_data
 from tournament import services
 from tournament.hall import device_links
-from tournament.history import activity
 from tournament.models import Table
+from tournament.selectors import activity
 
 LOGIN_URL = reverse("login")
 # The page's queries, at most: the browser session and the user, the tournament and the

@@ -13,7 +13,6 @@ import pytest
 from django.db import InterfaceError, OperationalError
 from django.test import Client, RequestFactory
 
-from tournament.selectors import lookups
 from tournament.server.database_outage import DatabaseOutageLogFilter, database_unavailable
 from tournament.views.errors import server_error
 
@@ -52,9 +51,13 @@ def test_what_counts_as_the_database_away(connection_lost):
     assert not database_unavailable(ValueError("connection refused"))
 
 
+# The first read of every tournament page, where the database's error is raised.
+TOURNAMENT_READ = "tournament.views.common.tournament_by_slug"
+
+
 @pytest.fixture
 def database_away():
-    with mock.patch.object(lookups._tournament_read, "rows", side_effect=SHUT_DOWN):
+    with mock.patch(TOURNAMENT_READ, side_effect=SHUT_DOWN):
         yield
 
 
@@ -105,7 +108,7 @@ def test_the_tablets_save_is_told_to_send_the_hand_again(session_in_play, refere
 
 def test_a_query_the_database_refused_stays_a_server_error(tournament):
     refused = raised_by_django(psycopg.errors.QueryCanceled("canceling statement"))
-    with mock.patch.object(lookups._tournament_read, "rows", side_effect=refused):
+    with mock.patch(TOURNAMENT_READ, side_effect=refused):
         response = Client(raise_request_exception=False).get("/t/spring-open/")
     assert response.status_code == 500
 
@@ -116,7 +119,7 @@ def test_a_driver_error_without_a_code_on_a_working_connection_stays_a_server_er
     """psycopg refuses some queries before sending them, with no code (more parameters than
     the protocol takes): the connection is fine, the app's error must show as one."""
     refused = raised_by_django(psycopg.OperationalError("sending query and params failed"))
-    with mock.patch.object(lookups._tournament_read, "rows", side_effect=refused):
+    with mock.patch(TOURNAMENT_READ, side_effect=refused):
         response = Client(raise_request_exception=False).get("/t/spring-open/")
     assert response.status_code == 500
 

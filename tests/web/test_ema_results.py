@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from tests.conftest import download, login, make_tournament, play_every_table
 from tournament import services
-from tournament.exports.ema_checks import CHECKS
 from tournament.models import Session
+from tournament.rankings.ema_checks import CHECKS
 
 COUNTRIES = ("FRA", "GER", "NED", "CHN", "DEN", "AUT")
 

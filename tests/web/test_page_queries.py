@@ -65,16 +65,16 @@ def read(client, url, django_assert_num_queries, queries):
 def test_the_seating_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("seating", args=[tournament.slug, drawn])
-    # The tournament with its versions, the session, then (not cached yet) its seats with
+    # The tournament, the session, its versions, then (not cached yet) its seats with
     # tables and players, and the figures: the plan, the players, every drawn seat, the
     # sessions the draw's commitment covers.
-    response = read(login(None), url, django_assert_num_queries, 7)
+    response = read(login(None), url, django_assert_num_queries, 8)
     assert response.content.decode().count('<tr id="table-') == players // 4
     # Read again: the page kept whole for the spectators; for a signed-in reader, the seating
     # and its figures from the cache under the same version (with their session, account and
     # roles).
-    read(login(None), url, django_assert_num_queries, 2)
-    read(login(make_user("reader")), url, django_assert_num_queries, 2 + SESSION_READS + 3)
+    read(login(None), url, django_assert_num_queries, 3)
+    read(login(make_user("reader")), url, django_assert_num_queries, 3 + SESSION_READS + 3)
 
 
 def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
@@ -82,15 +82,15 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
 ):
     tournament, _organiser = build(8, 1)
     url = reverse("seating", args=[tournament.slug, 1])
-    read(login(None), url, django_assert_num_queries, 7)
+    read(login(None), url, django_assert_num_queries, 8)
     # A hand changes the standings, not the seating: the figures stay cached.
     table = tournament.sessions.get(number=1).tables.get(number=1)
     services.hand_record(table=table, entry=services.HandEntry(number=3, outcome="draw"))
-    read(login(None), url, django_assert_num_queries, 2)
+    read(login(None), url, django_assert_num_queries, 3)
     # A player's new name is in the figures (the plan's players): they are recounted.
     player = tournament.players.get(number=1)
     services.player_save(tournament=tournament, player=player, name="Renamed")
-    response = read(login(None), url, django_assert_num_queries, 7)
+    response = read(login(None), url, django_assert_num_queries, 8)
     # The seating's rows too: the new name is in them.
     assert "<strong>1</strong> Renamed" in response.content.decode()
 
@@ -99,7 +99,7 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
 def test_the_seating_page_of_a_planned_tournament(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn, method="planned")
     url = reverse("seating", args=[tournament.slug, drawn])
-    response = read(login(None), url, django_assert_num_queries, 7)
+    response = read(login(None), url, django_assert_num_queries, 8)
     # The plan's player list: one row for each player in the command.
     assert response.content.decode().count('<tr><td class="num">') == players
 
@@ -133,21 +133,21 @@ def test_the_overview(db, django_assert_num_queries, players, drawn):
 def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
     tournament, _organiser = build(players, drawn, method=method)
     url = reverse("player_schedule", args=[tournament.slug, 1])
-    # The tournament with its versions, the player; read first in this process, the sessions
-    # published, the players and those sessions' seats (and a planned tournament's plan);
-    # the statistics: the hands of the player's tables with their penalties; (not read yet
-    # in this process) the live standings' players and seat results. The same whatever the
-    # number of players.
-    first_read = 3 + (1 if method == "planned" else 0)
-    response = read(login(None), url, django_assert_num_queries, 2 + first_read + 1 + 2)
+    # The tournament, the player; the sessions published and the seats of the player's tables
+    # with their players (and a planned tournament's plan and the planned opponents); the
+    # ranks: the version, then (not cached yet) the players and the seat results; the
+    # statistics: the player's tables again, then their hands with the penalties. The same
+    # whatever the number of players.
+    seating = 2 + (2 if method == "planned" else 0)
+    response = read(login(None), url, django_assert_num_queries, 2 + seating + 3 + 3)
     assert len(response.context["schedule"]) == drawn
     assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
     assert len(response.context["record"].ranks) == drawn
-    # Read again: the seating and the ranks kept; the statistics read again (one query).
-    read(login(None), url, django_assert_num_queries, 3)
-    # Another player's page reads nothing more of the seating either.
+    # Read again: the ranks from the cache under the same version.
+    read(login(None), url, django_assert_num_queries, 2 + seating + 1 + 3)
+    # Another player's page reads as much.
     other = reverse("player_schedule", args=[tournament.slug, 2])
-    response = read(login(None), other, django_assert_num_queries, 3)
+    response = read(login(None), other, django_assert_num_queries, 2 + seating + 1 + 3)
     assert len(response.context["schedule"]) == drawn
 
 
@@ -155,12 +155,12 @@ def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
 def test_the_statistics_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("statistics", args=[tournament.slug])
-    # The tournament with its versions, then (not cached yet) every seat, every hand and the
+    # The tournament, its version, then (not cached yet) every seat, every hand and the
     # biggest hands' winners.
-    response = read(login(None), url, django_assert_num_queries, 4)
+    response = read(login(None), url, django_assert_num_queries, 5)
     assert len(response.context["figures"].biggest) == min(10, 2 * drawn)
     # Read again: the figures come from the cache under the same version.
-    read(login(None), url, django_assert_num_queries, 1)
+    read(login(None), url, django_assert_num_queries, 2)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
@@ -220,16 +220,16 @@ def test_the_seating_pages_answer_at_two_thousand_players(db, method):
 def test_the_standings_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("standings", args=[tournament.slug])
-    # The tournament with its versions (the page's key and the standings'), the downloads'
-    # files behind the data (a note beside their links, in the page's key), the players, the
-    # seats' totals; the tables not confirmed yet.
-    response = read(login(None), url, django_assert_num_queries, 5)
+    # The tournament, its versions (the page's key), the downloads' version and their files
+    # behind it (a note beside their links, in the page's key); the standings: their
+    # version, the players, the seats' totals; the tables not confirmed yet.
+    response = read(login(None), url, django_assert_num_queries, 8)
     assert response.content.decode().count("<tr") == players + 1
     # Read again: the page kept whole for the spectators; for a signed-in reader (their
     # session, account and roles), the tables' HTML and the count of tables not confirmed
     # from the cache (kept under the data version, which a confirmation raises).
-    read(login(None), url, django_assert_num_queries, 2)
-    read(login(make_user("reader")), url, django_assert_num_queries, 1 + SESSION_READS + 4)
+    read(login(None), url, django_assert_num_queries, 4)
+    read(login(make_user("reader")), url, django_assert_num_queries, 3 + SESSION_READS + 4)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
@@ -247,8 +247,8 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     with django_assert_num_queries(WORKBOOK_QUERIES):
         exports.BUILDERS["standings.xlsx"](as_the_task_reads_it)
     download(login(None), url)
-    # Downloaded once built: the tournament with its versions, its stored files, the bytes.
-    read(login(None), url, django_assert_num_queries, 3)
+    # Downloaded once built: the tournament, its version, its stored files, the bytes.
+    read(login(None), url, django_assert_num_queries, 4)
 
 
 WORKBOOK_QUERIES = 12

@@ -1,2 +1,2 @@
-"""What leaves the hall: the standings workbook, the EMA's results file, the streaming .xlsx
-writer they share, and the EMA numbers and countries as the federation writes them."""
+"""What leaves the hall: the standings workbook, the EMA's results file, the series'
+workbook, and the streaming .xlsx writer they share; built from the selectors' reads."""

@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.history.activity import ActivityFilter
+from tournament.selectors.activity import ActivityFilter
 
 # No event has more: numbers beyond are typing slips, refused rather than searched for.
 MAX_NUMBER = 100_000

@@ -4,9 +4,8 @@ from django import forms
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
-from tournament.exports import federation
 from tournament.models import PLAYER_FIELDS, Player, Tournament
-from tournament.players import player_file
+from tournament.players import federation, player_file
 from tournament.players.player_import import PlayerImportPreview
 
 # A preview is meant to be confirmed right away. A change to the players it
@@ -17,7 +16,7 @@ PREVIEW_MAX_AGE_SECONDS = 2 * 60 * 60
 class PlayerForm(forms.ModelForm):
     """One player. The service keeps the name and the first and last names in step and
     stores the country and the EMA number as codes; the form reads the codes the same way
-    (``tournament.exports.federation``) so that a wrong one is shown beside its field."""
+    (``tournament.players.federation``) so that a wrong one is shown beside its field."""
 
     # Longer than the stored eight digits may be typed ("0401-0005"): the reading of the
     # number says what is wrong with it, rather than a count of characters.

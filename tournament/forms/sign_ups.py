@@ -3,8 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.exports import federation
 from tournament.models import SignUp
+from tournament.players import federation
 from tournament.services.sign_ups import SIGN_UP_FIELDS
 
 

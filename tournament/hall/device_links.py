@@ -20,8 +20,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament.models import Session, Table, Tournament
-from tournament.selectors.prepared import PreparedRead, attnames, instance
+from tournament.models import Table
 
 # A token signed for anything else (a password reset, a cookie) is never a device link.
 SALT = "tournament.hall.device_links"
@@ -48,44 +47,15 @@ def table_for_token(token: str) -> Table | None:
         table_pk, session_version, table_version = signing.Signer(salt=SALT).unsign_object(token)
     except (signing.BadSignature, TypeError, ValueError):
         return None
-    found = _table_read.rows(table_pk, table_version, session_version)
-    if not found:
-        return None
-    row = found[0]
-    table = instance(Table, row[: len(_TABLE_FIELDS)])
-    row = row[len(_TABLE_FIELDS) :]
-    session = instance(Session, row[: len(_SESSION_FIELDS)])
-    tournament = instance(Tournament, row[len(_SESSION_FIELDS) :])
-    # As ``select_related("session__tournament")`` holds them.
-    Session.tournament.field.set_cached_value(session, tournament)
-    Table.session.field.set_cached_value(table, session)
-    return table
-
-
-_TABLE_FIELDS, _SESSION_FIELDS, _TOURNAMENT_FIELDS = (
-    attnames(Table),
-    attnames(Session),
-    attnames(Tournament),
-)
-# Every request of a tablet reads its table this way: compiled once (``prepared``).
-_table_read = PreparedRead(
-    lambda table_pk, table_version, session_version: (
-        Table.objects.filter(
+    return (
+        Table.objects.select_related("session__tournament")
+        .filter(
             pk=table_pk,
             device_link_version=table_version,
             session__device_links_version=session_version,
         )
-        .order_by()
-        .values_list(
-            *_TABLE_FIELDS,
-            *(f"session__{name}" for name in _SESSION_FIELDS),
-            *(f"session__tournament__{name}" for name in _TOURNAMENT_FIELDS),
-        )
-    ),
-    987_654_321,
-    987_654_322,
-    987_654_323,
-)
+        .first()
+    )
 
 
 def link_id(table: Table, token: str) -> str:

@@ -1,2 +1,3 @@
-"""The audit trail: every change to tournament data kept with who made it (``audit``), and the
-organisers' activity log read from it (``activity``)."""
+"""The audit trail: every change to tournament data kept with who made it (``audit``), beneath
+the models that keep it (the organisers' activity log is read from it by
+``selectors.activity``)."""

@@ -2,7 +2,7 @@
 
 Existing players keep everything: the first and last names are split from the name
 (``tournament.players.names``); a country already written as three letters is put in capitals, a
-country the table of ``tournament.exports.federation`` knows by name or other code is replaced by
+country the table of ``tournament.players.federation`` knows by name or other code is replaced by
 its code ("France" by FRA), and any other country text moves to ``country_unrecognised``,
 which the players page shows to the organiser until the player's country is given again.
 Each player changed gets a history row saying so, and every tournament's version is raised
@@ -16,7 +16,7 @@ from django.utils import timezone
 # The conversion uses the app's own rules, so that a country the migration recognises is
 # one a player list recognises too.
 from tournament.history.audit import COUNTRY_CODES
-from tournament.exports.federation import FieldValueError, normalise_country
+from tournament.players.federation import FieldValueError, normalise_country
 from tournament.players.names import split_name
 
 

@@ -105,7 +105,7 @@ class Tournament(models.Model):
     # A draw is kept from the players (their links, the screen, the seating pages and
     # e-mails) until the organiser publishes it; otherwise it is public once made.
     review_draws = models.BooleanField(_("review each draw before players see it"), default=False)
-    # A qualifying tournament weighs more in the EMA's ranking (``exports.ema_checks``).
+    # A qualifying tournament weighs more in the EMA's ranking (``rankings.ema_checks``).
     ema_qualifying = models.BooleanField(_("qualifying tournament for the EMA"), default=False)
     # Sign-up on the tournament's public form (``SignUp``): open or not, until when, how many
     # players, and whether each sign-up waits for an organiser's acceptance.
@@ -163,11 +163,10 @@ class TournamentVersion(models.Model):
 
     ``standings`` changes with every write that can change the standings other than by the
     results of a table (players, seats, the tie-breaks), and with every write that raises
-    ``seating`` (a draw published, say): a new random value each time, so
-    that no two states of any tournament share one, even after a restore. A write that only
-    stores tables' results leaves it and stamps those tables with its ``number``
-    (``Table.results_version``): the live standings re-read only them
-    (``selectors.standings_live``)."""
+    ``seating`` (a draw published, say): a new random value each time, so that no two states
+    of any tournament share one, even after a restore. The cached standings and seating are
+    kept under it with ``number`` or ``seating`` (``selectors.lookups.seating_key``): never
+    taken for another tournament's that had the same id and version."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="version"
@@ -180,7 +179,7 @@ class TournamentVersion(models.Model):
         return f"{self.tournament_id} v{self.number}"
 
 
-# A country and an EMA number as the EMA writes them (``tournament.exports.federation``), or
+# A country and an EMA number as the EMA writes them (``tournament.players.federation``), or
 # none: one constraint for both codes, since each constraint checked costs a query in
 # full_clean().
 FEDERATION_CODES = (Q(country="") | Q(country__regex=r"^[A-Z]{3}$")) & (
@@ -206,7 +205,7 @@ PLAYER_FIELDS = (
 class Player(models.Model):
     """A registered player. ``name`` is shown everywhere; ``first_name`` and ``last_name`` are
     what federations ask for, kept in step with it (``tournament.players.names``). ``country`` and
-    ``ema_number`` are as the EMA writes them (``tournament.exports.federation``)."""
+    ``ema_number`` are as the EMA writes them (``tournament.players.federation``)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
@@ -375,10 +374,7 @@ class Table(models.Model):
     confirmed_initials = models.JSONField(_("players' initials"), default=list, blank=True)
     # How many of its hands are entered, kept with its seats' results (see ``Seat.score``).
     hands_entered = models.PositiveSmallIntegerField(default=0)
-    # The tournament's version (``TournamentVersion.number``) of the last write that stored
-    # its seats' results: the live standings re-read the tables stamped after what they hold.
-    results_version = models.PositiveBigIntegerField(default=0, db_index=True)
-    history = TournamentHistory(excluded_fields=["hands_entered", "results_version"])
+    history = TournamentHistory(excluded_fields=["hands_entered"])
 
     class Meta:
         ordering = ["session", "number"]

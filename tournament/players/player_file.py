@@ -19,8 +19,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
-from tournament.exports import federation
 from tournament.models.validators import character_code, unsafe_character
+from tournament.players import federation, workbook_bounds
 from tournament.players.player_columns import (
     COLUMNS,
     FIELD_ORDER,
@@ -28,7 +28,6 @@ from tournament.players.player_columns import (
     TEXT_FIELDS,
     field_label,
 )
-from tournament.server import workbook_bounds
 
 # Bounds on the work one file may cause. A player list is a few hundred rows (tens of
 # kilobytes); the bounds leave room for ten times that, and refuse a file that would take

@@ -2,7 +2,7 @@
 they read (``from tournament.selectors.standings import tournament_standings``).
 
 - ``lookups``: a tournament, session, player or table by its key; the data and seating
-  versions that key every cache; the cache helper they share.
+  versions that key every cache; the cache helper they share (one computation per key).
 - ``sheets``: a table's score sheet on the tablet, its corrections, the session clock.
 - ``paper``: the printed score sheets and the penalty record.
 - ``referees``: the referee's home page, which tables each referee holds.
@@ -14,4 +14,5 @@ they read (``from tournament.selectors.standings import tournament_standings``).
 - ``seating``: the drawn tables, the seating figures, seat lists and a player's schedule.
 - ``fairness``: the committed draw and its fairness page.
 - ``screen``: the hall's screen state.
+- ``activity``: the organisers' activity log, read from the audit trail.
 """

@@ -1,4 +1,4 @@
-"""The EMA's checks and the tournament's ranking weight (``exports.ema_checks``), from the
+"""The EMA's checks and the tournament's ranking weight (``rankings.ema_checks``), from the
 tournament's data: four queries, whatever its size."""
 
 from dataclasses import dataclass
@@ -7,8 +7,9 @@ from fractions import Fraction
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
-from tournament.exports import ema_checks, federation
 from tournament.models import Seat
+from tournament.players import federation
+from tournament.rankings import ema_checks
 from tournament.selectors.lookups import PLAYED_SEAT
 from tournament.selectors.overview import session_dates
 

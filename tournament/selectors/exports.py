@@ -31,7 +31,7 @@ def export_language(kind: str) -> str:
 
 def export_version(owner: Tournament | Series) -> str:
     """The version of the data a file of ``owner`` is built from: the tournament's data
-    version (``lookups.data_version``: read with the tournament in a request), or the
+    version (``lookups.data_version``: as stored now), or the
     series' version with each of its tournaments' (``series_versions``), digested: it
     grows with the tournaments."""
     if isinstance(owner, Series):

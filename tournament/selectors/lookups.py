@@ -6,14 +6,9 @@ with every draw; cached reads (standings, figures, screens) are kept under them,
 never stale.
 """
 
-import itertools
-import os
-import threading
-from collections import OrderedDict
+import time
 
 from django.core.cache import cache
-from django.core.signals import request_finished, request_started
-from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import F, Q
 
 from tournament.models import (
@@ -23,7 +18,6 @@ from tournament.models import (
     Tournament,
     TournamentVersion,
 )
-from tournament.selectors.prepared import PreparedRead, attnames, fits, instance
 
 # Players still in the tournament (not withdrawn).
 ACTIVE_PLAYERS = Q(withdrawn_at__isnull=True)
@@ -42,91 +36,15 @@ PUBLISHED_SESSION = Q(published_at__isnull=False)
 PLAYED_SEAT = Q(place__isnull=False)
 
 
-_TOURNAMENT_FIELDS = attnames(Tournament)
-# The versions in the order ``versions`` gives them.
-_VERSION_FIELDS = ("number", "seating", "standings")
-
-# Every page reads its tournament first: compiled once (``prepared``).
-_tournament_read = PreparedRead(
-    lambda slug: (
-        Tournament.objects.filter(slug=slug)
-        .order_by()
-        .values_list(*_TOURNAMENT_FIELDS, *(f"version__{name}" for name in _VERSION_FIELDS))
-    ),
-    "\x00an example slug",
-)
-
-
 def tournament_by_slug(slug: str) -> Tournament | None:
-    """The tournament, with its versions read in the same query (``versions``): a page's
-    cached parts need no query of their own to find their keys."""
-    found = _tournament_read.rows(slug)
-    if not found:
-        return None
-    (row,) = found  # the slug is unique
-    count = len(_TOURNAMENT_FIELDS)
-    tournament = instance(Tournament, row[:count])
-    numbers = row[count:]
-    version = None
-    if numbers[0] is not None:
-        version = TournamentVersion.from_db(
-            DEFAULT_DB_ALIAS, ("tournament_id", *_VERSION_FIELDS), (tournament.pk, *numbers)
-        )
-    # As ``select_related("version")`` holds it: ``tournament.version`` reads nothing more.
-    Tournament.version.related.set_cached_value(tournament, version)
-    read = None if version is None else tuple(numbers)
-    tournament._versions_read = (_request_serial(), _touches(), read)
-    return tournament
-
-
-# The versions read with a tournament serve the rest of the request that read it, and only
-# as long as no write of this thread raised a version since (``tournament_touch`` counts them
-# on the connection): a page then reads the versions once, before any data it shows, as if
-# it had read them first thing. Outside a request (commands, tests) they are read each time.
-_requests = threading.local()
-_requests_counted = itertools.count(1)
-
-
-def _request_started(**_kwargs) -> None:
-    # The process with the count: a tournament read in another process never matches.
-    _requests.serial = (os.getpid(), next(_requests_counted))
-
-
-def _request_finished(**_kwargs) -> None:
-    _requests.serial = None
-
-
-request_started.connect(_request_started, dispatch_uid="mcr-versions-request-started")
-request_finished.connect(_request_finished, dispatch_uid="mcr-versions-request-finished")
-
-
-def _request_serial() -> tuple[int, int] | None:
-    return getattr(_requests, "serial", None)
-
-
-def _touches() -> int:
-    return getattr(connection, "mcr_touches", 0)
-
-
-NOT_HELD = object()
-
-
-def versions_held(tournament: Tournament):
-    """The (data version, seating version, standings stamp) read with ``tournament`` in this
-    request (None: it had no version then) while still good, else ``NOT_HELD``."""
-    held = getattr(tournament, "_versions_read", None)
-    if held is None or held[0] is None or held[:2] != (_request_serial(), _touches()):
-        return NOT_HELD
-    return held[2]
+    """The tournament, with its version row (``tournament.version``) read in the same query."""
+    return Tournament.objects.select_related("version").filter(slug=slug).first()
 
 
 def versions(tournament: Tournament) -> tuple[int, int, int] | None:
-    """The tournament's (data version, seating version, standings stamp), None before it has
-    a version: those read with it at the start of this request while still good, else as
-    stored now."""
-    held = versions_held(tournament)
-    if held is not NOT_HELD:
-        return held
+    """The tournament's (data version, seating version, standings stamp) as stored now; None
+    before it has a version. Read each time (one small query): what is cached under them is
+    then never older than the last write, even one made earlier in the same request."""
     return (
         TournamentVersion.objects.filter(tournament_id=tournament.pk)
         .values_list("number", "seating", "standings")
@@ -135,9 +53,8 @@ def versions(tournament: Tournament) -> tuple[int, int, int] | None:
 
 
 def data_version(tournament: Tournament) -> int:
-    """The version of the tournament's data (``TournamentVersion``) as stored when this
-    request read the tournament (``versions``), or now outside a request; 0 before it has
-    one. Read before the data cached under it, so the data is never older."""
+    """The version of the tournament's data (``TournamentVersion``) as stored now; 0 before
+    it has one. Read before the data cached under it, so the data is never older."""
     found = versions(tournament)
     return 0 if found is None else found[0]
 
@@ -157,53 +74,19 @@ def sessions_under_review(tournament) -> set[int]:
     return set(tournament.sessions.exclude(PUBLISHED_SESSION).values_list("number", flat=True))
 
 
-_SESSION_FIELDS = attnames(Session)
-# The seating pages read their session after the tournament: compiled once too.
-_session_read = PreparedRead(
-    lambda tournament_id, number: (
-        Session.objects.filter(tournament_id=tournament_id, number=number)
-        .order_by()
-        .values_list(*_SESSION_FIELDS)
-    ),
-    987_654_321,
-    32_001,  # within a small integer's range (PostgreSQL's smallint)
-)
-
-
 def session_by_number(tournament, number: int) -> Session | None:
     """Session ``number``, holding ``tournament`` as read."""
-    if not fits(Session, "number", number):
-        return None
-    found = _session_read.rows(tournament.pk, number)
-    if not found:
-        return None
-    session = instance(Session, found[0])
-    session.tournament = tournament
+    session = Session.objects.filter(tournament_id=tournament.pk, number=number).order_by().first()
+    if session is not None:
+        session.tournament = tournament
     return session
-
-
-_PLAYER_FIELDS = attnames(Player)
-# A player's page reads its player after the tournament: compiled once too.
-_player_read = PreparedRead(
-    lambda tournament_id, number: (
-        Player.objects.filter(tournament_id=tournament_id, number=number)
-        .order_by()
-        .values_list(*_PLAYER_FIELDS)
-    ),
-    987_654_321,
-    987_654_322,
-)
 
 
 def player_by_number(tournament, number: int) -> Player | None:
     """Player ``number``, holding ``tournament`` as read: its pages need no second read."""
-    if not fits(Player, "number", number):
-        return None
-    found = _player_read.rows(tournament.pk, number)
-    if not found:
-        return None
-    player = instance(Player, found[0])
-    player.tournament = tournament
+    player = Player.objects.filter(tournament_id=tournament.pk, number=number).order_by().first()
+    if player is not None:
+        player.tournament = tournament
     return player
 
 
@@ -216,53 +99,49 @@ def table_by_number(tournament, session: int, number: int) -> Table | None:
     )
 
 
-# Cached standings are kept under the tournament's version, so they are never stale; an
+# What is cached is kept under the versions it was computed at, so it is never stale; an
 # hour bounds the memory that versions no longer read hold.
 STANDINGS_CACHE_SECONDS = 3600
+# The single flight (``cached``): how long a computation may hold its key's lock, how long
+# another reader waits for its value before computing it too, and how often it looks.
+LOCK_SECONDS = 30
+WAIT_SECONDS = 3.0
+POLL_SECONDS = 0.02
+
+_MISSING = object()
 
 
-def cached(key: str, compute):
-    """The value cached under ``key`` (which holds the version it was computed at), or
-    ``compute()``'s, cached there for the next reader."""
-    value = cache.get(key)
-    if value is None:
+def cached(key: str, compute, timeout: int = STANDINGS_CACHE_SECONDS):
+    """The value cached under ``key`` (which holds the versions it is computed at), or
+    ``compute()``'s, cached there for the next reader.
+
+    One computation at a time per key (across processes and servers, through the shared
+    cache): the first reader to miss takes a lock (``cache.add``) and computes; the others
+    wait for its value, up to ``WAIT_SECONDS``, then compute it themselves. A lock nobody
+    holds (its holder gone, or the cache unreachable) makes nobody wait.
+    """
+    value = cache.get(key, _MISSING)
+    if value is not _MISSING:
+        return value
+    lock = f"{key}:lock"
+    if cache.add(lock, 1, LOCK_SECONDS):
+        try:
+            value = compute()
+            cache.set(key, value, timeout)
+        finally:
+            cache.delete(lock)
+        return value
+    deadline = time.monotonic() + WAIT_SECONDS
+    while cache.get(lock) is not None and time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+        value = cache.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
+    value = cache.get(key, _MISSING)
+    if value is _MISSING:
         value = compute()
-        cache.set(key, value, STANDINGS_CACHE_SECONDS)
+        cache.set(key, value, timeout)
     return value
-
-
-# What is kept in this process's memory, by kind, the most recently used last (see ``kept``):
-# one version of each kind, for the few tournaments a server serves at once.
-_KEPT_IN_PROCESS: OrderedDict = OrderedDict()
-_KEPT_LOCK = threading.Lock()
-KEPT_IN_PROCESS = 16
-
-
-def kept(kind: str, version: str, compute):
-    """The value of ``kind`` kept in this process at ``version``, or ``compute()``'s, kept for
-    the next request in place of any other version of that kind (never read again: a
-    version only moves on): for a large value that changes seldom (the seating figures of
-    10,000 players took longer to unpickle from the shared cache than to send). ``version``
-    must change with the value and never be given to other data (``seating_key``): each
-    process then holds the same value for it."""
-    with _KEPT_LOCK:
-        held = _KEPT_IN_PROCESS.get(kind)
-        if held is not None and held[0] == version:
-            _KEPT_IN_PROCESS.move_to_end(kind)
-            return held[1]
-    value = compute()
-    with _KEPT_LOCK:
-        _KEPT_IN_PROCESS[kind] = (version, value)
-        _KEPT_IN_PROCESS.move_to_end(kind)
-        while len(_KEPT_IN_PROCESS) > KEPT_IN_PROCESS:
-            _KEPT_IN_PROCESS.popitem(last=False)
-    return value
-
-
-def forget_kept() -> None:
-    """Drop what this process keeps (the tests' fresh start)."""
-    with _KEPT_LOCK:
-        _KEPT_IN_PROCESS.clear()
 
 
 def tournament_list():

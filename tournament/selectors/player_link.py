@@ -2,8 +2,8 @@
 their hands as the referee enters them, their place in the standings, and the check-in.
 
 A handful of queries whatever the tournament's size: the seats of the player's tables, the
-hands of those tables, the timetable with the player's check-ins, and the standings (the
-live standings, brought up to the tournament's version, as every page reads them).
+hands of those tables, the timetable with the player's check-ins, and the standings (cached
+under the tournament's version, as every page reads them).
 """
 
 from dataclasses import dataclass, field
@@ -214,7 +214,7 @@ def _with_hands(session: OwnSession) -> OwnSession:
 
 
 def _standing(player: Player) -> Standing:
-    """The player's figures from the live standings (``tournament_standings``)."""
+    """The player's figures from the standings (``tournament_standings``)."""
     rows = tournament_standings(player.tournament)
     row = rows.row_of(player.pk)
     if row is None:

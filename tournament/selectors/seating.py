@@ -28,7 +28,6 @@ from tournament.selectors.lookups import (
     PUBLISHED_SESSION,
     cached,
     data_version,
-    kept,
     seating_key,
 )
 
@@ -122,17 +121,12 @@ def seating_figures(tournament, *, version: str | None = None) -> SeatingFigures
     Cached under the tournament's seating version, read first (see ``standings``): the
     figures are recounted from every seat of every drawn session, the seating pages are
     read by every player at once when a session is drawn, and the hands entered while it
-    is played leave the figures (and that version) as they are; kept in the process too, as
-    at 10,000 players they took longer to unpickle than to send. ``version``: the
+    is played leave the figures (and that version) as they are. ``version``: the
     ``seating_key``, when the caller has just read it."""
     if version is None:
         version = seating_key(tournament)
     key = f"mcr:seating-figures:{tournament.pk}:{version}"
-
-    def shared():
-        return cached(key, lambda: compute_seating_figures(tournament))
-
-    return kept(f"mcr:seating-figures:{tournament.pk}", version, shared)
+    return cached(key, lambda: compute_seating_figures(tournament))
 
 
 def compute_seating_figures(tournament) -> SeatingFigures:
@@ -372,12 +366,9 @@ class PlannedSeat:
 
 def player_seating(player: Player) -> tuple[list[PlayerSeat], list[PlannedSeat]]:
     """The player's schedule (``player_schedule``) and planned sessions
-    (``player_planned_sessions``), from the seating kept in this process."""
-    tournament = player.tournament
-    key = seating_key(tournament)
-    seating = _published_seating(tournament, key)
-    schedule = seating["schedule"].get(player.pk, [])
-    return schedule, _planned(player, key, set(seating["published"]), seating["active"])
+    (``player_planned_sessions``)."""
+    published, schedule, _tables = _published_tables(player)
+    return schedule, _planned(player, set(published))
 
 
 @dataclass(frozen=True)
@@ -393,15 +384,13 @@ class PlayedTable:
 
 def player_tables(player: Player) -> list[PlayedTable]:
     """The tables the player sat at in the published sessions, in session order (hands are
-    entered only in sessions open for play, which are published first), from the seating
-    kept in this process."""
-    seating = _published_seating(player.tournament, seating_key(player.tournament))
-    return seating["tables"].get(player.pk, [])
+    entered only in sessions open for play, which are published first)."""
+    return _published_tables(player)[2]
 
 
 def player_schedule(player: Player) -> list[PlayerSeat]:
     """Every published session of the player: table, starting seat and the three opponents."""
-    return player_seating(player)[0]
+    return _published_tables(player)[1]
 
 
 def player_planned_sessions(player: Player) -> list[PlannedSeat]:
@@ -411,113 +400,121 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     withdrawn player will not play them); the plan can still change if players withdraw or
     join before those sessions. An opponent who withdrew is None: their seat is to be filled
     (by a substitute or a re-plan, when the session is drawn).
-
-    For the player's own link, which shows the next one: the plan kept in the process, and
-    only the opponents read (not every published seat).
     """
+    drawn = player.tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True)
+    return _planned(player, set(drawn))
+
+
+# A seat of one of a player's tables as ``_published_tables`` reads it.
+_TABLE_SEAT_FIELDS = (
+    "table_id",
+    "session__number",
+    "table__number",
+    "seat",
+    "player_id",
+    "replaces_id",
+    "stands_in_for_id",
+    "player__number",
+    "player__name",
+    "player__name_zh",
+    "player__is_substitute",
+    "player__withdrawn_at",
+)
+
+
+def _published_tables(
+    player: Player,
+) -> tuple[tuple[int, ...], list[PlayerSeat], list[PlayedTable]]:
+    """The sessions published (a draw under review is not shown yet: its session is shown as
+    planned), and the player's seats in them with their opponents, and their tables, in
+    session order: two queries (three when the player replaces a withdrawn player)."""
     tournament = player.tournament
-    if tournament.seating_method != "planned" or not player.is_active:
-        return []
-    key = seating_key(tournament)
-    drawn = set(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
-    plan = _plan_by_player(tournament, key) or {}
-    numbers = {n for _session, _table, table in plan.get(player.number, ()) for n in table}
-    active = {
-        number: ListedPlayer(number, name, name_zh, is_substitute)
-        for number, name, name_zh, is_substitute in tournament.players.filter(
-            ACTIVE_PLAYERS, number__in=numbers - {player.number}
-        ).values_list("number", "name", "name_zh", "is_substitute")
-    }
-    return _planned(player, key, drawn, active)
-
-
-def _published_seating(tournament, key: str) -> dict:
-    """Every player of the tournament as the player pages show them, the sessions published
-    (a draw under review is not shown yet: its session is shown as planned), and each
-    player's seats in them with their opponents, and their tables, in session order.
-
-    Kept in this process under the ``seating_key``, which publishing a draw raises too
-    (three queries to build it): a player's page then reads nothing more of the seating,
-    where it took a query joining five tables and a dozen model instances (at 10,000
-    players, a third of the page's time), and its statistics need only the hands.
-    """
-
-    def compute() -> dict:
-        published = tuple(
-            sorted(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
+    published = tuple(
+        sorted(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
+    )
+    tables: dict[int, tuple[int, int, list[tuple[int, int, int | None]]]] = {}
+    players: dict[int, ListedPlayer] = {}
+    for table_id, session, table, seat, player_id, replaces, stands_in_for, *listed in (
+        Seat.objects.filter(
+            session__tournament=tournament,
+            session__number__in=published,
+            table__seats__player=player,
         )
-        players = {
-            pk: ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None)
+        .order_by()
+        .values_list(*_TABLE_SEAT_FIELDS)
+    ):
+        number, name, name_zh, is_substitute, withdrawn_at = listed
+        players[player_id] = ListedPlayer(
+            number, name, name_zh, is_substitute, withdrawn_at is not None
+        )
+        tables.setdefault(table_id, (session, table, []))[2].append(
+            (seat, player_id, replaces or stands_in_for)
+        )
+    replaced = {
+        each for _s, _t, seats in tables.values() for _seat, pk, each in seats if pk == player.pk
+    } - {None}
+    if replaced:
+        players.update(
+            (pk, ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None))
             for pk, number, name, name_zh, is_substitute, withdrawn_at in (
-                tournament.players.values_list(
+                tournament.players.filter(pk__in=replaced).values_list(
                     "pk", "number", "name", "name_zh", "is_substitute", "withdrawn_at"
                 )
             )
-        }
-        tables: dict[int, tuple[int, int, list[tuple[int, int, int | None]]]] = {}
-        for table_id, session, table, seat, player_id, replaces, stands_in_for in (
-            Seat.objects.filter(session__tournament=tournament, session__number__in=published)
-            .order_by()
-            .values_list(
-                "table_id",
-                "session__number",
-                "table__number",
-                "seat",
-                "player_id",
-                "replaces_id",
-                "stands_in_for_id",
+        )
+    schedule: list[PlayerSeat] = []
+    played: list[PlayedTable] = []
+    for table_id, (session, table, seats) in sorted(tables.items(), key=lambda t: t[1][:2]):
+        seats.sort()
+        by_seat = [0, 0, 0, 0]
+        for seat, player_id, _replaced in seats:
+            by_seat[seat] = player_id
+        played.append(PlayedTable(table_id, session, table, tuple(by_seat)))
+        seat, _player_id, replaces = next(each for each in seats if each[1] == player.pk)
+        schedule.append(
+            PlayerSeat(
+                session=Numbered(session),
+                table=Numbered(table),
+                seat=seat,
+                opponents=[
+                    (SEAT_LABELS[other], players[other_id])
+                    for other, other_id, _replaced in seats
+                    if other_id != player.pk
+                ],
+                replaces=players.get(replaces),
             )
-        ):
-            tables.setdefault(table_id, (session, table, []))[2].append(
-                (seat, player_id, replaces or stands_in_for)
-            )
-        schedule: dict[int, list[PlayerSeat]] = {}
-        played: dict[int, list[PlayedTable]] = {}
-        for table_id, (session, table, seats) in sorted(tables.items(), key=lambda t: t[1][:2]):
-            seats.sort()
-            by_seat = [0, 0, 0, 0]
-            for seat, player_id, _replaced in seats:
-                by_seat[seat] = player_id
-            for seat, player_id, replaced in seats:
-                played.setdefault(player_id, []).append(
-                    PlayedTable(table_id, session, table, tuple(by_seat))
-                )
-                schedule.setdefault(player_id, []).append(
-                    PlayerSeat(
-                        session=Numbered(session),
-                        table=Numbered(table),
-                        seat=seat,
-                        opponents=[
-                            (SEAT_LABELS[other], players[other_id])
-                            for other, other_id, _replaced in seats
-                            if other_id != player_id
-                        ],
-                        replaces=players.get(replaced),
-                    )
-                )
-        return {
-            # The players still in, by number: the opponents of the planned sessions.
-            "active": {
-                listed.number: listed for listed in players.values() if not listed.withdrawn
-            },
-            "schedule": schedule,
-            "tables": played,
-            "published": published,
-        }
-
-    return kept(f"mcr:published-seating:{tournament.pk}", key, compute)
+        )
+    return published, schedule, played
 
 
-def _planned(player: Player, key: str, drawn: set[int], active: dict) -> list[PlannedSeat]:
-    """``player_planned_sessions``, with the sessions shown and the players still in by
-    number (at least the player's planned opponents)."""
+def _planned(player: Player, drawn: set[int]) -> list[PlannedSeat]:
+    """``player_planned_sessions``, with the sessions shown: the player's tables of the
+    published plan (read from it: a few milliseconds at 1,000 players) and the opponents
+    still in."""
     tournament = player.tournament
     if tournament.seating_method != "planned" or not player.is_active:
         return []
-    plan = _plan_by_player(tournament, key)
+    plan = (
+        SeatingPlan.objects.filter(tournament_id=tournament.pk)
+        .values_list("sessions", flat=True)
+        .first()
+    )
     if plan is None:
         return []
-    found = [seat for seat in plan.get(player.number, ()) if seat[0] not in drawn]
+    found = [
+        (session, table, numbers)
+        for session, tables in enumerate(plan, start=1)
+        if session not in drawn
+        for table, numbers in enumerate(tables, start=1)
+        if player.number in numbers
+    ]
+    wanted = {number for _session, _table, numbers in found for number in numbers}
+    active = {
+        number: ListedPlayer(number, name, name_zh, is_substitute)
+        for number, name, name_zh, is_substitute in tournament.players.filter(
+            ACTIVE_PLAYERS, number__in=wanted - {player.number}
+        ).values_list("number", "name", "name_zh", "is_substitute")
+    }
     return [
         PlannedSeat(
             session=session,
@@ -529,28 +526,6 @@ def _planned(player: Player, key: str, drawn: set[int], active: dict) -> list[Pl
         )
         for session, table, numbers in found
     ]
-
-
-def _plan_by_player(tournament, key: str) -> dict[int, list[tuple[int, int, list[int]]]] | None:
-    """The published plan by player number: (session, table, the table's players' numbers
-    East..North) for each session; None without a plan.
-
-    Kept in this process under the ``seating_key``: at 10,000 players the plan is a large
-    document, and reading and indexing it took most of a player's page.
-    """
-    return kept(f"mcr:plan-by-player:{tournament.pk}", key, lambda: _plan_index(tournament.pk))
-
-
-def _plan_index(tournament_id: int):
-    plan = SeatingPlan.objects.filter(tournament_id=tournament_id).only("sessions").first()
-    if plan is None:
-        return None
-    index: dict[int, list[tuple[int, int, list[int]]]] = {}
-    for session, tables in enumerate(plan.sessions, start=1):
-        for table, numbers in enumerate(tables, start=1):
-            for number in numbers:
-                index.setdefault(number, []).append((session, table, numbers))
-    return index
 
 
 def players_for_draw(tournament) -> list[Player]:

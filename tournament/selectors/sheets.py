@@ -21,7 +21,6 @@ from tournament.models import (
     Session,
     Table,
 )
-from tournament.selectors.prepared import PreparedRead, attnames, instance
 
 
 @dataclass
@@ -84,22 +83,9 @@ def _hands_prefetch():
     return Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number"))
 
 
-_PLAYER_FIELDS = attnames(Player)
-# A tablet's every save and sheet reads its table's players: compiled once (``prepared``).
-_players_read = PreparedRead(
-    lambda table_id: (
-        Seat.objects.filter(table_id=table_id)
-        .order_by("seat")
-        .values_list(*(f"player__{name}" for name in _PLAYER_FIELDS))
-    ),
-    987_654_321,
-)
-
-
 def table_players(table: Table) -> list[Player]:
     """The table's players by starting seat, P1..P4."""
-    rows = _players_read.rows(table.pk)
-    return [instance(Player, row) for row in rows]
+    return list(Player.objects.filter(seats__table_id=table.pk).order_by("seats__seat"))
 
 
 def table_sheet(table: Table) -> TableSheet:

@@ -1,13 +1,15 @@
 """Session results and standings: the seat results the hand service stores, added up and
-ranked by the rules' tie-breaks (kept up to date table by table in ``standings_live``, so
-a corrected hand changes the standings at once); the rank after each session; teams; the
-penalties; the stored results checked against the hands. Table points stay exact
+ranked by the rules' tie-breaks (cached whole in the shared cache under the tournament's
+version, so a corrected hand changes the standings at once); the rank after each session;
+teams; the penalties; the stored results checked against the hands. Table points stay exact
 ``Fraction``s.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Count, Max, Q, Sum
 
 from tournament import scoring
@@ -15,8 +17,9 @@ from tournament.models import (
     Penalty,
     Player,
     Seat,
+    TournamentVersion,
 )
-from tournament.selectors.lookups import PLAYED_SEAT
+from tournament.selectors.lookups import PLAYED_SEAT, cached
 from tournament.selectors.sheets import session_sheets
 
 
@@ -102,28 +105,146 @@ _SORT_VALUES = {
 PLACES = (1, 2, 3, 4)
 
 
-def tournament_standings(tournament):
+@dataclass
+class TeamRow:
+    team: str
+    members: list[str]
+    table_points: Fraction
+    score: int
+    rank: int | None = None
+
+
+def team_standings(rows: list[StandingRow]) -> list[TeamRow]:
+    """Teams by the sum of their ranked members' table points, then scores."""
+    teams: dict[str, TeamRow] = {}
+    for row in rows:
+        if not row.ranked or not row.player.team:
+            continue
+        team = teams.setdefault(row.player.team, TeamRow(row.player.team, [], Fraction(0), 0))
+        team.members.append(row.player.name)
+        team.table_points += row.table_points
+        team.score += row.score
+    ordered = sorted(teams.values(), key=lambda t: (-t.table_points, -t.score, t.team))
+    for position, team in enumerate(ordered, start=1):
+        same = position > 1 and (
+            (ordered[position - 2].table_points, ordered[position - 2].score)
+            == (team.table_points, team.score)
+        )
+        team.rank = ordered[position - 2].rank if same else position
+    return ordered
+
+
+# A player as the cached standings keep them: their field values, in this order.
+_PLAYER_ATTNAMES = tuple(field.attname for field in Player._meta.concrete_fields)
+
+
+class Standings(Sequence):
+    """The standings as the pages read them: the ``StandingRow``s in the ranking order, then
+    the players not ranked; their teams (``teams``), and a player's row (``row_of``).
+
+    Kept in the cache as plain values, each row built when read: at 1,000 players the rows
+    with their ``Player`` instances took 17 ms to unpickle, the plain values about 1 ms, and
+    a page of 100 rows or one player's row is all most readers build.
+    """
+
+    def __init__(self, rows: list[StandingRow]):
+        self.players = [
+            tuple(getattr(row.player, name) for name in _PLAYER_ATTNAMES) for row in rows
+        ]
+        self.figures = [
+            (
+                row.table_points,
+                row.score,
+                tuple(row.places),
+                row.sessions_played,
+                row.best_session,
+                row.rank,
+            )
+            for row in rows
+        ]
+        self.team_rows = team_standings(rows)
+        self.has_teams = any(row.player.team for row in rows)
+        self.ranked_count = sum(1 for row in rows if row.rank is not None)
+
+    def _row(self, index: int) -> StandingRow:
+        points, score, places, played, best, rank = self.figures[index]
+        return StandingRow(
+            player=Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_ATTNAMES, self.players[index]),
+            table_points=points,
+            score=score,
+            places=list(places),
+            sessions_played=played,
+            best_session=best,
+            rank=rank,
+        )
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._row(each) for each in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._row(index)
+
+    def __iter__(self):
+        return (self._row(index) for index in range(len(self)))
+
+    def teams(self) -> list[TeamRow]:
+        """``team_standings`` of these rows."""
+        return self.team_rows
+
+    def row_of(self, player_id: int) -> StandingRow | None:
+        """The player's row, with their rank (None when not ranked)."""
+        index = next((i for i, values in enumerate(self.players) if values[0] == player_id), None)
+        return None if index is None else self._row(index)
+
+
+def _standings_version(tournament) -> tuple[str | None, list[str]]:
+    """The key of the tournament's standings as stored now (its data version and the stamp
+    no other state of any tournament shares; None before it has a version, so nothing may be
+    cached), and the tie-breaks read in the same query: a caller holding the tournament as
+    read before they changed still ranks by the new ones."""
+    found = (
+        TournamentVersion.objects.filter(tournament_id=tournament.pk)
+        .values_list("number", "standings", "tournament__tiebreak_order")
+        .first()
+    )
+    if found is None:
+        return None, tournament.tiebreaks
+    number, stamp, order = found
+    return f"{number}-{stamp}", [key for key in order.split(",") if key]
+
+
+def tournament_standings(tournament) -> Standings:
     """Players ordered by the tournament's ranking order; equal players share a rank.
 
     Substitutes (and players who withdrew before playing) are listed after the
     ranked players, without a rank: a substitute's results count for the
     opponents but the substitute is not ranked.
 
-    The live standings (``standings_live``): brought up to the tournament's version on every
-    call, re-reading only the tables whose results changed since; a sequence whose rows are
-    built when read, so a page of them costs its rows. (A write service that needs the
-    standings computes them with ``compute_standings``: what it reads inside its
-    transaction must be what it sees there.)
+    ``compute_standings``, cached whole in the shared cache under the tournament's version,
+    read first: never older than the last write. (A write service that needs the standings
+    computes them with ``compute_standings``: what it reads inside its transaction must be
+    what it sees there.)
     """
-    # Imported here: the live standings are built of this module's rows.
-    from tournament.selectors.standings_live import current_standings
+    version, tiebreaks = _standings_version(tournament)
 
-    return current_standings(tournament)
+    def compute():
+        return Standings(compute_standings(tournament, tiebreaks=tiebreaks))
+
+    if version is None:
+        return compute()
+    return cached(f"mcr:standings:{tournament.pk}:{version}", compute)
 
 
-def compute_standings(tournament) -> list[StandingRow]:
+def compute_standings(tournament, *, tiebreaks: list[str] | None = None) -> list[StandingRow]:
     """``standings`` from the database as it is now: the seats' stored results added up,
-    one query for the players and one for the totals, whatever the tournament's size."""
+    one query for the players and one for the totals, whatever the tournament's size.
+    Ranked by ``tiebreaks`` (the tournament's as it holds them, by default)."""
     rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
     totals = (
         Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
@@ -144,7 +265,7 @@ def compute_standings(tournament) -> list[StandingRow]:
         row.places = [total[f"place_{place}"] for place in PLACES]
         row.sessions_played = total["sessions_played"]
         row.best_session = total["best_session"]
-    return _ranked(rows.values(), tournament.tiebreaks)
+    return _ranked(rows.values(), tournament.tiebreaks if tiebreaks is None else tiebreaks)
 
 
 def _ranked(rows, tiebreaks: list[str]) -> list[StandingRow]:
@@ -183,18 +304,25 @@ class RankHistory:
         return tuple(zip(self.sessions, ranks, strict=True))
 
 
-def rank_history(tournament):
-    """Every player's rank after each session with results (``compute_rank_history``'s),
-    from the live standings (see ``tournament_standings``)."""
-    from tournament.selectors.standings_live import current_rank_history
+def rank_history(tournament) -> RankHistory:
+    """Every player's rank after each session with results: ``compute_rank_history``, cached
+    under the tournament's version as the standings are (see ``tournament_standings``)."""
+    version, tiebreaks = _standings_version(tournament)
 
-    return current_rank_history(tournament)
+    def compute():
+        return compute_rank_history(tournament, tiebreaks=tiebreaks)
+
+    if version is None:
+        return compute()
+    return cached(f"mcr:rank-history:{tournament.pk}:{version}", compute)
 
 
-def compute_rank_history(tournament) -> RankHistory:
+def compute_rank_history(tournament, *, tiebreaks: list[str] | None = None) -> RankHistory:
     """The standings after each session, from the stored seat results: the sessions added
     one by one and ranked by the same rules as ``compute_standings``, so the rank after the
     last session is the standings' rank. Two queries: the players, every seat result."""
+    if tiebreaks is None:
+        tiebreaks = tournament.tiebreaks
     rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
     by_session: dict[int, list[tuple[int, int, int, int]]] = {}
     for session, *result in (
@@ -215,7 +343,7 @@ def compute_rank_history(tournament) -> RankHistory:
             row.places[place - 1] += 1
             row.sessions_played += 1
             row.best_session = score if row.best_session is None else max(row.best_session, score)
-        _ranked(rows.values(), tournament.tiebreaks)
+        _ranked(rows.values(), tiebreaks)
         ranked_counts.append(sum(1 for row in rows.values() if row.rank is not None))
         for pk, row in rows.items():
             ranks[pk].append(row.rank)
@@ -268,35 +396,6 @@ def stored_results_differences(tournament) -> tuple[int, list[StoredResultDiffer
                         )
                     )
     return tables, differences
-
-
-@dataclass
-class TeamRow:
-    team: str
-    members: list[str]
-    table_points: Fraction
-    score: int
-    rank: int | None = None
-
-
-def team_standings(rows: list[StandingRow]) -> list[TeamRow]:
-    """Teams by the sum of their ranked members' table points, then scores."""
-    teams: dict[str, TeamRow] = {}
-    for row in rows:
-        if not row.ranked or not row.player.team:
-            continue
-        team = teams.setdefault(row.player.team, TeamRow(row.player.team, [], Fraction(0), 0))
-        team.members.append(row.player.name)
-        team.table_points += row.table_points
-        team.score += row.score
-    ordered = sorted(teams.values(), key=lambda t: (-t.table_points, -t.score, t.team))
-    for position, team in enumerate(ordered, start=1):
-        same = position > 1 and (
-            (ordered[position - 2].table_points, ordered[position - 2].score)
-            == (team.table_points, team.score)
-        )
-        team.rank = ordered[position - 2].rank if same else position
-    return ordered
 
 
 def penalties_of(tournament):

@@ -77,7 +77,7 @@ class PlayerRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
-    """The player's statistics (``compute_player_statistics``) and their ranks from the live
+    """The player's statistics (``compute_player_statistics``) and their ranks from the
     ``rank_history``."""
     history = rank_history(player.tournament)
     ranks = history.of(player.pk)
@@ -100,10 +100,10 @@ _PLAYER_HAND_FIELDS = (
 
 
 def compute_player_statistics(player: Player) -> statistics.PlayerStatistics:
-    """The player's statistics from the hands and penalties of the tables they sat at: one
-    query (the hands with their penalties), the tables and their players being kept with
-    the seating (``player_tables``). Not cached: at a big event every hand raises the
-    version it would be kept under, and a page rarely comes twice in one version."""
+    """The player's statistics from the hands and penalties of the tables they sat at: their
+    tables (``player_tables``), then one query for the hands with their penalties. Not
+    cached: at a big event every hand raises the version it would be kept under, and a page
+    rarely comes twice in one version."""
     tables = {table.id: table for table in player_tables(player)}
     if not tables:
         return statistics.player_statistics(player.pk, ())

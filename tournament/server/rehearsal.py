@@ -142,7 +142,7 @@ SURNAMES = (
     "Falk",
     "Horvath",
 )
-# As the EMA writes them (``tournament.exports.federation``).
+# As the EMA writes them (``tournament.players.federation``).
 COUNTRIES = ("CHN", "DEN", "FRA", "GER", "HUN", "ITA", "JPN", "NED", "POL", "ESP")
 TEAM_WORDS = ("Dragons", "Winds", "Bamboo", "Pungs", "Flowers", "Seasons", "Tigers", "Cranes")
 CITIES = (

@@ -16,7 +16,7 @@ from django.forms.renderers import get_default_renderer
 from django.template import engines
 from django.urls import get_resolver
 
-from tournament.views import shared_pages
+from tournament.server.release import release
 
 
 def project_templates() -> list[str]:
@@ -45,7 +45,7 @@ def warm_up() -> int:
     for name in widgets:
         renderer.get_template(name)
     # The release's digest, which every kept page's key holds, read once before the fork.
-    shared_pages.release()
+    release()
     return len(names) + len(widgets)
 
 

@@ -63,9 +63,7 @@ from tournament.services.player_imports import (
 )
 from tournament.services.players import (
     player_link_revoke,
-    player_reinstate,
     player_save,
-    player_withdraw,
 )
 from tournament.services.referees import (
     parse_table_numbers,
@@ -97,6 +95,7 @@ from tournament.services.tournaments import (
     tournament_delete,
     tournament_update,
 )
+from tournament.services.withdrawals import player_reinstate, player_withdraw
 
 __all__ = [
     "AbsentSeatChoice",

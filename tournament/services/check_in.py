@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from tournament.models import CheckIn, Player, ScheduledSession, Seat, Session, Tournament
 from tournament.services.draws import seat_replace
-from tournament.services.players import player_withdraw
 from tournament.services.results import tournament_touch
+from tournament.services.withdrawals import player_withdraw
 
 
 def _scheduled(tournament: Tournament, number: int, *, lock: bool = False) -> ScheduledSession:

@@ -397,9 +397,8 @@ def session_publish(*, session: Session) -> Session:
         session.save(update_fields=["published_at"])
         seat_emails_queue(session=session)
         # The seating version too: what the players' pages keep under it holds the sessions
-        # published (``selectors.seating``). It gives a new standings stamp as well, so each
-        # process reads its live standings again once (half a second at 10,000 players, once a
-        # session) and the pages kept under the old stamp are drawn again.
+        # published (``selectors.seating``). It gives a new standings stamp as well, so the
+        # pages kept under the old stamp are drawn again.
         tournament_touch(session.tournament_id)
     return session
 

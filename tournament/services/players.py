@@ -1,5 +1,5 @@
-"""Registration: a player added or edited, withdrawn or reinstated (a list imported:
-``player_imports``, by the rules of ``player_fields_set``)."""
+"""Registration: a player added or edited (a list imported: ``player_imports``, by the rules
+of ``player_fields_set``; withdrawn or reinstated: ``withdrawals``)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,9 +10,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.exports import federation
 from tournament.models import PLAYER_FIELDS, Player, Seat, Tournament
-from tournament.players import names
+from tournament.players import federation, names
 from tournament.services.people import person_follow_player
 from tournament.services.results import tournament_touch
 
@@ -84,7 +83,7 @@ def player_fields_set(
 ) -> None:
     """Check ``fields`` against every rule of a player and set them on ``player`` (not saved).
 
-    The country and the EMA number are stored as codes (``tournament.exports.federation``: "fr" and
+    The country and the EMA number are stored as codes (``tournament.players.federation``: "fr" and
     "France" as FRA, 4010005 as 04010005); the name, first name and last name are kept in
     step (``tournament.players.names``). Giving a country clears what the player's country held
     before countries were codes.
@@ -158,30 +157,12 @@ def player_save(*, tournament: Tournament, player: Player | None = None, **field
     return player
 
 
-@transaction.atomic
-def player_withdraw(*, player: Player) -> Player:
-    """Withdraw a player from the sessions still to be drawn; played sessions stand."""
-    # The tournament first, as every sign-up service locks it: a withdrawal and a sign-up's
-    # own withdrawal at once wait for each other instead of deadlocking.
-    list(Tournament.objects.select_for_update().filter(pk=player.tournament_id).values("pk"))
+def player_withdrawn_mark(player: Player) -> None:
+    """What a withdrawal writes of the player: withdrawn now, unless already (the caller,
+    in its transaction, frees the place and raises the version: ``withdrawals``)."""
     if player.withdrawn_at is None:
         player.withdrawn_at = timezone.now()
         player.save(update_fields=["withdrawn_at"])
-        # Imported here: a sign-up accepted is a player saved by this module.
-        from tournament.services.sign_ups import place_freed
-
-        place_freed(tournament=player.tournament)
-    tournament_touch(player.tournament_id)
-    return player
-
-
-@transaction.atomic
-def player_reinstate(*, player: Player) -> Player:
-    if player.withdrawn_at is not None:
-        player.withdrawn_at = None
-        player.save(update_fields=["withdrawn_at"])
-    tournament_touch(player.tournament_id)
-    return player
 
 
 @transaction.atomic

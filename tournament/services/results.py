@@ -10,9 +10,8 @@ the tournament's version, under which what is computed from the data is cached.
 from collections.abc import Sequence
 from functools import cache
 
-from django.core.signals import request_started
 from django.db import connection, transaction
-from django.db.models import F, Subquery
+from django.db.models import F
 
 from tournament import scoring
 from tournament.models import Hand, Seat, Table, TournamentVersion
@@ -45,8 +44,8 @@ def _seat_results_sql() -> str:
 
 def table_results_store(table: Table) -> None:
     """Store the results of ``table``'s seats from its hands as they are now (in the
-    transaction of the write that changed them); the write's ``tournament_touch`` stamps the
-    table with the version it raises."""
+    transaction of the write that changed them, which then raises the tournament's version:
+    ``tournament_touch``)."""
     hands = list(
         Hand.objects.filter(table=table).values_list(
             "points_p1", "points_p2", "points_p3", "points_p4"
@@ -62,34 +61,6 @@ def table_results_store(table: Table) -> None:
         cursor.execute(_seat_results_sql(), [*scores, *places, *twelfths, table.pk])
     Table.objects.filter(pk=table.pk).update(hands_entered=len(hands))
     table.hands_entered = len(hands)
-    _results_stored().add(table.pk)
-
-
-def _results_stored() -> set[int]:
-    """The tables whose results this connection stored since its last ``tournament_touch``.
-
-    Kept on the connection (one per thread), not passed along: every write that stores a
-    table's results touches its tournament in the same transaction, so none can forget to
-    stamp them. A transaction rolled back leaves its tables here until the next request
-    starts (``_forget_unstamped``); in a script, the next touch stamps them too, which only
-    makes the live standings read them again.
-    """
-    stored = getattr(connection, "mcr_results_stored", None)
-    if stored is None:
-        stored = connection.mcr_results_stored = set()
-    return stored
-
-
-def _forget_unstamped(**_kwargs) -> None:
-    """At each request's start, the tables a rolled-back transaction of an earlier request
-    left in ``_results_stored`` are dropped: stamped by this request's touch, they would have
-    it update the rows of tables other workers are saving at, each holding its own table and
-    waiting for the other's (a deadlock seen between two tablets' saves when PostgreSQL
-    restarted under the app and rolled their transactions back)."""
-    connection.mcr_results_stored = set()
-
-
-request_started.connect(_forget_unstamped, dispatch_uid="mcr-results-request-started")
 
 
 @transaction.atomic
@@ -105,16 +76,12 @@ def tournament_touch(tournament_id: int, *, seating: bool = True, standings: boo
     """Raise the tournament's version: its data changed in the transaction under way. With
     ``seating=False``, from a write that cannot change the seating (see
     ``TournamentVersion``), its seating version stays. With ``standings=False`` too, from a
-    write that cannot change the standings but by the tables' results it stored
-    (``table_results_store``): those tables are stamped with the new version, and the live
-    standings read only them again.
+    write that cannot change the standings but by the tables' results it stored: the
+    standings' stamp stays, and with it the seating's key (``lookups.seating_key``).
 
     Last in a write's transaction where it can be: on PostgreSQL the version's row stays
-    locked until the commit, so concurrent writes of one tournament queue on it briefly, and
-    the stamps are given in the order the writes commit.
+    locked until the commit, so concurrent writes of one tournament queue on it briefly.
     """
-    # The versions a request read with its tournament are not good after this (``lookups``).
-    connection.mcr_touches = getattr(connection, "mcr_touches", 0) + 1
     raised = {"number": F("number") + 1}
     if seating:
         raised["seating"] = F("seating") + 1
@@ -123,12 +90,3 @@ def tournament_touch(tournament_id: int, *, seating: bool = True, standings: boo
     if not TournamentVersion.objects.filter(tournament_id=tournament_id).update(**raised):
         # A tournament made before versions existed, or outside the services (the admin).
         TournamentVersion.objects.get_or_create(tournament_id=tournament_id)
-    stored = _results_stored()
-    if stored:
-        # The version just raised, read in the statement: the row is this transaction's.
-        Table.objects.filter(pk__in=stored, session__tournament_id=tournament_id).update(
-            results_version=Subquery(
-                TournamentVersion.objects.filter(tournament_id=tournament_id).values("number")
-            )
-        )
-        stored.clear()

@@ -35,7 +35,7 @@ from tournament.models import PLAYER_FIELDS, SignUp, Tournament
 from tournament.models.sign_ups import LIVE_SIGN_UP_STATUSES
 from tournament.selectors.lookups import ACTIVE_PLAYERS
 from tournament.services.mail import sign_up_email_queue
-from tournament.services.players import codes_normalised, player_save, player_withdraw
+from tournament.services.players import codes_normalised, player_save, player_withdrawn_mark
 from tournament.services.results import tournament_touch
 
 # What the public form may set on a sign-up: a player's own fields, without what the
@@ -340,14 +340,14 @@ def sign_up_withdraw(*, sign_up: SignUp) -> SignUp:
     sign_up.decided_at = timezone.now()
     sign_up.save(update_fields=["status", "decided_at"])
     if player is not None:
-        player_withdraw(player=player)
+        player_withdrawn_mark(player)
     _promote(tournament)
     tournament_touch(tournament.pk)
     return sign_up
 
 
 def place_freed(*, tournament: Tournament) -> list[SignUp]:
-    """A place may have come free (a player withdrew: ``services.players.player_withdraw``;
+    """A place may have come free (a player withdrew: ``services.withdrawals.player_withdraw``;
     the limit was raised: ``services.tournaments.tournament_update``): before the first
     draw, the first in line takes it, in the caller's transaction."""
     if not tournament.sign_ups.filter(status="waiting").exists():

@@ -6,7 +6,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
 from tournament.forms.activity import ActivityFilterForm
-from tournament.history import activity
+from tournament.selectors import activity
 from tournament.views.common import get_tournament, roles
 
 

@@ -20,7 +20,6 @@ from tournament.selectors.fairness import (
 )
 from tournament.selectors.lookups import (
     cached,
-    kept,
     seating_key,
     sessions_under_review,
     tournament_list,
@@ -148,9 +147,8 @@ def _seating_tables(session, version: str, figures) -> dict:
     """The rows of the session's seating by table (HTML, a row each), the number of the
     player at table 1, seat P1 (the worked example of the lot rule; None before a draw), and
     the rows of the plan's player list under a planned session (every registered player).
-    Cached under the seating ``version``, read first, and kept in the process: the whole
-    hall reads this page when the draw is published, and the hands entered during play
-    leave it as it is."""
+    Cached under the seating ``version``, read first: the whole hall reads this page when
+    the draw is published, and the hands entered during play leave it as it is."""
     key = f"mcr:seating-rows:{session.pk}:{version}:{get_language()}"
 
     def compute():
@@ -164,8 +162,7 @@ def _seating_tables(session, version: str, figures) -> dict:
             else [],
         }
 
-    kind = f"mcr:seating-rows:{session.pk}:{get_language()}"
-    return kept(kind, version, lambda: cached(key, compute))
+    return cached(key, compute)
 
 
 @require_safe

@@ -13,7 +13,6 @@ language switch's return address are made of those alone, so a made-up ``?x=1`` 
 page kept for the address without it instead of making a new copy kept an hour.
 """
 
-import functools
 import hashlib
 from collections.abc import Callable, Mapping
 
@@ -26,33 +25,11 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 
 from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS
+from tournament.server.release import release
 
 # What the page is drawn with in place of the visitor's form token: a token has no space,
 # and nobody types this into a name.
 TOKEN_STAND_IN = "form-token-of-the-visitor 5c1e0a7f93d24b68"
-
-# What the code that draws the pages is made of: the project's Python, templates, catalogue
-# and static files.
-_RELEASE_FILES = (
-    "tournament/**/*.py",
-    "tournament/static/**/*",
-    "templates/**/*",
-    "locale/**/*.mo",
-)
-
-
-@functools.cache
-def release() -> str:
-    """A digest of the files this release draws pages with, read once per process: kept
-    HTML is keyed by it, so that a page kept by another release (before an upgrade, or by
-    a server not upgraded yet) is never served by this one."""
-    digest = hashlib.sha256()
-    for pattern in _RELEASE_FILES:
-        for path in sorted(settings.BASE_DIR.glob(pattern)):
-            if path.is_file():
-                digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
 
 
 def plain_visitor(request) -> bool:

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 
 from tournament.selectors.ema import ema_report
 from tournament.selectors.exports import export_version, exports_behind
-from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, data_version, versions
+from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, versions
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.views.common import get_tournament, roles
@@ -42,11 +42,12 @@ STANDINGS_PARAMETERS = {
 TABLES_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
 
 
-def tables_cache_key(tournament, version: int, query) -> str:
-    """The key of the page's tables for this version (with the standings' stamp: a restore
-    brings numbers back, not stamps), query and language (the query holds both tables'
-    sorts and pages, read by ``page_query``: nothing else of the address)."""
-    return page_key("standings-tables", (tournament.pk, version, versions(tournament)), query)
+def tables_cache_key(tournament, found: tuple | None, query) -> str:
+    """The key of the page's tables for these versions (``versions``: with the standings'
+    stamp, as a restore brings numbers back, not stamps), query and language (the query
+    holds both tables' sorts and pages, read by ``page_query``: nothing else of the
+    address)."""
+    return page_key("standings-tables", (tournament.pk, found), query)
 
 
 def standings_tables_html(tournament, query) -> dict:
@@ -66,10 +67,10 @@ def standings_tables_html(tournament, query) -> dict:
 @require_safe
 def standings_page(request, slug):
     tournament = get_tournament(request, slug)
-    # The version is read before the standings, so what is cached under it is never older.
-    version = data_version(tournament)
+    # The versions are read before the standings, so what is cached under them is never older.
+    found = versions(tournament)
     query = page_query(request.GET, STANDINGS_PARAMETERS)
-    key = tables_cache_key(tournament, version, query)
+    key = tables_cache_key(tournament, found, query)
 
     # Which downloads give an older version's file while a newer one is prepared: the page
     # says so beside their links, and is kept under it.
@@ -96,8 +97,7 @@ def standings_page(request, slug):
     # change of them through the services raises them too; not one in the admin).
     shown = (
         tournament.pk,
-        version,
-        versions(tournament),
+        found,
         tournament.name,
         tournament.slug,
         sorted(behind),

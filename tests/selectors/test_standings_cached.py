@@ -1,16 +1,18 @@
-"""The live standings: kept up to date table by table in each process, and always what the
-standings computed from every seat give (``compute_standings``, ``compute_rank_history``)."""
+"""The standings the pages read: cached whole under the tournament's version, and always what
+the standings computed from every seat give (``compute_standings``,
+``compute_rank_history``)."""
 
 import random
 
 import pytest
 
-from tests.services.test_results import assert_live_standings_exact, random_hand, standing_values
+from tests.services.test_results import assert_read_standings_exact, random_hand, standing_values
 from tournament import services
-from tournament.models import Hand, Table
-from tournament.selectors import standings_live
+from tournament.models import Hand, Player, Table, TournamentVersion
 from tournament.selectors.standings import (
+    compute_rank_history,
     compute_standings,
+    rank_history,
     team_standings,
     tournament_standings,
 )
@@ -55,7 +57,7 @@ def test_every_player_tied_shares_the_first_rank(session_in_play):
     rows = tournament_standings(session_in_play.tournament)
     assert {row.rank for row in rows} == {1}
     assert [row.rank for row in rows[3:5]] == [1, 1]
-    assert_live_standings_exact(session_in_play.tournament)
+    assert_read_standings_exact(session_in_play.tournament)
 
 
 def correct_a_hand(rng, organiser, tournament) -> None:
@@ -94,11 +96,11 @@ def rename_a_player(rng, organiser, tournament) -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_live_standings_follow_every_write_exactly(in_session_3, organiser, seed):
+def test_the_standings_read_follow_every_write_exactly(in_session_3, organiser, seed):
     """Hands played and corrected, in the open session and in the sessions played, players
-    withdrawn and renamed, the tie-breaks changed: after each, the live standings (brought up
-    from the write before) are those computed from every seat, and so is the rank history;
-    so are those of a process that reads them for the first time (another server)."""
+    withdrawn and renamed, the tie-breaks changed: after each, the standings the pages read
+    (cached at the version before) are those computed from every seat, and so is the rank
+    history; so are those read from the cache again."""
     tournament = in_session_3
     rng = random.Random(seed)
     actions = (
@@ -110,51 +112,35 @@ def test_the_live_standings_follow_every_write_exactly(in_session_3, organiser, 
             rename_a_player,
         ]
     )
-    assert_live_standings_exact(tournament)
+    assert_read_standings_exact(tournament)
     for _step in range(30):
         rng.choice(actions)(rng, organiser, tournament)
         tournament.refresh_from_db()
-        assert_live_standings_exact(tournament)
-    standings_live.forget_all()
-    assert_live_standings_exact(tournament)
+        assert_read_standings_exact(tournament)
+    assert_read_standings_exact(tournament)
 
 
-def test_a_hand_rereads_only_its_tables_seats(in_session_3, django_assert_num_queries):
+def test_a_hand_saved_shows_in_the_standings_at_once(in_session_3, django_assert_num_queries):
     tournament = in_session_3
-    list(tournament_standings(tournament))
+    before = standing_values(tournament_standings(tournament))
+    with django_assert_num_queries(1):  # the version; the rest from the cache
+        assert standing_values(tournament_standings(tournament)) == before
     table = tournament.sessions.get(number=3).tables.get(number=2)
-    random_hand(random.Random(1), table, 1)
-    # The version and stamp, then the seats of the tables stamped since.
-    with django_assert_num_queries(2):
-        rows = list(tournament_standings(tournament))
-    assert standing_values(rows) == standing_values(compute_standings(tournament))
-    # Nothing new: the version only.
-    with django_assert_num_queries(1):
-        list(tournament_standings(tournament))
-
-
-def test_a_write_rolled_back_leaves_the_standings_exact(in_session_3):
-    """A hand refused after its table's results were stored (the transaction rolled back)
-    leaves its table to be stamped by the next write: read again, harmlessly."""
-    tournament = in_session_3
-    tables = tournament.sessions.get(number=3).tables.order_by("number")
-    rng = random.Random(2)
-    random_hand(rng, tables[0], 1)
-    list(tournament_standings(tournament))
-    with pytest.raises(services.HandRefused):
-        services.hand_record(table=tables[0], entry=services.HandEntry(number=1, outcome="draw"))
-    random_hand(rng, tables[1], 1)
-    assert_live_standings_exact(tournament)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+    )
+    after = standing_values(tournament_standings(tournament))
+    assert after != before
+    assert after == standing_values(compute_standings(tournament))
 
 
 def test_new_tiebreaks_are_read_with_the_version_not_from_the_callers_tournament(in_session_3):
     """A page holding the tournament as read before the tie-breaks changed still ranks by
     the new ones: they come with the stamp that changed with them."""
     held = in_session_3
-    assert_live_standings_exact(held)
+    assert_read_standings_exact(held)
     fresh = type(held).objects.get(pk=held.pk)
     services.tournament_update(tournament=fresh, tiebreak_order=TIEBREAK_ORDERS[1])
-    standings_live.forget_all()
     rows = tournament_standings(held)  # the tournament as it was read before
     fresh.refresh_from_db()
     assert standing_values(rows) == standing_values(compute_standings(fresh))
@@ -162,18 +148,14 @@ def test_new_tiebreaks_are_read_with_the_version_not_from_the_callers_tournament
     assert standing_values(rows) != standing_values(compute_standings(held))
 
 
-def test_a_read_that_fails_halfway_is_read_again_whole(in_session_3, monkeypatch):
+def test_a_tournament_without_a_version_has_its_standings_computed_each_time(in_session_3):
+    """Made outside the services (the admin, an old backup), it has no version to key them:
+    nothing is cached, so nothing can be stale."""
     tournament = in_session_3
-    list(tournament_standings(tournament))
-    random_hand(random.Random(4), tournament.sessions.get(number=3).tables.get(number=1), 1)
-    live = standings_live.live_standings(tournament)
-
-    def lost(*args):
-        live.seats.clear()  # as if the connection dropped after part of the work
-        raise ConnectionError("the database went away")
-
-    monkeypatch.setattr(live, "_read_tables_after", lost)
-    with pytest.raises(ConnectionError):
-        tournament_standings(tournament)
-    monkeypatch.undo()
-    assert_live_standings_exact(tournament)
+    TournamentVersion.objects.filter(tournament=tournament).delete()
+    first = tournament_standings(tournament)[0]
+    Player.objects.filter(pk=first.player.pk).update(name="Renamed behind the services")
+    assert tournament_standings(tournament)[0].player.name == "Renamed behind the services"
+    assert rank_history(tournament).of(first.player.pk) == compute_rank_history(tournament).of(
+        first.player.pk
+    )
