@@ -20,16 +20,16 @@ class StandingsTable(RowsTable):
     """The players in the standings; substitutes, unranked, in grey."""
 
     rank = NumberColumn(verbose_name=_("Rank"), largest_first=False)
-    number = NumberColumn(verbose_name=_("No."), accessor="player.number", largest_first=False)
+    number = NumberColumn(verbose_name=_("No."), accessor="player__number", largest_first=False)
     # Namesakes stay in number order.
-    player = Column(verbose_name=_("Player"), order_by=("player.name", "player.number"))
-    team = Column(verbose_name=_("Team"), accessor="player.team")
+    player = Column(verbose_name=_("Player"), order_by=("player__name", "player__number"))
+    team = Column(verbose_name=_("Team"), accessor="player__team")
     table_points = NumberColumn(verbose_name=_("Table points"))
     score = NumberColumn(verbose_name=_("Score"))
-    first = NumberColumn(verbose_name=_("1st"), accessor="places.0")
-    second = NumberColumn(verbose_name=_("2nd"), accessor="places.1")
-    third = NumberColumn(verbose_name=_("3rd"), accessor="places.2")
-    fourth = NumberColumn(verbose_name=_("4th"), accessor="places.3")
+    first = NumberColumn(verbose_name=_("1st"), accessor="places__0")
+    second = NumberColumn(verbose_name=_("2nd"), accessor="places__1")
+    third = NumberColumn(verbose_name=_("3rd"), accessor="places__2")
+    fourth = NumberColumn(verbose_name=_("4th"), accessor="places__3")
     sessions_played = NumberColumn(verbose_name=_("Sessions"))
     best_session = NumberColumn(verbose_name=_("Best session"))
 

@@ -5,6 +5,7 @@ from django import template
 
 from tournament.language.formatting import format_table_points
 from tournament.tables import table_url
+from tournament.tables.seating import seat_heading
 
 register = template.Library()
 
@@ -46,3 +47,9 @@ def aria_sort(column) -> str:
 def table_points(value) -> str:
     """Exact table points, "7/3" or "1.75"."""
     return format_table_points(value)
+
+
+@register.filter
+def seat_wind(seat: int):
+    """A starting seat (0..3) as "P1 (East)"."""
+    return seat_heading(seat)

@@ -1,0 +1,147 @@
+"""Pages read as a reader sees them, through Python's HTML parser: the tests assert on the
+tables' cells, an element's text or a link's address, so a change of markup that keeps what
+a reader sees keeps them green.
+
+    tables(html)                   every table: its rows (head and body), each a list of
+                                   its cells' texts (th and td), spaces collapsed
+    table(html, selector)          the rows of the one table ``selector`` finds
+    texts(html, selector)          the text of each element ``selector`` finds
+    elements(html, selector)       the elements themselves (``Element``: tag, attrs, text(),
+                                   find())
+
+A selector is a few simple selectors separated by spaces (descendants): each a tag name, a
+``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``, or several joined
+(``table.standings``, ``th[aria-sort=descending]``, ``nav.pager a``).
+"""
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}  # fmt: skip
+
+
+@dataclass
+class Element:
+    tag: str
+    attrs: dict[str, str]
+    children: list = field(default_factory=list)  # Elements and strings
+
+    def text(self) -> str:
+        """The element's text, as a reader reads it: spaces collapsed, trimmed."""
+        return " ".join("".join(_texts(self)).split())
+
+    @property
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def find(self, selector: str) -> list["Element"]:
+        """The descendants ``selector`` finds, in document order."""
+        found = [self]
+        for part in selector.split():
+            match = _matcher(part)
+            found = _unique(e for parent in found for e in _descendants(parent) if match(e))
+        return found
+
+
+def _texts(element):
+    for child in element.children:
+        if isinstance(child, str):
+            yield child
+        else:
+            yield from _texts(child)
+
+
+def _descendants(element):
+    for child in element.children:
+        if isinstance(child, Element):
+            yield child
+            yield from _descendants(child)
+
+
+def _unique(elements) -> list[Element]:
+    seen, result = set(), []
+    for element in elements:
+        if id(element) not in seen:
+            seen.add(id(element))
+            result.append(element)
+    return result
+
+
+_SIMPLE = re.compile(r"([.#]?[\w-]+)|\[([\w-]+)(?:=([^\]]*))?\]")
+
+
+def _matcher(part: str):
+    tests = []
+    for name, attribute, value in _SIMPLE.findall(part):
+        if name.startswith("."):
+            tests.append(lambda e, c=name[1:]: c in e.classes)
+        elif name.startswith("#"):
+            tests.append(lambda e, i=name[1:]: e.attrs.get("id") == i)
+        elif name:
+            tests.append(lambda e, t=name.lower(): e.tag == t)
+        elif value:
+            tests.append(lambda e, a=attribute, v=value.strip("\"'"): e.attrs.get(a) == v)
+        else:
+            tests.append(lambda e, a=attribute: a in e.attrs)
+    return lambda element: all(test(element) for test in tests)
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#document", {})
+        self.open = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, {name: value or "" for name, value in attrs})
+        self.open[-1].children.append(element)
+        if tag not in VOID:
+            self.open.append(element)
+
+    def handle_startendtag(self, tag, attrs):
+        self.open[-1].children.append(Element(tag, {name: value or "" for name, value in attrs}))
+
+    def handle_endtag(self, tag):
+        # Close up to the matching element (a missing end tag closes with its parent).
+        for depth in range(len(self.open) - 1, 0, -1):
+            if self.open[depth].tag == tag:
+                del self.open[depth:]
+                return
+
+    def handle_data(self, data):
+        self.open[-1].children.append(data)
+
+
+def parse(html) -> Element:
+    """The document's tree; ``html`` as text or bytes (a response's content)."""
+    builder = _TreeBuilder()
+    builder.feed(html.decode() if isinstance(html, bytes) else html)
+    builder.close()
+    return builder.root
+
+
+def elements(html, selector: str) -> list[Element]:
+    return parse(html).find(selector)
+
+
+def texts(html, selector: str) -> list[str]:
+    return [element.text() for element in elements(html, selector)]
+
+
+def rows_of(table: Element) -> list[list[str]]:
+    """A table's rows, each its cells' texts (nested tables' rows aside)."""
+    return [
+        [cell.text() for cell in row.children if isinstance(cell, Element) and cell.tag in ("td", "th")]
+        for row in table.find("tr")
+    ]
+
+
+def tables(html) -> list[list[list[str]]]:
+    return [rows_of(found) for found in elements(html, "table")]
+
+
+def table(html, selector: str) -> list[list[str]]:
+    (found,) = elements(html, selector)
+    return rows_of(found)
