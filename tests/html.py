@@ -49,6 +49,8 @@ def _texts(element):
     for child in element.children:
         if isinstance(child, str):
             yield child
+        elif child.tag == "br":
+            yield " "  # a line break parts words as a space does
         else:
             yield from _texts(child)
 

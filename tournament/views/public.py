@@ -150,13 +150,13 @@ def seating_by_name(request, slug, number):
     context = roles(request, tournament)
     if refused := _under_review(request, context, tournament, session):
         return refused
+    seats = session_seats_by_name(session, query)
     context.update(
         tournament=tournament,
         session=session,
         query=query,
-        by_name=SeatingByNameTable(
-            session_seats_by_name(session, query), slug=tournament.slug, request=request
-        ),
+        seats=seats,
+        by_name=SeatingByNameTable(seats, slug=tournament.slug, request=request),
     )
     return render(request, "seating/by_name.html", context)
 
