@@ -56,6 +56,7 @@ def _timed(run, runs: int) -> float:
 def empty_caches() -> None:
     """The shared cache emptied, and whatever this process keeps of the standings and the
     seating forgotten too, where a release still keeps any: a cold request recomputes all."""
+    import contextlib
     import importlib
 
     from django.core.cache import cache
@@ -65,10 +66,8 @@ def empty_caches() -> None:
         ("tournament.selectors.standings_live", "forget_all"),
         ("tournament.selectors.lookups", "forget_kept"),
     ):
-        try:
+        with contextlib.suppress(ImportError, AttributeError):
             getattr(importlib.import_module(module), forget)()
-        except (ImportError, AttributeError):
-            pass
 
 
 def cpu_ms(run, runs: int) -> float:

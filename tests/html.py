@@ -82,9 +82,11 @@ def _matcher(part: str):
         elif name.startswith("#"):
             tests.append(lambda e, i=name[1:]: e.attrs.get("id") == i)
         elif name:
-            tests.append(lambda e, t=name.lower(): e.tag == t)
+            tag = name.lower()
+            tests.append(lambda e, t=tag: e.tag == t)
         elif value:
-            tests.append(lambda e, a=attribute, v=value.strip("\"'"): e.attrs.get(a) == v)
+            wanted = value.strip("\"'")
+            tests.append(lambda e, a=attribute, v=wanted: e.attrs.get(a) == v)
         else:
             tests.append(lambda e, a=attribute: a in e.attrs)
     return lambda element: all(test(element) for test in tests)
@@ -135,7 +137,11 @@ def texts(html, selector: str) -> list[str]:
 def rows_of(table: Element) -> list[list[str]]:
     """A table's rows, each its cells' texts (nested tables' rows aside)."""
     return [
-        [cell.text() for cell in row.children if isinstance(cell, Element) and cell.tag in ("td", "th")]
+        [
+            cell.text()
+            for cell in row.children
+            if isinstance(cell, Element) and cell.tag in ("td", "th")
+        ]
         for row in table.find("tr")
     ]
 

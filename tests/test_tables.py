@@ -86,7 +86,7 @@ def test_shared_ranks_keep_the_standings_order_both_ways():
 
 
 def test_an_unknown_sort_is_ignored_and_marks_no_heading():
-    table, page = drawn(StandingsTable, ROWS, "?sort=-nonsense")
+    page = drawn(StandingsTable, ROWS, "?sort=-nonsense")[1]
     assert numbers("?sort=-nonsense") == [1, 2, 3, 4, 5, 9, 10]
     assert not html.elements(page, "th[aria-sort]")
     assert sort_value(StandingsTable)("-nonsense") is None
@@ -103,7 +103,9 @@ def test_the_given_rows_are_not_reordered():
 def test_cells_show_exact_points_names_badges_and_the_substitute_row():
     first = row(1, 1, Fraction(7, 3), 12, best=12, team="Tigers")
     first.player.name_zh = "陈静"
-    page = drawn(StandingsTable, [first, row(9, None, Fraction(7, 4), -3, substitute=True, best=-3)])[1]
+    page = drawn(
+        StandingsTable, [first, row(9, None, Fraction(7, 4), -3, substitute=True, best=-3)]
+    )[1]
     assert html.table(page, "table.standings")[1:] == [
         ["1", "1", "Player 1 陈静", "Tigers", "7/3", "12", "1", "0", "0", "0", "1", "12"],
         # The substitute has no rank.
@@ -132,7 +134,10 @@ def test_a_withdrawn_player_is_marked_and_names_are_escaped():
     page = drawn(StandingsTable, [gone])[1]
     assert html.texts(page, "span.badge.warn") == ["withdrawn"]
     assert "<script>" not in page and "<b>" not in page
-    assert html.table(page, "table.standings")[1][2:4] == ["<script>x</script> withdrawn", "<b>Team</b>"]
+    assert html.table(page, "table.standings")[1][2:4] == [
+        "<script>x</script> withdrawn",
+        "<b>Team</b>",
+    ]
 
 
 def test_empty_tables_say_so():

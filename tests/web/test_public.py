@@ -7,7 +7,6 @@ import pytest
 from django.urls import reverse
 
 from tests import html
-
 from tests.conftest import login, make_players
 from tournament import services
 from tournament.language.formatting import SEAT_LABELS

@@ -17,9 +17,8 @@ from django.urls import reverse
 from tests import html
 from tests.conftest import download
 from tests.test_exports import EXPECTED_STANDINGS, SEATS_2, make_scenario_tournament, records
-from tournament import services
+from tournament import services, tables
 from tournament.models import Table
-from tournament import tables
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -380,7 +379,10 @@ def test_the_search_is_kept_in_the_sort_and_page_links(clients, monkeypatch):
     assert heading["Table points"] == "?q=tigers&sort=-table_points"
     assert heading["Score"] == "?q=tigers&sort=score"
     pager = {a.text(): a.attrs["href"] for a in html.elements(page, "nav.pager")[0].find("a")}
-    assert pager == {"Next": "?q=tigers&sort=-score&page=2", "All 2": "?q=tigers&sort=-score&page=all"}
+    assert pager == {
+        "Next": "?q=tigers&sort=-score&page=2",
+        "All 2": "?q=tigers&sort=-score&page=all",
+    }
     # The form sends the sort with the next search; "Show everyone" drops the search only.
     (form,) = html.elements(page, "form[role=search]")
     assert [(i.attrs["name"], i.attrs["value"]) for i in form.find("input[type=hidden]")] == [

@@ -22,7 +22,7 @@ WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gett
 
 
 def seat_heading(seat: int):
-    """"P1 (East)": a seat's label and its wind."""
+    """ "P1 (East)": a seat's label and its wind."""
     return format_lazy("{} ({})", SEAT_LABELS[seat], WINDS[seat])
 
 
@@ -85,7 +85,9 @@ class SeatingTable(RowsTable):
 
     def __init__(self, tables: list[SeatedTable], method: str, **kwargs):
         rows = [
-            SeatingRow(table.number, [SeatCell(s.player, seat_note(s, method)) for s in table.seats])
+            SeatingRow(
+                table.number, [SeatCell(s.player, seat_note(s, method)) for s in table.seats]
+            )
             for table in tables
         ]
         super().__init__(rows, **kwargs)
