@@ -156,7 +156,7 @@ def seating_by_name(request, slug, number):
         session=session,
         query=query,
         seats=seats,
-        by_name=SeatingByNameTable(seats, slug=tournament.slug, request=request),
+        by_name=SeatingByNameTable(seats, slug=tournament.slug),
     )
     return render(request, "seating/by_name.html", context)
 
@@ -174,8 +174,8 @@ def player_page(request, slug, number):
         player=player,
         schedule=schedule,
         planned=planned,
-        schedule_table=PlayerSessionsTable(schedule, slug=tournament.slug, request=request),
-        planned_table=PlannedSessionsTable(planned, slug=tournament.slug, request=request),
+        schedule_table=PlayerSessionsTable(schedule, slug=tournament.slug),
+        planned_table=PlannedSessionsTable(planned, slug=tournament.slug),
         record=player_record(player),
     )
     return render(request, "seating/player.html", context)
