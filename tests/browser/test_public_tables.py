@@ -1,7 +1,7 @@
 """The public pages' data tables on a phone (360 × 740): the standings (with the search),
 the seating by table and by name, a player's sessions. The page never scrolls sideways; a
-table wider than the screen scrolls inside its own box; the pager's links and the search's
-button are big enough to tap (44 px)."""
+table wider than the screen scrolls inside its own box; the pager's links, the sorting
+headings and the search's button are big enough to tap (44 px)."""
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -56,6 +56,7 @@ def test_the_standings_fit_a_phone_and_its_pager_and_search_can_be_tapped(
     assert scrolls_in_its_box(browser, "table.standings")
     assert heights(browser, "nav.pager a") and min(heights(browser, "nav.pager a")) >= 44
     assert min(heights(browser, "form[role=search] button")) >= 44
+    assert min(heights(browser, "table.standings th a")) >= 44
     # The search, without any script: a GET form.
     browser.find_element(By.ID, "standings-search").send_keys("alexandrina")
     navigates(
