@@ -12,10 +12,32 @@ from django.test import RequestFactory
 
 from tests import html
 from tournament import tables as tables_module
+from tournament.language.formatting import format_table_points
 from tournament.models import Player
 from tournament.selectors.standings import StandingRow, TeamRow
 from tournament.tables import page_value, paginate, sort_value
 from tournament.tables.standings import StandingsTable, TeamStandingsTable
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (Fraction(7), "7"),
+        (Fraction(0), "0"),
+        (Fraction(7, 4), "1.75"),
+        (Fraction(1, 2), "0.5"),
+        (Fraction(13, 2), "6.5"),
+        (Fraction(1, 4), "0.25"),
+        (Fraction(7, 3), "7/3"),
+        (Fraction(17, 6), "17/6"),
+        (Fraction(29, 12), "29/12"),
+        (Fraction(-3, 2), "-1.5"),
+        (Fraction(-7, 3), "-7/3"),
+        (3, "3"),
+    ],
+)
+def test_table_points_are_written_exactly(value, text):
+    assert format_table_points(value) == text
 
 
 def row(number, rank, table_points, score, *, substitute=False, best=None, team=""):
