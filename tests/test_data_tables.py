@@ -1,6 +1,8 @@
 """The data tables (``tournament.tables``): the standings' sorting by value, not by text,
 empty values last both ways, pages of 100 rows and *All*, each table on its own parameters,
-and the project's template (headings, aria-sort, the pager), read through the HTML parser.
+the project's template (headings, aria-sort, the pager), and a player's sessions (links,
+badges, the seat replaced and the plan's seats to be filled, names escaped), read through
+the HTML parser.
 
 Rows are built in memory (unsaved players), so these tests need no database.
 """
@@ -14,8 +16,10 @@ from tests import html
 from tournament import tables as tables_module
 from tournament.language.formatting import format_table_points
 from tournament.models import Player
+from tournament.selectors.seating import ListedPlayer, Numbered, PlannedSeat, PlayerSeat
 from tournament.selectors.standings import StandingRow, TeamRow
 from tournament.tables import page_value, paginate, sort_value
+from tournament.tables.seating import PlannedSessionsTable, PlayerSessionsTable
 from tournament.tables.standings import StandingsTable, TeamStandingsTable
 
 
@@ -301,3 +305,55 @@ def test_a_thousand_teams_go_by_pages_of_their_own():
         "Previous": "?page=3&team-page=11",
         "All 1200": "?page=3&team-page=all",
     }
+
+
+def test_sorting_the_teams_keeps_the_players_page():
+    page = drawn(TeamStandingsTable, TEAMS, "?page=3")[1]
+    assert links(page)["Team"] == "?page=3&team-sort=team"
+
+
+# ---------------------------------------------------------------- a player's sessions
+
+BO = ListedPlayer(14, "Bo <Li>", is_substitute=True)
+ANN = ListedPlayer(3, "Ann", withdrawn=True)
+
+
+def sessions_page(table) -> str:
+    return table.as_html(RequestFactory().get("/"))
+
+
+def test_a_drawn_session_links_its_seating_and_the_opponents_with_their_badges():
+    seat = PlayerSeat(
+        Numbered(2), Numbered(7), 1, [("P1", BO), ("P3", ANN)], replaces=ListedPlayer(9, "Cy & Co")
+    )
+    page = sessions_page(PlayerSessionsTable([seat], slug="open"))
+    (row,) = html.elements(page, "tbody tr#session-2")
+    assert [cell.text() for cell in row.find("td")] == [
+        "2",
+        "7",
+        "P2 (South) replaces 9 Cy & Co",
+        "P1: 14 Bo <Li> substitute · P3: 3 Ann withdrawn",
+    ]
+    assert [a.attrs["href"] for a in row.find("a")] == [
+        "/t/open/seating/2/",
+        "/t/open/players/14/",
+        "/t/open/players/3/",
+    ]
+    assert html.texts(page, "small.replaces") == ["replaces 9 Cy & Co"]
+    assert html.texts(page, "span.badge.warn.withdrawn") == ["withdrawn"]
+    assert "<Li>" not in page
+
+
+def test_a_planned_session_shows_a_withdrawn_opponents_seat_as_to_be_filled():
+    planned = PlannedSeat(session=5, table=12, seat=3, opponents=[("P1", BO), ("P2", None)])
+    page = sessions_page(PlannedSessionsTable([planned], slug="open"))
+    (row,) = html.elements(page, "tbody tr#planned-5")
+    assert [cell.text() for cell in row.find("td")] == [
+        "5",
+        "12",
+        "P4",
+        "P1: 14 Bo <Li> · P2: seat to be filled",
+    ]
+    # The plan's opponents carry no badges; a seat left by a withdrawal is to be filled.
+    assert html.texts(page, "span.to-be-filled") == ["seat to be filled"]
+    assert not html.elements(page, ".badge")
