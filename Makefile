@@ -159,8 +159,8 @@ bench-screen: $(STAMP)
 # Big tournaments' pages and exports: builds 100x8, 400x10 and 1,000x10 tournaments (about
 # a quarter of an hour; BENCH_WEB_DB=postgresql for the PostgreSQL of DATABASE_URL) and
 # prints queries, server time, bytes and the workbook's memory per page; then the workbook
-# written by openpyxl's write-only mode on its rows read once, and the standings table by
-# the project's table and by django-tables2, side by side on the same rows.
+# written by openpyxl's write-only mode on its rows read once, and the pages drawn by
+# django-tables2 cold: the standings' first page and All, the seating, a player's page.
 .PHONY: bench-web
 bench-web: $(STAMP)
 	$(PY) bench/web_benchmark.py --database $(or $(BENCH_WEB_DB),sqlite)

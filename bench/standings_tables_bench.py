@@ -1,131 +1,158 @@
-"""The standings page's players table rendered by the project's own sortable table
-(``tournament.views.standings_tables``) and by django-tables2, on the same rows: the whole
-table (what *All* prints), one page of 100 rows (what the page shows first), and each
-sorted by score. Part of ``make bench-web``.
+"""The public pages drawn by django-tables2, cold (the cache emptied first, as after a write):
+the standings page's first page and *All* (every row, to print), sorted by rank and by
+score, the seating page and a player's page, as a signed-in organiser reads them (drawn for
+each request: the whole-page cache serves only the spectators). Part of ``make bench-web``;
+alone, on a tournament already in the database (``manage.py generate_tournament``):
 
-The django-tables2 table has the same twelve columns, the same cells (the player's name
-with its Chinese name and badges, exact table points as "7/3") and sorts by the same values.
+    DATABASE_URL=postgres://... .venv/bin/python bench/standings_tables_bench.py \\
+        --slug rehearsal-1000x10-s1 [--runs 5] [--profile all]
+
+``--profile NAME`` prints the 25 costliest functions of one cold request of that case.
 """
 
 from __future__ import annotations
 
-TABLES2_APP = "django_tables2"
-PAGE_ROWS = 100
+import argparse
+import os
+import secrets
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_MS = 150
 
 
-def tables2_standings_table():
-    """A django-tables2 table of the standings' rows (``StandingRow``), built on first use:
-    django-tables2 reads the settings when it is imported."""
-    import django_tables2 as tables
-    from django.utils.html import escape, format_html
-    from django.utils.safestring import mark_safe
-    from django.utils.translation import gettext_lazy as _
+def cases(tournament) -> dict[str, str]:
+    """What is measured: name -> address."""
+    from django.urls import reverse
 
-    from tournament.language.formatting import format_table_points
-
-    class PlaceColumn(tables.Column):
-        def __init__(self, index, verbose_name):
-            super().__init__(
-                verbose_name=verbose_name,
-                accessor="places",
-                order_by=(f"places.{index}",),
-                attrs={"td": {"class": "num"}},
-            )
-            self.index = index
-
-        def render(self, value):
-            return value[self.index]
-
-    class StandingsTables2(tables.Table):
-        rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
-        number = tables.Column(
-            verbose_name=_("No."), accessor="player.number", attrs={"td": {"class": "num"}}
-        )
-        player = tables.Column(verbose_name=_("Player"), order_by=("player.name",))
-        team = tables.Column(verbose_name=_("Team"), accessor="player.team")
-        table_points = tables.Column(verbose_name=_("Table points"), attrs={"td": {"class": "num"}})
-        score = tables.Column(verbose_name=_("Score"), attrs={"td": {"class": "num"}})
-        first = PlaceColumn(0, _("1st"))
-        second = PlaceColumn(1, _("2nd"))
-        third = PlaceColumn(2, _("3rd"))
-        fourth = PlaceColumn(3, _("4th"))
-        sessions_played = tables.Column(verbose_name=_("Sessions"), attrs={"td": {"class": "num"}})
-        best_session = tables.Column(verbose_name=_("Best session"), attrs={"td": {"class": "num"}})
-
-        class Meta:
-            attrs = {"class": "standings"}
-            row_attrs = {"class": lambda record: "" if record.ranked else "substitute"}
-            empty_text = _("No players registered yet.")
-
-        def render_player(self, value):
-            html = escape(value.name)
-            if value.name_zh:
-                html = format_html('{} <span lang="zh-Hans">{}</span>', html, value.name_zh)
-            if value.is_substitute:
-                html = format_html('{} <span class="badge">{}</span>', html, _("substitute"))
-            if value.withdrawn_at is not None:
-                html = format_html('{} <span class="badge warn">{}</span>', html, _("withdrawn"))
-            return mark_safe(html)
-
-        def render_table_points(self, value):
-            return format_table_points(value)
-
-    return StandingsTables2
+    slug = tournament.slug
+    standings = reverse("standings", args=[slug])
+    last = tournament.sessions.order_by("-number").first().number
+    middle = tournament.players.count() // 2
+    return {
+        "standings, first page": standings,
+        "standings, All": standings + "?page=all",
+        "standings, first page by score": standings + "?sort=-score",
+        "standings, All by score": standings + "?sort=-score&page=all",
+        "standings, a search": standings + "?q=zhang",
+        "seating": reverse("seating", args=[slug, last]),
+        "seating, All": reverse("seating", args=[slug, last]) + "?page=all",
+        "player page": reverse("player_schedule", args=[slug, middle]),
+    }
 
 
-def measure(tournament, runs: int, timed) -> list[tuple[str, float, int]]:
-    """(what, median ms, bytes of HTML) for each way of rendering the players' table;
-    ``timed(render, runs)`` is the benchmark's median timer."""
-    from django.conf import settings
-    from django.test import RequestFactory
+def _timed(run, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
 
-    from tournament.selectors.standings import compute_standings
-    from tournament.views.standings_tables import StandingsTable
 
-    assert TABLES2_APP in settings.INSTALLED_APPS, "web_benchmark installs the app first"
-    from django_tables2 import RequestConfig
+def empty_caches() -> None:
+    """The shared cache emptied, and whatever this process keeps of the standings and the
+    seating forgotten too, where a release still keeps any: a cold request recomputes all."""
+    import contextlib
+    import importlib
 
-    table_class = tables2_standings_table()
-    rows = compute_standings(tournament)
-    factory = RequestFactory()
+    from django.core.cache import cache
 
-    def own(query=""):
-        request = factory.get("/standings/" + query)
-        return StandingsTable(rows, request.GET).as_html()
+    cache.clear()
+    for module, forget in (
+        ("tournament.selectors.standings_live", "forget_all"),
+        ("tournament.selectors.lookups", "forget_kept"),
+    ):
+        with contextlib.suppress(ImportError, AttributeError):
+            getattr(importlib.import_module(module), forget)()
 
-    def tables2(query="", paginate=True):
-        request = factory.get("/standings/" + query)
-        table = table_class(rows)
-        RequestConfig(request, paginate={"per_page": PAGE_ROWS} if paginate else False).configure(
-            table
-        )
-        return table.as_html(request)
 
-    standings_ms = timed(lambda: compute_standings(tournament), runs)
-    cases = [
-        ("the standings computed (both tables' input)", lambda: None, standings_ms),
-        ("project's table, every row (All)", lambda: own("?page=all"), None),
-        ("project's table, every row, by score", lambda: own("?sort=-score&page=all"), None),
-        (f"project's table, a page of {PAGE_ROWS}", own, None),
-        (f"project's table, a page of {PAGE_ROWS}, by score", lambda: own("?sort=-score"), None),
-        ("django-tables2, every row (All)", lambda: tables2(paginate=False), None),
-        (
-            "django-tables2, every row, by score",
-            lambda: tables2("?sort=-score", paginate=False),
-            None,
-        ),
-        (f"django-tables2, a page of {PAGE_ROWS}", tables2, None),
-        (
-            f"django-tables2, a page of {PAGE_ROWS}, by score",
-            lambda: tables2("?sort=-score"),
-            None,
-        ),
-    ]
+def cpu_ms(run, runs: int) -> float:
+    """The median of ``runs`` calls' time on this process's CPU, in ms: less swayed than
+    the time on the clock by other work on the machine (but blind to the database's)."""
+    times = []
+    for _ in range(runs):
+        started = time.process_time()
+        run()
+        times.append((time.process_time() - started) * 1000)
+    return statistics.median(times)
+
+
+def measure(client, tournament, runs: int, timed=_timed) -> list[tuple[str, float, float, int]]:
+    """(case, median ms cold, median CPU ms cold, bytes) for each case; ``client`` is signed
+    in."""
     figures = []
-    for name, render, known in cases:
-        if known is not None:
-            figures.append((name, known, 0))
-            continue
-        html = str(render())
-        figures.append((name, timed(render, runs), len(html.encode())))
+    for name, path in cases(tournament).items():
+
+        def cold(path=path):
+            empty_caches()
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            return response
+
+        size = len(cold().content)
+        figures.append((name, timed(cold, runs), cpu_ms(cold, runs), size))
     return figures
+
+
+def profile(client, tournament, name: str) -> None:
+    import cProfile
+    import pstats
+
+    path = cases(tournament)[name]
+    client.get(path)
+    empty_caches()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    client.get(path)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+
+
+def report(figures, runs: int) -> None:
+    print(f"  cold, median of {runs}; target {TARGET_MS} ms; the time, then its CPU time")
+    for name, ms, cpu, size in figures:
+        print(f"  {name:<34} {ms:>8.1f} ms {cpu:>8.1f} ms CPU {size:>10,} bytes")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--slug", required=True)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--profile", help="a case's name, or a word of it")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ["MCR_DEBUG"] = "0"
+    os.environ.setdefault("MCR_SECRET_KEY", secrets.token_urlsafe(50))
+    os.environ["MCR_ALLOWED_HOSTS"] = "testserver"
+    os.environ["MCR_SECURE_SSL_REDIRECT"] = "0"
+    os.environ["MCR_SECURE_COOKIES"] = "0"
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.test import Client
+
+    from tournament.models import Tournament
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+    tournament = Tournament.objects.get(slug=args.slug)
+    organiser = tournament.organisers.first() or User.objects.get_or_create(username="bench")[0]
+    client = Client()
+    client.force_login(organiser)
+    if args.profile:
+        (name,) = [name for name in cases(tournament) if args.profile in name][:1]
+        profile(client, tournament, name)
+        return 0
+    print(f"{tournament.players.count()} players, {tournament.sessions.count()} sessions")
+    report(measure(client, tournament, args.runs), args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -25,9 +25,8 @@ production settings (DEBUG off):
   sessions (its first draw plans them all); then, in a transaction of their own, one more
   session drawn and hands saved in it through the sheet's background request (p50/p95 of
   64) and through the hand service alone (64 more);
-- the standings page's players table rendered by the project's sortable table and by
-  django-tables2 (every row, and a page of 100), on the same rows
-  (``bench/standings_tables_bench.py``);
+- the pages drawn by django-tables2, cold: the standings' first page and *All*, by rank and
+  by score, a search, the seating page and a player's page (``bench/standings_tables_bench.py``);
 - the workbook's sheets written as the site writes them, by openpyxl in its write-only
   mode, on rows read once: time and the peak of the memory the writing allocates
   (``bench/workbook_bench.py``, which ``make bench-workbook`` runs alone on rows it makes).
@@ -410,17 +409,14 @@ def report(size, pages, sources, writes) -> None:
     print(f"  draw of one session: {draws} (target 2000 ms)")
 
 
-def report_tables(size, tournament, runs: int) -> None:
+def report_tables(size, client, tournament, runs: int) -> None:
     import standings_tables_bench
 
     players, sessions = size
-    print(
-        f"\n{players} players x {sessions} sessions: the standings page's players table"
-        f" (median of {runs}; the page's target is {TARGET_MS['standings']} ms cold)"
+    print(f"\n{players} players x {sessions} sessions: the pages drawn by django-tables2")
+    standings_tables_bench.report(
+        standings_tables_bench.measure(client, tournament, runs, timed), runs
     )
-    for name, ms, size_bytes in standings_tables_bench.measure(tournament, runs, timed):
-        shown = f"{size_bytes:>10,} bytes" if size_bytes else ""
-        print(f"  {name:<48} {ms:>8.1f} ms  {shown}")
 
 
 def report_writers(size, tournament, runs: int) -> None:
@@ -444,16 +440,13 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--libraries-only",
         action="store_true",
-        help="only the workbook's writing and the comparison with django-tables2",
+        help="only the workbook's writing and the pages drawn by django-tables2",
     )
     args = parser.parse_args(argv)
     postgres = configure(args)
     try:
         import django
-        from django.conf import settings
 
-        # django-tables2, beside the project's own tables (bench/standings_tables_bench.py).
-        settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "django_tables2"]
         django.setup()
         from django.contrib.auth.models import User
         from django.core.management import call_command
@@ -475,7 +468,7 @@ def main(argv=None) -> int:
                 writes = measure_writes(client, tournament)
                 report(size, pages, sources, writes)
             report_writers(size, tournament, args.runs)
-            report_tables(size, tournament, args.runs)
+            report_tables(size, client, tournament, args.runs)
     finally:
         if postgres is not None:
             from django.db import connections

@@ -1,116 +1,114 @@
-"""Pages read as pages: HTML parsed by Python's ``html.parser`` into elements that a test finds
-by tag, id, class and attribute and reads as a reader would (its text, whitespace collapsed),
-so that a template changed without changing what a user sees keeps the tests green.
+"""Pages read as a reader sees them, through Python's HTML parser: the tests assert on the
+tables' cells, an element's text or a link's address, so a change of markup that keeps what
+a reader sees keeps them green.
 
-    page = parse(response.content)
-    row = page.one("tr", id="hand-2")
-    assert row.one("a", class_="hand-link")["href"] == "/t/open/.../hands/2/#entry"
-    assert page.find_all("button", data_preset_kind=True)
+    tables(html)                   every table: its rows (head and body), each a list of
+                                   its cells' texts (th and td), spaces collapsed
+    table(html, selector)          the rows of the one table ``selector`` finds
+    texts(html, selector)          the text of each element ``selector`` finds
+    elements(html, selector)       the elements themselves (``Element``: tag, attrs, text(),
+                                   find())
+
+A selector is a few simple selectors separated by spaces (descendants): each a tag name, a
+``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``, or several joined
+(``table.standings``, ``th[aria-sort=descending]``, ``nav.pager a``).
 """
 
-from __future__ import annotations
-
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-# Elements that have no end tag.
-VOID = {
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-    "track", "wbr",
-}  # fmt: skip
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}  # fmt: skip
 
 
-@dataclass(eq=False)
+@dataclass
 class Element:
     tag: str
-    attrs: dict[str, str | None]
-    children: list[Element | str] = field(default_factory=list)
+    attrs: dict[str, str]
+    children: list = field(default_factory=list)  # Elements and strings
 
-    def __getitem__(self, name: str) -> str | None:
-        return self.attrs[name]
-
-    def get(self, name: str, default=None):
-        return self.attrs.get(name, default)
+    def text(self) -> str:
+        """The element's text, as a reader reads it: spaces collapsed, trimmed."""
+        return " ".join("".join(_texts(self)).split())
 
     @property
     def classes(self) -> set[str]:
-        return set((self.attrs.get("class") or "").split())
+        return set(self.attrs.get("class", "").split())
 
-    @property
-    def text(self) -> str:
-        """What the element says, its children's text included, whitespace collapsed."""
-        parts = []
-
-        def walk(element):
-            for child in element.children:
-                if isinstance(child, str):
-                    parts.append(child)
-                else:
-                    walk(child)
-
-        walk(self)
-        return " ".join("".join(parts).split())
-
-    def elements(self):
-        """Every element inside this one, in document order."""
-        for child in self.children:
-            if isinstance(child, Element):
-                yield child
-                yield from child.elements()
-
-    def find_all(self, tag: str | None = None, *, class_: str | None = None, **attrs):
-        """The elements inside this one of ``tag`` (any when None), with the class ``class_``
-        and the attributes ``attrs`` (``data_x=True``: ``data-x`` present, whatever its value;
-        a string: that value; ``None``: absent). Underscores in names stand for hyphens, and
-        one at the end keeps a Python word free (``for_="id_fan"``)."""
-        wanted = {name.rstrip("_").replace("_", "-"): value for name, value in attrs.items()}
-        found = []
-        for element in self.elements():
-            if tag is not None and element.tag != tag:
-                continue
-            if class_ is not None and class_ not in element.classes:
-                continue
-            if all(_matches(element, name, value) for name, value in wanted.items()):
-                found.append(element)
+    def find(self, selector: str) -> list["Element"]:
+        """The descendants ``selector`` finds, in document order."""
+        found = [self]
+        for part in selector.split():
+            match = _matcher(part)
+            found = _unique(e for parent in found for e in _descendants(parent) if match(e))
         return found
 
-    def find(self, tag: str | None = None, **kwargs) -> Element | None:
-        """The first element ``find_all`` finds, or None."""
-        found = self.find_all(tag, **kwargs)
-        return found[0] if found else None
 
-    def one(self, tag: str | None = None, **kwargs) -> Element:
-        """The only element ``find_all`` finds (fails when there are none or several)."""
-        found = self.find_all(tag, **kwargs)
-        assert len(found) == 1, f"{len(found)} elements {tag} {kwargs}"
-        return found[0]
-
-
-def _matches(element: Element, name: str, value) -> bool:
-    if value is True:
-        return name in element.attrs
-    if value is None:
-        return name not in element.attrs
-    return element.attrs.get(name) == value
+def _texts(element):
+    for child in element.children:
+        if isinstance(child, str):
+            yield child
+        elif child.tag == "br":
+            yield " "  # a line break parts words as a space does
+        else:
+            yield from _texts(child)
 
 
-class _Builder(HTMLParser):
+def _descendants(element):
+    for child in element.children:
+        if isinstance(child, Element):
+            yield child
+            yield from _descendants(child)
+
+
+def _unique(elements) -> list[Element]:
+    seen, result = set(), []
+    for element in elements:
+        if id(element) not in seen:
+            seen.add(id(element))
+            result.append(element)
+    return result
+
+
+_SIMPLE = re.compile(r"([.#]?[\w-]+)|\[([\w-]+)(?:=([^\]]*))?\]")
+
+
+def _matcher(part: str):
+    tests = []
+    for name, attribute, value in _SIMPLE.findall(part):
+        if name.startswith("."):
+            tests.append(lambda e, c=name[1:]: c in e.classes)
+        elif name.startswith("#"):
+            tests.append(lambda e, i=name[1:]: e.attrs.get("id") == i)
+        elif name:
+            tag = name.lower()
+            tests.append(lambda e, t=tag: e.tag == t)
+        elif value:
+            wanted = value.strip("\"'")
+            tests.append(lambda e, a=attribute, v=wanted: e.attrs.get(a) == v)
+        else:
+            tests.append(lambda e, a=attribute: a in e.attrs)
+    return lambda element: all(test(element) for test in tests)
+
+
+class _TreeBuilder(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.root = Element("#document", {})
         self.open = [self.root]
 
     def handle_starttag(self, tag, attrs):
-        element = Element(tag, dict(attrs))
+        element = Element(tag, {name: value or "" for name, value in attrs})
         self.open[-1].children.append(element)
         if tag not in VOID:
             self.open.append(element)
 
     def handle_startendtag(self, tag, attrs):
-        self.open[-1].children.append(Element(tag, dict(attrs)))
+        self.open[-1].children.append(Element(tag, {name: value or "" for name, value in attrs}))
 
     def handle_endtag(self, tag):
-        # Closes the nearest open element of that tag (and any left open inside it).
+        # Close up to the matching element (a missing end tag closes with its parent).
         for depth in range(len(self.open) - 1, 0, -1):
             if self.open[depth].tag == tag:
                 del self.open[depth:]
@@ -120,11 +118,38 @@ class _Builder(HTMLParser):
         self.open[-1].children.append(data)
 
 
-def parse(html: str | bytes) -> Element:
-    """``html`` (a page or a part of one) as a tree of elements under a document element."""
-    if isinstance(html, bytes):
-        html = html.decode()
-    builder = _Builder()
-    builder.feed(html)
+def parse(html) -> Element:
+    """The document's tree; ``html`` as text or bytes (a response's content)."""
+    builder = _TreeBuilder()
+    builder.feed(html.decode() if isinstance(html, bytes) else html)
     builder.close()
     return builder.root
+
+
+def elements(html, selector: str) -> list[Element]:
+    return parse(html).find(selector)
+
+
+def texts(html, selector: str) -> list[str]:
+    return [element.text() for element in elements(html, selector)]
+
+
+def rows_of(table: Element) -> list[list[str]]:
+    """A table's rows, each its cells' texts (nested tables' rows aside)."""
+    return [
+        [
+            cell.text()
+            for cell in row.children
+            if isinstance(cell, Element) and cell.tag in ("td", "th")
+        ]
+        for row in table.find("tr")
+    ]
+
+
+def tables(html) -> list[list[list[str]]]:
+    return [rows_of(found) for found in elements(html, "table")]
+
+
+def table(html, selector: str) -> list[list[str]]:
+    (found,) = elements(html, selector)
+    return rows_of(found)

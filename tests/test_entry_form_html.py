@@ -8,7 +8,7 @@ from django import forms
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tests.html import parse
+from tests.html_tree import parse
 from tournament.forms.hands import PENALTY_PRESETS, PenaltyFormSet
 from tournament.seating import session_schedule
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tests.html import parse
+from tests.html_tree import parse
 from tournament.hall import statistics
 
 PLAYER = SimpleNamespace(name="Ann <the Bold>")

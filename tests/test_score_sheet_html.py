@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tests.html import parse
+from tests.html_tree import parse
 from tournament.seating import session_schedule
 from tournament.selectors.sheets import SheetRow
 

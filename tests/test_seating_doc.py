@@ -15,7 +15,7 @@ from tests.markdown_tables import code_text, table_rows
 from tournament import seating, services
 from tournament.models import Seat
 from tournament.selectors.withdrawals import registration_summary, substitute_limit_warning
-from tournament.templatetags.seating_rows import replaced_note
+from tournament.tables.seating import replaced_note
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "seating.md"
 TEXT = DOC.read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tests import html
 from tests.conftest import download, login, make_user
 from tests.e2e.test_full_tournament import hand_data, hands_for
 from tests.test_exports import notes, records
@@ -44,20 +45,13 @@ def players_xlsx() -> bytes:
     return buffer.getvalue()
 
 
-def text_cells(row_html: str) -> list[str]:
-    return [
-        " ".join(re.sub(r"<[^>]+>", " ", cell).split())
-        for cell in re.findall(r"<td[^>]*>(.*?)</td>", row_html, flags=re.S)
-    ]
-
-
 def standings_page(client) -> dict[int, dict]:
     """Number -> rank, table points, score, badges, as the standings page shows them."""
-    html = client.get(reverse("standings", args=[SLUG])).content.decode()
-    body = html.split('<table class="standings">', 1)[1].split("</table>", 1)[0]
+    page = client.get(reverse("standings", args=[SLUG])).content
     rows = {}
-    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.split("<tbody>", 1)[1], flags=re.S):
-        rank, number, player, team, points, score, *_rest = text_cells(row)
+    for rank, number, player, team, points, score, *_rest in html.table(page, "table.standings")[
+        1:
+    ]:
         rows[int(number)] = {
             "rank": int(rank) if rank else None,
             "points": Fraction(points),

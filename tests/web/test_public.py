@@ -6,6 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login, make_players
 from tournament import services
 from tournament.language.formatting import SEAT_LABELS
@@ -152,16 +153,18 @@ def test_seating_page_shows_the_seed_and_every_stored_seat(client, tournament, d
 
 
 def test_seating_page_shows_names_lots_and_the_substitute(client, tournament, drawn):
-    html = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
+    page = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
     substitute = drawn.seats.get(player__number=16)
-    row = re.search(rf'<tr id="table-{substitute.table.number}">(.*?)</tr>', html, re.S).group(1)
-    cell = re.findall(r"<td>(.*?)</td>", row, re.S)[substitute.seat]
-    assert "<strong>16</strong> Sub Stitute" in cell
-    assert '<span lang="zh">替补</span>' in cell
-    assert '<span class="badge">substitute</span>' in cell
-    assert f"lot {substitute.lot}<" in cell
-    for label in SEAT_LABELS:
-        assert f"<th>{label} (" in html
+    (row,) = html.elements(page, f"tr#table-{substitute.table.number}")
+    cell = row.find("td")[substitute.seat]
+    assert cell.text() == f"16 Sub Stitute 替补 substitute lot {substitute.lot}"
+    assert [e.text() for e in cell.find("strong")] == ["16"]
+    assert [e.attrs["lang"] for e in cell.find("span")[:1]] == ["zh"]
+    assert [e.text() for e in cell.find("span.badge")] == ["substitute"]
+    assert [e.text() for e in cell.find("small.muted")] == [f"lot {substitute.lot}"]
+    headings = html.texts(page, "table.seating thead th[scope=col]")
+    assert headings == ["Table", *(f"{label} ({wind})" for label, wind in zip(
+        SEAT_LABELS, ("East", "South", "West", "North"), strict=True))]  # fmt: skip
 
 
 def test_verification_example_is_the_sha256_of_seed_and_number(client, tournament, drawn):

@@ -19,6 +19,7 @@ from tournament.models import (
     Seat,
     TournamentVersion,
 )
+from tournament.players import names
 from tournament.selectors.lookups import PLAYED_SEAT, cached
 from tournament.selectors.sheets import session_sheets
 
@@ -405,3 +406,19 @@ def penalties_of(tournament):
         .select_related("hand__table__session")
         .order_by("hand__table__session__number", "hand__table__number", "hand__number", "id")
     )
+
+
+def standings_found(rows, query: str) -> list:
+    """The standings' rows of the players a search finds (``names.matches``: a name or part
+    of it, its pinyin or initials, the number), or whose team it names; each keeps its rank
+    in the whole standings. Every row for an empty search."""
+    if not query.strip():
+        return list(rows)
+    return [
+        row
+        for row in rows
+        if names.matches(
+            query, name=row.player.name, name_zh=row.player.name_zh, number=row.player.number
+        )
+        or names.matches(query, name=row.player.team, name_zh="", number=row.player.number)
+    ]

@@ -5,8 +5,6 @@ import json
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from tournament import seating
@@ -18,12 +16,7 @@ from tournament.selectors.fairness import (
     fairness_record,
     live_commitment,
 )
-from tournament.selectors.lookups import (
-    cached,
-    seating_key,
-    sessions_under_review,
-    tournament_list,
-)
+from tournament.selectors.lookups import seating_key, sessions_under_review, tournament_list
 from tournament.selectors.overview import tournament_overview
 from tournament.selectors.seating import (
     player_seating,
@@ -34,9 +27,15 @@ from tournament.selectors.seating import (
 from tournament.selectors.series import series_list
 from tournament.selectors.statistics import player_record
 from tournament.services.sign_ups import sign_up_closed_reason
-from tournament.templatetags.seating_rows import plan_player_row_list, seating_row_list
+from tournament.tables import page_value, paginate
+from tournament.tables.seating import (
+    PlannedSessionsTable,
+    PlanPlayersTable,
+    PlayerSessionsTable,
+    SeatingByNameTable,
+    SeatingTable,
+)
 from tournament.views.common import get_player, get_session, get_tournament, roles
-from tournament.views.pager import Pager, page_value
 from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
 
 
@@ -109,25 +108,24 @@ def seating_page(request, slug, number):
 
     def context() -> dict:
         figures = seating_figures(tournament, version=version)
-        tables = _seating_tables(session, version, figures)
-        # A big event's 2,500 tables and its plan's 10,000 players by pages, as a phone
-        # reads them (``page=all`` to print); the plan's list on a parameter of its own.
-        table_pager = Pager(query, len(tables["rows"]))
-        plan_pager = Pager(query, len(tables["plan"]), parameter="plan-page")
+        tables = session_tables(session)
+        example = tables[0].seats[0].player.number if tables else None
+        # A big event's 250 tables and its plan's 1,000 players by pages, as a phone reads
+        # them (``page=all`` to print); the plan's list on a parameter of its own.
+        plan = None
+        if session.method == "planned" and figures.plan:
+            plan = PlanPlayersTable(figures.plan_players, with_changes=bool(figures.plan.replans))
+            plan = paginate(request, plan, query)
         return {
             **roles_held,
             "page_path": page_path(request, query),
             "tournament": tournament,
             "session": session,
-            "seating_rows": mark_safe("".join(table_pager.rows(tables["rows"]))),
-            "table_pager": table_pager.html(),
-            "plan_rows": mark_safe("".join(plan_pager.rows(tables["plan"]))),
-            "plan_pager": plan_pager.html(),
+            "seating_table": paginate(request, SeatingTable(tables, session.method), query),
+            "plan_table": plan,
             "plan_paged": "plan-page" in query,
-            "example_number": tables["example"],
-            "example_key": seating.lot_key(session.seed, tables["example"])
-            if tables["example"] is not None
-            else "",
+            "example_number": example,
+            "example_key": seating.lot_key(session.seed, example) if example is not None else "",
             "figures": figures,
             "draw_input_json": json.dumps(session.draw_input, ensure_ascii=False)
             if session.draw_input
@@ -143,28 +141,6 @@ def seating_page(request, slug, number):
     return shared_page(request, page, "seating/seating.html", context)
 
 
-def _seating_tables(session, version: str, figures) -> dict:
-    """The rows of the session's seating by table (HTML, a row each), the number of the
-    player at table 1, seat P1 (the worked example of the lot rule; None before a draw), and
-    the rows of the plan's player list under a planned session (every registered player).
-    Cached under the seating ``version``, read first: the whole hall reads this page when
-    the draw is published, and the hands entered during play leave it as it is."""
-    key = f"mcr:seating-rows:{session.pk}:{version}:{get_language()}"
-
-    def compute():
-        tables = session_tables(session)
-        planned = session.method == "planned" and figures.plan
-        return {
-            "rows": seating_row_list(tables, session.method),
-            "example": tables[0].seats[0].player.number if tables else None,
-            "plan": plan_player_row_list(figures.plan_players, figures.plan.replans)
-            if planned
-            else [],
-        }
-
-    return cached(key, compute)
-
-
 @require_safe
 def seating_by_name(request, slug, number):
     """The session's seating in alphabetical order of players, for finding one's table."""
@@ -174,11 +150,13 @@ def seating_by_name(request, slug, number):
     context = roles(request, tournament)
     if refused := _under_review(request, context, tournament, session):
         return refused
+    seats = session_seats_by_name(session, query)
     context.update(
         tournament=tournament,
         session=session,
         query=query,
-        seats=session_seats_by_name(session, query),
+        seats=seats,
+        by_name=SeatingByNameTable(seats, slug=tournament.slug),
     )
     return render(request, "seating/by_name.html", context)
 
@@ -196,6 +174,8 @@ def player_page(request, slug, number):
         player=player,
         schedule=schedule,
         planned=planned,
+        schedule_table=PlayerSessionsTable(schedule, slug=tournament.slug),
+        planned_table=PlannedSessionsTable(planned, slug=tournament.slug),
         record=player_record(player),
     )
     return render(request, "seating/player.html", context)

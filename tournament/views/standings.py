@@ -1,10 +1,11 @@
 """Public standings: the sortable page, the Excel workbook and the results for the EMA.
 Anyone may read them.
 
-The page's tables are cached as HTML under the tournament's data version, the sort asked
-for and the language: a visitor reloading the page during a session is served the same
-text until a hand or any other write raises the version. The spectators (nobody signed in)
-are served the whole page kept likewise (``shared_pages``).
+The page's tables (``tables.standings``) are drawn for each reader; the spectators (nobody
+signed in) are served the whole page kept in the shared cache under the tournament's data
+version, the sort, page and search asked for and the language (``shared_pages``), until a
+hand or any other write raises the version. A search (``q``) lists the players it finds,
+each with their rank in the whole standings.
 
 The files are built once per data version by the task queue and served from the stored
 copy (``downloads``); the pages that link them say when the download gives the previous
@@ -12,7 +13,6 @@ version's file while a newer one is prepared.
 """
 
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -21,56 +21,56 @@ from django.views.decorators.http import require_safe
 
 from tournament.selectors.ema import ema_report
 from tournament.selectors.exports import export_version, exports_behind
-from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, versions
-from tournament.selectors.standings import tournament_standings
+from tournament.selectors.lookups import versions
+from tournament.selectors.standings import standings_found, tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
+from tournament.tables import page_value, paginate, sort_value
+from tournament.tables.standings import StandingsTable, TeamStandingsTable
 from tournament.views.common import get_tournament, roles
 from tournament.views.downloads import export_download
-from tournament.views.pager import page_value
 from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
-from tournament.views.standings_tables import StandingsTable, TeamStandingsTable
 
-# What the page reads of its query: each table's sort and page.
+# The longest search kept: a name is shorter, and a page is kept for each search asked.
+SEARCH_LENGTH = 60
+
+
+def search_value(asked: str) -> str | None:
+    """A search as the page reads it: spaces trimmed, at most ``SEARCH_LENGTH`` characters;
+    None for none."""
+    return asked.strip()[:SEARCH_LENGTH] or None
+
+
+# What the page reads of its query: the search, each table's sort and page.
 STANDINGS_PARAMETERS = {
-    StandingsTable.sort_parameter: StandingsTable.sort_value,
-    StandingsTable.page_parameter: page_value,
-    TeamStandingsTable.sort_parameter: TeamStandingsTable.sort_value,
-    TeamStandingsTable.page_parameter: page_value,
+    "q": search_value,
+    "sort": sort_value(StandingsTable),
+    "page": page_value,
+    "team-sort": sort_value(TeamStandingsTable),
+    "team-page": page_value,
 }
 
-# Old versions are never asked for again; they only need to leave the cache eventually.
-TABLES_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
 
-
-def tables_cache_key(tournament, found: tuple | None, query) -> str:
-    """The key of the page's tables for these versions (``versions``: with the standings'
-    stamp, as a restore brings numbers back, not stamps), query and language (the query
-    holds both tables' sorts and pages, read by ``page_query``: nothing else of the
-    address)."""
-    return page_key("standings-tables", (tournament.pk, found), query)
-
-
-def standings_tables_html(tournament, query) -> dict:
-    """The players' table and the teams' table ("" without teams), as HTML, and the count
-    of tables not confirmed yet (the standings may still change while there are any)."""
+def standings_tables(request, tournament, query) -> dict:
+    """The players' table (the players the search finds), the teams' table (None without
+    teams), sorted and paged as ``query`` asks."""
     rows = tournament_standings(tournament)
-    teams = ""
-    if rows.has_teams:
-        teams = TeamStandingsTable(rows.teams(), query).as_html()
+    search = query.get("q", "")
+    players = StandingsTable(standings_found(rows, search))
+    if search:
+        players.empty_text = _("No player matches “%(query)s”.") % {"query": search}
+    teams = TeamStandingsTable(rows.teams()) if rows.has_teams else None
     return {
-        "players": StandingsTable(rows, query).as_html(),
-        "teams": teams,
-        "unconfirmed_tables": unconfirmed_table_count(tournament),
+        "standings_table": paginate(request, players, query),
+        "team_standings_table": teams and paginate(request, teams, query),
     }
 
 
 @require_safe
 def standings_page(request, slug):
     tournament = get_tournament(request, slug)
-    # The versions are read before the standings, so what is cached under them is never older.
+    # The versions are read before the standings, so what is kept under them is never older.
     found = versions(tournament)
     query = page_query(request.GET, STANDINGS_PARAMETERS)
-    key = tables_cache_key(tournament, found, query)
 
     # Which downloads give an older version's file while a newer one is prepared: the page
     # says so beside their links, and is kept under it.
@@ -79,16 +79,13 @@ def standings_page(request, slug):
     )
 
     def context() -> dict:
-        tables = cache.get(key)
-        if tables is None:
-            tables = standings_tables_html(tournament, query)
-            cache.set(key, tables, TABLES_CACHE_SECONDS)
         return {
             "page_path": page_path(request, query),
             "tournament": tournament,
-            "standings_table": tables["players"],
-            "team_standings_table": tables["teams"],
-            "unconfirmed_tables": tables["unconfirmed_tables"],
+            "search": query.get("q", ""),
+            "sort": query.get("sort", ""),
+            **standings_tables(request, tournament, query),
+            "unconfirmed_tables": unconfirmed_table_count(tournament),
             "downloads_behind": behind,
             **roles(request, tournament),
         }
