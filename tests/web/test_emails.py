@@ -2,7 +2,6 @@
 now*, with every persona; and a player's e-mail address never on a public page or file."""
 
 import io
-import re
 import zipfile
 from datetime import timedelta
 
@@ -23,7 +22,9 @@ def url(name, *args, slug="spring-open"):
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text as a reader sees it."""
+    (body,) = html.texts(response.content, "body")
+    return body
 
 
 @pytest.fixture
