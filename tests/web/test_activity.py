@@ -2,7 +2,6 @@
 account or a table's tablet), what and the values before and after, filtered by session, table
 and player, a page at a time, in a number of queries that does not grow with the history."""
 
-
 import pytest
 from django.test import Client
 from django.urls import reverse

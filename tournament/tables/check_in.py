@@ -32,9 +32,11 @@ class CheckInTable(tables.Table):
         attrs = {"class": "check-in", "th": HEADING}
         row_attrs = {
             "id": lambda record: f"player-{record.player.number}",
-            "class": lambda record, table: "absent"
-            if record.expected and not record.checked_in_at and table.sheet.opened
-            else None,
+            "class": lambda record, table: (
+                "absent"
+                if record.expected and not record.checked_in_at and table.sheet.opened
+                else None
+            ),
         }
         empty_text = _("No player found.")
 

@@ -53,7 +53,10 @@ class SeriesRankingTable(tables.Table):
                     verbose_name=f"{index}. {tournament.name}",
                     accessor=f"cells__{index - 1}",
                     orderable=False,
-                    attrs={"th": {**HEADING, "class": "num"}, "td": {"class": _result_class(index - 1)}},
+                    attrs={
+                        "th": {**HEADING, "class": "num"},
+                        "td": {"class": _result_class(index - 1)},
+                    },
                 ),
             )
             for index, tournament in enumerate(tournaments, start=1)
