@@ -3,23 +3,23 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.columns import HEADING, CellTemplateColumn, cells
+from tournament.tables.columns import HEADING, cells
 
 
 class LockoutsTable(tables.Table):
     username = tables.Column(verbose_name=_("Account"))
     ip_address = tables.Column(verbose_name=_("Address"))
     failures = tables.Column(verbose_name=_("Failed logins"))
-    last_failure = CellTemplateColumn(
+    last_failure = tables.TemplateColumn(
         template_name="registration/cells/last_failure.html", verbose_name=_("Last one")
     )
-    status = CellTemplateColumn(
+    status = tables.TemplateColumn(
         template_name="registration/cells/status.html",
         verbose_name=_("Status"),
         accessor="username",
         order_by=("locked_until", "username"),
     )
-    actions = CellTemplateColumn(
+    actions = tables.TemplateColumn(
         template_name="registration/cells/unlock.html",
         verbose_name=_("Actions"),
         accessor="username",

@@ -5,7 +5,7 @@ import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 from django_tables2.data import TableData
 
-from tournament.tables.columns import HEADING, CellTemplateColumn
+from tournament.tables.columns import HEADING
 
 
 class _ReadBySlices(TableData):
@@ -17,21 +17,21 @@ class _ReadBySlices(TableData):
 
 
 class ActivityTable(tables.Table):
-    when = CellTemplateColumn(
+    when = tables.TemplateColumn(
         template_name="tournaments/activity_cells/when.html", verbose_name=_("When")
     )
-    who = CellTemplateColumn(
+    who = tables.TemplateColumn(
         # A change without an account says so: the cell is drawn for every change.
         template_name="tournaments/activity_cells/who.html",
         verbose_name=_("Who"),
         accessor="when",
     )
-    what = CellTemplateColumn(
+    what = tables.TemplateColumn(
         template_name="tournaments/activity_cells/what.html",
         verbose_name=_("What"),
         accessor="subject",
     )
-    change = CellTemplateColumn(
+    change = tables.TemplateColumn(
         template_name="tournaments/activity_cells/change.html",
         verbose_name=_("Change"),
         accessor="kind",

@@ -4,23 +4,23 @@ with its tick (or its undo) as a small form while the session's check-in has bee
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.columns import HEADING, NUMBER, CellTemplateColumn, cells
+from tournament.tables.columns import HEADING, NUMBER, cells
 
 
 class CheckInTable(tables.Table):
     number = tables.Column(verbose_name=_("Number"), accessor="player__number", attrs=NUMBER)
-    player = CellTemplateColumn(
+    player = tables.TemplateColumn(
         template_name="check_in/cells/player.html",
         verbose_name=_("Player"),
         order_by=("name_order", "player__number"),
     )
-    checked_in = CellTemplateColumn(
+    checked_in = tables.TemplateColumn(
         template_name="check_in/cells/checked_in.html",
         verbose_name=_("Checked in"),
         accessor="checked_in_at",
         order_by=("checked_in_at", "player__number"),
     )
-    actions = CellTemplateColumn(
+    actions = tables.TemplateColumn(
         template_name="check_in/cells/actions.html",
         verbose_name=_("Actions"),
         accessor="player",

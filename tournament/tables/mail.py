@@ -5,13 +5,13 @@ import django_tables2 as tables
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.columns import HEADING, CellTemplateColumn
+from tournament.tables.columns import HEADING
 
 
 class EmailsTable(tables.Table):
-    to = CellTemplateColumn(template_name="mail/cells/to.html", verbose_name=_("To"))
+    to = tables.TemplateColumn(template_name="mail/cells/to.html", verbose_name=_("To"))
     subject = tables.Column(verbose_name=_("Subject"))
-    status = CellTemplateColumn(
+    status = tables.TemplateColumn(
         template_name="mail/cells/status.html", verbose_name=_("Status"), accessor="pk"
     )
 

@@ -4,16 +4,16 @@ linked by hand), and a person's results in each tournament they played."""
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.columns import HEADING, NUMBER, CellTemplateColumn
+from tournament.tables.columns import HEADING, NUMBER
 
 
 class LinkedPlayersTable(tables.Table):
     """The players linked to a person, by number, or by person or tournaments played."""
 
-    player = CellTemplateColumn(
+    player = tables.TemplateColumn(
         template_name="people/cells/player.html", verbose_name=_("Player"), accessor="number"
     )
-    person = CellTemplateColumn(
+    person = tables.TemplateColumn(
         template_name="people/cells/person.html",
         verbose_name=_("Person"),
         order_by=("person__name", "number"),
@@ -24,7 +24,7 @@ class LinkedPlayersTable(tables.Table):
         order_by=("person__tournament_count", "number"),
         attrs=NUMBER,
     )
-    unlink = CellTemplateColumn(
+    unlink = tables.TemplateColumn(
         template_name="people/cells/unlink.html",
         verbose_name="",
         accessor="number",
@@ -40,18 +40,18 @@ class LinkedPlayersTable(tables.Table):
 class PersonResultsTable(tables.Table):
     """A person's tournaments, newest first (``selectors.people.person_results``)."""
 
-    tournament = CellTemplateColumn(
+    tournament = tables.TemplateColumn(
         template_name="people/cells/tournament.html",
         verbose_name=_("Tournament"),
         accessor="tournament__name",
     )
-    rank = CellTemplateColumn(
+    rank = tables.TemplateColumn(
         template_name="people/cells/rank.html",
         verbose_name=_("Rank"),
         accessor="standing__rank",
         attrs=NUMBER,
     )
-    table_points = CellTemplateColumn(
+    table_points = tables.TemplateColumn(
         template_name="people/cells/exact.html",
         verbose_name=_("Table points"),
         accessor="standing__table_points",

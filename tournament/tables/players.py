@@ -5,7 +5,7 @@ or status; the row's actions (edit, withdraw or reinstate) as small forms."""
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.columns import HEADING, NUMBER, CellTemplateColumn, cells
+from tournament.tables.columns import HEADING, NUMBER, cells
 
 
 def _yes(value) -> str:
@@ -23,7 +23,7 @@ class PlayersTable(tables.Table):
         verbose_name=_("Chinese name"), orderable=False, attrs=cells(lang="zh-Hans")
     )
     team = tables.Column(verbose_name=_("Team or club"), order_by=("team", "number"))
-    country = CellTemplateColumn(
+    country = tables.TemplateColumn(
         template_name="players/cells/country.html",
         verbose_name=_("Country"),
         order_by=("country", "number"),
@@ -32,13 +32,13 @@ class PlayersTable(tables.Table):
     is_substitute = tables.Column(verbose_name=_("Substitute"), orderable=False)
     email = tables.Column(verbose_name=_("E-mail"), orderable=False, attrs=cells(class_="hash"))
     ema_guest = tables.Column(verbose_name=_("EMA guest"), orderable=False)
-    status = CellTemplateColumn(
+    status = tables.TemplateColumn(
         template_name="players/cells/status.html",
         verbose_name=_("Status"),
         accessor="is_active",
         order_by=("-is_active", "number"),
     )
-    actions = CellTemplateColumn(
+    actions = tables.TemplateColumn(
         template_name="players/cells/actions.html",
         verbose_name=_("Actions"),
         orderable=False,

@@ -5,40 +5,40 @@ whether it is confirmed. By table number, or sorted by referee or hands entered.
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.columns import HEADING, NUMBER, CellTemplateColumn, cells
+from tournament.tables.columns import HEADING, NUMBER, cells
 
 
 class SessionTablesTable(tables.Table):
     """The referees' home: one such table a session in play, each paged and sorted by
     parameters of its own (``prefix``); the table's number a button to its sheet."""
 
-    table = CellTemplateColumn(
+    table = tables.TemplateColumn(
         template_name="referee/cells/table_button.html",
         verbose_name=_("Table"),
         accessor="table__number",
         attrs=NUMBER,
     )
-    players = CellTemplateColumn(
+    players = tables.TemplateColumn(
         template_name="referee/cells/players.html",
         verbose_name=_("Players"),
         accessor="table__number",
         orderable=False,
     )
-    referee = CellTemplateColumn(
+    referee = tables.TemplateColumn(
         template_name="referee/cells/referee.html",
         verbose_name=_("Referee"),
         accessor="table__number",
         order_by=("table__referee__username", "table__number"),
         attrs=cells(class_="referee"),
     )
-    hands = CellTemplateColumn(
+    hands = tables.TemplateColumn(
         template_name="referee/cells/hands.html",
         verbose_name=_("Hands"),
         accessor="entered",
         order_by=("entered", "table__number"),
         attrs=NUMBER,
     )
-    confirmed = CellTemplateColumn(
+    confirmed = tables.TemplateColumn(
         template_name="referee/cells/confirmed.html",
         verbose_name="",
         accessor="table__number",
@@ -56,7 +56,7 @@ class TableRefereesTable(SessionTablesTable):
     """The organisers' page that gives tables their referees: one session, each row found
     by its table's number."""
 
-    table = CellTemplateColumn(
+    table = tables.TemplateColumn(
         template_name="referee/cells/table_link.html",
         verbose_name=_("Table"),
         accessor="table__number",

@@ -5,7 +5,7 @@ brackets."""
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.columns import HEADING, NUMBER, CellTemplateColumn
+from tournament.tables.columns import HEADING, NUMBER
 
 
 def _result_class(index: int):
@@ -21,12 +21,12 @@ def _result_class(index: int):
 
 class SeriesRankingTable(tables.Table):
     rank = tables.Column(verbose_name=_("Rank"), attrs=NUMBER, order_by=("rank", "name"))
-    name = CellTemplateColumn(template_name="series/cells/name.html", verbose_name=_("Name"))
+    name = tables.TemplateColumn(template_name="series/cells/name.html", verbose_name=_("Name"))
     country = tables.Column(verbose_name=_("Country"), order_by=("country", "rank"))
-    total = CellTemplateColumn(
+    total = tables.TemplateColumn(
         template_name="series/cells/total.html", attrs=NUMBER, order_by=("rank", "name")
     )
-    table_points = CellTemplateColumn(
+    table_points = tables.TemplateColumn(
         template_name="people/cells/exact.html",
         verbose_name=_("Table points"),
         attrs=NUMBER,
@@ -48,7 +48,7 @@ class SeriesRankingTable(tables.Table):
         columns = [
             (
                 f"tournament_{index}",
-                CellTemplateColumn(
+                tables.TemplateColumn(
                     template_name="series/cells/result.html",
                     verbose_name=f"{index}. {tournament.name}",
                     accessor=f"cells__{index - 1}",

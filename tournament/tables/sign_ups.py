@@ -6,7 +6,7 @@ pages by parameters of its own (``prefix``)."""
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables.columns import HEADING, NUMBER, CellTemplateColumn, cells
+from tournament.tables.columns import HEADING, NUMBER, cells
 
 
 def _sign_up_id(record) -> str:
@@ -16,13 +16,13 @@ def _sign_up_id(record) -> str:
 class PendingSignUpsTable(tables.Table):
     """Sign-ups holding a place, to accept or refuse: in the order they came, or sorted."""
 
-    name = CellTemplateColumn(template_name="sign_ups/cells/name.html", verbose_name=_("Name"))
+    name = tables.TemplateColumn(template_name="sign_ups/cells/name.html", verbose_name=_("Name"))
     team = tables.Column(verbose_name=_("Team or club"))
     country = tables.Column(verbose_name=_("Country"))
     ema_number = tables.Column(verbose_name=_("EMA number"), orderable=False, attrs=NUMBER)
     email = tables.Column(verbose_name=_("E-mail"), orderable=False, attrs=cells(class_="hash"))
     signed_up_at = tables.DateTimeColumn(verbose_name=_("Signed up"))
-    actions = CellTemplateColumn(
+    actions = tables.TemplateColumn(
         template_name="sign_ups/cells/actions.html",
         verbose_name=_("Actions"),
         accessor="pk",
@@ -50,9 +50,9 @@ class WaitingListTable(PendingSignUpsTable):
 class DecidedSignUpsTable(tables.Table):
     """Sign-ups accepted, refused or withdrawn, the latest decided first."""
 
-    name = CellTemplateColumn(template_name="sign_ups/cells/name.html", verbose_name=_("Name"))
+    name = tables.TemplateColumn(template_name="sign_ups/cells/name.html", verbose_name=_("Name"))
     email = tables.Column(verbose_name=_("E-mail"), orderable=False, attrs=cells(class_="hash"))
-    status = CellTemplateColumn(
+    status = tables.TemplateColumn(
         template_name="sign_ups/cells/status.html", verbose_name=_("Status")
     )
 
