@@ -206,7 +206,8 @@ def desk_players(tournament):
         ({}, [1, 2, 3, 4, 5]),
         ({"sort": "-number"}, [5, 4, 3, 2, 1]),
         ({"sort": "player"}, [3, 4, 5, 2, 1]),  # pinyin for Chinese names
-        ({"sort": "checked_in"}, [1, 3, 5, 4, 2]),  # not yet, then by the time
+        # By the time, those not yet last (as every table sorts no value).
+        ({"sort": "checked_in"}, [4, 2, 1, 3, 5]),
         ({"q": "shanghai"}, [2, 4]),  # a team, or its pinyin
         ({"q": "zw"}, [2]),  # the initials of a name's pinyin
         ({"q": "5"}, [5]),

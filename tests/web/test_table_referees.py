@@ -63,9 +63,9 @@ def test_the_page_lists_each_table_with_its_referee(personas, url, drawn, refere
     ]  # fmt: skip
     (second,) = html.elements(response.content, "tr#table-2")
     assert second.text().startswith("2 ")
-    # Sorted by referee: the tables without one first, by number.
+    # Sorted by referee, the tables without one last (as every table sorts no value), by number.
     by_referee = personas["organiser"].get(url, {"sort": "referee"})
-    assert [row[0] for row in html.table(by_referee.content, "table")[1:]] == ["1", "3", "4", "2"]
+    assert [row[0] for row in html.table(by_referee.content, "table")[1:]] == ["2", "1", "3", "4"]
 
 
 def test_the_form_offers_the_referees_and_organisers_and_nobody(personas, url, organiser, referee):

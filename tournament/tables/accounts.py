@@ -1,33 +1,21 @@
-"""The accounts locked out after failed logins, the latest first, each with *Unlock*."""
+"""The accounts locked out after failed logins, the latest first, each with *Unlock*. The
+rows are written by ``tables/lockouts.html``."""
 
-import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
+from django_tables2 import Column
 
-from tournament.tables.columns import HEADING, cells
+from tournament.tables import NumberColumn, RowsTable
 
 
-class LockoutsTable(tables.Table):
-    username = tables.Column(verbose_name=_("Account"))
-    ip_address = tables.Column(verbose_name=_("Address"))
-    failures = tables.Column(verbose_name=_("Failed logins"))
-    last_failure = tables.TemplateColumn(
-        template_name="registration/cells/last_failure.html", verbose_name=_("Last one")
-    )
-    status = tables.TemplateColumn(
-        template_name="registration/cells/status.html",
-        verbose_name=_("Status"),
-        accessor="username",
-        order_by=("locked_until", "username"),
-    )
-    actions = tables.TemplateColumn(
-        template_name="registration/cells/unlock.html",
-        verbose_name=_("Actions"),
-        accessor="username",
-        orderable=False,
-        attrs=cells(class_="row-actions"),
-    )
+class LockoutsTable(RowsTable):
+    username = Column(verbose_name=_("Account"))
+    ip_address = Column(verbose_name=_("Address"))
+    failures = NumberColumn(verbose_name=_("Failed logins"), largest_first=False)
+    last_failure = Column(verbose_name=_("Last one"))
+    # Those not locked out last, whichever way.
+    status = Column(verbose_name=_("Status"), order_by=("locked_until", "username"))
+    actions = Column(verbose_name=_("Actions"), orderable=False)
 
     class Meta:
-        attrs = {"class": "lockouts", "th": HEADING}
-        row_attrs = {"data-username": lambda record: record.username}
-        default = ""
+        attrs = {"class": "lockouts"}
+        template_name = "tables/lockouts.html"

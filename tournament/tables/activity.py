@@ -1,11 +1,12 @@
 """The organisers' activity log: every change to the tournament's data, newest first, read
-from the history a page at a time (``history.activity.ActivityLog``)."""
+from the history a page at a time (``selectors.activity.ActivityLog``). The rows are written
+by ``tables/activity.html``."""
 
-import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
+from django_tables2 import Column, Table
 from django_tables2.data import TableData
 
-from tournament.tables.columns import HEADING
+from tournament.selectors.activity import TIME_FORMAT
 
 
 class _ReadBySlices(TableData):
@@ -16,30 +17,17 @@ class _ReadBySlices(TableData):
         return len(self.data)
 
 
-class ActivityTable(tables.Table):
-    when = tables.TemplateColumn(
-        template_name="tournaments/activity_cells/when.html", verbose_name=_("When")
-    )
-    who = tables.TemplateColumn(
-        # A change without an account says so: the cell is drawn for every change.
-        template_name="tournaments/activity_cells/who.html",
-        verbose_name=_("Who"),
-        accessor="when",
-    )
-    what = tables.TemplateColumn(
-        template_name="tournaments/activity_cells/what.html",
-        verbose_name=_("What"),
-        accessor="subject",
-    )
-    change = tables.TemplateColumn(
-        template_name="tournaments/activity_cells/change.html",
-        verbose_name=_("Change"),
-        accessor="kind",
-    )
+class ActivityTable(Table):
+    when = Column(verbose_name=_("When"))
+    who = Column(verbose_name=_("Who"))
+    what = Column(verbose_name=_("What"))
+    change = Column(verbose_name=_("Change"))
+
+    time_format = TIME_FORMAT
 
     class Meta:
-        attrs = {"class": "activity", "th": HEADING}
-        row_attrs = {"class": "activity-entry"}
+        attrs = {"class": "activity"}
+        template_name = "tables/activity.html"
         orderable = False  # newest first: the order of the history
         empty_text = _("No change recorded.")
 

@@ -1,23 +1,20 @@
 """The organiser's list of the e-mails sent to players: newest first, sorted by address,
-subject or the time each was sent."""
+subject or the time each was sent. The database sorts and pages them (a page is a slice of
+the query); the rows are written by ``tables/emails.html``."""
 
-import django_tables2 as tables
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
+from django_tables2 import Column, Table
 
-from tournament.tables.columns import HEADING
 
-
-class EmailsTable(tables.Table):
-    to = tables.TemplateColumn(template_name="mail/cells/to.html", verbose_name=_("To"))
-    subject = tables.Column(verbose_name=_("Subject"))
-    status = tables.TemplateColumn(
-        template_name="mail/cells/status.html", verbose_name=_("Status"), accessor="pk"
-    )
+class EmailsTable(Table):
+    to = Column(verbose_name=_("To"))
+    subject = Column(verbose_name=_("Subject"))
+    status = Column(verbose_name=_("Status"), accessor="pk")
 
     class Meta:
-        attrs = {"class": "emails", "th": HEADING}
-        row_attrs = {"id": lambda record: f"email-{record.pk}"}
+        attrs = {"class": "emails"}
+        template_name = "tables/emails.html"
         empty_text = _("No e-mail yet.")
 
     def order_status(self, queryset, is_descending):

@@ -1,69 +1,46 @@
 """The people's tables: a tournament's players linked to a person (with *Unlink* for those
-linked by hand), and a person's results in each tournament they played."""
+linked by hand), and a person's results in each tournament they played. Their rows are
+written by ``tables/people_linked.html`` and ``tables/person_results.html``."""
 
-import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
+from django_tables2 import Column
 
-from tournament.tables.columns import HEADING, NUMBER
+from tournament.tables import NumberColumn, RowsTable
 
 
-class LinkedPlayersTable(tables.Table):
+class LinkedPlayersTable(RowsTable):
     """The players linked to a person, by number, or by person or tournaments played."""
 
-    player = tables.TemplateColumn(
-        template_name="people/cells/player.html", verbose_name=_("Player"), accessor="number"
-    )
-    person = tables.TemplateColumn(
-        template_name="people/cells/person.html",
-        verbose_name=_("Person"),
-        order_by=("person__name", "number"),
-    )
-    tournaments = tables.Column(
+    player = Column(verbose_name=_("Player"), accessor="number")
+    person = Column(verbose_name=_("Person"), order_by=("person__name", "number"))
+    tournaments = NumberColumn(
         verbose_name=_("Tournaments"),
-        accessor="person__tournament_count",
         order_by=("person__tournament_count", "number"),
-        attrs=NUMBER,
+        largest_first=False,
     )
-    unlink = tables.TemplateColumn(
-        template_name="people/cells/unlink.html",
-        verbose_name="",
-        accessor="number",
-        orderable=False,
-    )
+    unlink = Column(verbose_name="", orderable=False)
 
     class Meta:
-        attrs = {"class": "people-linked", "th": HEADING}
-        row_attrs = {"id": lambda record: f"linked-{record.number}"}
+        attrs = {"class": "people-linked"}
+        template_name = "tables/people_linked.html"
         empty_text = _("No player linked yet.")
 
+    def __init__(self, players, *, slug: str, **kwargs):
+        super().__init__(players, **kwargs)
+        self.slug = slug  # the tournament's, for Unlink
 
-class PersonResultsTable(tables.Table):
+
+class PersonResultsTable(RowsTable):
     """A person's tournaments, newest first (``selectors.people.person_results``)."""
 
-    tournament = tables.TemplateColumn(
-        template_name="people/cells/tournament.html",
-        verbose_name=_("Tournament"),
-        accessor="tournament__name",
-    )
-    rank = tables.TemplateColumn(
-        template_name="people/cells/rank.html",
-        verbose_name=_("Rank"),
-        accessor="standing__rank",
-        attrs=NUMBER,
-    )
-    table_points = tables.TemplateColumn(
-        template_name="people/cells/exact.html",
-        verbose_name=_("Table points"),
-        accessor="standing__table_points",
-        attrs=NUMBER,
-    )
-    score = tables.Column(verbose_name=_("Score"), accessor="standing__score", attrs=NUMBER)
-    sessions_played = tables.Column(
-        verbose_name=_("Sessions played"), accessor="standing__sessions_played", attrs=NUMBER
-    )
+    tournament = Column(verbose_name=_("Tournament"))
+    rank = NumberColumn(verbose_name=_("Rank"))
+    table_points = NumberColumn(verbose_name=_("Table points"))
+    score = NumberColumn(verbose_name=_("Score"))
+    sessions_played = NumberColumn(verbose_name=_("Sessions played"))
 
     class Meta:
-        attrs = {"class": "person-results", "th": HEADING}
-        row_attrs = {"id": lambda record: f"tournament-{record.tournament.slug}"}
+        attrs = {"class": "person-results"}
+        template_name = "tables/person_results.html"
         orderable = False  # newest first: the person's story
         empty_text = _("No tournament yet.")

@@ -1,40 +1,35 @@
 """The organiser's sign-ups board: the sign-ups waiting for the organiser's acceptance, the
 waiting list in its order, and those decided, each a table with its rows' actions (accept,
 refuse, move up or down the line) as small forms. The three share the page, so each sorts and
-pages by parameters of its own (``prefix``)."""
+pages by parameters of its own (``prefix``). Their rows are written by
+``tables/sign_ups.html`` and ``tables/sign_ups_decided.html``."""
 
-import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
+from django_tables2 import Column
 
-from tournament.tables.columns import HEADING, NUMBER, cells
-
-
-def _sign_up_id(record) -> str:
-    return f"sign-up-{record.pk}"
+from tournament.tables import NumberColumn, RowsTable
 
 
-class PendingSignUpsTable(tables.Table):
+class PendingSignUpsTable(RowsTable):
     """Sign-ups holding a place, to accept or refuse: in the order they came, or sorted."""
 
-    name = tables.TemplateColumn(template_name="sign_ups/cells/name.html", verbose_name=_("Name"))
-    team = tables.Column(verbose_name=_("Team or club"))
-    country = tables.Column(verbose_name=_("Country"))
-    ema_number = tables.Column(verbose_name=_("EMA number"), orderable=False, attrs=NUMBER)
-    email = tables.Column(verbose_name=_("E-mail"), orderable=False, attrs=cells(class_="hash"))
-    signed_up_at = tables.DateTimeColumn(verbose_name=_("Signed up"))
-    actions = tables.TemplateColumn(
-        template_name="sign_ups/cells/actions.html",
-        verbose_name=_("Actions"),
-        accessor="pk",
-        orderable=False,
-        attrs=cells(class_="row-actions"),
-    )
+    name = Column(verbose_name=_("Name"))
+    team = Column(verbose_name=_("Team or club"))
+    country = Column(verbose_name=_("Country"))
+    ema_number = NumberColumn(verbose_name=_("EMA number"), orderable=False)
+    email = Column(verbose_name=_("E-mail"), orderable=False)
+    signed_up_at = Column(verbose_name=_("Signed up"))
+    actions = Column(verbose_name=_("Actions"), orderable=False)
 
     class Meta:
-        attrs = {"class": "sign-ups pending", "th": HEADING}
-        row_attrs = {"id": _sign_up_id}
-        default = ""
+        attrs = {"class": "sign-ups pending"}
+        template_name = "tables/sign_ups.html"
         prefix = "pending-"
+
+    def __init__(self, sign_ups, *, slug: str, **kwargs):
+        super().__init__(sign_ups, **kwargs)
+        self.slug = slug  # the tournament's, for the actions' addresses
+        self.line_length = len(self.data)  # the last in line may only move up
 
 
 class WaitingListTable(PendingSignUpsTable):
@@ -42,22 +37,23 @@ class WaitingListTable(PendingSignUpsTable):
     organiser's (Move up, Move down), so it is not sorted otherwise."""
 
     class Meta(PendingSignUpsTable.Meta):
-        attrs = {"class": "sign-ups waiting", "th": HEADING}
+        attrs = {"class": "sign-ups waiting"}
         orderable = False
         prefix = "waiting-"
 
 
-class DecidedSignUpsTable(tables.Table):
+class DecidedSignUpsTable(RowsTable):
     """Sign-ups accepted, refused or withdrawn, the latest decided first."""
 
-    name = tables.TemplateColumn(template_name="sign_ups/cells/name.html", verbose_name=_("Name"))
-    email = tables.Column(verbose_name=_("E-mail"), orderable=False, attrs=cells(class_="hash"))
-    status = tables.TemplateColumn(
-        template_name="sign_ups/cells/status.html", verbose_name=_("Status")
-    )
+    name = Column(verbose_name=_("Name"))
+    email = Column(verbose_name=_("E-mail"), orderable=False)
+    status = Column(verbose_name=_("Status"))
 
     class Meta:
-        attrs = {"class": "sign-ups decided", "th": HEADING}
-        row_attrs = {"id": _sign_up_id}
-        default = ""
+        attrs = {"class": "sign-ups decided"}
+        template_name = "tables/sign_ups_decided.html"
         prefix = "decided-"
+
+    def __init__(self, sign_ups, *, slug: str, **kwargs):
+        super().__init__(sign_ups, **kwargs)
+        self.slug = slug  # the tournament's, for the players' links

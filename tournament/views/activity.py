@@ -23,5 +23,5 @@ def activity_log(request, slug):
         log = activity.tournament_activity(tournament, form.activity_filter())
         table = paginate(request, ActivityTable(log))
     context = roles(request, tournament)
-    context.update(tournament=tournament, form=form, table=table, time_format=activity.TIME_FORMAT)
+    context.update(tournament=tournament, form=form, table=table)
     return render(request, "tournaments/activity.html", context)

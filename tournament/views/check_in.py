@@ -63,7 +63,7 @@ def check_in_desk(request, slug):
     query = request.GET.get("q", "").strip()
     only_absent = request.GET.get("absent") == "1"
     rows = check_in_reads.desk_rows(sheet, query, only_absent=only_absent)
-    table = paginate(request, CheckInTable(rows, sheet=sheet))
+    table = paginate(request, CheckInTable(rows, sheet=sheet, slug=slug, query=query))
     context = roles(request, tournament)
     context.update(
         tournament=tournament,

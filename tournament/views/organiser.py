@@ -402,7 +402,7 @@ def table_referees(request, slug, number):
         session=session,
         form=form,
         tables=rows,
-        tables_table=paginate(request, TableRefereesTable(rows)),
+        tables_table=paginate(request, TableRefereesTable(rows, slug=tournament.slug)),
     )
     return render(request, "referee/table_referees.html", context)
 

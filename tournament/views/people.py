@@ -41,7 +41,7 @@ def _people_page(request, tournament, **forms):
         suggestions=suggestions,
         others=others,
         linked=linked,
-        linked_table=paginate(request, LinkedPlayersTable(linked)),
+        linked_table=paginate(request, LinkedPlayersTable(linked, slug=tournament.slug)),
         query=query,
         found=person_search(query, exclude_tournament=tournament),
         link_form=forms.get("link_form") or LinkForm(choices=_suggestion_choices(suggestions)),

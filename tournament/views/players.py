@@ -42,7 +42,7 @@ def player_list(request, slug):
     by pages of 100; the counts above are of every player."""
     tournament = get_tournament(request, slug, role="organiser")
     query = request.GET.get("q", "").strip()
-    table = paginate(request, PlayersTable(players_found(tournament, query)))
+    table = paginate(request, PlayersTable(players_found(tournament, query), slug=slug))
     return render(
         request,
         "players/list.html",

@@ -73,6 +73,7 @@ def referee_home_page(request, slug):
                     request,
                     SessionTablesTable(
                         item.tables,
+                        slug=slug,
                         with_referee=context["is_organiser"],
                         prefix=f"session-{item.session.number}-",
                     ),

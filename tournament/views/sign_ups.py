@@ -106,9 +106,9 @@ def sign_up_list(request, slug):
     context.update(
         tournament=tournament,
         board=board,
-        pending=paginate(request, PendingSignUpsTable(board.pending)),
-        waiting=paginate(request, WaitingListTable(board.waiting)),
-        decided=paginate(request, DecidedSignUpsTable(board.decided)),
+        pending=paginate(request, PendingSignUpsTable(board.pending, slug=slug)),
+        waiting=paginate(request, WaitingListTable(board.waiting, slug=slug)),
+        decided=paginate(request, DecidedSignUpsTable(board.decided, slug=slug)),
         closed=sign_up_closed_reason(tournament),
     )
     return render(request, "sign_ups/list.html", context)
