@@ -24,6 +24,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests import html
 from tests.test_ema_export import make_ema_cup
 from tests.web.test_players import row_cells
 from tournament.exports import ema, workbook
@@ -117,14 +118,10 @@ def by_header(rows: list[list[str]], first: str = "") -> list[dict[str, str]]:
     return [dict(zip(header, row, strict=True)) for row in data[:blank]]
 
 
-def table(html: str, css_class: str) -> list[list[str]]:
-    """The body rows of the page's table of that class, each cell's text, tags stripped."""
-    body = html.split(f'<table class="{css_class}">', 1)[1].split("</table>", 1)[0]
-    body = body.split("<tbody>", 1)[1]
-    return [
-        [re.sub(r"<[^>]+>", " ", cell).split() for cell in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
-        for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, flags=re.S)
-    ]
+def table(page: str, css_class: str) -> list[list[list[str]]]:
+    """The body rows of the page's table of that class, each cell's words (its ``td``)."""
+    (found,) = html.elements(page, f"table.{css_class}")
+    return [[cell.text().split() for cell in row.find("td")] for row in found.find("tbody tr")]
 
 
 def text(cell: list[str]) -> str:
