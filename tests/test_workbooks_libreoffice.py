@@ -285,11 +285,11 @@ def test_the_penalties_sheet_shows_the_penalties_of_the_score_sheets(converted):
 
 def test_the_seating_sheet_shows_every_players_schedule(converted):
     seats = by_header(converted["main"]["Seating"])
-    for player, html in converted["pages"]["schedules"].items():
+    for player, page in converted["pages"]["schedules"].items():
         schedule = [
             (int(text(session)), int(text(table_)), seat[0])
             for session, table_, seat, *_opponents in (
-                table(html, "player-schedule") if "player-schedule" in html else []
+                table(page, "player-schedule") if "player-schedule" in page else []
             )
         ]
         assert schedule == [
