@@ -51,6 +51,10 @@ def _texts(element):
             yield child
         elif child.tag == "br":
             yield " "  # a line break parts words as a space does
+        elif child.tag in ("td", "th"):
+            yield " "  # so do a row's cells, however the markup joins them
+            yield from _texts(child)
+            yield " "
         else:
             yield from _texts(child)
 

@@ -24,7 +24,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.html import Element, elements
+from tests import html
 from tests.test_ema_export import make_ema_cup
 from tests.web.test_players import row_cells
 from tournament.exports import ema, workbook
@@ -118,17 +118,10 @@ def by_header(rows: list[list[str]], first: str = "") -> list[dict[str, str]]:
     return [dict(zip(header, row, strict=True)) for row in data[:blank]]
 
 
-def table(html: str, css_class: str) -> list[list[str]]:
-    """The body rows of the page's table of that class, each cell's words."""
-    (found,) = elements(html, f"table.{css_class}")
-    return [
-        [
-            cell.text().split()
-            for cell in row.children
-            if isinstance(cell, Element) and cell.tag == "td"
-        ]
-        for row in found.find("tbody tr")
-    ]
+def table(page: str, css_class: str) -> list[list[list[str]]]:
+    """The body rows of the page's table of that class, each cell's words (its ``td``)."""
+    (found,) = html.elements(page, f"table.{css_class}")
+    return [[cell.text().split() for cell in row.find("td")] for row in found.find("tbody tr")]
 
 
 def text(cell: list[str]) -> str:
@@ -292,11 +285,11 @@ def test_the_penalties_sheet_shows_the_penalties_of_the_score_sheets(converted):
 
 def test_the_seating_sheet_shows_every_players_schedule(converted):
     seats = by_header(converted["main"]["Seating"])
-    for player, html in converted["pages"]["schedules"].items():
+    for player, page in converted["pages"]["schedules"].items():
         schedule = [
             (int(text(session)), int(text(table_)), seat[0])
             for session, table_, seat, *_opponents in (
-                table(html, "player-schedule") if "player-schedule" in html else []
+                table(page, "player-schedule") if "player-schedule" in page else []
             )
         ]
         assert schedule == [

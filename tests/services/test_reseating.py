@@ -177,8 +177,8 @@ def test_the_activity_log_names_the_swap(tables, organiser):
     table, _other = tables
     services.hand_record(table=table, entry=HandEntry(number=1, outcome="draw"))
     services.table_seats_swap(table=table, first=1, second=3, user=organiser)
-    page = tournament_activity(table.session.tournament)
-    swapped = [a for a in page.entries if "players swapped seats" in a.action]
+    log = tournament_activity(table.session.tournament)
+    swapped = [a for a in log if "players swapped seats" in a.action]
     # The two seats and the hand, each by the organiser.
     assert len(swapped) == 3
     assert {a.who for a in swapped} == {organiser.get_username()}

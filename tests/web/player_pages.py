@@ -8,6 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from openpyxl import Workbook
 
+from tests.html import tables
 from tournament.forms.players import sign_preview
 from tournament.players.player_import import import_preview
 from tournament.server.task_worker import tasks_run_ready
@@ -52,10 +53,10 @@ def messages_of(response) -> list[str]:
 
 def row_cells(html: str, first_cell: str) -> list[str]:
     """The text of each cell of the table row whose cells start with ``first_cell``."""
-    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html, re.S):
-        cells = [c.strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-        if cells and cells[0] == first_cell:
-            return cells
+    for table in tables(html):
+        for cells in table:
+            if cells and cells[0] == first_cell:
+                return cells
     raise AssertionError(f"no row starting with {first_cell!r}")
 
 

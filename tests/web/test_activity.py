@@ -2,25 +2,26 @@
 account or a table's tablet), what and the values before and after, filtered by session, table
 and player, a page at a time, in a number of queries that does not grow with the history."""
 
-import re
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login, play_some_sessions
 from tests.web.pages import hand_data
-from tournament import services
+from tournament import services, tables
 from tournament.hall import device_links
 from tournament.models import Table
 from tournament.selectors import activity
+from tournament.selectors.activity import ActivityFilter
 
 LOGIN_URL = reverse("login")
 # The page's queries, at most: the browser session and the user, the tournament and the
-# visitor's roles (6); the merged history page (1); two per kind of row on the page (9 kinds);
+# visitor's roles (6); the merged history counted and its page (2); two per kind of row on the
+# page (9 kinds);
 # the names the rows refer to (hands, tables, sessions, accounts, players, the two account
 # lists of the tournament: 7).
-MAX_QUERIES = 6 + 1 + 2 * 9 + 7
+MAX_QUERIES = 6 + 2 + 2 * 9 + 7
 
 
 def log_url(slug="spring-open", **filters) -> str:
@@ -32,7 +33,7 @@ def log_url(slug="spring-open", **filters) -> str:
 
 def entries(response) -> list[activity.Activity]:
     assert response.status_code == 200
-    return response.context["page"].entries
+    return [row.record for row in response.context["table"].paginated_rows]
 
 
 def lines(response) -> list[str]:
@@ -203,7 +204,7 @@ def test_the_player_filter_keeps_the_player_their_seats_and_their_tables(persona
 def test_a_filter_that_is_not_a_number_is_refused_beside_its_field(personas, played):
     response = personas["organiser"].get(log_url(session="two"))
     assert response.status_code == 200
-    assert response.context["page"] is None
+    assert response.context["table"] is None
     assert "session" in response.context["form"].errors
 
 
@@ -211,19 +212,28 @@ def test_a_filter_that_is_not_a_number_is_refused_beside_its_field(personas, pla
 
 
 def test_the_log_is_paged_newest_first_keeping_the_filters(personas, played, monkeypatch):
-    monkeypatch.setattr(activity, "PAGE_SIZE", 20)
+    monkeypatch.setattr(tables, "PAGE_SIZE", 20)
     organiser = personas["organiser"]
     first = organiser.get(log_url(session=1))
     assert len(entries(first)) == 20
-    html = first.content.decode()
-    next_link = re.search(r'rel="next" href="([^"]+)"', html).group(1).replace("&amp;", "&")
-    assert next_link == "?session=1&page=2"
-    second = organiser.get(log_url() + next_link)
+    # The table's rows are the entries, a cell each for when, who, what and the change.
+    rows = html.table(first.content, "table.activity")[1:]
+    assert [row[0] for row in rows] == [
+        entry.when.strftime("%Y-%m-%d %H:%M:%S") for entry in entries(first)
+    ]
+    pages = [
+        link.attrs["href"]
+        for link in html.elements(first.content, "a")
+        if "page=2" in link.attrs.get("href", "")
+    ]
+    assert pages and all("session=1" in href for href in pages)
+    second = organiser.get(log_url() + pages[0])
     older = entries(second)
-    assert older
-    assert older[0].when <= entries(first)[-1].when
     assert len(older) == 20
-    assert 'rel="prev" href="?session=1&amp;page=1"' in second.content.decode()
+    assert older[0].when <= entries(first)[-1].when
+    everything = entries(organiser.get(log_url(session=1, page="all")))
+    assert everything[:40] == entries(first) + older
+    assert len(everything) == len(activity.tournament_activity(played, ActivityFilter(session=1)))
 
 
 def test_the_number_of_queries_does_not_grow_with_the_history(
@@ -232,13 +242,13 @@ def test_the_number_of_queries_does_not_grow_with_the_history(
     organiser = personas["organiser"]
     organiser.get(log_url())  # the session is loaded once
     with django_assert_max_num_queries(MAX_QUERIES):
-        assert len(entries(organiser.get(log_url()))) == activity.PAGE_SIZE
+        assert len(entries(organiser.get(log_url()))) == tables.PAGE_SIZE
     # Twice the sessions, many more rows: the same bound.
     third = services.session_draw(tournament=played, number=3, seed=33, method="lot")
     services.session_open(session=third)
     for table in third.tables.all():
         services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
     with django_assert_max_num_queries(MAX_QUERIES):
-        assert len(entries(organiser.get(log_url()))) == activity.PAGE_SIZE
+        assert len(entries(organiser.get(log_url()))) == tables.PAGE_SIZE
     with django_assert_max_num_queries(MAX_QUERIES):
         assert entries(organiser.get(log_url(player=5)))

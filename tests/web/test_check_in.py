@@ -2,13 +2,12 @@
 absent players' seats given on confirmation, the draw page's list of who has not checked in,
 with every persona."""
 
-import re
-
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login, make_players
-from tournament import services
+from tournament import services, tables
 from tournament.models import CheckIn, ScheduledSession, Seat
 
 
@@ -17,7 +16,9 @@ def url(name, *args, slug="spring-open"):
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text as a reader sees it."""
+    (body,) = html.texts(response.content, "body")
+    return body
 
 
 def test_the_desk_opens_the_check_in_and_ticks_players(tournament, organiser):
@@ -98,11 +99,23 @@ def test_absent_seats_are_given_on_confirmation_only(drawn_with_absent, organise
     assert response.status_code == 302
     after = desk.get(response["Location"])
     assert "2 seated players have not checked in" in text(after)
+    # The desk says so too, with the way to give their seats.
+    (note,) = html.elements(
+        desk.get(url("check_in_desk") + "?session=1").content, "p.absent-seats-note"
+    )
+    assert note.text() == (
+        "2 seats of the drawn session are held by players who have not checked in. "
+        "Give their seats to substitutes"
+    )
     page = desk.get(url("absent_seats", 1))
-    html = page.content.decode()
-    assert 'id="absent-4"' in html and 'id="absent-9"' in html
+    assert html.elements(page.content, "fieldset#absent-4")
+    assert html.elements(page.content, "fieldset#absent-9")
     # Checked-in substitutes come first among those who can take a seat.
-    options = re.findall(r'<option value="(\d+)"', html)
+    options = [
+        option.attrs["value"]
+        for option in html.elements(page.content, "option")
+        if option.attrs["value"]  # the empty choice: nobody
+    ]
     assert options == ["17", "18", "19"] * 2  # one list a seat
     seats_before = list(Seat.objects.order_by("pk").values_list("player__number", flat=True))
     # Refused: the same substitute for both seats; beside the second seat's field.
@@ -158,3 +171,74 @@ def test_the_check_in_pages_are_the_organisers(personas, tournament, persona, re
     assert ScheduledSession.objects.filter(starts_at__isnull=False).exists() == (
         persona == "organiser"
     )
+
+
+# ---------------------------------------------------------------- the desk's table
+
+
+def desk_numbers(response) -> list[int]:
+    """The players' numbers the desk's table shows, in its order."""
+    rows = html.table(response.content, "table.check-in")[1:]
+    return [] if rows == [["No player found."]] else [int(row[0]) for row in rows]
+
+
+@pytest.fixture
+def desk_players(tournament):
+    """Five players with names to sort and teams to find; session 1's check-in open, 4
+    checked in before 2."""
+    for number, name, team in [
+        (1, "Zoe Martin", "Lyon"),
+        (2, "张伟", "Shanghai"),
+        (3, "Anna Li", ""),
+        (4, "陈静", "上海"),
+        (5, "Émile Roux", "Lyon"),
+    ]:
+        services.player_save(tournament=tournament, number=number, name=name, team=team)
+    services.check_in_open(tournament=tournament, number=1)
+    services.player_check_in(player=tournament.players.get(number=4), number=1)
+    services.player_check_in(player=tournament.players.get(number=2), number=1)
+    return tournament
+
+
+@pytest.mark.parametrize(
+    ("query", "numbers"),
+    [
+        ({}, [1, 2, 3, 4, 5]),
+        ({"sort": "-number"}, [5, 4, 3, 2, 1]),
+        ({"sort": "player"}, [3, 4, 5, 2, 1]),  # pinyin for Chinese names
+        # By the time, those not yet last (as every table sorts no value).
+        ({"sort": "checked_in"}, [4, 2, 1, 3, 5]),
+        ({"q": "shanghai"}, [2, 4]),  # a team, or its pinyin
+        ({"q": "zw"}, [2]),  # the initials of a name's pinyin
+        ({"q": "5"}, [5]),
+        ({"q": "nobody"}, []),
+        ({"absent": "1", "sort": "-player"}, [1, 5, 3]),
+    ],
+)
+def test_the_desk_sorts_and_finds_players(desk_players, organiser, query, numbers):
+    response = login(organiser).get(url("check_in_desk"), {"session": "1", **query})
+    assert desk_numbers(response) == numbers
+
+
+def test_the_desk_goes_by_pages_keeping_the_session_and_the_search(
+    desk_players, organiser, monkeypatch
+):
+    monkeypatch.setattr(tables, "PAGE_SIZE", 1)
+    desk = login(organiser)
+    response = desk.get(url("check_in_desk"), {"session": "1", "q": "lyon", "page": "2"})
+    assert desk_numbers(response) == [5]
+    pages = [
+        link.attrs["href"]
+        for link in html.elements(response.content, "a")
+        if "page=" in link.attrs.get("href", "")
+    ]
+    assert pages and all("q=lyon" in href and "session=1" in href for href in pages)
+    everyone = desk.get(url("check_in_desk"), {"session": "1", "page": "all"})
+    assert desk_numbers(everyone) == [1, 2, 3, 4, 5]
+    # Each row keeps its tick, and the tick its search.
+    (row,) = html.elements(everyone.content, "tr#player-3")
+    (tick,) = [form for form in row.find("form")]
+    assert tick.attrs["action"] == url("check_in_tick", 1, 3)
+    assert [b.attrs["value"] for b in tick.find("button")] == ["check_in"]
+    (absent,) = html.elements(everyone.content, "tr#player-1")
+    assert "absent" in absent.classes

@@ -2,16 +2,19 @@
 now*, with every persona; and a player's e-mail address never on a public page or file."""
 
 import io
-import re
 import zipfile
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from tests import html
 from tests.conftest import download, login
-from tournament import services
+from tournament import services, tables
 from tournament.models import OutgoingEmail
+from tournament.models.mail import MAIL_REASON_CHOICES
 
 
 def url(name, *args, slug="spring-open"):
@@ -19,7 +22,9 @@ def url(name, *args, slug="spring-open"):
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text as a reader sees it."""
+    (body,) = html.texts(response.content, "body")
+    return body
 
 
 @pytest.fixture
@@ -97,3 +102,68 @@ def test_anonymous_visitors_are_sent_to_log_in(drawn_without_server, smtp_server
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("login"))
     assert smtp_server.messages == []
+
+
+# ---------------------------------------------------------------- the list as a table
+
+
+@pytest.fixture
+def five_emails(tournament):
+    """Five messages written a minute apart (newest last): the 2nd and 4th sent, the 3rd
+    sent first; the others waiting."""
+    start = timezone.now() - timedelta(hours=1)
+    sent = {2: start + timedelta(minutes=30), 3: start + timedelta(minutes=20)}
+    for n in range(1, 6):
+        email = OutgoingEmail.objects.create(
+            tournament=tournament,
+            reason=MAIL_REASON_CHOICES[0][0],
+            to=f"p{n}@ex.org",
+            subject=f"Subject {chr(ord('f') - n)}",
+            body="…",
+            sent_at=sent.get(n),
+            attempts=1 if n in sent else 0,
+        )
+        OutgoingEmail.objects.filter(pk=email.pk).update(created_at=start + timedelta(minutes=n))
+    return tournament
+
+
+def listed(response) -> list[str]:
+    """The addresses the list shows, in its order."""
+    return [row[0] for row in html.table(response.content, "table.emails")[1:]]
+
+
+@pytest.mark.parametrize(
+    ("sort", "addresses"),
+    [
+        (None, [5, 4, 3, 2, 1]),  # newest written first
+        ("to", [1, 2, 3, 4, 5]),
+        ("-subject", [1, 2, 3, 4, 5]),
+        ("subject", [5, 4, 3, 2, 1]),
+        # By the time sent, those not sent after, newest written first among them.
+        ("status", [3, 2, 5, 4, 1]),
+        ("-status", [5, 4, 1, 2, 3]),
+    ],
+)
+def test_the_list_sorts_by_address_subject_and_time_sent(five_emails, organiser, sort, addresses):
+    query = {"sort": sort} if sort else {}
+    response = login(organiser).get(url("email_list"), query)
+    assert listed(response) == [f"p{n}@ex.org" for n in addresses]
+
+
+def test_the_list_goes_by_pages_keeping_the_status_asked_for(five_emails, organiser, monkeypatch):
+    monkeypatch.setattr(tables, "PAGE_SIZE", 2)
+    client = login(organiser)
+    assert listed(client.get(url("email_list"), {"page": "2"})) == ["p3@ex.org", "p2@ex.org"]
+    assert len(listed(client.get(url("email_list"), {"page": "all"}))) == 5
+    waiting = client.get(url("email_list"), {"status": "queued", "page": "2"})
+    assert listed(waiting) == ["p1@ex.org"]
+    pages = [
+        link.attrs["href"]
+        for link in html.elements(waiting.content, "a")
+        if "page=" in link.attrs.get("href", "")
+    ]
+    assert pages and all("status=queued" in href for href in pages)
+    (row,) = html.elements(
+        waiting.content, f"tr#email-{OutgoingEmail.objects.get(to='p1@ex.org').pk}"
+    )
+    assert "queued" in row.text()

@@ -172,7 +172,7 @@ def test_the_referee_home(db, django_assert_num_queries, players, drawn):
     # The session (unless kept in Redis) and account, the tournament, the role check (an organiser:
     # 1), then the sessions, the tables in play with their referees, and their players' names.
     response = read(login(organiser), url, django_assert_num_queries, SESSION_READS + 6)
-    (in_play,) = response.context["sessions"]
+    ((in_play, _table),) = response.context["sessions"]
     assert [row.entered for row in in_play.tables][:3] == [2, 2, 0][: players // 4]
     assert len(response.context["closed_sessions"]) == drawn - 1
     assert len(response.context["not_open_sessions"]) == 0

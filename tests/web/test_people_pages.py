@@ -1,18 +1,19 @@
 """The tournament's *People* page (matches by name confirmed, new people, a link by hand, an
 unlink, links by EMA number) and a person's public page, with every persona."""
 
-import re
-
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login, make_tournament
 from tournament import services
 from tournament.models import Person
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text as a reader sees it."""
+    (body,) = html.texts(response.content, "body")
+    return body
 
 
 @pytest.fixture
@@ -150,9 +151,10 @@ def test_a_persons_page_lists_their_tournaments_for_everyone(months, personas, p
     assert response.status_code == 200
     shown = text(response)
     assert "Anna Berg" in shown
-    assert [r.tournament.slug for r in response.context["results"]] == [
-        "summer-cup",
-        "spring-open",
+    results = html.elements(response.content, "table.person-results")[0]
+    assert [row.attrs.get("id") for row in results.find("tr")][1:] == [
+        "tournament-summer-cup",
+        "tournament-spring-open",
     ]
     assert shown.count("1 of 4") == 2  # nobody has played: all four share rank 1
     assert "@" not in shown  # no e-mail of anyone
@@ -168,3 +170,21 @@ def test_the_people_page_in_chinese(months, organiser):
     shown = text(client.get(people_url("tournament_people")))
     assert "Matches by name to confirm" not in shown
     assert "按姓名" in shown
+
+
+def test_the_linked_players_sort_by_number_person_or_tournaments_played(months, organiser):
+    spring, later = months
+    anna = spring.players.get(number=1).person
+    services.people_link(tournament=later, links=[(1, anna.pk)])
+    services.person_create_for(tournament=later, numbers=[2, 3])
+    client = login(organiser)
+
+    def linked(**query) -> list[str]:
+        page = client.get(people_url("tournament_people"), query)
+        return [row[0] for row in html.table(page.content, "table.people-linked")[1:]]
+
+    assert linked() == ["1 BERG Anna", "2 Wang Li", "3 Eve New", "4 Fay"]
+    assert linked(sort="-player") == ["4 Fay", "3 Eve New", "2 Wang Li", "1 BERG Anna"]
+    assert linked(sort="person") == ["1 BERG Anna", "3 Eve New", "4 Fay", "2 Wang Li"]
+    # Anna played both tournaments; the others only this one.
+    assert linked(sort="-tournaments")[0] == "1 BERG Anna"

@@ -1,8 +1,6 @@
 """Registration pages: who may use them, and what adding, editing and withdrawing do (the
 import of a player file: test_player_import.py)."""
 
-import re
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -18,7 +16,6 @@ from tests.web.player_pages import (
     upload,
 )
 from tournament import services
-from tournament.views import pager as pager_module
 
 # ---------------------------------------------------------------- personas
 
@@ -175,27 +172,6 @@ def test_list_reads_the_same_number_of_queries_whatever_the_players(
     with django_assert_num_queries(SESSION_READS + 6):
         response = cast.organiser.get(reverse("player_list", args=[SLUG]))
     assert response.content.decode().count(reverse("player_edit", args=[SLUG, 1])) == 1
-
-
-@pytest.mark.django_db
-def test_a_long_list_goes_by_pages_and_all_shows_everyone(cast, monkeypatch):
-    # Pages of 2 rows for 5 players (100 on the real page); the counts are of everyone.
-    monkeypatch.setattr(pager_module, "PAGE_SIZE", 2)
-    for number in range(2, 6):
-        services.player_save(tournament=cast.tournament, number=number, name=f"P{number}")
-    url = reverse("player_list", args=[SLUG])
-
-    def edited(response) -> list[int]:
-        return [int(n) for n in re.findall(rf'href="{url}(\d+)/edit/"', response.content.decode())]
-
-    second = cast.organiser.get(url, {"page": "2"})
-    assert edited(second) == [3, 4]
-    html = second.content.decode()
-    assert "Page 2 of 3" in html
-    assert 'href="?page=1" rel="prev"' in html
-    assert 'href="?page=3" rel="next"' in html
-    assert second.context["summary"].active == 5
-    assert edited(cast.organiser.get(url, {"page": "all"})) == [1, 2, 3, 4, 5]
 
 
 @pytest.mark.django_db

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.web.pages import hand_data, reviewed
 from tournament import services
 from tournament.models import Hand, Penalty
@@ -673,3 +674,20 @@ def test_the_score_sheet_writes_the_winds_in_words(personas, urls):
     page = chinese.content.decode()
     row = page[page.index('id="hand-1"') : page.index("</tr>", page.index('id="hand-1"'))]
     assert "东 <span" in row
+
+
+def test_the_home_lists_the_tables_in_play_the_organiser_with_their_referees(personas, urls):
+    page = personas["organiser"].get(urls["home"])
+    ((head, *rows),) = html.tables(page.content)
+    assert head == ["Table", "Players", "Referee", "Hands", ""]
+    first = rows[0]
+    assert (first[0], first[3]) == ("1", "1 / 16")
+    (button,) = [a for a in html.elements(page.content, "a.button") if a.text() == "1"]
+    assert button.attrs["href"] == urls["sheet"]
+    # Sorted by the hands entered, fewest first: the session's own sorting parameter.
+    by_hands = personas["organiser"].get(urls["home"], {"session-1-sort": "hands"})
+    sorted_rows = html.tables(by_hands.content)[0][1:]
+    assert (sorted_rows[0][3], sorted_rows[-1][:1]) == ("0 / 16", ["1"])
+    # A referee sees their own tables, without the referees' column.
+    ((head, *_rows),) = html.tables(personas["referee"].get(urls["home"]).content)
+    assert head == ["Table", "Players", "Hands", ""]

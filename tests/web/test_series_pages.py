@@ -2,19 +2,21 @@
 ranking and its workbook public, with every persona."""
 
 import io
-import re
 
 import openpyxl
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import download, login, make_players, make_user
 from tournament import services
 from tournament.models import Series
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text as a reader sees it."""
+    (body,) = html.texts(response.content, "body")
+    return body
 
 
 def form(chosen, **fields):
@@ -158,3 +160,31 @@ def test_the_series_page_in_chinese(series):
     client.cookies["django_language"] = "zh-hans"
     shown = text(client.get(reverse("series", args=["season"])))
     assert "Ranked by table points" not in shown
+
+
+def test_the_ranking_is_a_table_with_a_column_a_tournament_sorted_by_its_headings(
+    series, tournament, other_tournament, organiser
+):
+    # The other tournament's players are the same people: two results each, one counted.
+    people = dict(tournament.players.values_list("number", "person_id"))
+    services.people_link(tournament=other_tournament, links=sorted(people.items()))
+    services.series_save(
+        series=series, tournaments=[tournament, other_tournament], counted_results=1
+    )
+    page = login(None).get(reverse("series", args=["season"]))
+    ranking = html.table(page.content, "table.series-ranking")
+    assert ranking[0] == [
+        "Rank", "Name", "Country", "Table points", "Score",
+        f"1. {tournament.name}", f"2. {other_tournament.name}",
+    ]  # fmt: skip
+    assert ranking[1][:2] == ["1", "Player 1"]
+    # Nobody has played: every result is rank 1 with no table points; one of each person's
+    # two is not counted, in brackets and greyed.
+    (row,) = html.elements(page.content, f"tr#person-{people[1]}")
+    results = list(row.find("td"))[-2:]
+    assert sorted(cell.text() for cell in results) == ["#1 · 0", "(#1 · 0)"]
+    assert sum("not-counted" in cell.classes for cell in results) == 1
+    by_name = login(None).get(reverse("series", args=["season"]), {"sort": "-name"})
+    assert [row[1] for row in html.table(by_name.content, "table.series-ranking")[1:]] == [
+        "Player 4", "Player 3", "Player 2", "Player 1",
+    ]  # fmt: skip

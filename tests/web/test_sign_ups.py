@@ -2,15 +2,14 @@
 throttled, writing only its own fields), a sign-up's own page and its withdrawal, and the
 organiser's board, with every persona."""
 
-import re
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login
 from tests.web.pages import assert_error_beside
-from tournament import services
+from tournament import services, tables
 from tournament.models import OutgoingEmail, Player, SignUp
 from tournament.players.player_links import sign_up_token
 from tournament.server import form_throttle, rate_limits
@@ -21,7 +20,9 @@ def url(name, *args, slug="spring-open"):
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text as a reader sees it."""
+    (body,) = html.texts(response.content, "body")
+    return body
 
 
 @pytest.fixture
@@ -233,3 +234,50 @@ def test_the_board_is_the_organisers(personas, open_form, persona, read, write):
     assert (found.status == "accepted") == (persona == "organiser")
     # The public form is everybody's.
     assert client.get(url("sign_up_form")).status_code == 200
+
+
+# ---------------------------------------------------------------- the board's tables
+
+
+def names(response, table: str) -> list[str]:
+    """The names in the board's ``table`` (pending, waiting or decided), in its order."""
+    return [row[0] for row in html.table(response.content, f"table.{table}")[1:]]
+
+
+def buttons(response, name: str) -> list[str]:
+    """The row actions' buttons of the sign-up ``name``."""
+    row = next(
+        row
+        for row in html.elements(response.content, "tr")
+        if row.text().split(" ", 1)[-1].startswith(name) or row.text().startswith(name)
+    )
+    return [button.text() for button in row.find("button")]
+
+
+def test_the_board_sorts_its_tables_each_by_its_own_links_and_numbers_the_line(
+    open_form, organiser, monkeypatch
+):
+    monkeypatch.setattr(tables, "PAGE_SIZE", 2)
+    for n in (3, 1, 4, 2, 7, 5, 6):
+        Client().post(url("sign_up_form"), form_data(n))
+    board = login(organiser)
+    page = board.get(url("sign_up_list"))
+    # Four places held, in the order they came; the waiting list in its order, numbered.
+    assert names(page, "pending") == ["Signer 3", "Signer 1"]
+    assert names(page, "waiting") == ["1. Signer 7", "2. Signer 5"]
+    assert buttons(page, "Signer 7") == ["Accept", "Refuse", "Move down"]
+    sorted_page = board.get(url("sign_up_list"), {"pending-sort": "name", "waiting-page": "2"})
+    assert names(sorted_page, "pending") == ["Signer 1", "Signer 2"]
+    # The line's last place, on its second page: it may only move up.
+    assert names(sorted_page, "waiting") == ["3. Signer 6"]
+    assert buttons(sorted_page, "Signer 6") == ["Accept", "Refuse", "Move up"]
+    headings = html.texts(sorted_page.content, "table.pending th a")
+    assert "Name" in headings and "Signed up" in headings
+    (waiting,) = html.elements(sorted_page.content, "table.waiting")
+    assert not waiting.find("th a")
+    ids = dict(SignUp.objects.values_list("name", "pk"))
+    board.post(url("sign_up_decide", ids["Signer 3"], "refuse"))
+    decided = board.get(url("sign_up_list"))
+    assert html.table(decided.content, "table.decided")[1:] == [
+        ["Signer 3", "s3@example.org", "refused"]
+    ]

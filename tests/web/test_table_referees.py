@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login, make_players, make_user, referees_by_table
 from tests.web.pages import assert_error_beside
 from tournament import services
@@ -57,8 +58,14 @@ def test_the_page_lists_each_table_with_its_referee(personas, url, drawn, refere
     rows = {row.table.number: row for row in response.context["tables"]}
     assert sorted(rows) == [1, 2, 3, 4]
     assert rows[2].table.referee == referee and rows[1].table.referee is None
-    html = " ".join(response.content.decode().split())
-    assert '<td class="referee">referee</td>' in html
+    assert html.texts(response.content, "td.referee") == [
+        "nobody", "referee", "nobody", "nobody",
+    ]  # fmt: skip
+    (second,) = html.elements(response.content, "tr#table-2")
+    assert second.text().startswith("2 ")
+    # Sorted by referee, the tables without one last (as every table sorts no value), by number.
+    by_referee = personas["organiser"].get(url, {"sort": "referee"})
+    assert [row[0] for row in html.table(by_referee.content, "table")[1:]] == ["2", "1", "3", "4"]
 
 
 def test_the_form_offers_the_referees_and_organisers_and_nobody(personas, url, organiser, referee):

@@ -1,4 +1,4 @@
-"""The activity log's filters: a session, a table, a player, and the page."""
+"""The activity log's filters: a session, a table, a player (its pages are the table's)."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -7,7 +7,6 @@ from tournament.selectors.activity import ActivityFilter
 
 # No event has more: numbers beyond are typing slips, refused rather than searched for.
 MAX_NUMBER = 100_000
-MAX_PAGE = 100_000
 
 
 class ActivityFilterForm(forms.Form):
@@ -18,14 +17,8 @@ class ActivityFilterForm(forms.Form):
     player = forms.IntegerField(
         label=_("Player number"), required=False, min_value=1, max_value=MAX_NUMBER
     )
-    page = forms.IntegerField(
-        required=False, min_value=1, max_value=MAX_PAGE, widget=forms.HiddenInput
-    )
 
     def activity_filter(self) -> ActivityFilter:
         """The filter the valid form asks for."""
         data = self.cleaned_data
         return ActivityFilter(session=data["session"], table=data["table"], player=data["player"])
-
-    def page_number(self) -> int:
-        return self.cleaned_data["page"] or 1

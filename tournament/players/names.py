@@ -32,7 +32,7 @@ name either: "Émile" sorts with the E names.
     ['Anna Li', '陈静', 'Émile Roux', '张伟', 'Zoe Martin']
 
 A search matches a name by any part of it, of its pinyin (with or without spaces), by the
-initials of its pinyin, or by the registration number:
+initials of its pinyin, by the registration number, or by the player's team the same ways:
 
     >>> matches("zhangw", name="张伟", name_zh="", number=12)
     True
@@ -41,6 +41,8 @@ initials of its pinyin, or by the registration number:
     >>> matches("wei", name="Wei Zhang", name_zh="张伟", number=12)
     True
     >>> matches("12", name="Anna Li", name_zh="", number=12)
+    True
+    >>> matches("shanghai", name="Anna Li", name_zh="", number=12, team="上海麻将俱乐部")
     True
 
 Surnames are read as surnames: 曾 is zeng at the start of a name, whatever it is elsewhere.
@@ -231,14 +233,16 @@ def _forms(name: str) -> set[str]:
     return forms
 
 
-def matches(query: str, *, name: str, name_zh: str, number: int) -> bool:
-    """Whether a player is what the reader searched for (an empty query matches everyone)."""
+def matches(query: str, *, name: str, name_zh: str, number: int, team: str = "") -> bool:
+    """Whether a player is what the reader searched for (an empty query matches everyone); a
+    query of digits only is a number, matched whole."""
     wanted = _plain(query).replace(" ", "")
     if not wanted:
         return True
     if wanted.isdigit():
         return int(wanted) == number
-    return any(wanted in form for text in (name, name_zh) if text for form in _forms(text))
+    texts = (name, name_zh, team)
+    return any(wanted in form for text in texts if text for form in _forms(text))
 
 
 def identity_key(name: str) -> str:

@@ -3,9 +3,10 @@ told in words: when, who (an account or a table's tablet), what, and each field'
 before and after.
 
 The historical tables are read in the database: one query merges the rows of every model
-of the tournament (``UNION ALL``), filtered, ordered and cut to one page; then a fixed number
-of queries reads the page's rows, the rows before them and the names they refer to. The
-number of queries does not grow with the tournament's history, only the database's work does.
+of the tournament (``UNION ALL``), filtered, ordered and cut to the page a table shows (another
+counts them, for the table's pages); then a fixed number of queries reads the page's rows, the
+rows before them and the names they refer to. The number of queries does not grow with the
+tournament's history, only the database's work does.
 
 Historical rows keep the ids of the rows they refer to, whether those still exist (a
 cancelled draw's tables do not): a tournament's sessions, tables and hands are found among
@@ -16,6 +17,7 @@ found even when the row they belong to has no history yet.
 import datetime
 import functools
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
@@ -41,7 +43,6 @@ from tournament.models import (
     Tournament,
 )
 
-PAGE_SIZE = 100
 # Times as the log's "when" column writes them, to the second.
 TIME_FORMAT = "Y-m-d H:i:s"
 
@@ -179,14 +180,6 @@ class Activity:
         return ""
 
 
-@dataclass(frozen=True)
-class ActivityPage:
-    entries: list[Activity]
-    number: int
-    has_previous: bool
-    has_next: bool
-
-
 def _historical(model):
     return model.history.model
 
@@ -269,29 +262,46 @@ SOURCE_MODELS = {
 }
 
 
-def tournament_activity(
-    tournament: Tournament,
-    where: ActivityFilter | None = None,
-    *,
-    page: int = 1,
-    page_size: int | None = None,
-) -> ActivityPage:
-    """Page ``page`` (from 1, of ``page_size`` changes: ``PAGE_SIZE`` unless told) of the
-    tournament's changes that ``where`` keeps, newest first."""
-    page_size = page_size or PAGE_SIZE
-    sources = _sources(tournament, where or ActivityFilter())
-    branches = [
-        queryset.order_by()
-        .annotate(source=Value(key, output_field=CharField()))
-        .values_list("history_date", "history_id", "source")
-        for key, queryset in sources.items()
-    ]
-    merged = branches[0].union(*branches[1:], all=True).order_by("-history_date", "-history_id")
-    start = (page - 1) * page_size
-    found = list(merged[start : start + page_size + 1])
-    has_next = len(found) > page_size
-    found = found[:page_size]
+class ActivityLog(Sequence):
+    """The tournament's changes that a filter keeps, newest first, read a slice at a time: its
+    length is one count, a slice is one query for the changes it holds and a fixed number for
+    what they refer to, whatever the history's size (a table's pages slice it)."""
 
+    def __init__(self, tournament: Tournament, where: ActivityFilter | None = None):
+        sources = _sources(tournament, where or ActivityFilter())
+        branches = [
+            queryset.order_by()
+            .annotate(source=Value(key, output_field=CharField()))
+            .values_list("history_date", "history_id", "source")
+            for key, queryset in sources.items()
+        ]
+        self._merged = branches[0].union(*branches[1:], all=True)
+        self._length: int | None = None
+
+    def __len__(self) -> int:
+        if self._length is None:
+            self._length = self._merged.count()
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return _activities(self._merged.order_by("-history_date", "-history_id")[index])
+        return self[index : index + 1][0]
+
+    def __iter__(self):
+        # Every change in one read, not one read a change.
+        return iter(self[:])
+
+
+def tournament_activity(tournament: Tournament, where: ActivityFilter | None = None):
+    """The tournament's changes that ``where`` keeps, newest first (``ActivityLog``)."""
+    return ActivityLog(tournament, where)
+
+
+def _activities(found) -> list[Activity]:
+    """The changes ``found`` names, as (when, history id, source) in their order, each with
+    the row before it and the names it refers to."""
+    found = list(found)
     by_source: dict[str, list[int]] = {}
     for _when, history_id, source in found:
         by_source.setdefault(source, []).append(history_id)
@@ -307,7 +317,7 @@ def tournament_activity(
         row = rows[(source, history_id)]
         before = previous.get((source, getattr(row, "previous_history_id", None)))
         entries.append(_activity(source, row, before, names))
-    return ActivityPage(entries=entries, number=page, has_previous=page > 1, has_next=has_next)
+    return entries
 
 
 def _rows_and_previous(model, ids: list[int]):

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from tournament import seating
 from tournament.models import CheckIn, Player, ScheduledSession, Seat, Session
+from tournament.players import names
 from tournament.selectors.lookups import ACTIVE_PLAYERS
 from tournament.selectors.seating import players_for_draw
 
@@ -50,6 +51,11 @@ class CheckInRow:
     expected: bool  # seated in the session, or one the next draw seats
     checked_in_at: datetime | None
     at_desk: bool  # ticked by an organiser, not by the player's link
+
+    @property
+    def name_order(self) -> tuple:
+        """The key that sorts the player's name as a reader says it (``names.sort_key``)."""
+        return names.sort_key(self.player.name)
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,24 @@ def check_in_sheet(tournament, number: int) -> CheckInSheet:
         for player in players
     ]
     return CheckInSheet(number=number, scheduled=scheduled, session=session, rows=rows)
+
+
+def desk_rows(sheet: CheckInSheet, query: str = "", *, only_absent: bool = False) -> list:
+    """The rows of ``sheet`` the desk shows: those ``query`` finds by name, Chinese name, team
+    or number (``names.matches``); with ``only_absent``, only the players expected who have
+    not checked in."""
+    return [
+        row
+        for row in sheet.rows
+        if names.matches(
+            query,
+            name=row.player.name,
+            name_zh=row.player.name_zh,
+            number=row.player.number,
+            team=row.player.team,
+        )
+        and (not only_absent or (row.expected and row.checked_in_at is None))
+    ]
 
 
 @dataclass(frozen=True)

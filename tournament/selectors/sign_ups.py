@@ -11,7 +11,7 @@ class SignUpBoard:
     cap: int | None
     taken: int  # active regular players, and sign-ups holding a place until accepted
     pending: list[SignUp]  # holding a place, waiting for the organiser
-    waiting: list[SignUp]  # the waiting list, first in line first
+    waiting: list[SignUp]  # the waiting list, first in line first, each with its ``place``
     decided: list[SignUp]  # accepted, refused or withdrawn, latest first
 
     @property
@@ -24,11 +24,14 @@ def sign_up_board(tournament) -> SignUpBoard:
     sign_ups = list(tournament.sign_ups.select_related("player").order_by("position"))
     players = tournament.players.filter(ACTIVE_PLAYERS, is_substitute=False).count()
     pending = [s for s in sign_ups if s.status == "pending"]
+    waiting = [s for s in sign_ups if s.status == "waiting"]
+    for place, sign_up in enumerate(waiting, start=1):
+        sign_up.place = place  # 1: first in line
     return SignUpBoard(
         cap=tournament.player_cap,
         taken=players + len(pending),
         pending=pending,
-        waiting=[s for s in sign_ups if s.status == "waiting"],
+        waiting=waiting,
         decided=sorted(
             (s for s in sign_ups if s.status in ("accepted", "refused", "withdrawn")),
             key=lambda s: (s.decided_at is None, s.decided_at),

@@ -124,6 +124,8 @@ class RegistrationSummary:
     active: int
     substitutes: int  # active substitutes
     withdrawn: int
+    # Players whose country was written before countries were codes, with no code found.
+    unrecognised_countries: int
     draw_ready: bool
     draw_problem: str  # why the draw would be refused, when it would
     table_count: int  # tables of four the next draw fills; 0 when it would be refused
@@ -140,6 +142,7 @@ def registration_summary(tournament) -> RegistrationSummary:
         active=Count("pk", filter=ACTIVE_PLAYERS),
         substitutes=Count("pk", filter=ACTIVE_PLAYERS & Q(is_substitute=True)),
         withdrawn=Count("pk", filter=~ACTIVE_PLAYERS),
+        unrecognised_countries=Count("pk", filter=~Q(country_unrecognised="")),
     )
     try:
         drawn = players_for_draw(tournament)

@@ -6,8 +6,9 @@ caption, headings with their sort order said to screen readers, the pager.
 
 A table of rows already in memory (a selector's dataclasses: the standings, the seating) is a
 ``RowsTable``: its rows sort by each column's value compared as it is (table points as exact
-fractions, not as their text), rows with no value last whichever way, and rows equal on the
-column keep the order they were given in (the standings' order).
+fractions, not as their text; a key of the column's ``order_by`` written ``-key`` the other
+way), rows with no value last whichever way, and rows equal on the column keep the order they
+were given in (the standings' order).
 """
 
 from django.http import QueryDict
@@ -128,9 +129,9 @@ class RowsTable(Table):
         self._order_by = OrderByTuple(valid)
         if not valid:
             return
-        alias = OrderBy(valid[0])
-        column = self.columns[alias.bare]
-        accessors = [Accessor(OrderBy(key).bare) for key in column.order_by]
+        column = self.columns[OrderBy(valid[0]).bare]
+        keys = [OrderBy(key) for key in column.order_by]
+        accessors = [Accessor(key.bare) for key in keys]
 
         def key(row):
             return tuple(accessor.resolve(row, quiet=True) for accessor in accessors)
@@ -140,5 +141,8 @@ class RowsTable(Table):
         for row in rows:
             value = key(row)
             (empty if _is_empty(value) else present).append((value, row))
-        present.sort(key=lambda pair: pair[0], reverse=alias.is_descending)
+        # One stable sort a key, the last first. The column's keys come already turned the
+        # way the table is sorted (a key written "-name" the other way again).
+        for index in reversed(range(len(keys))):
+            present.sort(key=lambda pair: pair[0][index], reverse=keys[index].is_descending)
         rows[:] = [row for _value, row in present] + [row for _value, row in empty]

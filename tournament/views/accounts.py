@@ -12,6 +12,8 @@ from django.views.decorators.http import require_POST, require_safe
 from tournament.forms.accounts import UnlockForm
 from tournament.permissions import can_unlock_login, can_unlock_logins, unlockable_usernames
 from tournament.server import login_throttle
+from tournament.tables import paginate
+from tournament.tables.accounts import LockoutsTable
 
 
 def _check(request) -> None:
@@ -23,9 +25,10 @@ def _check(request) -> None:
 @require_safe
 def lockout_list(request):
     _check(request)
+    # Only the accounts this organiser may unlock: those serving their tournaments.
+    failed = login_throttle.failed_logins(usernames=unlockable_usernames(request.user))
     context = {
-        # Only the accounts this organiser may unlock: those serving their tournaments.
-        "failed_logins": login_throttle.failed_logins(usernames=unlockable_usernames(request.user)),
+        "failed_logins": paginate(request, LockoutsTable(failed)) if failed else None,
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "minutes": login_throttle.cool_off_minutes(),
     }

@@ -13,10 +13,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament import services
 from tournament.forms.check_in import AbsentSeatsForm, TimetableForm
 from tournament.forms.service_errors import form_saved
-from tournament.players import names
 from tournament.selectors import check_in as check_in_reads
+from tournament.tables import paginate
+from tournament.tables.check_in import CheckInTable
 from tournament.views.common import get_player, get_session, get_tournament, roles
-from tournament.views.pager import Pager
 
 
 def _desk(slug: str, number: int, query: str = "") -> str:
@@ -51,8 +51,8 @@ def timetable(request, slug):
 @require_http_methods(["GET", "HEAD"])
 def check_in_desk(request, slug):
     """One session's check-in: open or close it, who has checked in and who has not, a tick
-    for each player; with ``?q=`` the players a name or number finds, with ``?absent=1`` only
-    those expected who have not checked in."""
+    for each player, sorted as asked, by pages of 100; with ``?q=`` the players a name, team
+    or number finds, with ``?absent=1`` only those expected who have not checked in."""
     tournament = get_tournament(request, slug, role="organiser")
     try:
         asked = int(request.GET.get("session", ""))
@@ -62,21 +62,13 @@ def check_in_desk(request, slug):
     sheet = check_in_reads.check_in_sheet(tournament, number)
     query = request.GET.get("q", "").strip()
     only_absent = request.GET.get("absent") == "1"
-    rows = [
-        row
-        for row in sheet.rows
-        if names.matches(
-            query, name=row.player.name, name_zh=row.player.name_zh, number=row.player.number
-        )
-        and (not only_absent or (row.expected and row.checked_in_at is None))
-    ]
-    pager = Pager(request.GET, len(rows))
+    rows = check_in_reads.desk_rows(sheet, query, only_absent=only_absent)
+    table = paginate(request, CheckInTable(rows, sheet=sheet, slug=slug, query=query))
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
         sheet=sheet,
-        rows=pager.rows(rows),
-        pager=pager.html(),
+        table=table,
         query=query,
         only_absent=only_absent,
         sessions=range(1, tournament.session_count + 1),

@@ -9,8 +9,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament import services
 from tournament.selectors.mail import mail_counts, tournament_emails
 from tournament.selectors.tasks import queue_state
+from tournament.tables import paginate
+from tournament.tables.mail import EmailsTable
 from tournament.views.common import get_tournament, roles
-from tournament.views.pager import Pager
 
 STATUSES = ("sent", "queued", "failed")
 
@@ -18,17 +19,16 @@ STATUSES = ("sent", "queued", "failed")
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def email_list(request, slug):
-    """Every message sent or to be sent, newest first, with its status and last error."""
+    """Every message sent or to be sent, newest first (or sorted as asked), with its status
+    and last error, by pages of 100."""
     tournament = get_tournament(request, slug, role="organiser")
     status = request.GET.get("status", "")
     status = status if status in STATUSES else ""
-    emails = tournament_emails(tournament, status=status)
-    pager = Pager(request.GET, emails.count())
+    table = paginate(request, EmailsTable(tournament_emails(tournament, status=status)))
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
-        emails=pager.rows(emails),
-        pager=pager.html(),
+        table=table,
         counts=mail_counts(tournament),
         status=status,
         queue_problem=queue_state().problem(),

@@ -40,6 +40,8 @@ from tournament.selectors.withdrawals import (
     substitute_limit_warning,
     withdrawn_seated,
 )
+from tournament.tables import paginate
+from tournament.tables.referees import TableRefereesTable
 from tournament.views.common import (
     get_session,
     get_table,
@@ -393,12 +395,14 @@ def table_referees(request, slug, number):
             )
         messages.success(request, done % names)
         return redirect("table_referees", tournament.slug, session.number)
+    rows = session_referee_tables(session)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
         session=session,
         form=form,
-        tables=session_referee_tables(session),
+        tables=rows,
+        tables_table=paginate(request, TableRefereesTable(rows, slug=tournament.slug)),
     )
     return render(request, "referee/table_referees.html", context)
 

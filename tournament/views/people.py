@@ -22,6 +22,8 @@ from tournament.selectors.people import (
     person_suggestions,
 )
 from tournament.selectors.series import person_series
+from tournament.tables import paginate
+from tournament.tables.people import LinkedPlayersTable, PersonResultsTable
 from tournament.views.common import get_player, get_tournament, roles
 
 
@@ -31,13 +33,15 @@ def _suggestion_choices(suggestions) -> list[str]:
 
 def _people_page(request, tournament, **forms):
     suggestions, others = person_suggestions(tournament)
+    linked = linked_players(tournament)
     query = request.GET.get("q", "")[:100]
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
         suggestions=suggestions,
         others=others,
-        linked=linked_players(tournament),
+        linked=linked,
+        linked_table=paginate(request, LinkedPlayersTable(linked, slug=tournament.slug)),
         query=query,
         found=person_search(query, exclude_tournament=tournament),
         link_form=forms.get("link_form") or LinkForm(choices=_suggestion_choices(suggestions)),
@@ -158,5 +162,9 @@ def person_page(request, pk):
     return render(
         request,
         "people/person.html",
-        {"person": person, "results": person_results(person), "series": person_series(person)},
+        {
+            "person": person,
+            "results": paginate(request, PersonResultsTable(person_results(person))),
+            "series": person_series(person),
+        },
     )

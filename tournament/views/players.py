@@ -19,12 +19,14 @@ from tournament.forms.service_errors import form_saved
 from tournament.players import player_file
 from tournament.players.player_import import import_preview
 from tournament.players.player_links import player_link_card
-from tournament.selectors.lookups import badge_players, tournament_players
+from tournament.selectors.lookups import badge_players
 from tournament.selectors.player_imports import player_import_latest
+from tournament.selectors.players import players_found
 from tournament.selectors.tasks import queue_state
 from tournament.selectors.withdrawals import registration_summary, seats_waiting_for_play
+from tournament.tables import paginate
+from tournament.tables.players import PlayersTable
 from tournament.views.common import get_player, get_tournament, roles
-from tournament.views.pager import Pager
 
 
 def _context(request, tournament, **extra) -> dict:
@@ -36,21 +38,21 @@ def _context(request, tournament, **extra) -> dict:
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def player_list(request, slug):
+    """Every player, or those ``?q=`` finds (name, number, team, pinyin), sorted as asked,
+    by pages of 100; the counts above are of every player."""
     tournament = get_tournament(request, slug, role="organiser")
-    players = list(tournament_players(tournament))
-    # By pages of 100 on a phone; the counts below are of every player.
-    pager = Pager(request.GET, len(players))
+    query = request.GET.get("q", "").strip()
+    table = paginate(request, PlayersTable(players_found(tournament, query), slug=slug))
     return render(
         request,
         "players/list.html",
         _context(
             request,
             tournament,
-            players=pager.rows(players),
-            pager=pager.html(),
+            table=table,
+            query=query,
+            sort=request.GET.get(table.prefixed_order_by_field, ""),
             summary=registration_summary(tournament),
-            # Countries written before they were codes, with no code found: to be given.
-            unrecognised_countries=sum(1 for p in players if p.country_unrecognised),
         ),
     )
 

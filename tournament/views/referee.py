@@ -40,6 +40,8 @@ from tournament.selectors.sheets import (
     table_sheet,
 )
 from tournament.services.tables import seating_key, table_seating_key
+from tournament.tables import paginate
+from tournament.tables.referees import SessionTablesTable
 from tournament.views.common import (
     entering_user,
     get_session,
@@ -63,7 +65,22 @@ def referee_home_page(request, slug):
     home = referee_home(tournament, referee=referee)
     context.update(
         tournament=tournament,
-        sessions=home.in_play,
+        # Each session in play with its tables, sorted and paged by parameters of its own.
+        sessions=[
+            (
+                item,
+                paginate(
+                    request,
+                    SessionTablesTable(
+                        item.tables,
+                        slug=slug,
+                        with_referee=context["is_organiser"],
+                        prefix=f"session-{item.session.number}-",
+                    ),
+                ),
+            )
+            for item in home.in_play
+        ],
         closed_sessions=home.closed,
         not_open_sessions=home.not_open,
     )

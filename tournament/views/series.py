@@ -18,6 +18,8 @@ from tournament.forms.service_errors import form_saved
 from tournament.permissions import can_create_tournament, is_series_organiser
 from tournament.selectors.exports import export_version, exports_behind
 from tournament.selectors.series import series_by_slug, series_standing
+from tournament.tables import paginate
+from tournament.tables.series import SeriesRankingTable
 from tournament.views.downloads import export_download
 
 
@@ -34,12 +36,15 @@ def _series(request, slug, *, organiser: bool = False):
 def series_page(request, slug):
     """The ranking, each person's result in every tournament, counted or not."""
     series = _series(request, slug)
+    standing = series_standing(series)
+    table = SeriesRankingTable(standing.rows, series=series, tournaments=standing.tournaments)
     return render(
         request,
         "series/page.html",
         {
             "series": series,
-            "standing": series_standing(series),
+            "standing": standing,
+            "ranking": paginate(request, table),
             "is_series_organiser": is_series_organiser(request.user, series),
             "downloads_behind": exports_behind(
                 series, export_version(series), {"series.xlsx": get_language()}

@@ -18,6 +18,12 @@ from tournament.players.player_links import sign_up_for_token, sign_up_token
 from tournament.selectors.sign_ups import sign_up_board, sign_up_by_id, waiting_place
 from tournament.server import form_throttle
 from tournament.services.sign_ups import sign_up_closed_reason, sign_up_withdrawable
+from tournament.tables import paginate
+from tournament.tables.sign_ups import (
+    DecidedSignUpsTable,
+    PendingSignUpsTable,
+    WaitingListTable,
+)
 from tournament.views.common import get_tournament, roles
 
 
@@ -95,10 +101,14 @@ def sign_up_list(request, slug):
     """The sign-ups: those holding a place (to accept or refuse), the waiting list in order
     (to move, accept while a place is free, or refuse), and those decided."""
     tournament = get_tournament(request, slug, role="organiser")
+    board = sign_up_board(tournament)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
-        board=sign_up_board(tournament),
+        board=board,
+        pending=paginate(request, PendingSignUpsTable(board.pending, slug=slug)),
+        waiting=paginate(request, WaitingListTable(board.waiting, slug=slug)),
+        decided=paginate(request, DecidedSignUpsTable(board.decided, slug=slug)),
         closed=sign_up_closed_reason(tournament),
     )
     return render(request, "sign_ups/list.html", context)
