@@ -139,18 +139,18 @@ def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
     # The tournament, the player; the sessions published and the seats of the player's tables
     # with their players (and a planned tournament's plan and the planned opponents); the
     # ranks: the version, then (not cached yet) the players and the seat results; the
-    # statistics: the player's tables again, then their hands with the penalties. The same
-    # whatever the number of players.
+    # statistics: the hands of those tables with the penalties. The same whatever the number
+    # of players.
     seating = 2 + (2 if method == "planned" else 0)
-    response = read(login(None), url, django_assert_num_queries, 2 + seating + 3 + 3)
+    response = read(login(None), url, django_assert_num_queries, 2 + seating + 3 + 1)
     assert len(response.context["schedule"]) == drawn
     assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
     assert len(response.context["record"].ranks) == drawn
     # Read again: the ranks from the cache under the same version.
-    read(login(None), url, django_assert_num_queries, 2 + seating + 1 + 3)
+    read(login(None), url, django_assert_num_queries, 2 + seating + 1 + 1)
     # Another player's page reads as much.
     other = reverse("player_schedule", args=[tournament.slug, 2])
-    response = read(login(None), other, django_assert_num_queries, 2 + seating + 1 + 3)
+    response = read(login(None), other, django_assert_num_queries, 2 + seating + 1 + 1)
     assert len(response.context["schedule"]) == drawn
 
 

@@ -364,11 +364,14 @@ class PlannedSeat:
         return SEAT_LABELS[self.seat]
 
 
-def player_seating(player: Player) -> tuple[list[PlayerSeat], list[PlannedSeat]]:
-    """The player's schedule (``player_schedule``) and planned sessions
-    (``player_planned_sessions``)."""
-    published, schedule, _tables = _published_tables(player)
-    return schedule, _planned(player, set(published))
+def player_seating(
+    player: Player,
+) -> tuple[list[PlayerSeat], list[PlannedSeat], list["PlayedTable"]]:
+    """The player's schedule (``player_schedule``), planned sessions
+    (``player_planned_sessions``) and tables (``player_tables``), read once for the player's
+    page."""
+    published, schedule, tables = _published_tables(player)
+    return schedule, _planned(player, set(published)), tables
 
 
 @dataclass(frozen=True)

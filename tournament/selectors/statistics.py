@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from tournament.hall import statistics
 from tournament.models import Hand, Player, Seat
 from tournament.selectors.lookups import cached, data_version
-from tournament.selectors.seating import ListedPlayer, player_tables
+from tournament.selectors.seating import ListedPlayer, PlayedTable, player_tables
 from tournament.selectors.standings import rank_history
 
 # A hand as the statistics read it: its table's id first (to find the table's players).
@@ -76,15 +76,16 @@ class PlayerRecord:
     chart: statistics.RankChart | None  # None while the player has no rank
 
 
-def player_record(player: Player) -> PlayerRecord:
-    """The player's statistics (``compute_player_statistics``) and their ranks from the
-    ``rank_history``."""
+def player_record(player: Player, tables: list[PlayedTable] | None = None) -> PlayerRecord:
+    """The player's statistics (``compute_player_statistics``, of ``tables`` when the caller
+    has read them already) and their ranks from the ``rank_history``."""
     history = rank_history(player.tournament)
     ranks = history.of(player.pk)
     chart = None
     if any(rank is not None for _session, rank in ranks):
         chart = statistics.rank_chart(ranks, max(history.ranked))
-    return PlayerRecord(statistics=compute_player_statistics(player), ranks=ranks, chart=chart)
+    figures = compute_player_statistics(player, tables)
+    return PlayerRecord(statistics=figures, ranks=ranks, chart=chart)
 
 
 # A hand as a player's statistics read it, with each of its penalties (a hand without one
@@ -99,12 +100,14 @@ _PLAYER_HAND_FIELDS = (
 )
 
 
-def compute_player_statistics(player: Player) -> statistics.PlayerStatistics:
+def compute_player_statistics(
+    player: Player, tables: list[PlayedTable] | None = None
+) -> statistics.PlayerStatistics:
     """The player's statistics from the hands and penalties of the tables they sat at: their
-    tables (``player_tables``), then one query for the hands with their penalties. Not
-    cached: at a big event every hand raises the version it would be kept under, and a page
-    rarely comes twice in one version."""
-    tables = {table.id: table for table in player_tables(player)}
+    tables (``player_tables``, unless given), then one query for the hands with their
+    penalties. Not cached: at a big event every hand raises the version it would be kept
+    under, and a page rarely comes twice in one version."""
+    tables = {table.id: table for table in (player_tables(player) if tables is None else tables)}
     if not tables:
         return statistics.player_statistics(player.pk, ())
     hands: dict[tuple[int, int], statistics.HandRow] = {}

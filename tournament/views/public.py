@@ -167,7 +167,7 @@ def player_page(request, slug, number):
     their hands and their rank after each session."""
     tournament = get_tournament(request, slug)
     player = get_player(tournament, number)
-    schedule, planned = player_seating(player)
+    schedule, planned, tables = player_seating(player)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
@@ -176,7 +176,7 @@ def player_page(request, slug, number):
         planned=planned,
         schedule_table=PlayerSessionsTable(schedule, slug=tournament.slug),
         planned_table=PlannedSessionsTable(planned, slug=tournament.slug),
-        record=player_record(player),
+        record=player_record(player, tables),
     )
     return render(request, "seating/player.html", context)
 
