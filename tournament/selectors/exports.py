@@ -29,15 +29,15 @@ def export_language(kind: str) -> str:
     return get_language() if kind in TRANSLATED_KINDS else ""
 
 
-def export_version(owner: Tournament | Series) -> str:
+def export_version(owner: Tournament | Series, *, as_read: bool = False) -> str:
     """The version of the data a file of ``owner`` is built from: the tournament's data
-    version (``lookups.data_version``: as stored now), or the
+    version (``lookups.data_version``: as stored now, or as read with it), or the
     series' version with each of its tournaments' (``series_versions``), digested: it
     grows with the tournaments."""
     if isinstance(owner, Series):
         versions, _tournaments = series_versions(owner)
         return hashlib.sha256(versions.encode()).hexdigest()[:32]
-    return str(data_version(owner))
+    return str(data_version(owner, as_read=as_read))
 
 
 def owned_by(owner: Tournament | Series) -> Q:

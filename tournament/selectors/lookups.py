@@ -41,10 +41,20 @@ def tournament_by_slug(slug: str) -> Tournament | None:
     return Tournament.objects.select_related("version").filter(slug=slug).first()
 
 
-def versions(tournament: Tournament) -> tuple[int, int, int] | None:
+def versions(tournament: Tournament, *, as_read: bool = False) -> tuple[int, int, int] | None:
     """The tournament's (data version, seating version, standings stamp) as stored now; None
     before it has a version. Read each time (one small query): what is cached under them is
-    then never older than the last write, even one made earlier in the same request."""
+    then never older than the last write, even one made earlier in the same request.
+
+    ``as_read``: as read with the tournament instead (``tournament_by_slug`` reads its
+    version row in the same query), no query of its own. For a page (GET), which writes
+    nothing: the data it reads after them is never older than they are."""
+    if as_read:
+        try:
+            row = tournament.version
+        except TournamentVersion.DoesNotExist:
+            return None
+        return row.number, row.seating, row.standings
     return (
         TournamentVersion.objects.filter(tournament_id=tournament.pk)
         .values_list("number", "seating", "standings")
@@ -52,20 +62,21 @@ def versions(tournament: Tournament) -> tuple[int, int, int] | None:
     )
 
 
-def data_version(tournament: Tournament) -> int:
-    """The version of the tournament's data (``TournamentVersion``) as stored now; 0 before
-    it has one. Read before the data cached under it, so the data is never older."""
-    found = versions(tournament)
+def data_version(tournament: Tournament, *, as_read: bool = False) -> int:
+    """The version of the tournament's data (``TournamentVersion``) as stored now (as read
+    with the tournament: ``versions``); 0 before it has one. Read before the data cached
+    under it, so the data is never older."""
+    found = versions(tournament, as_read=as_read)
     return 0 if found is None else found[0]
 
 
-def seating_key(tournament: Tournament) -> str:
+def seating_key(tournament: Tournament, *, as_read: bool = False) -> str:
     """The version of the tournament's seating (``TournamentVersion.seating``: raised by the
     writes that can change it, not by hands) with the standings' stamp, which every such
     write replaces too and no two tournaments share: what is cached under it is never taken
     for another tournament's that had the same id and version (after a rollback or a
-    restore). "0" before the tournament has a version."""
-    found = versions(tournament)
+    restore). "0" before the tournament has a version. ``as_read``: see ``versions``."""
+    found = versions(tournament, as_read=as_read)
     return "0" if found is None else f"{found[1]}-{found[2]}"
 
 

@@ -365,13 +365,21 @@ class PlannedSeat:
 
 
 def player_seating(
-    player: Player,
+    player: Player, *, version: str | None = None
 ) -> tuple[list[PlayerSeat], list[PlannedSeat], list["PlayedTable"]]:
     """The player's schedule (``player_schedule``), planned sessions
-    (``player_planned_sessions``) and tables (``player_tables``), read once for the player's
-    page."""
-    published, schedule, tables = _published_tables(player)
-    return schedule, _planned(player, set(published)), tables
+    (``player_planned_sessions``) and tables (``player_tables``) for the player's page,
+    cached under the player and the tournament's seating key (``version``, when the caller
+    has just read it): a draw, a publication, a new plan or a player's change raise it, a
+    hand does not."""
+
+    def compute():
+        published, schedule, tables = _published_tables(player)
+        return schedule, _planned(player, set(published)), tables
+
+    if version is None:
+        version = seating_key(player.tournament)
+    return cached(f"mcr:player-seating:{player.pk}:{version}", compute)
 
 
 @dataclass(frozen=True)

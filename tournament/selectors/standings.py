@@ -20,7 +20,7 @@ from tournament.models import (
     TournamentVersion,
 )
 from tournament.players import names
-from tournament.selectors.lookups import PLAYED_SEAT, cached
+from tournament.selectors.lookups import PLAYED_SEAT, cached, versions
 from tournament.selectors.sheets import session_sheets
 
 
@@ -204,11 +204,17 @@ class Standings(Sequence):
         return None if index is None else self._row(index)
 
 
-def _standings_version(tournament) -> tuple[str | None, list[str]]:
+def _standings_version(tournament, *, as_read: bool = False) -> tuple[str | None, list[str]]:
     """The key of the tournament's standings as stored now (its data version and the stamp
     no other state of any tournament shares; None before it has a version, so nothing may be
     cached), and the tie-breaks read in the same query: a caller holding the tournament as
-    read before they changed still ranks by the new ones."""
+    read before they changed still ranks by the new ones. ``as_read``: as read with the
+    tournament, for a page (``lookups.versions``)."""
+    if as_read:
+        found = versions(tournament, as_read=True)
+        if found is None:
+            return None, tournament.tiebreaks
+        return f"{found[0]}-{found[2]}", tournament.tiebreaks
     found = (
         TournamentVersion.objects.filter(tournament_id=tournament.pk)
         .values_list("number", "standings", "tournament__tiebreak_order")
@@ -220,7 +226,7 @@ def _standings_version(tournament) -> tuple[str | None, list[str]]:
     return f"{number}-{stamp}", [key for key in order.split(",") if key]
 
 
-def tournament_standings(tournament) -> Standings:
+def tournament_standings(tournament, *, as_read: bool = False) -> Standings:
     """Players ordered by the tournament's ranking order; equal players share a rank.
 
     Substitutes (and players who withdrew before playing) are listed after the
@@ -230,9 +236,10 @@ def tournament_standings(tournament) -> Standings:
     ``compute_standings``, cached whole in the shared cache under the tournament's version,
     read first: never older than the last write. (A write service that needs the standings
     computes them with ``compute_standings``: what it reads inside its transaction must be
-    what it sees there.)
+    what it sees there.) ``as_read``: under the versions read with the tournament, for a
+    page (``lookups.versions``).
     """
-    version, tiebreaks = _standings_version(tournament)
+    version, tiebreaks = _standings_version(tournament, as_read=as_read)
 
     def compute():
         return Standings(compute_standings(tournament, tiebreaks=tiebreaks))
@@ -305,10 +312,10 @@ class RankHistory:
         return tuple(zip(self.sessions, ranks, strict=True))
 
 
-def rank_history(tournament) -> RankHistory:
+def rank_history(tournament, *, as_read: bool = False) -> RankHistory:
     """Every player's rank after each session with results: ``compute_rank_history``, cached
     under the tournament's version as the standings are (see ``tournament_standings``)."""
-    version, tiebreaks = _standings_version(tournament)
+    version, tiebreaks = _standings_version(tournament, as_read=as_read)
 
     def compute():
         return compute_rank_history(tournament, tiebreaks=tiebreaks)

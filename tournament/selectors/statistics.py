@@ -76,10 +76,13 @@ class PlayerRecord:
     chart: statistics.RankChart | None  # None while the player has no rank
 
 
-def player_record(player: Player, tables: list[PlayedTable] | None = None) -> PlayerRecord:
+def player_record(
+    player: Player, tables: list[PlayedTable] | None = None, *, as_read: bool = False
+) -> PlayerRecord:
     """The player's statistics (``compute_player_statistics``, of ``tables`` when the caller
-    has read them already) and their ranks from the ``rank_history``."""
-    history = rank_history(player.tournament)
+    has read them already) and their ranks from the ``rank_history`` (under the versions
+    read with the tournament with ``as_read``)."""
+    history = rank_history(player.tournament, as_read=as_read)
     ranks = history.of(player.pk)
     chart = None
     if any(rank is not None for _session, rank in ranks):

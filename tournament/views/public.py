@@ -3,7 +3,7 @@ fairness of the committed draw."""
 
 import json
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
@@ -16,7 +16,12 @@ from tournament.selectors.fairness import (
     fairness_record,
     live_commitment,
 )
-from tournament.selectors.lookups import seating_key, sessions_under_review, tournament_list
+from tournament.selectors.lookups import (
+    STANDINGS_CACHE_SECONDS,
+    seating_key,
+    sessions_under_review,
+    tournament_list,
+)
 from tournament.selectors.overview import tournament_overview
 from tournament.selectors.seating import (
     player_seating,
@@ -102,7 +107,7 @@ def seating_page(request, slug, number):
     roles_held = roles(request, tournament)
     if refused := _under_review(request, roles_held, tournament, session):
         return refused
-    version = seating_key(tournament)
+    version = seating_key(tournament, as_read=True)
     # What the page reads of its query: the page of the tables and the page of the plan.
     query = page_query(request.GET, {"page": page_value, "plan-page": page_value})
 
@@ -167,7 +172,8 @@ def player_page(request, slug, number):
     their hands and their rank after each session."""
     tournament = get_tournament(request, slug)
     player = get_player(tournament, number)
-    schedule, planned, tables = player_seating(player)
+    version = seating_key(tournament, as_read=True)
+    schedule, planned, tables = player_seating(player, version=version)
     context = roles(request, tournament)
     context.update(
         tournament=tournament,
@@ -176,7 +182,12 @@ def player_page(request, slug, number):
         planned=planned,
         schedule_table=PlayerSessionsTable(schedule, slug=tournament.slug),
         planned_table=PlannedSessionsTable(planned, slug=tournament.slug),
-        record=player_record(player, tables),
+        # The sessions' tables are drawn once per seating version (a hand changes them not)
+        # and kept, in the page's language, for every reader: the statistics and ranks
+        # below them change with every hand.
+        sessions_kept_under=page_key("player-sessions", (player.pk, version), QueryDict()),
+        kept_seconds=STANDINGS_CACHE_SECONDS,
+        record=player_record(player, tables, as_read=True),
     )
     return render(request, "seating/player.html", context)
 

@@ -52,8 +52,9 @@ STANDINGS_PARAMETERS = {
 
 def standings_tables(request, tournament, query) -> dict:
     """The players' table (the players the search finds), the teams' table (None without
-    teams), sorted and paged as ``query`` asks."""
-    rows = tournament_standings(tournament)
+    teams), sorted and paged as ``query`` asks: the standings under the versions read with
+    the tournament."""
+    rows = tournament_standings(tournament, as_read=True)
     search = query.get("q", "")
     players = StandingsTable(standings_found(rows, search))
     if search:
@@ -67,15 +68,18 @@ def standings_tables(request, tournament, query) -> dict:
 
 @require_safe
 def standings_page(request, slug):
+    # The versions, read with the tournament before the standings: what is kept under them
+    # is never older.
     tournament = get_tournament(request, slug)
-    # The versions are read before the standings, so what is kept under them is never older.
-    found = versions(tournament)
+    found = versions(tournament, as_read=True)
     query = page_query(request.GET, STANDINGS_PARAMETERS)
 
     # Which downloads give an older version's file while a newer one is prepared: the page
     # says so beside their links, and is kept under it.
     behind = exports_behind(
-        tournament, export_version(tournament), {"standings.xlsx": get_language(), "ema.xlsx": ""}
+        tournament,
+        export_version(tournament, as_read=True),
+        {"standings.xlsx": get_language(), "ema.xlsx": ""},
     )
 
     def context() -> dict:
