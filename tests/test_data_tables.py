@@ -7,6 +7,7 @@ the HTML parser.
 Rows are built in memory (unsaved players), so these tests need no database.
 """
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
@@ -267,6 +268,32 @@ def test_all_shows_every_row_and_a_way_back_to_pages():
     page = drawn(StandingsTable, MANY, "?page=all")[1]
     assert numbers("?page=all", MANY) == list(range(1, 251))
     assert pager_links(page) == {"100 a page": "?page=1"}
+
+
+class CountedRows(Sequence):
+    """Rows built when read, as the cached standings build them: counts those built."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.built = 0
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, index):
+        found = self.rows[index]
+        self.built += len(found) if isinstance(index, slice) else 1
+        return found
+
+
+def test_a_page_builds_only_its_rows_unless_the_table_is_sorted():
+    rows = CountedRows(MANY)
+    assert numbers("?page=2", rows) == list(range(101, 201))
+    assert rows.built == 100
+    # Sorted, every row is read (and the rows given stay in their order).
+    rows = CountedRows(MANY)
+    assert numbers("?sort=-number", rows)[:2] == [250, 249]
+    assert rows.built == 250 and rows.rows == MANY
 
 
 @pytest.mark.parametrize(("asked", "first"), [("99", 201), ("0", 1), ("-2", 1), ("two", 1)])

@@ -418,9 +418,9 @@ def penalties_of(tournament):
 def standings_found(rows, query: str) -> list:
     """The standings' rows of the players a search finds (``names.matches``: a name or part
     of it, its pinyin or initials, the number), or whose team it names; each keeps its rank
-    in the whole standings. Every row for an empty search."""
+    in the whole standings. Every row for an empty search: ``rows`` themselves."""
     if not query.strip():
-        return list(rows)
+        return rows
     return [
         row
         for row in rows

@@ -11,8 +11,11 @@ way), rows with no value last whichever way, and rows equal on the column keep t
 were given in (the standings' order).
 """
 
+from collections.abc import Sequence
+
 from django.http import QueryDict
 from django_tables2 import Column, Table
+from django_tables2.data import TableListData
 from django_tables2.utils import Accessor, OrderBy, OrderByTuple
 
 PAGE_SIZE = 100
@@ -110,8 +113,11 @@ class RowsTable(Table):
     thousand rows, and puts empty values first one way)."""
 
     def __init__(self, data, **kwargs):
-        # A list of its own: sorting reorders it in place, and the rows may be shared.
-        super().__init__(list(data), **kwargs)
+        # Any sequence: a page of it is all that is read unless the table is sorted, which
+        # makes a list of its own (the rows may be shared). The cached standings build
+        # only the rows of the page shown.
+        rows = data if isinstance(data, Sequence) else list(data)
+        super().__init__(TableListData(rows), **kwargs)
 
     @property
     def order_by(self):
@@ -136,13 +142,12 @@ class RowsTable(Table):
         def key(row):
             return tuple(accessor.resolve(row, quiet=True) for accessor in accessors)
 
-        rows = self.data.data
         present, empty = [], []
-        for row in rows:
+        for row in self.data.data:
             value = key(row)
             (empty if _is_empty(value) else present).append((value, row))
         # One stable sort a key, the last first. The column's keys come already turned the
         # way the table is sorted (a key written "-name" the other way again).
         for index in reversed(range(len(keys))):
             present.sort(key=lambda pair: pair[0][index], reverse=keys[index].is_descending)
-        rows[:] = [row for _value, row in present] + [row for _value, row in empty]
+        self.data.data = [row for _value, row in present] + [row for _value, row in empty]
