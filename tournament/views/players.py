@@ -24,7 +24,15 @@ from tournament.selectors.tasks import queue_state
 from tournament.selectors.withdrawals import registration_summary, seats_waiting_for_play
 from tournament.tables import paginate
 from tournament.tables.players import PlayersTable
-from tournament.views.common import FORM, POST, READ, get_player, page, tournament_page
+from tournament.views.common import (
+    FORM,
+    POST,
+    READ,
+    get_player,
+    page,
+    refusal_told,
+    tournament_page,
+)
 
 
 @tournament_page("organiser", READ)
@@ -213,6 +221,5 @@ def player_import_confirm(request, tournament):
             fingerprint=payload["fingerprint"],
         )
     except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
+        refusal_told(request, error)
     return redirect("player_import", tournament.slug)

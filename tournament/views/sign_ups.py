@@ -23,7 +23,15 @@ from tournament.tables.sign_ups import (
     PendingSignUpsTable,
     WaitingListTable,
 )
-from tournament.views.common import POST, READ, get_tournament, page, roles, tournament_page
+from tournament.views.common import (
+    POST,
+    READ,
+    get_tournament,
+    page,
+    refusal_told,
+    roles,
+    tournament_page,
+)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -87,8 +95,7 @@ def sign_up_withdraw(request, token):
     try:
         services.sign_up_withdraw(sign_up=found)
     except ValidationError as refused:
-        for message in refused.messages:
-            messages.error(request, message)
+        refusal_told(request, refused)
     else:
         messages.success(request, _("Your sign-up is withdrawn."))
     return redirect("sign_up_status", token)
@@ -129,8 +136,7 @@ def sign_up_decide(request, tournament, pk, action):
     try:
         ACTIONS[action](found)
     except ValidationError as refused:
-        for message in refused.messages:
-            messages.error(request, message)
+        refusal_told(request, refused)
     else:
         done = {
             "accept": _("%(name)s is accepted."),
