@@ -166,6 +166,30 @@ def _answers(document) -> dict:
     return {200: document, 304: None, 404: Message, 422: InvalidRequest, 429: Message}
 
 
+def _read(route, document, summary: str, version_of, *, tag="tournaments", paged=False):
+    """An operation answering ``document`` at ``route`` (by pages, ``paged``), with the ETag
+    of ``version_of`` (``conditional``)."""
+
+    def decorate(operation):
+        if paged:
+            pages = paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+            operation = pages(operation)
+        read = api.get(route, response=_answers(document), tags=[tag], summary=summary)
+        return read(conditional(version_of)(operation))
+
+    return decorate
+
+
+def _tournament_read(route: str, document, summary: str, *, paged: bool = False):
+    return _read("/tournaments/{slug}" + route, document, summary, _tournament_version, paged=paged)
+
+
+def _series_read(route: str, document, summary: str, *, paged: bool = False):
+    return _read(
+        "/series/{slug}" + route, document, summary, _series_version, tag="series", paged=paged
+    )
+
+
 def _tournament_out(tournament) -> dict:
     return {
         "slug": tournament.slug,
@@ -178,26 +202,13 @@ def _tournament_out(tournament) -> dict:
     }
 
 
-@api.get(
-    "/tournaments",
-    response=_answers(list[TournamentOut]),
-    tags=["tournaments"],
-    summary="Tournaments",
-)
-@conditional(_all_tournaments_version)
-@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+@_read("/tournaments", list[TournamentOut], "Tournaments", _all_tournaments_version, paged=True)
 def tournaments(request):
     """Every tournament, newest first."""
     return [_tournament_out(t) for t in reads.api_tournaments()]
 
 
-@api.get(
-    "/tournaments/{slug}",
-    response=_answers(TournamentDetailOut),
-    tags=["tournaments"],
-    summary="A tournament",
-)
-@conditional(_tournament_version)
+@_tournament_read("", TournamentDetailOut, "A tournament")
 def tournament(request, slug: str = SLUG):
     found = _tournament(slug)
     return {
@@ -208,14 +219,7 @@ def tournament(request, slug: str = SLUG):
     }
 
 
-@api.get(
-    "/tournaments/{slug}/players",
-    response=_answers(list[PlayerOut]),
-    tags=["tournaments"],
-    summary="A tournament's players",
-)
-@conditional(_tournament_version)
-@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+@_tournament_read("/players", list[PlayerOut], "A tournament's players", paged=True)
 def players(request, slug: str = SLUG):
     """By number, substitutes and withdrawn players included; never an e-mail."""
     return [
@@ -237,13 +241,7 @@ def players(request, slug: str = SLUG):
     ]
 
 
-@api.get(
-    "/tournaments/{slug}/sessions",
-    response=_answers(list[SessionOut]),
-    tags=["tournaments"],
-    summary="A tournament's published sessions",
-)
-@conditional(_tournament_version)
+@_tournament_read("/sessions", list[SessionOut], "A tournament's published sessions")
 def sessions(request, slug: str = SLUG):
     """The sessions whose draw is public, by number (a draw under review is not listed)."""
     return [
@@ -280,14 +278,7 @@ def _seat_out(seat) -> dict:
     }
 
 
-@api.get(
-    "/tournaments/{slug}/sessions/{number}/tables",
-    response=_answers(list[TableOut]),
-    tags=["tournaments"],
-    summary="A session's tables",
-)
-@conditional(_tournament_version)
-@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+@_tournament_read("/sessions/{number}/tables", list[TableOut], "A session's tables", paged=True)
 def tables(request, slug: str = SLUG, number: int = NUMBER):
     """Each table with its four seats: the player, the score, the place and the exact table
     points so far (a table with no hand entered has no place yet)."""
@@ -302,13 +293,9 @@ def tables(request, slug: str = SLUG, number: int = NUMBER):
     ]
 
 
-@api.get(
-    "/tournaments/{slug}/sessions/{number}/tables/{table}/hands",
-    response=_answers(list[HandOut]),
-    tags=["tournaments"],
-    summary="A confirmed table's hands",
+@_tournament_read(
+    "/sessions/{number}/tables/{table}/hands", list[HandOut], "A confirmed table's hands"
 )
-@conditional(_tournament_version)
 def hands(request, slug: str = SLUG, number: int = NUMBER, table: int = NUMBER):
     """The hands of a table once its referee confirmed it (404 before)."""
     found = reads.api_table(_session(slug, number), table)
@@ -337,14 +324,7 @@ def hands(request, slug: str = SLUG, number: int = NUMBER, table: int = NUMBER):
     ]
 
 
-@api.get(
-    "/tournaments/{slug}/standings",
-    response=_answers(list[StandingOut]),
-    tags=["tournaments"],
-    summary="A tournament's standings",
-)
-@conditional(_tournament_version)
-@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+@_tournament_read("/standings", list[StandingOut], "A tournament's standings", paged=True)
 def standings(request, slug: str = SLUG):
     """In the ranking order, as the standings page; substitutes last, without a rank."""
     return [
@@ -376,9 +356,7 @@ def _series_out(series) -> dict:
     }
 
 
-@api.get("/series", response=_answers(list[SeriesOut]), tags=["series"], summary="Series")
-@conditional(_all_series_version)
-@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+@_read("/series", list[SeriesOut], "Series", _all_series_version, tag="series", paged=True)
 def series_list(request):
     return [_series_out(series) for series in reads.api_series_list()]
 
@@ -387,20 +365,12 @@ def _series(slug: str):
     return _found(reads.api_series(slug, with_tournaments=True), "No such series.")
 
 
-@api.get("/series/{slug}", response=_answers(SeriesOut), tags=["series"], summary="A series")
-@conditional(_series_version)
+@_series_read("", SeriesOut, "A series")
 def series(request, slug: str = SLUG):
     return _series_out(_series(slug))
 
 
-@api.get(
-    "/series/{slug}/ranking",
-    response=_answers(list[SeriesRowOut]),
-    tags=["series"],
-    summary="A series' ranking",
-)
-@conditional(_series_version)
-@paginate(PageNumberPagination, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+@_series_read("/ranking", list[SeriesRowOut], "A series' ranking", paged=True)
 def series_ranking(request, slug: str = SLUG):
     """Best first, each person's result in every tournament they played, counted or not."""
     standing = series_standing(_series(slug))

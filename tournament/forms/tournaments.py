@@ -185,15 +185,9 @@ class TournamentForm(forms.ModelForm):
         }
 
 
-class DrawForm(forms.Form):
-    number = forms.TypedChoiceField(label=_("Session"), coerce=int)
-    seed = forms.IntegerField(
-        label=_("Seed"),
-        required=False,
-        min_value=0,
-        max_value=10**15,
-        help_text=_("Leave empty for a fresh random seed. The same seed gives the same seating."),
-    )
+class _MethodForm(forms.Form):
+    """A draw's seating method (the tournament's, left empty) and its top tables."""
+
     method = forms.ChoiceField(
         label=_("Seating method"), choices=SEATING_METHOD_CHOICES, required=False
     )
@@ -205,12 +199,33 @@ class DrawForm(forms.Form):
         help_text=_("For “top tables”: how many tables are seated by standings."),
     )
 
-    def __init__(self, *args, tournament, commitment=None, **kwargs):
-        """``commitment``: the pending commitment of the first draw, if any (the caller
-        has it at hand)."""
+    def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         self.fields["method"].initial = tournament.seating_method
+
+    def clean_method(self):
+        return self.cleaned_data.get("method") or self.tournament.seating_method
+
+    def clean_top(self):
+        return self.cleaned_data.get("top") or DEFAULT_TOP_TABLES
+
+
+class DrawForm(_MethodForm):
+    field_order = ["number", "seed", "method", "top"]
+    number = forms.TypedChoiceField(label=_("Session"), coerce=int)
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        required=False,
+        min_value=0,
+        max_value=10**15,
+        help_text=_("Leave empty for a fresh random seed. The same seed gives the same seating."),
+    )
+
+    def __init__(self, *args, tournament, commitment=None, **kwargs):
+        """``commitment``: the pending commitment of the first draw, if any (the caller
+        has it at hand)."""
+        super().__init__(*args, tournament=tournament, **kwargs)
         plan = SeatingPlan.objects.filter(tournament=tournament).only("seed").first()
         if commitment is not None:
             committed = json.loads(commitment.document)
@@ -232,27 +247,11 @@ class DrawForm(forms.Form):
             if n not in drawn
         ]
 
-    def clean_method(self):
-        return self.cleaned_data.get("method") or self.tournament.seating_method
 
-    def clean_top(self):
-        return self.cleaned_data.get("top") or DEFAULT_TOP_TABLES
-
-
-class CommitForm(forms.Form):
+class CommitForm(_MethodForm):
     """Commit the first draw before it is made: the method, an optional seed, and the
     public value that will be mixed in."""
 
-    method = forms.ChoiceField(
-        label=_("Seating method"), choices=SEATING_METHOD_CHOICES, required=False
-    )
-    top = forms.IntegerField(
-        label=_("Top tables"),
-        required=False,
-        min_value=1,
-        initial=DEFAULT_TOP_TABLES,
-        help_text=_("For “top tables”: how many tables are seated by standings."),
-    )
     seed = forms.IntegerField(
         label=_("Secret seed"),
         required=False,
@@ -271,17 +270,6 @@ class CommitForm(forms.Form):
             "known, before the draw."
         ),
     )
-
-    def __init__(self, *args, tournament, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.tournament = tournament
-        self.fields["method"].initial = tournament.seating_method
-
-    def clean_method(self):
-        return self.cleaned_data.get("method") or self.tournament.seating_method
-
-    def clean_top(self):
-        return self.cleaned_data.get("top") or DEFAULT_TOP_TABLES
 
 
 class PublicValueForm(forms.Form):

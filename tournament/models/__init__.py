@@ -1,11 +1,5 @@
-"""Data of a tournament and the invariants the database can enforce, one module per area:
-``tournaments`` (a tournament, its version, players, sessions, tables and seats), ``hands``
-(what a table's referee enters), ``draws`` (the published plan, a draw's commitment),
-``check_in`` (the timetable and the players' check-in), ``mail`` (the e-mails sent players),
-``sign_ups`` (the public form's sign-ups and the waiting list), ``imports`` (a player list
-imported in the background), ``people`` (a person across tournaments, the series that rank
-them), ``exports`` (the public downloads, built once per version of their data) and
-``tasks`` (the task workers' beats, the scheduled jobs). Everything is named from here.
+"""Data of a tournament and the invariants the database can enforce, one module per area
+(docs/architecture.md lists them), everything named from here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.

@@ -5,14 +5,8 @@ transaction, so a failure leaves nothing half-saved. Errors are Django
 ``ValidationError``s with codes, keyed by the form field they concern, so a
 form can show them beside that field.
 
-The services are listed here by area so that callers write ``services.hand_record``;
-each lives in the module of its noun: ``tournaments``, ``players``, ``draws``,
-``commitments`` (a draw committed before it is made), ``sessions``, ``hands``, ``tables``
-(a table's sheet confirmed or reopened), ``sheets`` (a whole sheet entered at once),
-``check_in`` (the timetable and the players' check-in), ``player_imports`` (a player list
-imported, at once or by the task queue), ``people`` (players linked to
-the person they are across tournaments), ``series`` (tournaments ranked together),
-``exports`` (the public downloads, built by the task queue once per version of their data).
+The services are named here so that callers write ``services.hand_record``; each lives in
+the module of its area (docs/architecture.md lists them).
 """
 
 from tournament.services.check_in import (

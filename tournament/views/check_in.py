@@ -2,13 +2,11 @@
 ticked), and the seats of players who did not come, given to substitutes on confirmation."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import services
 from tournament.forms.check_in import AbsentSeatsForm, TimetableForm
@@ -16,7 +14,16 @@ from tournament.forms.service_errors import form_saved
 from tournament.selectors import check_in as check_in_reads
 from tournament.tables import paginate
 from tournament.tables.check_in import CheckInTable
-from tournament.views.common import get_player, get_session, get_tournament, roles
+from tournament.views.common import (
+    FORM,
+    POST,
+    READ,
+    get_player,
+    get_session,
+    page,
+    refusal_told,
+    tournament_page,
+)
 
 
 def _desk(slug: str, number: int, query: str = "") -> str:
@@ -24,16 +31,9 @@ def _desk(slug: str, number: int, query: str = "") -> str:
     return url + (f"&q={query}" if query else "")
 
 
-def _refusal_told(request, refused: ValidationError) -> None:
-    for message in refused.messages:
-        messages.error(request, message)
-
-
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def timetable(request, slug):
+@tournament_page("organiser", FORM)
+def timetable(request, tournament):
     """When each session starts, as the players' pages say it."""
-    tournament = get_tournament(request, slug, role="organiser")
     form = TimetableForm(request.POST or None, timetable=check_in_reads.timetable(tournament))
 
     def save():
@@ -42,18 +42,14 @@ def timetable(request, slug):
     if form_saved(request, form, save):
         messages.success(request, _("Timetable saved."))
         return redirect("check_in_desk", tournament.slug)
-    context = roles(request, tournament)
-    context.update(tournament=tournament, form=form)
-    return render(request, "check_in/timetable.html", context)
+    return page(request, "check_in/timetable.html", tournament, form=form)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD"])
-def check_in_desk(request, slug):
+@tournament_page("organiser", READ)
+def check_in_desk(request, tournament):
     """One session's check-in: open or close it, who has checked in and who has not, a tick
     for each player, sorted as asked, by pages of 100; with ``?q=`` the players a name, team
     or number finds, with ``?absent=1`` only those expected who have not checked in."""
-    tournament = get_tournament(request, slug, role="organiser")
     try:
         asked = int(request.GET.get("session", ""))
     except ValueError:
@@ -63,10 +59,11 @@ def check_in_desk(request, slug):
     query = request.GET.get("q", "").strip()
     only_absent = request.GET.get("absent") == "1"
     rows = check_in_reads.desk_rows(sheet, query, only_absent=only_absent)
-    table = paginate(request, CheckInTable(rows, sheet=sheet, slug=slug, query=query))
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    table = paginate(request, CheckInTable(rows, sheet=sheet, slug=tournament.slug, query=query))
+    return page(
+        request,
+        "check_in/desk.html",
+        tournament,
         sheet=sheet,
         table=table,
         query=query,
@@ -77,49 +74,43 @@ def check_in_desk(request, slug):
         if sheet.session
         else 0,
     )
-    return render(request, "check_in/desk.html", context)
 
 
-def _check_in_step(request, slug, number, service, done: str):
-    tournament = get_tournament(request, slug, role="organiser")
+def _check_in_step(request, tournament, number, service, done: str):
     try:
         service(tournament=tournament, number=number)
     except ValidationError as refused:
-        _refusal_told(request, refused)
+        refusal_told(request, refused)
     else:
         messages.success(request, done % {"n": number})
     return redirect(_desk(tournament.slug, number))
 
 
-@login_required
-@require_POST
-def check_in_open(request, slug, number):
+@tournament_page("organiser", POST)
+def check_in_open(request, tournament, number):
     return _check_in_step(
         request,
-        slug,
+        tournament,
         number,
         services.check_in_open,
         _("The check-in of session %(n)s is open: players check in with their links."),
     )
 
 
-@login_required
-@require_POST
-def check_in_close(request, slug, number):
+@tournament_page("organiser", POST)
+def check_in_close(request, tournament, number):
     return _check_in_step(
         request,
-        slug,
+        tournament,
         number,
         services.check_in_close,
         _("The check-in of session %(n)s is closed; the desk can still tick late arrivals."),
     )
 
 
-@login_required
-@require_POST
-def check_in_tick(request, slug, number, player):
+@tournament_page("organiser", POST)
+def check_in_tick(request, tournament, number, player):
     """The desk ticks a player present (``action=undo`` takes a tick back)."""
-    tournament = get_tournament(request, slug, role="organiser")
     found = get_player(tournament, player)
     try:
         if request.POST.get("action") == "undo":
@@ -132,16 +123,14 @@ def check_in_tick(request, slug, number, player):
                 _("%(player)s is checked in for session %(n)s.") % {"player": found, "n": number},
             )
     except ValidationError as refused:
-        _refusal_told(request, refused)
+        refusal_told(request, refused)
     return redirect(_desk(tournament.slug, number, request.POST.get("q", "").strip()))
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def absent_seats(request, slug, number):
+@tournament_page("organiser", FORM)
+def absent_seats(request, tournament, number):
     """The seats of a drawn session held by players who have not checked in: choose who takes
     each and whether its player is withdrawn; nothing changes until *Confirm*."""
-    tournament = get_tournament(request, slug, role="organiser")
     session = get_session(tournament, number)
     absent = check_in_reads.absent_seats(session)
     form = AbsentSeatsForm(request.POST or None, absent=absent)
@@ -171,6 +160,6 @@ def absent_seats(request, slug, number):
                 % {"count": withdrawn},
             )
         return redirect("seating", tournament.slug, session.number)
-    context = roles(request, tournament)
-    context.update(tournament=tournament, session=session, absent=absent, form=form)
-    return render(request, "check_in/absent_seats.html", context)
+    return page(
+        request, "check_in/absent_seats.html", tournament, session=session, absent=absent, form=form
+    )

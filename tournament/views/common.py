@@ -6,10 +6,13 @@ from __future__ import annotations
 from functools import wraps
 from typing import TYPE_CHECKING
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
 
 from tournament.hall import device_links
 from tournament.permissions import can_enter_at_table, is_organiser, is_referee
@@ -42,6 +45,41 @@ def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
     if role == "referee" and not is_referee(request.user, tournament):
         raise PermissionDenied
     return tournament
+
+
+# The methods a page answers (others get 405): reads, forms (shown, then posted), actions.
+READ = ["GET", "HEAD"]
+FORM = ["GET", "HEAD", "POST"]
+POST = ["POST"]
+
+
+def tournament_page(role: str, methods: list[str]):
+    """A page of one tournament for its organisers or referees: login required, then only
+    ``methods``, then the tournament (404; 403 for others than ``role``) given to the view
+    in place of its slug."""
+
+    def decorate(view):
+        @wraps(view)
+        def checked(request, slug, **kwargs):
+            return view(request, get_tournament(request, slug, role=role), **kwargs)
+
+        return login_required(require_http_methods(methods)(checked))
+
+    return decorate
+
+
+def page(request, template: str, tournament, **context):
+    """A tournament's page: ``template`` drawn with the tournament, the visitor's roles and
+    ``context``."""
+    return render(
+        request, template, {**roles(request, tournament), "tournament": tournament, **context}
+    )
+
+
+def refusal_told(request, refused: ValidationError) -> None:
+    """A service's refusal of an action with no form to show it beside: each message."""
+    for message in refused.messages:
+        messages.error(request, message)
 
 
 def get_session(tournament, number) -> Session:

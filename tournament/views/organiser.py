@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from tournament import services
 from tournament.forms.hands import ExtraTimeForm
@@ -43,10 +43,13 @@ from tournament.selectors.withdrawals import (
 from tournament.tables import paginate
 from tournament.tables.referees import TableRefereesTable
 from tournament.views.common import (
+    FORM,
+    POST,
     get_session,
     get_table,
-    get_tournament,
-    roles,
+    page,
+    refusal_told,
+    tournament_page,
 )
 
 
@@ -66,10 +69,8 @@ def tournament_create(request):
     return render(request, "tournaments/form.html", {"form": form, "creating": True})
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def tournament_edit(request, slug):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", FORM)
+def tournament_edit(request, tournament):
     # The form writes the posted values into its instance while validating, and the
     # service before its checks: each gets a copy, so a refused edit is neither
     # half-applied nor shown in the page's title and links (a slug not saved gives 404s).
@@ -81,17 +82,18 @@ def tournament_edit(request, slug):
     if saved := form_saved(request, form, update):
         messages.success(request, _("Tournament saved."))
         return redirect(saved.result)
-    context = roles(request, tournament)
-    context.update(
-        form=form, tournament=tournament, creating=False, previews=method_previews(tournament)
+    return page(
+        request,
+        "tournaments/form.html",
+        tournament,
+        form=form,
+        creating=False,
+        previews=method_previews(tournament),
     )
-    return render(request, "tournaments/form.html", context)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def session_draw(request, slug):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", FORM)
+def session_draw(request, tournament):
     form = DrawForm(
         request.POST or None,
         tournament=tournament,
@@ -143,22 +145,20 @@ def session_draw(request, slug):
                 },
             )
         return redirect("seating", tournament.slug, session.number)
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "tournaments/draw.html",
+        tournament,
         form=form,
         substitute_warning=warning,
         previews=method_previews(tournament),
         check_in=next_draw_check_in(tournament),
     )
-    return render(request, "tournaments/draw.html", context)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def draw_commit(request, slug):
+@tournament_page("organiser", FORM)
+def draw_commit(request, tournament):
     """Commit the first draw before it is made; the fairness page then publishes the hash."""
-    tournament = get_tournament(request, slug, role="organiser")
     form = CommitForm(request.POST or None, tournament=tournament)
     if saved := form_saved(
         request, form, lambda: services.draw_commit(tournament=tournament, **form.cleaned_data)
@@ -168,9 +168,7 @@ def draw_commit(request, slug):
             _("The first draw is committed. Its hash is %(hash)s.") % {"hash": saved.result.hash},
         )
         return redirect("fairness", tournament.slug)
-    context = roles(request, tournament)
-    context.update(tournament=tournament, form=form)
-    return render(request, "tournaments/commit.html", context)
+    return page(request, "tournaments/commit.html", tournament, form=form)
 
 
 def _pending_commitment(tournament):
@@ -180,11 +178,9 @@ def _pending_commitment(tournament):
     return found
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def commitment_public_value(request, slug):
+@tournament_page("organiser", FORM)
+def commitment_public_value(request, tournament):
     """Type in the public value the commitment promised, once it is known."""
-    tournament = get_tournament(request, slug, role="organiser")
     commitment = _pending_commitment(tournament)
     form = PublicValueForm(request.POST or None)
 
@@ -196,16 +192,14 @@ def commitment_public_value(request, slug):
     if form_saved(request, form, record):
         messages.success(request, _("The public value is recorded."))
         return redirect(tournament)
-    context = roles(request, tournament)
-    context.update(tournament=tournament, commitment=commitment, form=form)
-    return render(request, "tournaments/public_value.html", context)
+    return page(
+        request, "tournaments/public_value.html", tournament, commitment=commitment, form=form
+    )
 
 
-@login_required
-@require_POST
-def commitment_withdraw(request, slug):
+@tournament_page("organiser", POST)
+def commitment_withdraw(request, tournament):
     """Withdraw the commitment before its draw: the fairness page keeps listing it."""
-    tournament = get_tournament(request, slug, role="organiser")
     commitment = _pending_commitment(tournament)
     try:
         services.draw_commitment_withdraw(commitment=commitment)
@@ -218,27 +212,24 @@ def commitment_withdraw(request, slug):
     return redirect(tournament)
 
 
-def _session_step(request, slug, number, service, done, **options):
+def _session_step(request, tournament, number, service, done, **options):
     """Open or close a session: one POST, then back to the overview with the outcome."""
-    tournament = get_tournament(request, slug, role="organiser")
-    session = get_session(tournament, number)
     try:
-        service(session=session, **options)
+        service(session=get_session(tournament, number), **options)
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+        refusal_told(request, error)
     else:
         messages.success(request, done % {"n": number})
     return redirect(tournament)
 
 
-@login_required
-@require_POST
-def session_open(request, slug, number):
+@tournament_page("organiser", POST)
+def session_open(request, tournament, number):
     """Open a session for play; refused while withdrawn players hold seats, unless the post
     confirms that they are playing after all (the overview's second button)."""
     return _session_step(
         request,
-        slug,
+        tournament,
         number,
         services.session_open,
         _("Session %(n)s is open for play."),
@@ -246,11 +237,9 @@ def session_open(request, slug, number):
     )
 
 
-@login_required
-@require_POST
-def session_publish(request, slug, number):
+@tournament_page("organiser", POST)
+def session_publish(request, tournament, number):
     """Show a reviewed draw to the players, then its seating page."""
-    tournament = get_tournament(request, slug, role="organiser")
     session = services.session_publish(session=get_session(tournament, number))
     messages.success(
         request,
@@ -260,18 +249,15 @@ def session_publish(request, slug, number):
     return redirect("seating", tournament.slug, session.number)
 
 
-@login_required
-@require_POST
-def session_close(request, slug, number):
+@tournament_page("organiser", POST)
+def session_close(request, tournament, number):
     return _session_step(
-        request, slug, number, services.session_close, _("Session %(n)s is closed.")
+        request, tournament, number, services.session_close, _("Session %(n)s is closed.")
     )
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def table_reopen(request, slug, number, table):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", FORM)
+def table_reopen(request, tournament, number, table):
     table = get_table(tournament, number, table)
     form = ReopenForm(request.POST or None)
 
@@ -283,16 +269,12 @@ def table_reopen(request, slug, number, table):
     if form_saved(request, form, reopen):
         messages.success(request, _("Table %(t)s reopened for correction.") % {"t": table.number})
         return redirect("table_sheet", tournament.slug, number, table.number)
-    context = roles(request, tournament)
-    context.update(tournament=tournament, table=table, form=form)
-    return render(request, "referee/reopen.html", context)
+    return page(request, "referee/reopen.html", tournament, table=table, form=form)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def seat_change(request, slug, number):
+@tournament_page("organiser", FORM)
+def seat_change(request, tournament, number):
     """Replace a seated player before their table starts, or cancel the whole draw."""
-    tournament = get_tournament(request, slug, role="organiser")
     session = get_session(tournament, number)
     form = SeatReplaceForm(request.POST or None, session=session)
 
@@ -308,21 +290,19 @@ def seat_change(request, slug, number):
         if saved.result:
             messages.warning(request, saved.result)
         return redirect("seating", tournament.slug, session.number)
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "seating/change.html",
+        tournament,
         session=session,
         form=form,
         withdrawn=withdrawn_seated(session),
         substitutes=substitute_count(tournament),
     )
-    return render(request, "seating/change.html", context)
 
 
-@login_required
-@require_POST
-def session_cancel_draw(request, slug, number):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", POST)
+def session_cancel_draw(request, tournament, number):
     session = get_session(tournament, number)
     try:
         services.session_cancel_draw(session=session)
@@ -333,11 +313,9 @@ def session_cancel_draw(request, slug, number):
     return redirect(tournament)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def tournament_delete(request, slug):
+@tournament_page("organiser", FORM)
+def tournament_delete(request, tournament):
     """Delete a test or mistaken tournament, after a page saying what goes with it."""
-    tournament = get_tournament(request, slug, role="organiser")
     # Bound on every POST, even an empty one, so a post without the name shows "required".
     data = request.POST if request.method == "POST" else None
     form = TournamentDeleteForm(data, tournament=tournament)
@@ -350,21 +328,19 @@ def tournament_delete(request, slug):
     if form_saved(request, form, delete):
         messages.success(request, _("Tournament “%(name)s” deleted.") % {"name": tournament.name})
         return redirect("home")
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "tournaments/delete.html",
+        tournament,
         form=form,
         summary=tournament_deletion_summary(tournament),
     )
-    return render(request, "tournaments/delete.html", context)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def table_referees(request, slug, number):
+@tournament_page("organiser", FORM)
+def table_referees(request, tournament, number):
     """Who referees which table of a session: each table's referee, and a form giving a run
     of tables ("1-6") to one referee, or to nobody."""
-    tournament = get_tournament(request, slug, role="organiser")
     session = get_session(tournament, number)
     form = TableRefereesForm(request.POST or None, tournament=tournament)
 
@@ -396,15 +372,15 @@ def table_referees(request, slug, number):
         messages.success(request, done % names)
         return redirect("table_referees", tournament.slug, session.number)
     rows = session_referee_tables(session)
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "referee/table_referees.html",
+        tournament,
         session=session,
         form=form,
         tables=rows,
         tables_table=paginate(request, TableRefereesTable(rows, slug=tournament.slug)),
     )
-    return render(request, "referee/table_referees.html", context)
 
 
 def _extra_time_done(table) -> str:
@@ -424,12 +400,10 @@ def _extra_time_done(table) -> str:
     return done % names
 
 
-@login_required
-@require_POST
-def table_extra_time(request, slug, number, table):
+@tournament_page("organiser", POST)
+def table_extra_time(request, tournament, number, table):
     """Give one table extra minutes (a late start, a long dispute); back to its sheet, where
     the form is, with the outcome."""
-    tournament = get_tournament(request, slug, role="organiser")
     table = get_table(tournament, number, table)
     form = ExtraTimeForm(request.POST)
     if form.is_valid():
@@ -445,12 +419,10 @@ def table_extra_time(request, slug, number, table):
     return redirect("table_sheet", tournament.slug, number, table.number)
 
 
-@login_required
-@require_POST
-def device_links_revoke(request, slug, number):
+@tournament_page("organiser", POST)
+def device_links_revoke(request, tournament, number):
     """Revoke every table device link of the session: tablets signed in with them are refused
     from their next request; back to the cards, which now carry new links."""
-    tournament = get_tournament(request, slug, role="organiser")
     session = get_session(tournament, number)
     services.device_links_revoke(session=session)
     messages.success(
@@ -461,12 +433,10 @@ def device_links_revoke(request, slug, number):
     return redirect("table_cards", tournament.slug, session.number)
 
 
-@login_required
-@require_POST
-def device_link_revoke(request, slug, number, table):
+@tournament_page("organiser", POST)
+def device_link_revoke(request, tournament, number, table):
     """Revoke one table's device link (a lost tablet); back to that table's card, which now
     carries a new link."""
-    tournament = get_tournament(request, slug, role="organiser")
     table = get_table(tournament, number, table)
     services.device_link_revoke(table=table)
     messages.success(

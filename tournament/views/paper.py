@@ -2,13 +2,11 @@
 session's penalty record, one A4 page each, printed like the table cards and by the same
 people (the tournament's referees and organisers)."""
 
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
 
 from tournament.selectors.paper import session_penalty_record, session_score_sheets
-from tournament.views.common import get_session, get_tournament, roles
+from tournament.views.common import READ, get_session, page, roles, tournament_page
 
 
 def _blank(request) -> bool:
@@ -25,11 +23,9 @@ def _table_number(request) -> int | None:
     return int(value) if value.isdecimal() and len(value) < 6 else 0
 
 
-@login_required
-@require_safe
-def score_sheets(request, slug, number):
+@tournament_page("referee", READ)
+def score_sheets(request, tournament, number):
     """Blank score sheets, one A4 page per table of the drawn session (or of one table)."""
-    tournament = get_tournament(request, slug, role="referee")
     session = get_session(tournament, number)
     table = _table_number(request)
     sheets = session_score_sheets(session, blank=_blank(request), table=table)
@@ -52,18 +48,16 @@ def score_sheets(request, slug, number):
     return render(request, "referee/score_sheets.html", context)
 
 
-@login_required
-@require_safe
-def penalty_sheet(request, slug, number):
+@tournament_page("referee", READ)
+def penalty_sheet(request, tournament, number):
     """The session's penalty record on one A4 page: the penalties recorded so far, then
     blank rows (all blank with ``?blank=1``)."""
-    tournament = get_tournament(request, slug, role="referee")
     session = get_session(tournament, number)
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "referee/penalty_sheet.html",
+        tournament,
         session=session,
         record=session_penalty_record(session, blank=_blank(request)),
         blank=_blank(request),
     )
-    return render(request, "referee/penalty_sheet.html", context)

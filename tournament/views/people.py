@@ -3,13 +3,12 @@ people (matches by name to confirm, a search to link by hand, new people), and a
 public page of tournaments and results."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from tournament import services
 from tournament.forms.people import HandLinkForm, LinkForm, NewPeopleForm
@@ -24,7 +23,7 @@ from tournament.selectors.people import (
 from tournament.selectors.series import person_series
 from tournament.tables import paginate
 from tournament.tables.people import LinkedPlayersTable, PersonResultsTable
-from tournament.views.common import get_player, get_tournament, roles
+from tournament.views.common import POST, READ, get_player, page, tournament_page
 
 
 def _suggestion_choices(suggestions) -> list[str]:
@@ -35,9 +34,10 @@ def _people_page(request, tournament, **forms):
     suggestions, others = person_suggestions(tournament)
     linked = linked_players(tournament)
     query = request.GET.get("q", "")[:100]
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "people/tournament.html",
+        tournament,
         suggestions=suggestions,
         others=others,
         linked=linked,
@@ -48,22 +48,17 @@ def _people_page(request, tournament, **forms):
         new_form=forms.get("new_form"),
         hand_form=forms.get("hand_form"),
     )
-    return render(request, "people/tournament.html", context)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD"])
-def tournament_people(request, slug):
+@tournament_page("organiser", READ)
+def tournament_people(request, tournament):
     """The players and the people they are: matches to confirm, the others, the links."""
-    tournament = get_tournament(request, slug, role="organiser")
     return _people_page(request, tournament)
 
 
-@login_required
-@require_POST
-def people_link(request, slug):
+@tournament_page("organiser", POST)
+def people_link(request, tournament):
     """Link the matches by name the organiser ticked."""
-    tournament = get_tournament(request, slug, role="organiser")
     suggestions, _others = person_suggestions(tournament)
     form = LinkForm(request.POST, choices=_suggestion_choices(suggestions))
     if saved := form_saved(
@@ -78,11 +73,9 @@ def people_link(request, slug):
     return _people_page(request, tournament, link_form=form)
 
 
-@login_required
-@require_POST
-def person_link_by_hand(request, slug):
+@tournament_page("organiser", POST)
+def person_link_by_hand(request, tournament):
     """Link one player to the person the organiser found by the search."""
-    tournament = get_tournament(request, slug, role="organiser")
     form = HandLinkForm(request.POST)
 
     def link():
@@ -95,11 +88,9 @@ def person_link_by_hand(request, slug):
     return _people_page(request, tournament, hand_form=form)
 
 
-@login_required
-@require_POST
-def people_new(request, slug):
+@tournament_page("organiser", POST)
+def people_new(request, tournament):
     """A new person for each player ticked (playing here for the first time)."""
-    tournament = get_tournament(request, slug, role="organiser")
     _suggestions, others = person_suggestions(tournament)
     numbers = [p.number for p in others] + [s.player.number for s in _suggestions]
     form = NewPeopleForm(request.POST, numbers=numbers)
@@ -119,12 +110,10 @@ def people_new(request, slug):
     return _people_page(request, tournament, new_form=form)
 
 
-@login_required
-@require_POST
-def people_link_by_ema(request, slug):
+@tournament_page("organiser", POST)
+def people_link_by_ema(request, tournament):
     """Link every player with an EMA number to that number's person (players registered
     before people were kept)."""
-    tournament = get_tournament(request, slug, role="organiser")
     changed = services.people_link_by_ema_numbers(tournament=tournament)
     messages.success(
         request,
@@ -138,10 +127,8 @@ def people_link_by_ema(request, slug):
     return redirect("tournament_people", tournament.slug)
 
 
-@login_required
-@require_POST
-def person_unlink(request, slug, number):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", POST)
+def person_unlink(request, tournament, number):
     player = get_player(tournament, number)
     try:
         services.person_unlink(player=player)

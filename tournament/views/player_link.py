@@ -15,7 +15,7 @@ from tournament import services
 from tournament.forms.check_in import OwnCheckInForm
 from tournament.players.player_links import player_for_token
 from tournament.selectors.player_link import player_own_page, player_session_hands
-from tournament.views.common import roles
+from tournament.views.common import refusal_told, roles
 
 
 def _refused(request):
@@ -64,8 +64,7 @@ def player_link_check_in(request, token):
     try:
         services.player_check_in(player=player, number=number)
     except ValidationError as refused:
-        for message in refused.messages:
-            messages.error(request, message)
+        refusal_told(request, refused)
     else:
         messages.success(request, _("Checked in for session %(n)s.") % {"n": number})
     return redirect("player_link", token)

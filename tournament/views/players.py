@@ -1,11 +1,9 @@
 """Registration: the organiser's player list, one player at a time or a whole file."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament import services
 from tournament.forms.players import (
@@ -26,34 +24,31 @@ from tournament.selectors.tasks import queue_state
 from tournament.selectors.withdrawals import registration_summary, seats_waiting_for_play
 from tournament.tables import paginate
 from tournament.tables.players import PlayersTable
-from tournament.views.common import get_player, get_tournament, roles
+from tournament.views.common import (
+    FORM,
+    POST,
+    READ,
+    get_player,
+    page,
+    refusal_told,
+    tournament_page,
+)
 
 
-def _context(request, tournament, **extra) -> dict:
-    context = roles(request, tournament)
-    context.update(tournament=tournament, **extra)
-    return context
-
-
-@login_required
-@require_http_methods(["GET", "HEAD"])
-def player_list(request, slug):
+@tournament_page("organiser", READ)
+def player_list(request, tournament):
     """Every player, or those ``?q=`` finds (name, number, team, pinyin), sorted as asked,
     by pages of 100; the counts above are of every player."""
-    tournament = get_tournament(request, slug, role="organiser")
     query = request.GET.get("q", "").strip()
-    table = paginate(request, PlayersTable(players_found(tournament, query), slug=slug))
-    return render(
+    table = paginate(request, PlayersTable(players_found(tournament, query), slug=tournament.slug))
+    return page(
         request,
         "players/list.html",
-        _context(
-            request,
-            tournament,
-            table=table,
-            query=query,
-            sort=request.GET.get(table.prefixed_order_by_field, ""),
-            summary=registration_summary(tournament),
-        ),
+        tournament,
+        table=table,
+        query=query,
+        sort=request.GET.get(table.prefixed_order_by_field, ""),
+        summary=registration_summary(tournament),
     )
 
 
@@ -81,40 +76,31 @@ def _player_form_page(request, tournament, number: int | None):
         else:
             messages.success(request, _("Player %(player)s saved.") % {"player": saved.result})
         return redirect("player_list", tournament.slug)
-    return render(
+    return page(
         request,
         "players/form.html",
-        _context(
-            request,
-            tournament,
-            form=form,
-            number=number,
-            player_label=player_label,
-            country_unrecognised=country_unrecognised,
-            # The player's own link, to give them again or to revoke (a lost badge).
-            link=player_link_card(player, request.build_absolute_uri) if player else None,
-        ),
+        tournament,
+        form=form,
+        number=number,
+        player_label=player_label,
+        country_unrecognised=country_unrecognised,
+        # The player's own link, to give them again or to revoke (a lost badge).
+        link=player_link_card(player, request.build_absolute_uri) if player else None,
     )
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def player_add(request, slug):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", FORM)
+def player_add(request, tournament):
     return _player_form_page(request, tournament, None)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def player_edit(request, slug, number):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", FORM)
+def player_edit(request, tournament, number):
     return _player_form_page(request, tournament, number)
 
 
-@login_required
-@require_POST
-def player_withdraw(request, slug, number):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", POST)
+def player_withdraw(request, tournament, number):
     player = services.player_withdraw(player=get_player(tournament, number))
     messages.success(
         request,
@@ -133,10 +119,8 @@ def player_withdraw(request, slug, number):
     return redirect("player_list", tournament.slug)
 
 
-@login_required
-@require_POST
-def player_reinstate(request, slug, number):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", POST)
+def player_reinstate(request, tournament, number):
     player = services.player_reinstate(player=get_player(tournament, number))
     messages.success(
         request,
@@ -145,12 +129,10 @@ def player_reinstate(request, slug, number):
     return redirect("player_list", tournament.slug)
 
 
-@login_required
-@require_POST
-def player_link_revoke(request, slug, number):
+@tournament_page("organiser", POST)
+def player_link_revoke(request, tournament, number):
     """Revoke a player's own link (a lost badge): the old one is refused at once, and the
     player's page shows the new one to print or give them."""
-    tournament = get_tournament(request, slug, role="organiser")
     player = services.player_link_revoke(player=get_player(tournament, number))
     messages.success(
         request,
@@ -164,13 +146,11 @@ def player_link_revoke(request, slug, number):
 BADGES_PER_SHEET = 10
 
 
-@login_required
-@require_http_methods(["GET", "HEAD"])
-def player_badges(request, slug):
+@tournament_page("organiser", READ)
+def player_badges(request, tournament):
     """Name badges to print, ten on an A4 sheet: each player's names in both scripts, number,
     team and the QR code of their own link. Players still in the tournament, or those from
     ``?first=`` to ``?last=`` (by number), withdrawn ones included when asked for by number."""
-    tournament = get_tournament(request, slug, role="organiser")
     form = BadgeRangeForm(request.GET or None)
     first, last = form.numbers() if form.is_bound and form.is_valid() else (None, None)
     players = badge_players(tournament, first=first, last=last)
@@ -179,10 +159,8 @@ def player_badges(request, slug):
         badges[start : start + BADGES_PER_SHEET]
         for start in range(0, len(badges), BADGES_PER_SHEET)
     ]
-    return render(
-        request,
-        "players/badges.html",
-        _context(request, tournament, form=form, sheets=sheets, count=len(badges)),
+    return page(
+        request, "players/badges.html", tournament, form=form, sheets=sheets, count=len(badges)
     )
 
 
@@ -190,12 +168,10 @@ def player_badges(request, slug):
 IMPORT_POLL_SECONDS = 2
 
 
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def player_import(request, slug):
+@tournament_page("organiser", FORM)
+def player_import(request, tournament):
     """Upload a file and see what importing it would do; nothing is saved here. Above, the
     last import: its progress while a task worker runs it, then what it did or why not."""
-    tournament = get_tournament(request, slug, role="organiser")
     form = PlayerImportForm(request.POST or None, request.FILES or None)
     preview = confirm_form = None
     if request.method == "POST" and form.is_valid():
@@ -209,32 +185,27 @@ def player_import(request, slug):
                 initial={"payload": sign_preview(tournament, preview)}, tournament=tournament
             )
     job = player_import_latest(tournament)
-    return render(
+    return page(
         request,
         "players/import.html",
-        _context(
-            request,
-            tournament,
-            form=form,
-            preview=preview,
-            confirm_form=confirm_form,
-            job=job,
-            queue_problem=queue_state().problem() if job and job.active else "",
-            poll_seconds=IMPORT_POLL_SECONDS,
-        ),
+        tournament,
+        form=form,
+        preview=preview,
+        confirm_form=confirm_form,
+        job=job,
+        queue_problem=queue_state().problem() if job and job.active else "",
+        poll_seconds=IMPORT_POLL_SECONDS,
     )
 
 
-@login_required
-@require_POST
-def player_import_confirm(request, slug):
+@tournament_page("organiser", POST)
+def player_import_confirm(request, tournament):
     """Start the import of a preview's rows; the signature proves they are the rows that
     were shown. A task worker imports them; the import page follows it.
 
     Refused while another import of the tournament runs; the import itself fails, writing
     nothing, when the players the rows touch changed since the preview was made.
     """
-    tournament = get_tournament(request, slug, role="organiser")
     form = PlayerImportConfirmForm(request.POST, tournament=tournament)
     if not form.is_valid():
         for errors in form.errors.values():
@@ -250,6 +221,5 @@ def player_import_confirm(request, slug):
             fingerprint=payload["fingerprint"],
         )
     except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
+        refusal_told(request, error)
     return redirect("player_import", tournament.slug)

@@ -4,13 +4,12 @@ import uuid
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods
 
 from tournament import seating, services
 from tournament.forms.hands import (
@@ -43,23 +42,22 @@ from tournament.services.tables import seating_key, table_seating_key
 from tournament.tables import paginate
 from tournament.tables.referees import SessionTablesTable
 from tournament.views.common import (
+    READ,
     entering_user,
     get_session,
-    get_tournament,
     roles,
     table_access,
     table_entry_required,
+    tournament_page,
 )
 
 if TYPE_CHECKING:
     from tournament.models import Hand
 
 
-@login_required
-@require_safe
-def referee_home_page(request, slug):
+@tournament_page("referee", READ)
+def referee_home_page(request, tournament):
     """The session in play with the referee's own tables; an organiser sees every table."""
-    tournament = get_tournament(request, slug, role="referee")
     context = roles(request, tournament)
     referee = None if context["is_organiser"] else request.user
     home = referee_home(tournament, referee=referee)
@@ -73,7 +71,7 @@ def referee_home_page(request, slug):
                     request,
                     SessionTablesTable(
                         item.tables,
-                        slug=slug,
+                        slug=tournament.slug,
                         with_referee=context["is_organiser"],
                         prefix=f"session-{item.session.number}-",
                     ),
@@ -504,13 +502,11 @@ def table_seats_swap(request, slug, number, table):
     return render(request, "referee/seats_swap.html", context)
 
 
-@login_required
-@require_safe
-def table_cards(request, slug, number):
+@tournament_page("referee", READ)
+def table_cards(request, tournament, number):
     """Printable cards, one table per page, with the 16-hand seat schedule; an organiser's
     also carry each table's device link and its QR code (a referee could otherwise hand a
     tablet any table's link)."""
-    tournament = get_tournament(request, slug, role="referee")
     session = get_session(tournament, number)
     context = roles(request, tournament)
     sheets = session_sheets(session)

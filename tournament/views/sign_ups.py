@@ -3,7 +3,6 @@ status, and withdrawing), and the organiser's board (accept, refuse, move on the
 list)."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -24,7 +23,15 @@ from tournament.tables.sign_ups import (
     PendingSignUpsTable,
     WaitingListTable,
 )
-from tournament.views.common import get_tournament, roles
+from tournament.views.common import (
+    POST,
+    READ,
+    get_tournament,
+    page,
+    refusal_told,
+    roles,
+    tournament_page,
+)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -69,15 +76,15 @@ def sign_up_status(request, token):
     if found is None:
         return _refused(request)
     tournament = found.tournament
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "sign_ups/status.html",
+        tournament,
         sign_up=found,
         token=token,
         place=waiting_place(found),
         can_withdraw=sign_up_withdrawable(found),
     )
-    return render(request, "sign_ups/status.html", context)
 
 
 @require_POST
@@ -88,30 +95,27 @@ def sign_up_withdraw(request, token):
     try:
         services.sign_up_withdraw(sign_up=found)
     except ValidationError as refused:
-        for message in refused.messages:
-            messages.error(request, message)
+        refusal_told(request, refused)
     else:
         messages.success(request, _("Your sign-up is withdrawn."))
     return redirect("sign_up_status", token)
 
 
-@login_required
-@require_http_methods(["GET", "HEAD"])
-def sign_up_list(request, slug):
+@tournament_page("organiser", READ)
+def sign_up_list(request, tournament):
     """The sign-ups: those holding a place (to accept or refuse), the waiting list in order
     (to move, accept while a place is free, or refuse), and those decided."""
-    tournament = get_tournament(request, slug, role="organiser")
     board = sign_up_board(tournament)
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "sign_ups/list.html",
+        tournament,
         board=board,
-        pending=paginate(request, PendingSignUpsTable(board.pending, slug=slug)),
-        waiting=paginate(request, WaitingListTable(board.waiting, slug=slug)),
-        decided=paginate(request, DecidedSignUpsTable(board.decided, slug=slug)),
+        pending=paginate(request, PendingSignUpsTable(board.pending, slug=tournament.slug)),
+        waiting=paginate(request, WaitingListTable(board.waiting, slug=tournament.slug)),
+        decided=paginate(request, DecidedSignUpsTable(board.decided, slug=tournament.slug)),
         closed=sign_up_closed_reason(tournament),
     )
-    return render(request, "sign_ups/list.html", context)
 
 
 ACTIONS = {
@@ -122,10 +126,8 @@ ACTIONS = {
 }
 
 
-@login_required
-@require_POST
-def sign_up_decide(request, slug, pk, action):
-    tournament = get_tournament(request, slug, role="organiser")
+@tournament_page("organiser", POST)
+def sign_up_decide(request, tournament, pk, action):
     if action not in ACTIONS:
         raise Http404
     found = sign_up_by_id(tournament, pk)
@@ -134,8 +136,7 @@ def sign_up_decide(request, slug, pk, action):
     try:
         ACTIONS[action](found)
     except ValidationError as refused:
-        for message in refused.messages:
-            messages.error(request, message)
+        refusal_told(request, refused)
     else:
         done = {
             "accept": _("%(name)s is accepted."),
