@@ -13,7 +13,8 @@ a reader sees keeps them green.
     text(html)                     the whole page's text, as a reader reads it
 
 A selector is a few simple selectors separated by spaces (descendants): each a tag name, a
-``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``, or several joined
+``*`` (any element), a ``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``, or
+several joined
 (``table.standings``, ``th[aria-sort=descending]``, ``nav.pager a``). A value in quotes may
 hold spaces (``small[title="Tablet of table 1"]``).
 """
@@ -102,7 +103,7 @@ def _unique(elements) -> list[Element]:
 # A simple selector (joined ones, up to a space outside an attribute's quoted value), and
 # its parts: a name, a class or id, an attribute with or without a value (quoted or bare).
 _PART = re.compile(r"""(?:[^\s\[]|\[(?:"[^"]*"|'[^']*'|[^\]"'])*\])+""")
-_SIMPLE = re.compile(r"""([.#]?[\w-]+)|\[([\w-]+)(?:=("[^"]*"|'[^']*'|[^\]]*))?\]""")
+_SIMPLE = re.compile(r"""([.#]?[\w-]+|\*)|\[([\w-]+)(?:=("[^"]*"|'[^']*'|[^\]]*))?\]""")
 
 
 def _matcher(part: str):
@@ -112,6 +113,8 @@ def _matcher(part: str):
             tests.append(lambda e, c=name[1:]: c in e.classes)
         elif name.startswith("#"):
             tests.append(lambda e, i=name[1:]: e.attrs.get("id") == i)
+        elif name == "*":
+            continue  # any element
         elif name:
             tag = name.lower()
             tests.append(lambda e, t=tag: e.tag == t)

@@ -28,6 +28,7 @@ def test_attributes_select_elements_and_void_elements_hold_no_text():
     assert html.elements(page, "input[name=other]") == []
     (form,) = html.elements(page, "form")
     assert [e.tag for e in form.find("[name]")] == ["input"]
+    assert [e.tag for e in form.find("*")] == ["input", "label"]
 
 
 def test_one_finds_the_only_element_and_fails_on_none_or_several():
