@@ -9,7 +9,6 @@ fan. Session 3 seats both substitutes. Every hand goes through the referee's tab
 """
 
 import io
-import re
 from fractions import Fraction
 
 import openpyxl
@@ -127,7 +126,7 @@ def test_withdrawals_substitutes_and_a_reinstatement_agree_on_every_page_and_she
     upload = io.BytesIO(players_xlsx())
     upload.name = "players.xlsx"
     preview = org.post(reverse("player_import", args=[SLUG]), {"file": upload})
-    payload = re.search(r'name="payload" value="([^"]+)"', preview.content.decode()).group(1)
+    payload = html.one(preview.content, "input[name=payload]").attrs["value"]
     org.post(reverse("player_import_confirm", args=[SLUG]), {"payload": payload})
     tasks_run_ready()  # the import, as the task worker runs it
     assert tournament.players.count() == 18
