@@ -3,6 +3,8 @@
 import pytest
 from django.urls import reverse
 
+from tests import html
+
 URL = reverse("calculator")
 # Pure Straight in characters, 234p, a pair of East, won on a discard of East.
 STRAIGHT = "123m456m789m234pE +E"
@@ -91,9 +93,9 @@ def names_only(client, **claim):
     response = client.get(URL, claim)
     assert response.status_code == 200
     page = response.content.decode()
-    assert "has-error" not in page
-    assert "The claim, without the tiles" in page
-    assert "<h2>Result</h2>" not in page
+    assert not html.elements(page, ".has-error")
+    assert "The claim, without the tiles" in html.text(page)
+    assert "Result" not in html.texts(page, "h2")
     return page
 
 
