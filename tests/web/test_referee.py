@@ -379,7 +379,7 @@ def test_an_illegal_winning_hand_is_explained_beside_it(personas, urls):
         winning_hand="123m +4m",
     )
     page = response.content.decode()
-    assert response.status_code == 200 and "has-error" in page
+    assert response.status_code == 200 and html.elements(page, ".has-error")
     assert not Hand.objects.filter(number=2, table__number=1).exists()
 
 
