@@ -22,8 +22,8 @@ def test_the_calculator_refuses_post(personas):
 
 
 def result_of(page: str) -> str:
-    """The scored hand's part of the page: the fans and the fans left out."""
-    return page[page.index('<div class="scored">') :]
+    """The scored hand's part of the page, as read: the fans and the fans left out."""
+    return html.one(page, "div.scored").text()
 
 
 def test_a_hand_is_scored_with_the_fan_names_of_the_page_language(client, db):
