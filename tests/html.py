@@ -12,11 +12,13 @@ a reader sees keeps them green.
                                    several)
     text(html)                     the whole page's text, as a reader reads it
 
-A selector is a few simple selectors separated by spaces (descendants): each a tag name, a
-``*`` (any element), a ``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``, or
-several joined
-(``table.standings``, ``th[aria-sort=descending]``, ``nav.pager a``). A value in quotes may
-hold spaces (``small[title="Tablet of table 1"]``).
+A selector is a few simple selectors separated by spaces (descendants): each a tag name,
+``*`` (any element), a ``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``,
+or several joined (``table.standings``, ``th[aria-sort=descending]``, ``nav.pager a``). A
+value in quotes may hold spaces (``small[title="Tablet of table 1"]``).
+
+A text is read as a browser shows it: a line break, a table's cells and blocks part words,
+and what is never shown (a script, a style, a ``<template>``'s content) is left out.
 """
 
 import re
