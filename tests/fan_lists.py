@@ -5,14 +5,23 @@ import re
 
 from django.utils import translation
 
+from tests import html
 from tournament.language.translated import fan_name
 
-FAN_ITEM = re.compile(r"<li>(.+?) <b>(\d+)</b>(?: ×(\d+))?</li>")
+# A fan as its item reads: its name, its points (in bold), and how many times when more than once.
+FAN_ITEM = re.compile(r"(.+?) (\d+)(?: ×(\d+))?")
 
 
-def listed_fans(html: str) -> list[tuple[str, str, str]]:
+def listed_fans(page) -> list[tuple[str, str, str]]:
     """(name, points, count) of each fan listed; the count is "" when the fan counts once."""
-    return [(name, points, count or "") for name, points, count in FAN_ITEM.findall(html)]
+    fans = []
+    for item in html.elements(page, "ul.fan-list li"):
+        found = FAN_ITEM.fullmatch(item.text())
+        assert found, item.text()
+        name, points, count = found.groups()
+        assert item.one("b").text() == points
+        fans.append((name, points, count or ""))
+    return fans
 
 
 def core_fans(scored, language: str = "en") -> list[tuple[str, str, str]]:

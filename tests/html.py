@@ -7,11 +7,18 @@ a reader sees keeps them green.
     table(html, selector)          the rows of the one table ``selector`` finds
     texts(html, selector)          the text of each element ``selector`` finds
     elements(html, selector)       the elements themselves (``Element``: tag, attrs, text(),
-                                   find())
+                                   lines(), find(), one())
+    one(html, selector)            the only element ``selector`` finds (fails on none or
+                                   several)
+    text(html)                     the whole page's text, as a reader reads it
 
-A selector is a few simple selectors separated by spaces (descendants): each a tag name, a
-``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``, or several joined
-(``table.standings``, ``th[aria-sort=descending]``, ``nav.pager a``).
+A selector is a few simple selectors separated by spaces (descendants): each a tag name,
+``*`` (any element), a ``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``,
+or several joined (``table.standings``, ``th[aria-sort=descending]``, ``nav.pager a``). A
+value in quotes may hold spaces (``small[title="Tablet of table 1"]``).
+
+A text is read as a browser shows it: a line break, a table's cells and blocks part words,
+and what is never shown (a script, a style, a ``<template>``'s content) is left out.
 """
 
 import re
@@ -20,6 +27,12 @@ from html.parser import HTMLParser
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}  # fmt: skip
+# Elements a browser shows apart from the text beside them.
+BLOCK = {"address", "article", "aside", "blockquote", "caption", "dd", "details", "div", "dl",
+         "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+         "h5", "h6", "header", "legend", "li", "main", "nav", "ol", "option", "p", "pre",
+         "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr",
+         "ul"}  # fmt: skip
 
 
 @dataclass
@@ -32,6 +45,12 @@ class Element:
         """The element's text, as a reader reads it: spaces collapsed, trimmed."""
         return " ".join("".join(_texts(self)).split())
 
+    def lines(self) -> list[str]:
+        """The element's text line by line, as its line breaks (``<br>``) part it; blank
+        lines left out."""
+        found = "".join(_texts(self, line_break="\n")).split("\n")
+        return [" ".join(line.split()) for line in found if line.strip()]
+
     @property
     def classes(self) -> set[str]:
         return set(self.attrs.get("class", "").split())
@@ -39,24 +58,32 @@ class Element:
     def find(self, selector: str) -> list["Element"]:
         """The descendants ``selector`` finds, in document order."""
         found = [self]
-        for part in selector.split():
+        for part in _PART.findall(selector):
             match = _matcher(part)
             found = _unique(e for parent in found for e in _descendants(parent) if match(e))
         return found
 
+    def one(self, selector: str) -> "Element":
+        """The only descendant ``selector`` finds; fails when it finds none or several."""
+        found = self.find(selector)
+        assert len(found) == 1, f"{len(found)} elements for {selector!r}"
+        return found[0]
 
-def _texts(element):
+
+def _texts(element, line_break=" "):
     for child in element.children:
         if isinstance(child, str):
             yield child
         elif child.tag == "br":
-            yield " "  # a line break parts words as a space does
-        elif child.tag in ("td", "th"):
-            yield " "  # so do a row's cells, however the markup joins them
-            yield from _texts(child)
+            yield line_break  # in a text, a line break parts words as a space does
+        elif child.tag in BLOCK:
+            yield " "  # so do a row's cells and blocks, however the markup joins them
+            yield from _texts(child, line_break)
             yield " "
+        elif child.tag in ("script", "style", "template"):
+            continue  # never shown as text
         else:
-            yield from _texts(child)
+            yield from _texts(child, line_break)
 
 
 def _descendants(element):
@@ -75,7 +102,10 @@ def _unique(elements) -> list[Element]:
     return result
 
 
-_SIMPLE = re.compile(r"([.#]?[\w-]+)|\[([\w-]+)(?:=([^\]]*))?\]")
+# A simple selector (joined ones, up to a space outside an attribute's quoted value), and
+# its parts: a name, a class or id, an attribute with or without a value (quoted or bare).
+_PART = re.compile(r"""(?:[^\s\[]|\[(?:"[^"]*"|'[^']*'|[^\]"'])*\])+""")
+_SIMPLE = re.compile(r"""([.#]?[\w-]+|\*)|\[([\w-]+)(?:=("[^"]*"|'[^']*'|[^\]]*))?\]""")
 
 
 def _matcher(part: str):
@@ -85,11 +115,13 @@ def _matcher(part: str):
             tests.append(lambda e, c=name[1:]: c in e.classes)
         elif name.startswith("#"):
             tests.append(lambda e, i=name[1:]: e.attrs.get("id") == i)
+        elif name == "*":
+            continue  # any element
         elif name:
             tag = name.lower()
             tests.append(lambda e, t=tag: e.tag == t)
         elif value:
-            wanted = value.strip("\"'")
+            wanted = value[1:-1] if value[0] in "\"'" else value
             tests.append(lambda e, a=attribute, v=wanted: e.attrs.get(a) == v)
         else:
             tests.append(lambda e, a=attribute: a in e.attrs)
@@ -132,6 +164,14 @@ def parse(html) -> Element:
 
 def elements(html, selector: str) -> list[Element]:
     return parse(html).find(selector)
+
+
+def one(html, selector: str) -> Element:
+    return parse(html).one(selector)
+
+
+def text(html) -> str:
+    return parse(html).text()
 
 
 def texts(html, selector: str) -> list[str]:

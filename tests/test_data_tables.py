@@ -160,7 +160,7 @@ def test_a_withdrawn_player_is_marked_and_names_are_escaped():
     gone.player.withdrawn_at = "2025-05-01"
     page = drawn(StandingsTable, [gone])[1]
     assert html.texts(page, "span.badge.warn") == ["withdrawn"]
-    assert "<script>" not in page and "<b>" not in page
+    assert not html.elements(page, "script") and not html.elements(page, "b")
     assert html.table(page, "table.standings")[1][2:4] == [
         "<script>x</script> withdrawn",
         "<b>Team</b>",
@@ -368,7 +368,7 @@ def test_a_drawn_session_links_its_seating_and_the_opponents_with_their_badges()
     ]
     assert html.texts(page, "small.replaces") == ["replaces 9 Cy & Co"]
     assert html.texts(page, "span.badge.warn.withdrawn") == ["withdrawn"]
-    assert "<Li>" not in page
+    assert not html.elements(page, "li")
 
 
 def test_a_planned_session_shows_a_withdrawn_opponents_seat_as_to_be_filled():

@@ -17,6 +17,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from tests import html
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from hall import SLUG, EventDatabase, Save, Server, Tablet
@@ -92,7 +94,9 @@ def test_fifty_downloads_right_after_a_hand_start_one_build(hall):
     # No file yet: every reader is shown the page that waits for it; one build is queued.
     answers = everyone_downloads(server.port)
     assert {status for status, _headers, _body in answers} == {202}
-    assert all(b'http-equiv="refresh"' in body for _status, _headers, body in answers)
+    assert all(
+        html.elements(body, "meta[http-equiv=refresh]") for _status, _headers, body in answers
+    )
     stored = builds(database)
     assert [row[3] for row in stored["rows"]] == ["building"]
     assert stored["tasks"] == 1

@@ -1,5 +1,7 @@
 """The tests' HTML reader (tests/html.py) reads pages as a browser shows them."""
 
+import pytest
+
 from tests import html
 
 
@@ -26,3 +28,37 @@ def test_attributes_select_elements_and_void_elements_hold_no_text():
     assert html.elements(page, "input[name=other]") == []
     (form,) = html.elements(page, "form")
     assert [e.tag for e in form.find("[name]")] == ["input"]
+    assert [e.tag for e in form.find("*")] == ["input", "label"]
+
+
+def test_one_finds_the_only_element_and_fails_on_none_or_several():
+    page = '<ul><li class="a">one</li><li>two</li></ul><p id="x">Hi</p>'
+    assert html.one(page, "p#x").text() == "Hi"
+    (ul,) = html.elements(page, "ul")
+    assert ul.one("li.a").text() == "one"
+    for selector in ("li", "li.missing"):
+        with pytest.raises(AssertionError):
+            ul.one(selector)
+
+
+def test_a_quoted_value_may_hold_spaces_quotes_and_markup():
+    page = """<small title='Tablet <b> &amp; "1"'>via</small><a title="a b" href="/x">x</a>"""
+    assert html.texts(page, """small[title='Tablet <b> & "1"']""") == ["via"]
+    assert html.texts(page, 'a[title="a b"][href=/x]') == ["x"]
+    assert html.texts(page, 'p a[title="a b"]') == []
+
+
+def test_lines_part_the_text_at_its_line_breaks():
+    cell = "<td>P1 self-drawn <b>8</b><br>\n<small>via  tablet</small><br><br></td>"
+    (found,) = html.elements(cell, "td")
+    assert found.lines() == ["P1 self-drawn 8", "via tablet"]
+    assert found.text() == "P1 self-drawn 8 via tablet"
+
+
+def test_a_pages_text_leaves_out_what_is_never_shown():
+    page = """<title>T</title><style>p {}</style><p>Seen</p><script>let x = "<p>";</script>
+    <template><p>Copied by a script</p></template>"""
+    assert html.text(page) == "T Seen"
+    # Blocks are read apart, as a browser shows them.
+    assert html.texts("<ul><li>a</li><li>b</li></ul>", "ul") == ["a b"]
+    assert html.texts(page, "template p") == ["Copied by a script"]

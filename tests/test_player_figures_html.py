@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tests.html_tree import parse
+from tests.html import parse
 from tournament.hall import statistics
 
 PLAYER = SimpleNamespace(name="Ann <the Bold>")
@@ -49,27 +49,27 @@ def player_figures(record, player):
 
 
 def cell(page, name: str) -> str:
-    return page.one("td", id=f"stat-{name}").text
+    return page.one(f"td#stat-{name}").text()
 
 
 def test_each_figure_is_in_its_cell():
     page = player_figures(record(figures()), PLAYER)
-    assert page.one("h2", id="statistics")
+    assert page.one("h2#statistics")
     assert cell(page, "hands-played") == "30"
     assert cell(page, "wins") == "5"
     assert cell(page, "deal-ins") == "4"
     assert cell(page, "win-rate") == f"{figures().win_rate}%"
     assert cell(page, "average-fan") == str(figures().average_fan)
-    biggest = page.one("td", id="stat-biggest")
-    assert biggest.one("strong").text == "25 fan"
-    assert biggest.text == (
+    biggest = page.one("td#stat-biggest")
+    assert biggest.one("strong").text() == "25 fan"
+    assert biggest.text() == (
         "25 fan (24 + 1 flower), session 2, table 7, hand 11 (Win by self-draw)"
     )
     # The rank after the last session; a session the player was not ranked after says so.
     assert cell(page, "rank") == "2"
-    assert "Rank after session 3" in [th.text for th in page.find_all("th", scope="row")]
-    ranks = page.one("table", class_="visually-hidden")
-    assert [[td.text for td in tr.find_all("td")] for tr in ranks.find("tbody").find_all("tr")] == [
+    assert "Rank after session 3" in [th.text() for th in page.find("th[scope=row]")]
+    ranks = page.one("table.visually-hidden")
+    assert [[td.text() for td in tr.find("td")] for tr in ranks.find("tbody tr")] == [
         ["1", "5"],
         ["2", "not ranked"],
         ["3", "2"],
@@ -85,24 +85,27 @@ def test_plurals_and_a_player_without_hands():
         SimpleNamespace(statistics=figures(hands_played=0), ranks=((1, None),), chart=None),
         PLAYER,
     )
-    assert empty.one("p", class_="muted").text == "No hand played yet."
-    assert not [e for e in empty.elements() if (e.get("id") or "").startswith("stat-")]
-    assert not empty.find_all("svg")
+    assert empty.one("p.muted").text() == "No hand played yet."
+    assert not [e for e in empty.find("[id]") if e.attrs["id"].startswith("stat-")]
+    assert not empty.find("svg")
 
 
 def test_the_chart_names_the_player_as_written_and_places_each_rank():
     page = player_figures(record(figures()), PLAYER)
     chart = page.one("svg")
-    assert chart.one("title", id="rank-chart-title").text == (
+    assert chart.one("title#rank-chart-title").text() == (
         "Rank of Ann <the Bold> after each session, rank 1 at the top"
     )
-    points = chart.find_all("circle", class_="rank-point")
-    assert [(p["data-session"], p["data-rank"]) for p in points] == [("1", "5"), ("3", "2")]
+    points = chart.find("circle.rank-point")
+    assert [(p.attrs["data-session"], p.attrs["data-rank"]) for p in points] == [
+        ("1", "5"),
+        ("3", "2"),
+    ]
     # Coordinates as the SVG reads them, with a point, also where numbers are written with a
     # decimal comma (French formats).
-    coordinates = [p["cy"] for p in points]
+    coordinates = [p.attrs["cy"] for p in points]
     assert any("." in each for each in coordinates)
     with translation.override("fr"):
         french = player_figures(record(figures()), PLAYER)
-    assert [p["cy"] for p in french.find_all("circle", class_="rank-point")] == coordinates
-    assert "out of 12 ranked players" in page.one("figcaption").text
+    assert [p.attrs["cy"] for p in french.find("circle.rank-point")] == coordinates
+    assert "out of 12 ranked players" in page.one("figcaption").text()

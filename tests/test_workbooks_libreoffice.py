@@ -230,19 +230,22 @@ def test_the_session_sheets_show_each_tables_result_as_its_score_sheet(converted
     assert compared == 16
 
 
-def sheet_hands(html: str) -> dict[int, tuple[str, list[int]]]:
+def sheet_hands(page: str) -> dict[int, tuple[str, list[int]]]:
     """Hand number -> (the result cell's text, the four points) of a score sheet page."""
     hands = {}
-    for number_, row in re.findall(r'<tr id="hand-(\d+)"[^>]*>(.*?)</tr>', html, flags=re.S):
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)
+    for row in html.elements(page, "tr[id]"):
+        if not re.fullmatch(r"hand-\d+", row.attrs["id"]):
+            continue
+        cells = row.find("td")
         # The points of each player: the span of their plus or minus (the seat's wind and
         # place above it are in a <small>).
         points = [
-            re.findall(r'<span class="(?:plus|minus|)">([^<]*)</span>', cell) for cell in cells[3:]
+            [span.text() for span in cell.find("span[class]") if span.classes <= {"plus", "minus"}]
+            for cell in cells[3:]
         ]
         if all(points):
-            result = " ".join(re.sub(r"<[^>]+>", " ", cells[2]).split())
-            hands[int(number_)] = (result, [signed(p[0]) for p in points])
+            number = int(row.attrs["id"].removeprefix("hand-"))
+            hands[number] = (cells[2].text(), [signed(p[0]) for p in points])
     return hands
 
 

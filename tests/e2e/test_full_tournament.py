@@ -7,13 +7,13 @@ standings page.
 """
 
 import io
-import re
 from fractions import Fraction
 
 import openpyxl
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import download, login, make_user
 from tests.test_exports import data_rows as exported_rows
 from tests.test_exports import header as exported_header
@@ -111,15 +111,11 @@ def hands_for(table_number: int, session: int):
             )
 
 
-def standings_page_numbers(html: str) -> dict[str, tuple[str, int]]:
+def standings_page_numbers(page: str) -> dict[str, tuple[str, int]]:
     """name -> (table points text, score) read from the rendered standings table."""
     rows = {}
-    body = html.split('class="standings"', 1)[1].split("</table>", 1)[0]
-    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, flags=re.S)[1:]:
-        cells = [
-            re.sub(r"<[^>]+>", " ", c).split()
-            for c in re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)
-        ]
+    for row in html.elements(page, "table.standings tbody tr"):
+        cells = [cell.text().split() for cell in row.find("td")]
         rows[" ".join(cells[2][:2])] = (cells[4][0], int(cells[5][0].replace("−", "-")))
     return rows
 
@@ -156,7 +152,7 @@ def test_a_tournament_from_registration_to_the_excel_workbook():
     preview = org.post(reverse("player_import", args=[slug]), {"file": upload})
     assert preview.status_code == 200
     assert Player.objects.count() == 0
-    payload = re.search(r'name="payload" value="([^"]+)"', preview.content.decode()).group(1)
+    payload = html.one(preview.content, "input[name=payload]").attrs["value"]
     assert (
         org.post(reverse("player_import_confirm", args=[slug]), {"payload": payload}).status_code
         == 302

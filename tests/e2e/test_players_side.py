@@ -11,12 +11,11 @@ seat at a real SMTP server, and each player's link shows them; then the hands ap
 links as the referee enters them.
 """
 
-import re
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import give_all_tables, login, make_user
 from tests.e2e.test_full_tournament import hand_data
 from tournament.models import OutgoingEmail, Player, Seat, SignUp, Tournament
@@ -35,7 +34,8 @@ def url(name, *args):
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text, as a reader reads it."""
+    return html.text(response.content)
 
 
 def phone(n: int) -> Client:

@@ -1,34 +1,35 @@
 """What the page tests read from a rendered form (a field's block and its errors) and the
 hand entry they post."""
 
-import re
-
+from tests import html
 from tournament.models import Seat, Session
 
 
-def field_html(response, name: str) -> str:
-    """The rendered block of one form field: its label, input, help and errors."""
-    html = response.content.decode()
-    start = html.index(f'<label for="id_{name}"')
-    following = re.compile(r'<div class="field[ "]').search(html, start)
-    return html[start : following.start() if following else len(html)]
+def field_block(response, name: str) -> html.Element:
+    """The rendered block of one form field: its label, input, help and errors (the innermost
+    ``div.field`` that holds its label)."""
+    blocks = [
+        block
+        for block in html.elements(response.content, "div.field")
+        if block.find(f"label[for=id_{name}]")
+    ]
+    assert blocks, f"no field block for {name}"
+    return blocks[-1]
 
 
 def assert_error_beside(response, name: str, text: str) -> None:
     assert response.status_code == 200
     assert any(text in error for error in response.context["form"].errors.get(name, []))
-    block = field_html(response, name)
-    assert 'class="field-errors"' in block
-    assert text in block
+    errors = field_block(response, name).one(".field-errors")
+    assert text in errors.text()
 
 
 def reviewed(client, url: str, **fields) -> dict:
     """POST data of a table's confirmation as its review page at ``url`` sends it: the
     version of the sheet the page shows (none when ``client`` may not see it) and
     ``fields``."""
-    page = client.get(url).content.decode()
-    found = re.search(r'<input type="hidden" name="version" value="([0-9a-f]+)"', page)
-    return {**({"version": found.group(1)} if found else {}), **fields}
+    found = html.elements(client.get(url).content, "input[type=hidden][name=version]")
+    return {**({"version": found[0].attrs["value"]} if found else {}), **fields}
 
 
 def hand_data(number, **fields) -> dict:

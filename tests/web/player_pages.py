@@ -2,12 +2,12 @@
 organisers and referees, and player files to upload."""
 
 import io
-import re
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from openpyxl import Workbook
 
+from tests import html
 from tests.html import tables
 from tournament.forms.players import sign_preview
 from tournament.players.player_import import import_preview
@@ -80,6 +80,6 @@ def confirm(cast, payload, *, run: bool = True):
 
 def import_result(response) -> str:
     """The text of the last import's section of the import page."""
-    section = re.search(r'<section id="import-job".*?</section>', response.content.decode(), re.S)
-    assert section is not None, "no import on the page"
-    return " ".join(re.sub(r"<[^>]+>", " ", section.group(0)).split())
+    section = html.elements(response.content, "section#import-job")
+    assert section, "no import on the page"
+    return section[0].text()

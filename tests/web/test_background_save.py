@@ -6,7 +6,6 @@ JSON (``Accept: application/json``) gets ``{"saved": true, ...}`` or a 422 with 
 
 import json
 import os
-import re
 import threading
 import uuid
 
@@ -14,6 +13,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login
 from tournament import services
 from tournament.models import Hand, HandSubmission
@@ -138,15 +138,15 @@ def test_a_plain_post_still_redirects_and_a_plain_refusal_still_renders(personas
     assert saved["Location"].endswith("#entry")
     refused = client.post(sheet_url, hand_fields(number=2, winner="", fan=""))
     assert refused.status_code == 200
-    assert "hand-entry" in refused.content.decode()
+    assert html.elements(refused.content, "form#hand-entry")
 
 
 def test_the_sheet_carries_the_schedule_and_the_sync_state(personas, sheet_url):
     page = personas["referee"].get(sheet_url).content.decode()
-    assert 'id="hand-schedule"' in page
-    assert 'data-sync-state="saved"' in page
-    assert "js/tablet.js" in page
-    assert "data-background-save" in page
+    assert html.elements(page, "#hand-schedule")
+    assert html.elements(page, "[data-sync-state=saved]")
+    assert [s for s in html.elements(page, "script[src]") if "js/tablet." in s.attrs["src"]]
+    assert html.elements(page, "form[data-background-save]")
     schedule = personas["referee"].get(sheet_url).context["hand_schedule"]
     assert sorted(schedule) == list(range(1, 17))
     assert schedule[2]["title"] == "Enter hand 2"
@@ -197,12 +197,12 @@ def test_the_same_key_with_another_hand_posted_plainly_shows_the_stored_hand(
     page = response.content.decode()
     assert "This entry was already saved with other content" in page
     # Beside the form, the hand as stored, and the way to correct it.
-    assert 'data-stored-hand="1"' in page
+    assert html.elements(page, "[data-stored-hand='1']")
     assert "Open hand 1 to correct it" in page
     assert table.hands.get().fan == 8
     # The form shown again carries a new key: saved again as it is, it is judged as the
     # new entry it is (the hand is entered: correct it), not as the old key's again.
-    shown_key = re.search(r'name="submission_key" value="([^"]+)"', page).group(1)
+    shown_key = html.one(page, "input[name=submission_key]").attrs["value"]
     assert shown_key != str(key)
     again = client.post(sheet_url, hand_fields(key=shown_key, winner="2", fan="88"))
     assert "This entry was already saved with other content" not in again.content.decode()
@@ -221,7 +221,7 @@ def test_a_correction_form_saved_again_with_other_content_shows_the_stored_hand(
     assert response.status_code == 409
     page = response.content.decode()
     assert "This entry was already saved with other content" in page
-    assert 'data-stored-hand="1"' in page
+    assert html.elements(page, "[data-stored-hand='1']")
     hand = table.hands.get()
     assert (hand.winner, hand.fan, hand.version) == (1, 8, 2)
 

@@ -8,6 +8,8 @@ import re
 import pytest
 from django.test import Client
 
+from tests import html
+
 pytestmark = pytest.mark.django_db
 
 FORM = b"username=referee&password=wrong"
@@ -34,9 +36,9 @@ def test_a_form_posted_in_another_charset_is_a_400_page_and_one_warning(path, ch
         "POST", path, FORM, content_type=f"application/x-www-form-urlencoded; charset={charset}"
     )
     assert response.status_code == 400
-    html = response.content.decode()
-    assert "The server could not read this request" in html
-    assert "data-bad-request" in html
+    page = response.content
+    assert "The server could not read this request" in html.text(page)
+    assert html.elements(page, "[data-bad-request]")
     log = service_log.getvalue()
     assert "must be UTF-8 encoded" in log
     assert_one_warning_line(log)

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, RequestFactory
 
+from tests import html
 from tests.conftest import login
 from tournament.players import player_file
 from tournament.server.body_limit import BodyLimitMiddleware
@@ -52,10 +53,9 @@ def test_a_browser_gets_a_page_in_its_language():
         str(600 * 1024 * 1024), HTTP_ACCEPT="text/html", HTTP_ACCEPT_LANGUAGE="zh-CN"
     )
     assert response.status_code == 413
-    html = response.content.decode()
-    assert "data-too-large" in html
-    assert "6 MB" in html
-    assert '<html lang="zh-hans"' in html
+    page = html.parse(response.content)
+    assert "6 MB" in page.one("p[data-too-large]").text()
+    assert page.one("html").attrs["lang"] == "zh-hans"
 
 
 @pytest.mark.parametrize("length", ["", "0", "12", str(LIMIT), "not a number"])

@@ -3,6 +3,8 @@
 import pytest
 from django.urls import reverse
 
+from tests import html
+
 URL = reverse("calculator")
 # Pure Straight in characters, 234p, a pair of East, won on a discard of East.
 STRAIGHT = "123m456m789m234pE +E"
@@ -20,8 +22,8 @@ def test_the_calculator_refuses_post(personas):
 
 
 def result_of(page: str) -> str:
-    """The scored hand's part of the page: the fans and the fans left out."""
-    return page[page.index('<div class="scored">') :]
+    """The scored hand's part of the page, as read: the fans and the fans left out."""
+    return html.one(page, "div.scored").text()
 
 
 def test_a_hand_is_scored_with_the_fan_names_of_the_page_language(client, db):
@@ -36,7 +38,7 @@ def test_an_illegal_hand_is_explained_beside_the_field(client, db):
     response = client.get(URL, {"hand": "123m456m789m234pEEEEE +E"})
     assert response.status_code == 200
     page = response.content.decode()
-    assert "has-error" in page
+    assert html.elements(page, ".has-error")
     assert "Result" not in page
 
 
@@ -74,12 +76,12 @@ def test_points_written_after_fan_names_are_not_read_as_counts(client, db):
         },
     ).content.decode()
     assert "The claim agrees with the hand." in page
-    assert "has-error" not in page
+    assert not html.elements(page, ".has-error")
 
 
 def test_points_that_are_not_the_fans_are_an_error_beside_its_field(client, db):
     page = client.get(URL, {"hand": STRAIGHT, "claimed_fans": "Pure Straight 8"}).content.decode()
-    assert "has-error" in page
+    assert html.elements(page, ".has-error")
     assert "Pure Straight scores 16 points, not 8." in page
     assert "The claim" not in page
 
@@ -91,9 +93,9 @@ def names_only(client, **claim):
     response = client.get(URL, claim)
     assert response.status_code == 200
     page = response.content.decode()
-    assert "has-error" not in page
-    assert "The claim, without the tiles" in page
-    assert "<h2>Result</h2>" not in page
+    assert not html.elements(page, ".has-error")
+    assert "The claim, without the tiles" in html.text(page)
+    assert "Result" not in html.texts(page, "h2")
     return page
 
 
@@ -148,7 +150,7 @@ def test_flowers_alone_are_nothing_to_check(client, db):
 def test_with_neither_hand_nor_claim_the_hand_is_required(client, db):
     for query in ({"hand": ""}, {"hand": "", "claimed_total": "", "claimed_fans": " "}):
         page = client.get(URL, query).content.decode()
-        assert "has-error" in page
+        assert html.elements(page, ".has-error")
         assert "Enter a winning hand, or the fans or total claimed to check them." in page
         assert "The claim" not in page
 

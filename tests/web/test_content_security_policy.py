@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from tests import html
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 # A <script> element of code without a src (data, such as Django's json_script, is no code),
 # or an event-handler attribute.
@@ -47,10 +49,21 @@ def test_every_persona_gets_pages_whose_scripts_are_the_sites_own(
 
 def test_the_referees_sheet_loads_its_scripts_from_files(personas, session_in_play):
     response = personas["referee"].get(reverse("table_sheet", args=["spring-open", 1, 1]))
-    html = response.content.decode()
     assert response.status_code == 200
-    assert INLINE_SCRIPT.search(html) is None
-    assert re.search(r'<script defer src="[^"]*/js/sheet\.js"', html)
+    scripts = html.elements(response.content, "script")
+    inline = [
+        s for s in scripts if "src" not in s.attrs and s.attrs.get("type") != "application/json"
+    ]
+    assert inline == []
+    handlers = [
+        name
+        for e in html.elements(response.content, "*")
+        for name in e.attrs
+        if name.startswith("on")
+    ]
+    assert handlers == []
+    sheet = [s for s in scripts if re.search(r"/js/sheet\.[0-9a-f.]*js$", s.attrs.get("src", ""))]
+    assert len(sheet) == 1 and "defer" in sheet[0].attrs
 
 
 @pytest.mark.parametrize(

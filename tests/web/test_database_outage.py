@@ -13,6 +13,7 @@ import pytest
 from django.db import InterfaceError, OperationalError
 from django.test import Client, RequestFactory
 
+from tests import html
 from tournament.server.database_outage import DatabaseOutageLogFilter, database_unavailable
 from tournament.views.errors import server_error
 
@@ -67,9 +68,9 @@ def test_a_page_answers_503_to_come_back_to(tournament, database_away, caplog):
     assert response["Retry-After"] == "5"
     assert response["Cache-Control"] == "no-store"
     page = response.content.decode()
-    assert "The server cannot reach its database for a moment" in page
-    assert '<link rel="stylesheet"' in page
-    assert '<meta http-equiv="refresh" content="5">' in page
+    assert "The server cannot reach its database for a moment" in html.text(page)
+    assert html.elements(page, "link[rel=stylesheet][href]")
+    assert html.one(page, "meta[http-equiv=refresh]").attrs["content"] == "5"
     [line] = [record for record in caplog.records if record.levelno >= logging.WARNING]
     assert line.levelno == logging.WARNING
     assert line.exc_info is None

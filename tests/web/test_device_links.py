@@ -2,13 +2,13 @@
 cards only), the tablet entering, correcting and confirming at its table and nowhere else,
 revocation taking effect at the next request, and the revoke buttons with every persona."""
 
-import re
 import uuid
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import SESSION_READS, login
 from tests.web.pages import hand_data, reviewed
 from tournament import services
@@ -57,17 +57,17 @@ def assert_sent_to_login(response):
 def test_an_organisers_cards_carry_each_tables_qr_code_and_link(session_in_play, organiser):
     response = login(organiser).get(url("table_cards", 1))
     assert response.status_code == 200
-    html = response.content.decode()
-    hrefs = re.findall(r'<a data-device-link href="([^"]+)"', html)
+    page = html.parse(response.content)
+    hrefs = [a.attrs["href"] for a in page.find("a[data-device-link]")]
     assert hrefs == [f"http://testserver{link(n)}" for n in (1, 2, 3, 4)]
-    assert html.count("<svg") == 4
-    assert html.count('action="' + url("device_link_revoke", 1, 1) + '"') == 1
-    assert 'action="' + url("device_links_revoke", 1) + '"' in html
+    assert len(page.find("svg")) == 4
+    assert len(page.find(f"form[action='{url('device_link_revoke', 1, 1)}']")) == 1
+    assert page.find(f"form[action='{url('device_links_revoke', 1)}']")
 
 
 def test_the_card_link_signs_a_tablet_in_at_its_table(session_in_play, organiser):
-    html = login(organiser).get(url("table_cards", 1)).content.decode()
-    href = re.findall(r'<a data-device-link href="([^"]+)"', html)[2]
+    page = login(organiser).get(url("table_cards", 1)).content
+    href = html.elements(page, "a[data-device-link]")[2].attrs["href"]
     response = Client().get(href, follow=True)
     assert response.redirect_chain == [(url("table_sheet", 1, 3), 302)]
     assert response.status_code == 200
@@ -78,10 +78,10 @@ def test_a_referees_cards_carry_no_device_links(session_in_play, referee):
     # A referee could otherwise hand a tablet any table's link.
     response = login(referee).get(url("table_cards", 1))
     assert response.status_code == 200
-    html = response.content.decode()
-    assert "<svg" not in html
-    assert "data-device-link" not in html
-    assert "revoke" not in html
+    page = response.content
+    assert not html.elements(page, "svg")
+    assert not html.elements(page, "[data-device-link]")
+    assert "revoke" not in page.decode()
 
 
 # ---------------------------------------------------------------- the tablet at its table
@@ -93,9 +93,9 @@ def test_the_tablet_sees_its_tables_sheet(tablet):
     assert response.context["table"] == table(1)
     assert response.context["can_enter"]
     # The header says which table's tablet this is, and offers no account to log in to.
-    html = response.content.decode()
-    assert '<span class="who">Tablet of table 1</span>' in html
-    assert "Log in" not in html
+    page = response.content
+    assert html.texts(page, "span.who") == ["Tablet of table 1"]
+    assert "Log in" not in html.text(page)
 
 
 def test_a_hand_entered_on_the_tablet_records_the_device_and_no_user(tablet):

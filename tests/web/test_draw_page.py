@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login, make_players, make_tournament
 from tests.web.pages import assert_error_beside, seating_of
 from tournament import services
@@ -22,9 +23,9 @@ def test_a_draw_through_the_form_stores_the_seed_and_shows_it(tournament, organi
     session = tournament.sessions.get(number=1)
     assert session.seed == 123456789
     assert session.seats.count() == 8
-    html = response.content.decode()
-    assert "Session 1 drawn with seed 123456789." in html
-    assert '<span class="seed">123456789</span>' in html
+    page = response.content
+    assert "Session 1 drawn with seed 123456789." in html.text(page)
+    assert html.texts(page, "span.seed") == ["123456789"]
 
 
 def test_a_draw_without_a_seed_gets_a_fresh_nine_digit_seed(tournament, organiser):
@@ -149,29 +150,28 @@ def test_every_session_drawn_leaves_no_form(tournament, organiser):
 
 def test_before_the_first_draw_the_page_says_what_each_method_gives(tournament, organiser):
     make_players(tournament, 8)
-    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
-    section = page[page.index('id="method-previews"') : page.index("</section>")]
+    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content
+    section = html.one(page, "section#method-previews")
     assert "8 players over 4 sessions: no seating can have fewer than 20 repeated meetings" in (
-        section
+        section.text()
     )
-    planned = section[
-        section.index('id="preview-planned"') : section.index(
-            "</tr>", section.index('id="preview-planned"')
-        )
-    ]
-    assert "Planned for the whole tournament (the fewest repeated meetings possible)" in planned
-    assert ">20 <span" in planned and "the fewest possible" in planned
-    assert 'id="preview-random"' in section and 'id="preview-lot"' in section
+    method, meetings = section.one("tr#preview-planned").find("td")
+    assert (
+        method.text() == "Planned for the whole tournament (the fewest repeated meetings possible)"
+    )
+    assert meetings.text() == "20 the fewest possible"
+    assert meetings.one("span.badge").text() == "the fewest possible"
+    assert section.find("#preview-random") and section.find("#preview-lot")
     # Once a session is drawn the figures of the draw itself take over: no preview.
     services.session_draw(tournament=tournament, number=1, seed=1)
-    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
-    assert 'id="method-previews"' not in page
+    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content
+    assert not html.elements(page, "#method-previews")
 
 
 def test_no_preview_while_the_players_cannot_fill_tables(tournament, organiser):
     make_players(tournament, 7)
-    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
-    assert 'id="method-previews"' not in page
+    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content
+    assert not html.elements(page, "#method-previews")
 
 
 def test_the_settings_page_says_it_too_before_the_first_draw(tournament, organiser):
@@ -180,6 +180,6 @@ def test_the_settings_page_says_it_too_before_the_first_draw(tournament, organis
     page = client.get(reverse("tournament_edit", args=[tournament.slug])).content.decode()
     assert "no seating can have fewer than 20 repeated meetings" in page
     # The new-tournament form knows no players yet: its methods only say what they aim at.
-    page = client.get(reverse("tournament_create")).content.decode()
-    assert 'id="method-previews"' not in page
-    assert "the fewest repeated meetings possible" in page
+    page = client.get(reverse("tournament_create")).content
+    assert not html.elements(page, "#method-previews")
+    assert "the fewest repeated meetings possible" in html.text(page)

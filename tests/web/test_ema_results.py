@@ -6,13 +6,13 @@ every persona."""
 import csv
 import datetime
 import io
-import re
 
 import openpyxl
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tests import html
 from tests.conftest import download, login, make_tournament, play_every_table
 from tournament import services
 from tournament.models import Session
@@ -26,7 +26,8 @@ def url(name, slug="ema-cup"):
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text, as a reader reads it."""
+    return html.text(response.content)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from tests import html
 from tests.conftest import login
 from tournament import services
 
@@ -16,11 +17,11 @@ CHINESE = {"HTTP_ACCEPT_LANGUAGE": "zh-CN,zh;q=0.9,en;q=0.5"}
 
 
 def html_lang(response) -> str:
-    return re.search(r'<html lang="([^"]+)"', response.content.decode())[1]
+    return html.one(response.content, "html").attrs["lang"]
 
 
 def title(response) -> str:
-    return re.search(r"<title>(.*?)</title>", response.content.decode(), re.S)[1].strip()
+    return html.one(response.content, "head title").text()
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
@@ -42,20 +43,21 @@ def test_a_browser_asking_for_chinese_gets_chinese_pages(session_in_play, person
 
 def test_the_words_are_the_catalogues(session_in_play):
     slug = session_in_play.tournament.slug
-    page = login(None).get(reverse("standings", args=[slug]), **CHINESE).content.decode()
-    assert "<title>" in page
+    page = html.parse(login(None).get(reverse("standings", args=[slug]), **CHINESE).content)
+    assert page.one("head title")
+    shown = [element.text() for element in page.find("*")]
     for chinese, english in (("排名", "Standings"), ("标准分", "Table points")):
-        assert chinese in page
-        assert f">{english}<" not in page
+        assert chinese in page.text()
+        assert english not in shown
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_the_header_offers_the_other_language_named_in_itself(session_in_play, personas, persona):
     url = reverse("standings", args=[session_in_play.tournament.slug])
-    english = personas[persona].get(url).content.decode()
-    assert 'value="zh-hans" class="link" lang="zh-Hans">中文</button>' in english
-    chinese = personas[persona].get(url, **CHINESE).content.decode()
-    assert 'value="en" class="link" lang="en">English</button>' in chinese
+    english = personas[persona].get(url).content
+    assert html.texts(english, "button.link[value=zh-hans][lang=zh-Hans]") == ["中文"]
+    chinese = personas[persona].get(url, **CHINESE).content
+    assert html.texts(chinese, "button.link[value=en][lang=en]") == ["English"]
 
 
 @pytest.mark.parametrize("persona", PERSONAS)

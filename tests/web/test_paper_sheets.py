@@ -1,11 +1,10 @@
 """The paper fallback pages: blank score sheets per table and the session's penalty record,
 for the same people as the table cards (the tournament's referees and organisers)."""
 
-from html.parser import HTMLParser
-
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login
 from tests.selectors.test_paper_sheets import SEATS, digest_hands
 from tournament import services
@@ -18,58 +17,12 @@ def url(name, number=1, query=""):
     return reverse(name, args=[SLUG, number]) + query
 
 
-class _Node:
-    def __init__(self, tag, attrs, parent):
-        self.tag, self.attrs, self.parent = tag, dict(attrs), parent
-        self.children: list = []
-
-    def text(self) -> str:
-        parts = [c if isinstance(c, str) else c.text() for c in self.children]
-        return " ".join(" ".join(parts).split())
-
-    def find_all(self, tag, cls=None):
-        for child in self.children:
-            if isinstance(child, _Node):
-                if child.tag == tag and (
-                    cls is None or cls in child.attrs.get("class", "").split()
-                ):
-                    yield child
-                yield from child.find_all(tag, cls)
+def sheets_of(response) -> list[html.Element]:
+    return html.elements(response.content, "section.score-sheet")
 
 
-class _Tree(HTMLParser):
-    """Just enough of the page's tree to read its tables cell by cell."""
-
-    VOID = {"br", "input", "meta", "link", "col", "img", "hr"}
-
-    def __init__(self, html):
-        super().__init__()
-        self.root = self.current = _Node("root", [], None)
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        node = _Node(tag, attrs, self.current)
-        self.current.children.append(node)
-        if tag not in self.VOID:
-            self.current = node
-
-    def handle_endtag(self, tag):
-        node = self.current
-        while node is not None and node.tag != tag:
-            node = node.parent
-        if node is not None and node.parent is not None:
-            self.current = node.parent
-
-    def handle_data(self, data):
-        self.current.children.append(data)
-
-
-def sheets_of(response) -> list[_Node]:
-    return list(_Tree(response.content.decode()).root.find_all("section", "score-sheet"))
-
-
-def cells(row: _Node) -> list[_Node]:
-    return [c for c in row.children if isinstance(c, _Node) and c.tag in ("td", "th")]
+def cells(row: html.Element) -> list[html.Element]:
+    return [c for c in row.children if isinstance(c, html.Element) and c.tag in ("td", "th")]
 
 
 def seats_by_table(session):
@@ -137,14 +90,14 @@ def test_one_sheet_per_table_with_its_players_by_starting_seat(personas, play):
     stored = seats_by_table(play)
     assert [s.attrs["id"] for s in sheets] == [f"table-{n}" for n in sorted(stored)]
     for sheet, (number, players) in zip(sheets, sorted(stored.items()), strict=True):
-        assert f"Session 1 · Table {number}" in next(sheet.find_all("h1")).text()
-        (players_table,) = sheet.find_all("table", "paper-players")
-        rows = [[c.text() for c in cells(r)] for r in players_table.find_all("tr")][1:]
+        assert f"Session 1 · Table {number}" in sheet.find("h1")[0].text()
+        (players_table,) = sheet.find("table.paper-players")
+        rows = [[c.text() for c in cells(r)] for r in players_table.find("tr")][1:]
         assert rows == [
             [seat, str(p.number), f"{p.name} ({p.name_zh})" if p.name_zh else p.name, p.team]
             for seat, p in zip(SEATS, players, strict=True)
         ]
-        heads = [h.text() for h in sheet.find_all("th", "player-head")]
+        heads = [h.text() for h in sheet.find("th.player-head")]
         assert heads == [
             f"{seat} · {p.number} {p.name}" for seat, p in zip(SEATS, players, strict=True)
         ]
@@ -155,8 +108,8 @@ def test_each_hand_row_gives_the_dealer_and_every_players_seat_wind(personas, pl
     players = seats_by_table(play)[1]
     number_of = dict(zip(SEATS, (p.number for p in players), strict=True))
     wind_names = {"E": "East", "S": "South", "W": "West", "N": "North"}
-    (grid,) = sheet.find_all("table", "paper-grid")
-    rows = [r for r in grid.find_all("tr") if "data-hand" in r.attrs]
+    (grid,) = sheet.find("table.paper-grid")
+    rows = [r for r in grid.find("tr") if "data-hand" in r.attrs]
     assert len(rows) == 16
     for row, (hand, prevalent, dealer, winds) in zip(rows, digest_hands(), strict=True):
         row_cells = cells(row)
@@ -170,8 +123,8 @@ def test_each_hand_row_gives_the_dealer_and_every_players_seat_wind(personas, pl
         assert len(pairs) == 8
         assert [c.text() for c in pairs[0::2]] == [wind_names[winds[seat]] for seat in SEATS]
         assert [c.text() for c in pairs[1::2]] == [""] * 4
-        (dealer_mark,) = row.find_all("span", "is-dealer")
-        assert dealer_mark.parent is pairs[2 * SEATS.index(dealer)]
+        (dealer_mark,) = row.find("span.is-dealer")
+        assert any(child is dealer_mark for child in pairs[2 * SEATS.index(dealer)].children)
 
 
 def test_each_sheet_has_the_boxes_to_write_in(personas, play):
@@ -179,26 +132,26 @@ def test_each_sheet_has_the_boxes_to_write_in(personas, play):
     page = sheet.text()
     for words in ("Date", "Start time", "End time", "Session score", "Place", "Table points"):
         assert words in page
-    (penalties,) = sheet.find_all("table", "paper-penalties")
-    assert [c.text() for c in cells(next(penalties.find_all("tr")))] == [
+    (penalties,) = sheet.find("table.paper-penalties")
+    assert [c.text() for c in cells(penalties.find("tr")[0])] == [
         "Hand",
         "Player",
         "Points",
         "Paid how (circle one)",
         "Reason",
     ]
-    assert len(list(penalties.find_all("tr"))) == 1 + 4
-    signatures = [s.text() for s in sheet.find_all("span", "signature")]
+    assert len(penalties.find("tr")) == 1 + 4
+    signatures = [s.text() for s in sheet.find("span.signature")]
     assert signatures[0] == "Referee"
     assert len(signatures) == 5
 
 
 def test_the_page_says_to_print_and_hides_its_controls_on_paper(personas, play):
-    tree = _Tree(personas["referee"].get(url("score_sheets")).content.decode()).root
-    (controls,) = tree.find_all("div", "paper-controls")
+    tree = html.parse(personas["referee"].get(url("score_sheets")).content)
+    (controls,) = tree.find("div.paper-controls")
     assert "no-print" in controls.attrs["class"].split()
     assert "Print this page" in controls.text()
-    (button,) = controls.find_all("button", "primary")
+    (button,) = controls.find("button.primary")
     # page.js prints on a tap of a button marked data-print (no inline script: the CSP).
     assert "data-print" in button.attrs
 
@@ -211,12 +164,12 @@ def test_blank_sheets_leave_the_players_out(personas, play):
     page = " ".join(sheet.text() for sheet in sheets)
     assert not any(name in page for name in names)
     for sheet in sheets:
-        (players_table,) = sheet.find_all("table", "paper-players")
-        rows = [[c.text() for c in cells(r)] for r in players_table.find_all("tr")][1:]
+        (players_table,) = sheet.find("table.paper-players")
+        rows = [[c.text() for c in cells(r)] for r in players_table.find("tr")][1:]
         assert rows == [[seat, "", "", ""] for seat in SEATS]
-        assert [h.text() for h in sheet.find_all("th", "player-head")] == SEATS
-        (grid,) = sheet.find_all("table", "paper-grid")
-        dealers = [cells(r)[2].text() for r in grid.find_all("tr") if "data-hand" in r.attrs]
+        assert [h.text() for h in sheet.find("th.player-head")] == SEATS
+        (grid,) = sheet.find("table.paper-grid")
+        dealers = [cells(r)[2].text() for r in grid.find("tr") if "data-hand" in r.attrs]
         assert dealers == [dealer for _n, _w, dealer, _s in digest_hands()]
 
 
@@ -243,7 +196,7 @@ def test_the_sheets_show_who_is_seated_now(personas, play):
     services.seat_replace(seat=seat, player=substitute)
     response = personas["referee"].get(url("score_sheets", query=f"?table={seat.table.number}"))
     (sheet,) = sheets_of(response)
-    heads = [h.text() for h in sheet.find_all("th", "player-head")]
+    heads = [h.text() for h in sheet.find("th.player-head")]
     assert heads[seat.seat] == f"{SEATS[seat.seat]} · 30 Stand-in"
 
 
@@ -251,11 +204,11 @@ def test_the_sheets_show_who_is_seated_now(personas, play):
 
 
 def record_rows(response):
-    tree = _Tree(response.content.decode()).root
-    (sheet,) = tree.find_all("section", "penalty-record")
-    (table,) = sheet.find_all("table", "paper-penalty-record")
-    body = next(table.find_all("tbody"))
-    return [r for r in body.children if isinstance(r, _Node) and r.tag == "tr"]
+    tree = html.parse(response.content)
+    (sheet,) = tree.find("section.penalty-record")
+    (table,) = sheet.find("table.paper-penalty-record")
+    body = table.find("tbody")[0]
+    return [r for r in body.children if isinstance(r, html.Element) and r.tag == "tr"]
 
 
 def test_the_penalty_record_lists_the_penalties_entered_then_blank_rows(play, colleague):

@@ -1,12 +1,10 @@
 """Penalties in one go: several rows in one save, a row added without JavaScript, the
 presets of the rules digest, and the players chosen with seat tiles."""
 
-import re
-
 import pytest
 from django.urls import reverse
-from django.utils.html import escape
 
+from tests import html
 from tournament import services
 from tournament.forms.hands import PENALTY_PRESETS, PenaltyForm
 from tournament.models import Hand, Penalty
@@ -75,9 +73,8 @@ def stored_penalties(number=2):
     )
 
 
-def penalties_block(page: str) -> str:
-    start = page.index('<details class="penalties"')
-    return page[start : page.index("</details>", start)]
+def penalties_block(page) -> html.Element:
+    return html.one(page, "details.penalties")
 
 
 def test_two_penalties_in_one_save_are_stored_and_settled(personas, urls):
@@ -136,18 +133,22 @@ def test_add_a_penalty_row_shows_one_more_row_keeps_what_was_typed_and_saves_not
     )
     assert response.status_code == 200
     assert response.context["penalties"].total_form_count() == 2
-    page = response.content.decode()
-    block = penalties_block(page)
-    assert 'name="penalty-TOTAL_FORMS" value="2"' in block
-    assert 'id="penalty-1"' in block and 'id="penalty-2"' not in block
-    assert 'name="penalty-0-offender" value="2" id="id_penalty-0-offender_2" checked' in block
-    assert 'name="penalty-0-reason" value="False win (错和)"' in block
-    assert '<option value="to_each_other" selected>' in block
-    assert 'name="winner" value="1" id="id_winner_1" checked' in page
-    assert re.search(r'name="fan" value="8"', page)
+    page = html.parse(response.content)
+    block = page.one("details.penalties")
+    assert block.one("input[name=penalty-TOTAL_FORMS]").attrs["value"] == "2"
+    assert block.find("#penalty-1") and not block.find("#penalty-2")
+    offender = block.one("input#id_penalty-0-offender_2")
+    assert offender.attrs["name"] == "penalty-0-offender" and offender.attrs["value"] == "2"
+    assert "checked" in offender.attrs
+    assert block.one("input[name=penalty-0-reason]").attrs["value"] == "False win (错和)"
+    assert block.one("[name=penalty-0-kind] option[selected]").attrs["value"] == "to_each_other"
+    winner = page.one("input#id_winner_1")
+    assert winner.attrs["name"] == "winner" and winner.attrs["value"] == "1"
+    assert "checked" in winner.attrs
+    assert page.one("input[name=fan]").attrs["value"] == "8"
     # The hand is not judged while it is being written: no "choose the ..." on its fields.
     assert not response.context["form"].errors
-    assert "<details" in block and " open>" in block.split("\n", 1)[0]
+    assert "open" in block.attrs
     assert not Hand.objects.filter(number=2).exists()
     assert not Penalty.objects.exists()
 
@@ -176,9 +177,9 @@ def test_add_a_penalty_row_when_correcting_a_hand_keeps_the_stored_rows(personas
     assert response.status_code == 200
     assert response.context["editing"] == hand
     assert response.context["penalties"].total_form_count() == 2
-    block = penalties_block(response.content.decode())
-    assert 'name="penalty-0-reason" value="Lateness"' in block
-    assert f'formaction="{urls["hand"]}#penalties"' in block
+    block = penalties_block(response.content)
+    assert block.one("input[name=penalty-0-reason]").attrs["value"] == "Lateness"
+    assert block.one("button[name=add_penalty]").attrs["formaction"] == f"{urls['hand']}#penalties"
     hand.refresh_from_db()
     assert hand.version == 1 and not hand.penalties.exists()
 
@@ -188,9 +189,8 @@ def test_no_row_is_added_past_the_most_a_hand_may_have(personas, urls):
     response = post_entry(personas["referee"], urls["sheet"], *rows, add_penalty="1")
     assert response.status_code == 200
     assert response.context["penalties"].total_form_count() == MAX_PENALTIES_PER_HAND
-    assert re.search(
-        r'<button type="submit" name="add_penalty"[^>]* disabled>', response.content.decode()
-    )
+    button = html.one(response.content, "button[type=submit][name=add_penalty]")
+    assert "disabled" in button.attrs
     assert not Penalty.objects.exists()
 
 
@@ -198,8 +198,8 @@ def test_nine_rows_are_refused_with_the_services_words(personas, urls):
     rows = [LATENESS_OF_P1] * (MAX_PENALTIES_PER_HAND + 1)
     response = post_entry(personas["referee"], urls["sheet"], *rows)
     assert response.status_code == 200
-    block = penalties_block(response.content.decode())
-    assert "A hand has at most 8 penalties." in block
+    block = penalties_block(response.content)
+    assert "A hand has at most 8 penalties." in block.text()
     assert not Hand.objects.filter(number=2).exists()
     assert not Penalty.objects.exists()
 
@@ -211,14 +211,14 @@ def test_a_row_without_its_reason_is_refused_beside_the_reason(personas, urls):
     penalties = response.context["penalties"]
     assert not penalties.forms[0].errors
     assert penalties.forms[1].errors == {"reason": ["Give the reason for the penalty."]}
-    page = response.content.decode()
-    field = re.search(
-        r'<div class="field has-error">\s*<label for="id_penalty-1-reason">.*?</div>\s*</div>',
-        page,
-        re.DOTALL,
-    )
-    assert field and "Give the reason for the penalty." in field.group(0)
-    assert " open>" in penalties_block(page).split("\n", 1)[0]
+    page = response.content
+    (field,) = [
+        field
+        for field in html.elements(page, "div.field.has-error")
+        if field.find("label[for=id_penalty-1-reason]")
+    ]
+    assert "Give the reason for the penalty." in field.one(".field-errors").text()
+    assert "open" in penalties_block(page).attrs
     assert not Hand.objects.filter(number=2).exists()
     assert not Penalty.objects.exists()
 
@@ -235,46 +235,48 @@ def test_the_presets_follow_the_rules_digest():
 
 
 def test_each_row_offers_the_presets_as_buttons_hidden_until_the_script_shows_them(personas, urls):
-    block = penalties_block(personas["referee"].get(urls["sheet"]).content.decode())
+    block = penalties_block(personas["referee"].get(urls["sheet"]).content)
     for preset in PENALTY_PRESETS:
         button = (
-            f'<button type="button" data-preset-kind="{preset.kind}"'
-            f' data-preset-points="{preset.default_points}"'
-            f' data-preset-reason="{escape(preset.reason)}"'
+            f"button[type=button][data-preset-kind={preset.kind}]"
+            f"[data-preset-points='{preset.default_points}']"
+            f'[data-preset-reason="{preset.reason}"]'
         )
         # In the row shown and in the empty row the script copies.
-        assert block.count(button) == 2
-        assert f'<option value="{escape(preset.reason)}">' in block
-    assert block.count("data-penalty-presets hidden") == 2
-    assert 'data-preset-range="The rules allow 5…60."' in block
+        assert len(block.find(f"[data-penalty-presets] {button}")) == 2
+        assert str(preset.reason) in [option.attrs["value"] for option in block.find("option")]
+    assert len(block.find("[data-penalty-presets][hidden]")) == 2
+    ranges = [b.attrs["data-preset-range"] for b in block.find("[data-preset-range]")]
+    assert "The rules allow 5…60." in ranges
 
 
 def test_offender_and_beneficiary_are_seat_tiles(personas, urls):
-    block = penalties_block(personas["referee"].get(urls["sheet"]).content.decode())
-    assert '<select name="penalty-0-beneficiary"' not in block
+    block = penalties_block(personas["referee"].get(urls["sheet"]).content)
+    assert not block.find("select[name=penalty-0-beneficiary]")
     for name in ("offender", "beneficiary"):
-        tiles = re.findall(
-            rf'<label><input type="radio" name="penalty-0-{name}" value="(\d?)"', block
-        )
-        assert tiles == (["0", "1", "2", "3"] if name == "offender" else ["", "0", "1", "2", "3"])
-    assert re.search(r'<fieldset class="choices beneficiary" data-beneficiary>', block)
-    assert 'value="" id="id_penalty-0-beneficiary_0" checked> — none' in block
+        tiles = block.find(f"label input[type=radio][name=penalty-0-{name}]")
+        values = [tile.attrs["value"] for tile in tiles]
+        assert values == (["0", "1", "2", "3"] if name == "offender" else ["", "0", "1", "2", "3"])
+    assert {"choices", "beneficiary"} <= block.one("#penalty-0 fieldset[data-beneficiary]").classes
+    nobody = block.one("input#id_penalty-0-beneficiary_0")
+    assert nobody.attrs["value"] == "" and "checked" in nobody.attrs
+    (label,) = [label for label in block.find("label") if nobody in label.find("input")]
+    assert label.text() == "— none"
 
 
 def test_the_empty_row_to_copy_is_in_a_template(personas, urls):
-    page = personas["referee"].get(urls["sheet"]).content.decode()
-    template = re.search(r"<template data-penalty-empty-row>(.*?)</template>", page, re.DOTALL)
-    assert template
-    assert 'id="penalty-__prefix__"' in template.group(1)
-    assert "Penalty __number__" in template.group(1)
-    assert 'name="penalty-__prefix__-reason"' in template.group(1)
+    page = personas["referee"].get(urls["sheet"]).content
+    template = html.one(page, "template[data-penalty-empty-row]")
+    row = template.one("#penalty-__prefix__")
+    assert row.find("legend")[0].text() == "Penalty __number__"
+    assert row.find("[name=penalty-__prefix__-reason]")
 
 
 def test_the_penalties_block_opens_by_itself_only_when_needed(personas, urls):
     client = personas["referee"]
 
     def opened(response) -> bool:
-        return " open>" in penalties_block(response.content.decode()).split("\n", 1)[0]
+        return "open" in penalties_block(response.content).attrs
 
     assert not opened(client.get(urls["sheet"]))
     assert opened(post_entry(client, urls["sheet"], add_penalty="1"))
@@ -329,7 +331,7 @@ def test_a_hundred_thousand_rows_announced_are_refused_without_building_them(
     response = post_entry(personas["referee"], urls[page], LATENESS_OF_P1, total=100_000, **extra)
 
     assert response.status_code == 200
-    assert "A hand has at most 8 penalties." in penalties_block(response.content.decode())
+    assert "A hand has at most 8 penalties." in penalties_block(response.content).text()
     # The rows a hand may have and the empty row the page copies, not 100,000 (nor 1,008).
     assert len(built) <= MAX_PENALTIES_PER_HAND + 1
     assert list(Hand.objects.values_list("number", "version")) == before

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests import html
 from tests.web.player_pages import csv_file, import_result, messages_of
 from tournament import services
 from tournament.models import Player, PlayerImport
@@ -83,9 +84,12 @@ def test_confirming_answers_at_once_and_the_page_follows_the_import_to_its_end(
         "Import under way 10 rows are waiting for the task worker."
     )
     # Asked again every 2 s while it runs: by htmx, or by the page itself without scripts.
-    html = response.content.decode()
-    assert 'hx-trigger="every 2s"' in html and "js/vendor/htmx.min.js" in html
-    assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in html
+    page = response.content
+    assert html.one(page, "section#import-job").attrs["hx-trigger"] == "every 2s"
+    assert [
+        s for s in html.elements(page, "script[src]") if "js/vendor/htmx.min." in s.attrs["src"]
+    ]
+    assert html.one(page, "noscript meta[http-equiv=refresh]").attrs["content"] == "2"
     # No worker runs in the tests.
     assert "The import cannot run now: no task worker is running" in import_result(response)
 
@@ -118,8 +122,8 @@ def test_confirming_answers_at_once_and_the_page_follows_the_import_to_its_end(
         "Last import Import done: created 10, updated 0, unchanged 0. Back to the players"
     )
     assert "Confirmed by organiser" in import_result(response)
-    html = response.content.decode()
-    assert "hx-trigger" not in html and "htmx.min.js" not in html and "refresh" not in html
+    done = response.content.decode()
+    assert "hx-trigger" not in done and "htmx.min.js" not in done and "refresh" not in done
     assert tournament.players.count() == 10
 
 
@@ -172,14 +176,15 @@ def test_a_preview_shown_while_an_import_runs_shows_the_import_too(tournament, p
     assert "3 rows are waiting for the task worker." in import_result(response)
     assert response.context["preview"].counts["new"] == 1
     # Its section asks again; the page itself does not (that would drop the preview).
-    html = response.content.decode()
-    assert 'hx-trigger="every 2s"' in html and "refresh" not in html
+    page = response.content
+    assert html.one(page, "section#import-job").attrs["hx-trigger"] == "every 2s"
+    assert "refresh" not in page.decode()
 
 
 def test_the_page_without_any_import_shows_none(tournament, personas):
     response = personas["organiser"].get(IMPORT)
     assert response.context["job"] is None
-    assert 'id="import-job"' not in response.content.decode()
+    assert not html.elements(response.content, "#import-job")
 
 
 # ---------------------------------------------------------------- the largest import

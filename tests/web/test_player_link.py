@@ -3,7 +3,6 @@ entered, their place), the check-in button, and the access rules (the link opens
 player's page only; a link expired, revoked or forged is refused); the organiser's badges
 and revocation, with every persona."""
 
-import re
 from datetime import timedelta
 from unittest import mock
 
@@ -13,6 +12,7 @@ from django.test import Client
 from django.urls import resolve, reverse
 from django.utils import timezone
 
+from tests import html
 from tests.conftest import login, make_players, make_tournament
 from tournament import services
 from tournament.models import CheckIn, Player, Seat
@@ -36,8 +36,8 @@ def url(name, *args, slug="spring-open"):
 
 
 def text(response) -> str:
-    """The page's text without tags or runs of spaces."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text, as a reader reads it."""
+    return html.text(response.content)
 
 
 def seat_of(number: int, session: int = 1) -> Seat:
@@ -65,7 +65,7 @@ def test_the_link_shows_the_players_table_seat_wind_and_the_sessions_time(tourna
     for other in Seat.objects.filter(table=seat.table).exclude(pk=seat.pk):
         assert f"{other.player.number} {other.player.name}" in page
     assert response["Cache-Control"].startswith("max-age=0")
-    assert 'name="robots" content="noindex"' in response.content.decode()
+    assert html.one(response.content, "meta[name=robots]").attrs["content"] == "noindex"
 
 
 def test_the_hands_appear_as_the_referee_enters_them_with_the_players_points(session_in_play):
@@ -250,14 +250,16 @@ def test_badges_print_ten_to_a_sheet_with_each_players_link(tournament, organise
     services.player_withdraw(player=player(4))
     response = login(organiser).get(url("player_badges"))
     assert response.status_code == 200
-    html = response.content.decode()
-    assert html.count('class="badge-sheet"') == 2
-    assert html.count('class="badge-card"') == 12  # 13 players, one withdrawn
-    assert 'id="badge-4"' not in html
-    assert "王丽" in html
-    links = re.findall(r'data-player-link="([^"]+)"', html)
-    assert len(links) == 12
-    assert html.count("<svg") == 12
+    page = html.parse(response.content)
+    assert len(page.find("section.badge-sheet")) == 2
+    cards = page.find("section.badge-sheet article.badge-card")
+    assert len(cards) == 12  # 13 players, one withdrawn
+    assert not page.find("#badge-4")
+    assert "王丽" in page.text()
+    links = [card.one("[data-player-link]").attrs["data-player-link"] for card in cards]
+    assert len(set(links)) == 12
+    assert [len(card.find("[data-player-link] svg")) for card in cards] == [1] * 12
+    assert len(page.find("svg")) == 12
     # Each badge's code opens its own player's page.
     path = links[0].removeprefix("http://testserver")
     assert "1 Player 1" in text(Client().get(path))
@@ -266,19 +268,21 @@ def test_badges_print_ten_to_a_sheet_with_each_players_link(tournament, organise
 def test_badges_for_a_range_of_numbers(tournament, organiser):
     make_players(tournament, 30)
     services.player_withdraw(player=player(12))
-    html = login(organiser).get(url("player_badges") + "?first=10&last=14").content.decode()
-    assert re.findall(r'id="badge-(\d+)"', html) == ["10", "11", "12", "13", "14"]
+    page = login(organiser).get(url("player_badges") + "?first=10&last=14").content
+    cards = html.elements(page, "article.badge-card")
+    assert [card.attrs["id"] for card in cards] == [f"badge-{n}" for n in range(10, 15)]
     refused = login(organiser).get(url("player_badges") + "?first=14&last=10")
     assert "The last number comes after the first." in text(refused)
 
 
 def test_the_players_edit_page_shows_their_link(tournament, organiser):
     make_players(tournament, 2)
-    html = login(organiser).get(url("player_edit", 2)).content.decode()
-    found = re.search(r'data-player-link href="http://testserver(/[^"]+)"', html)
+    page = login(organiser).get(url("player_edit", 2)).content
+    href = html.one(page, "a[data-player-link]").attrs["href"]
+    assert href.startswith("http://testserver/")
     # The link opens player 2's own page. (Its token holds the second it was signed in, so
     # it is compared by what it opens, not as text: a second may pass between the two.)
-    match = resolve(found.group(1))
+    match = resolve(href.removeprefix("http://testserver"))
     assert match.url_name == "player_link"
     assert player_links.player_for_token(match.kwargs["token"]) == player(2)
 
@@ -324,12 +328,12 @@ def test_an_earlier_sessions_hands_come_when_the_player_opens_it(session_in_play
     services.session_open(session=second)
     east = Seat.objects.filter(session=session_in_play, seat=0).first().player
     link = own_url(east.number)
-    page = Client().get(link).content.decode()
+    page = Client().get(link).content
     # Session 2 is under way: session 1's hands are not on the page, but asked for on opening.
-    assert f'hx-get="{link}?session=1"' in page
-    assert "You won by self-draw" not in page
+    assert html.elements(page, f"[hx-get='{link}?session=1']")
+    assert "You won by self-draw" not in html.text(page)
     fragment = Client().get(link + "?session=1")
     assert "1 You won by self-draw, 8 fan +48 +48" in text(fragment)
-    assert "<html" not in fragment.content.decode()
+    assert not html.elements(fragment.content, "html")
     for asked in ("3", "x", "-1"):
         assert Client().get(link + f"?session={asked}").status_code == 404

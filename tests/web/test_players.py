@@ -5,6 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import SESSION_READS, login
 from tests.web.player_pages import (
     SLUG,
@@ -131,24 +132,25 @@ def test_list_shows_players_counts_and_the_nav(cast):
 
     response = cast.organiser.get(reverse("player_list", args=[SLUG]))
 
-    html = response.content.decode()
+    page = response.content.decode()
     assert response.context["summary"].active == 3
     assert response.context["summary"].substitutes == 1
     assert response.context["is_organiser"] is True
-    assert "李四" in html
-    assert '<strong class="active-count">3</strong>' in html
-    assert '<strong class="substitute-count">1</strong>' in html
-    assert reverse("player_reinstate", args=[SLUG, 4]) in html
-    assert reverse("player_withdraw", args=[SLUG, 1]) in html
+    assert "李四" in html.text(page)
+    assert html.texts(page, "strong.active-count") == ["3"]
+    assert html.texts(page, "strong.substitute-count") == ["1"]
+    assert reverse("player_reinstate", args=[SLUG, 4]) in page
+    assert reverse("player_withdraw", args=[SLUG, 1]) in page
     # Two regular players and one substitute cannot fill a table of four.
     assert response.context["summary"].draw_ready is False
     # Counted without the substitute: 2 players, and 1 substitute short even with it seated;
     # withdrawing both players is no way out, so it is not offered.
-    assert (
-        '<span class="badge warn">Not ready for the draw</span> 2 active players, not '
-        "counting substitutes, cannot fill tables of four. Register 1 more substitute to fill "
-        "the last table.</p>"
-    ) in html
+    (status,) = html.elements(page, "p.draw-status")
+    assert status.one("span.badge.warn").text() == "Not ready for the draw"
+    assert status.text() == (
+        "Not ready for the draw 2 active players, not counting substitutes, cannot fill "
+        "tables of four. Register 1 more substitute to fill the last table."
+    )
 
 
 @pytest.mark.django_db
@@ -301,7 +303,7 @@ def test_edit_to_a_number_already_used_is_refused(cast):
 def test_edit_form_shows_the_stored_values(cast):
     response = cast.organiser.get(reverse("player_edit", args=[SLUG, 1]))
     assert response.context["form"].initial["team"] == "Lyon"
-    assert 'value="Lyon"' in response.content.decode()
+    assert html.one(response.content, "input[name=team]").attrs["value"] == "Lyon"
 
 
 @pytest.mark.django_db

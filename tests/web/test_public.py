@@ -25,13 +25,15 @@ def drawn(tournament):
     return services.session_draw(tournament=tournament, number=1, seed=SEED)
 
 
-def table_rows(html: str) -> dict[int, list[int]]:
+def table_rows(page) -> dict[int, list[int]]:
     """table number -> the player numbers shown in its P1..P4 cells, left to right."""
-    rows = {}
-    for match in re.finditer(r'<tr id="table-(\d+)">(.*?)</tr>', html, re.S):
-        cells = re.findall(r"<td><strong>(\d+)</strong>", match.group(2))
-        rows[int(match.group(1))] = [int(n) for n in cells]
-    return rows
+    return {
+        int(row.attrs["id"].removeprefix("table-")): [
+            int(cell.find("strong")[0].text()) for cell in row.find("td") if cell.find("strong")
+        ]
+        for row in html.elements(page, "tr[id]")
+        if row.attrs["id"].startswith("table-")
+    }
 
 
 # ---------------------------------------------------------------- who may read
@@ -41,19 +43,19 @@ def table_rows(html: str) -> dict[int, list[int]]:
 def test_home_lists_tournaments_for_everyone(personas, tournament, persona):
     response = personas[persona].get(reverse("home"))
     assert response.status_code == 200
-    html = response.content.decode()
-    assert f'href="{reverse("tournament", args=["spring-open"])}"' in html
-    assert f'href="{reverse("tournament", args=["autumn-cup"])}"' in html
+    page = response.content
+    assert html.elements(page, f"a[href='{reverse('tournament', args=['spring-open'])}']")
+    assert html.elements(page, f"a[href='{reverse('tournament', args=['autumn-cup'])}']")
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_tournament_overview_is_public(personas, tournament, drawn, persona):
     response = personas[persona].get(reverse("tournament", args=[tournament.slug]))
     assert response.status_code == 200
-    html = response.content.decode()
-    assert "<h1>Spring Open</h1>" in html
-    assert "16 active players" in html
-    assert f'<td class="seed">{SEED}</td>' in html
+    page = response.content
+    assert html.texts(page, "h1") == ["Spring Open"]
+    assert "16 active players" in html.text(page)
+    assert html.texts(page, "td.seed") == [str(SEED)]
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
@@ -105,10 +107,11 @@ def test_overview_shows_confirmed_tables_and_active_players(client, organiser, s
     services.table_confirm(table=table, user=organiser, record_missing_as_not_played=True)
     services.player_withdraw(player=tournament.players.get(number=5))
 
-    html = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournament", args=[tournament.slug])).content
 
-    assert re.findall(r'<td class="num">(\d+ / \d+)</td>', html) == ["1 / 4", "0 / 4"]
-    assert "15 active players" in html
+    confirmed = [text for text in html.texts(page, "td.num") if re.fullmatch(r"\d+ / \d+", text)]
+    assert confirmed == ["1 / 4", "0 / 4"]
+    assert "15 active players" in html.text(page)
 
 
 @pytest.mark.parametrize("sessions", [1, 3])
@@ -122,7 +125,7 @@ def test_overview_reads_the_same_number_of_queries_whatever_the_sessions(
     # draw's commitments.
     with django_assert_num_queries(4):
         response = client.get(reverse("tournament", args=[tournament.slug]))
-    assert response.content.decode().count('<td class="seed">') == sessions
+    assert len(html.elements(response.content, "td.seed")) == sessions
 
 
 @pytest.mark.parametrize("players", [8, 32])
@@ -143,12 +146,12 @@ def test_seating_page_reads_the_same_number_of_queries_whatever_the_tables(
 
 
 def test_seating_page_shows_the_seed_and_every_stored_seat(client, tournament, drawn):
-    html = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
-    assert f'<span class="seed">{SEED}</span>' in html
+    page = client.get(reverse("seating", args=[tournament.slug, 1])).content
+    assert html.texts(page, "span.seed") == [str(SEED)]
     stored = {}
     for seat in drawn.seats.select_related("player", "table"):
         stored.setdefault(seat.table.number, [None] * 4)[seat.seat] = seat.player.number
-    assert table_rows(html) == stored
+    assert table_rows(page) == stored
     assert sorted(n for row in stored.values() for n in row) == list(range(1, 17))
 
 
@@ -168,12 +171,15 @@ def test_seating_page_shows_names_lots_and_the_substitute(client, tournament, dr
 
 
 def test_verification_example_is_the_sha256_of_seed_and_number(client, tournament, drawn):
-    html = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
-    match = re.search(
-        r"printf '%s' '(\d+):(\d+)' \| sha256sum</code> → <code>([0-9a-f]{64})</code>", html
-    )
+    page = client.get(reverse("seating", args=[tournament.slug, 1])).content
+    codes = html.texts(page, "code")
+    match = re.search(r"printf '%s' '(\d+):(\d+)' \| sha256sum → ([0-9a-f]{64})", html.text(page))
     assert match is not None
     seed, number, key = match.groups()
+    # The command and its answer, each as code to copy.
+    assert [f"printf '%s' '{seed}:{number}' | sha256sum", key] in [
+        codes[i : i + 2] for i in range(len(codes))
+    ]
     assert int(seed) == SEED
     assert 1 <= int(number) <= 16
     assert key == hashlib.sha256(f"{seed}:{number}".encode()).hexdigest()
@@ -183,12 +189,12 @@ def test_verification_example_is_the_sha256_of_seed_and_number(client, tournamen
 
 def test_the_lots_follow_the_published_rule(client, tournament, drawn):
     """Sorting players by sha256("seed:number") gives the lots, tables and seats shown."""
-    html = client.get(reverse("seating", args=[tournament.slug, 1])).content.decode()
+    page = client.get(reverse("seating", args=[tournament.slug, 1])).content
     by_key = sorted(
         range(1, 17), key=lambda n: (hashlib.sha256(f"{SEED}:{n}".encode()).hexdigest(), n)
     )
     expected = {table: by_key[(table - 1) * 4 : table * 4] for table in range(1, 5)}
-    assert table_rows(html) == expected
+    assert table_rows(page) == expected
 
 
 # ---------------------------------------------------------------- organiser-only controls
@@ -197,26 +203,26 @@ def test_the_lots_follow_the_published_rule(client, tournament, drawn):
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_draw_form_only_for_the_organiser(personas, tournament, persona):
     make_players(tournament, 4)
-    html = personas[persona].get(reverse("tournament", args=[tournament.slug])).content.decode()
-    draw_action = f'action="{reverse("session_draw", args=[tournament.slug])}"'
-    assert (draw_action in html) == (persona == "organiser")
-    assert ("Seat a session" in html) == (persona == "organiser")
+    page = personas[persona].get(reverse("tournament", args=[tournament.slug])).content
+    draw_form = f"form[action='{reverse('session_draw', args=[tournament.slug])}']"
+    assert bool(html.elements(page, draw_form)) == (persona == "organiser")
+    assert ("Seat a session" in html.text(page)) == (persona == "organiser")
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_open_button_only_for_the_organiser(personas, tournament, drawn, persona):
-    html = personas[persona].get(reverse("tournament", args=[tournament.slug])).content.decode()
-    open_action = f'action="{reverse("session_open", args=[tournament.slug, 1])}"'
-    assert (open_action in html) == (persona == "organiser")
-    assert reverse("session_close", args=[tournament.slug, 1]) not in html
+    page = personas[persona].get(reverse("tournament", args=[tournament.slug])).content
+    open_form = f"form[action='{reverse('session_open', args=[tournament.slug, 1])}']"
+    assert bool(html.elements(page, open_form)) == (persona == "organiser")
+    assert reverse("session_close", args=[tournament.slug, 1]) not in page.decode()
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_close_button_only_for_the_organiser(personas, tournament, session_in_play, persona):
-    html = personas[persona].get(reverse("tournament", args=[tournament.slug])).content.decode()
-    close_action = f'action="{reverse("session_close", args=[tournament.slug, 1])}"'
-    assert (close_action in html) == (persona == "organiser")
-    assert reverse("session_open", args=[tournament.slug, 1]) not in html
+    page = personas[persona].get(reverse("tournament", args=[tournament.slug])).content
+    close_form = f"form[action='{reverse('session_close', args=[tournament.slug, 1])}']"
+    assert bool(html.elements(page, close_form)) == (persona == "organiser")
+    assert reverse("session_open", args=[tournament.slug, 1]) not in page.decode()
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
@@ -247,9 +253,11 @@ def test_every_session_drawn_shows_no_draw_form(organiser, tournament):
     make_players(tournament, 4)
     for number in range(1, tournament.session_count + 1):
         services.session_draw(tournament=tournament, number=number, seed=number)
-    html = login(organiser).get(reverse("tournament", args=[tournament.slug])).content.decode()
-    assert "Every session is drawn." in html
-    assert f'action="{reverse("session_draw", args=[tournament.slug])}"' not in html
+    page = login(organiser).get(reverse("tournament", args=[tournament.slug])).content
+    assert "Every session is drawn." in html.text(page)
+    assert not html.elements(
+        page, f"form[action='{reverse('session_draw', args=[tournament.slug])}']"
+    )
 
 
 def test_a_players_page_shows_an_opponents_new_name_and_a_session_drawn_since(
@@ -262,7 +270,7 @@ def test_a_players_page_shows_an_opponents_new_name_and_a_session_drawn_since(
     url = reverse("player_schedule", args=[tournament.slug, 1])
     assert opponent.name in client.get(url).content.decode()
     services.player_save(tournament=tournament, player=opponent, name="Renamed Opponent")
-    page = client.get(url).content.decode()
-    assert "Renamed Opponent" in page and 'id="session-2"' not in page
+    page = client.get(url).content
+    assert "Renamed Opponent" in html.text(page) and not html.elements(page, "#session-2")
     services.session_draw(tournament=tournament, number=2, seed=5)
-    assert 'id="session-2"' in client.get(url).content.decode()
+    assert html.elements(client.get(url).content, "#session-2")

@@ -3,7 +3,6 @@ the players (their links, the seating pages, the overview, the hall's screen, th
 workbook) until an organiser publishes it; a tournament that does not is public at once."""
 
 import io
-import re
 
 import openpyxl
 import pytest
@@ -11,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import download, login, make_players
 from tournament import services
 from tournament.models import Seat, Tournament
@@ -22,7 +22,8 @@ def url(name, *args, slug="spring-open"):
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    """The page's text, as a reader reads it."""
+    return html.text(response.content)
 
 
 def own_page(number: int) -> str:
@@ -101,7 +102,7 @@ def test_without_review_a_draw_is_public_at_once(tournament):
 
 def test_the_settings_page_sets_the_review(tournament, organiser):
     page = login(organiser).get(url("tournament_edit")).content.decode()
-    assert 'name="review_draws"' in page
+    assert html.elements(page, "input[name=review_draws]")
 
 
 @pytest.mark.parametrize(

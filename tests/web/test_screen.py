@@ -3,7 +3,6 @@ One turn of the cycle shows every table and every player once, as the seating pa
 standings page list them; a poll costs one query once its panel is cached; the screen moves
 on with the session and its clock."""
 
-import html
 import re
 from dataclasses import dataclass
 from datetime import timedelta
@@ -14,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import tournament
+from tests import html
 from tests.conftest import give_all_tables, login, make_players, make_tournament, make_user
 from tests.web.test_public import table_rows
 from tournament import services
@@ -23,11 +23,6 @@ from tournament.server import rehearsal
 
 PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
 SLUG = "spring-open"
-
-SECTION = re.compile(
-    r'<section id="screen-panel" class="screen-panel screen-(\w+)" hx-get="([^"]+)"'
-    r' hx-trigger="every (\d+)s" hx-swap="outerHTML" data-step="(\d+)" data-steps="(\d+)">'
-)
 
 
 @dataclass(frozen=True)
@@ -40,23 +35,22 @@ class Shown:
     every: int  # seconds to the next poll
     next_url: str
     html: str  # the whole answer
-
-    @property
-    def panel(self) -> str:
-        return self.html.split("<section", 1)[1].split("</section>", 1)[0]
-
-    @property
-    def head(self) -> str:
-        return self.html.split('<header id="screen-head"', 1)[1].split("</header>", 1)[0]
+    panel: html.Element  # the panel's section
+    head: html.Element  # the screen's header
 
 
 def shown(response) -> Shown:
     assert response.status_code == 200
-    text = response.content.decode()
-    found = SECTION.search(text)
-    assert found, text[:2000]
-    kind, url, every, step, steps = found.groups()
-    return Shown(kind, int(step), int(steps), int(every), html.unescape(url), text)
+    page = html.parse(response.content)
+    panel = page.one("section#screen-panel")
+    (kind,) = [name.removeprefix("screen-") for name in panel.classes - {"screen-panel"}]
+    assert "screen-panel" in panel.classes and panel.attrs["hx-swap"] == "outerHTML"
+    every = re.fullmatch(r"every (\d+)s", panel.attrs["hx-trigger"])
+    assert every, panel.attrs["hx-trigger"]
+    step, steps = int(panel.attrs["data-step"]), int(panel.attrs["data-steps"])
+    next_url = panel.attrs["hx-get"]
+    head = page.one("header#screen-head")
+    return Shown(kind, step, steps, int(every[1]), next_url, response.content.decode(), panel, head)
 
 
 def screen_url(slug: str = SLUG) -> str:
@@ -80,27 +74,32 @@ def one_turn(client, slug: str = SLUG) -> list[Shown]:
 
 def tables_on(panel: Shown) -> dict[int, list[int]]:
     """Table number -> its players' numbers, East to North, as a seating panel shows them."""
-    rows = re.findall(r'<tr><th class="num">(\d+)</th>(.*?)</tr>', panel.panel)
     return {
-        int(table): [int(n) for n in re.findall(r'<span class="number">(\d+)</span>', cells)]
-        for table, cells in rows
+        int(row.one("th.num").text()): [int(n.text()) for n in row.find("td span.number")]
+        for row in panel.panel.find("table.screen-table tbody tr")
     }
 
 
 def names_on(panel: Shown) -> list[tuple[int, int, str]]:
     """(player number, table, seat) of each row of a by-name panel, in the order shown."""
     return [
-        (int(number), int(table), seat)
-        for number, table, seat in re.findall(
-            r'<span class="number">(\d+)</span></td><th class="num">(\d+)</th><td>(\w+)</td>',
-            panel.panel,
-        )
+        (int(row.one("td.name span.number").text()), int(row.one("th.num").text()), seat.text())
+        for row in panel.panel.find("table.screen-table tbody tr")
+        for seat in [row.find("td")[-1]]
     ]
 
 
 def standings_on(panel: Shown) -> list[tuple[str, str]]:
     """(rank, player name) of each row of a standings panel, in the order shown."""
-    return re.findall(r'<th class="num">([\d–]+)</th><td class="name">([^<]+)</td>', panel.panel)
+    return [
+        (row.one("th.num").text(), name_of(row.one("td.name")))
+        for row in panel.panel.find("table.screen-table tbody tr")
+    ]
+
+
+def name_of(cell: html.Element) -> str:
+    """A player's name as a cell writes it first, before their Chinese name or a badge."""
+    return " ".join(cell.children[0].split())
 
 
 @pytest.fixture
@@ -131,10 +130,12 @@ def test_the_screen_is_public(personas, session_in_play, persona):
     assert first.kind == "tables"
     text = page.content.decode()
     # A page of its own: no site header, no navigation, no login link.
-    assert 'class="site-header' not in text
-    assert "<nav" not in text
+    assert not html.elements(text, ".site-header") and not html.elements(text, "nav")
+    assert not html.elements(text, f"a[href='{reverse('login')}']")
     assert reverse("login") not in text
-    assert "js/vendor/htmx.min.js" in text
+    assert [
+        s for s in html.elements(text, "script[src]") if "js/vendor/htmx.min.js" in s.attrs["src"]
+    ]
     poll = shown(client.get(first.next_url))
     assert (poll.kind, poll.step) == ("names", 1)
 
@@ -153,8 +154,8 @@ def test_the_screen_is_read_only(personas, session_in_play, url):
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_the_overview_links_the_screen(personas, tournament, persona):
-    text = personas[persona].get(reverse("tournament", args=[SLUG])).content.decode()
-    assert f'href="{screen_url()}">Hall screen</a>' in text
+    page = personas[persona].get(reverse("tournament", args=[SLUG])).content
+    assert html.texts(page, f"a[href='{screen_url()}']") == ["Hall screen"]
 
 
 def test_only_the_screen_loads_htmx(personas, session_in_play):
@@ -186,7 +187,7 @@ def test_one_turn_shows_every_table_and_player_once(session_played):
     assert turn[-1].panel == first.panel
 
     # By table: every table once, with the players the seating page shows.
-    seating = client.get(reverse("seating", args=[SLUG, 1])).content.decode()
+    seating = client.get(reverse("seating", args=[SLUG, 1])).content
     by_table: dict[int, list[int]] = {}
     for panel in panels:
         if panel.kind == "tables":
@@ -197,12 +198,11 @@ def test_one_turn_shows_every_table_and_player_once(session_played):
     assert list(by_table) == list(range(1, 26))
 
     # By name: every seated player once, in the by-name page's order, at their table.
-    by_name_page = client.get(reverse("seating_by_name", args=[SLUG, 1])).content.decode()
+    by_name_page = client.get(reverse("seating_by_name", args=[SLUG, 1])).content
     listed = [
-        (int(number), int(table))
-        for number, table in re.findall(
-            r'<td class="num">(\d+)</td>\s*<td class="num"><strong>(\d+)</strong>', by_name_page
-        )
+        (int(number.text()), int(table.one("strong").text()))
+        for row in html.elements(by_name_page, "table.by-name tbody tr")
+        for number, table in [row.find("td.num")]
     ]
     names = [row for panel in panels if panel.kind == "names" for row in names_on(panel)]
     assert [(number, table) for number, table, _seat in names] == listed
@@ -212,8 +212,11 @@ def test_one_turn_shows_every_table_and_player_once(session_played):
 
     # The standings: every player once (the substitutes and the withdrawn player last,
     # without a rank), in the standings page's order.
-    standings_page = client.get(reverse("standings", args=[SLUG]), {"page": "all"}).content.decode()
-    page_order = re.findall(r'<td class="num">\d+</td><td>(Player \d+)', standings_page)
+    standings_page = client.get(reverse("standings", args=[SLUG]), {"page": "all"}).content
+    page_order = [
+        name_of(row.find("td")[2])
+        for row in html.elements(standings_page, "table.standings tbody tr")
+    ]
     rows = [row for panel in panels if panel.kind == "standings" for row in standings_on(panel)]
     assert [name for _rank, name in rows] == page_order
     assert len(rows) == 103
@@ -255,29 +258,29 @@ def test_a_poll_after_a_new_draw_starts_at_its_first_table(session_played, organ
     closed = shown(client.get(before.next_url))
     assert closed.kind == "standings"
     assert (closed.step, closed.steps) == (0, 4)
-    assert "Session closed" in closed.head
-    assert "provisional" not in closed.panel
+    assert "Session closed" in closed.head.text()
+    assert "provisional" not in closed.panel.text()
     services.session_draw(tournament=session_played.tournament, number=2, seed=5)
     drawn = shown(client.get(panel_url(2, closed.next_url.split("phase=")[1])))
     assert (drawn.kind, drawn.step) == ("tables", 0)
-    assert "Session 2" in drawn.head
-    assert "Seating of session 2 by table" in drawn.panel
-    assert "Not started yet" in drawn.head
+    assert "Session 2" in drawn.head.text()
+    assert "Seating of session 2 by table" in drawn.panel.text()
+    assert "Not started yet" in drawn.head.text()
 
 
 def test_the_header_comes_with_every_poll_out_of_band(session_in_play):
     poll = shown(login(None).get(panel_url(1, "1-in_play")))
-    assert '<header id="screen-head" class="screen-head" hx-swap-oob="true">' in poll.html
-    assert "<h1>Spring Open</h1>" in poll.head
-    assert "Session 1" in poll.head
+    assert poll.head.attrs["hx-swap-oob"] == "true" and "screen-head" in poll.head.classes
+    assert poll.head.one("h1").text() == "Spring Open"
+    assert "Session 1" in poll.head.text()
 
 
 def test_before_any_draw_the_screen_welcomes(tournament):
     make_players(tournament, 8)
     first = shown(login(None).get(screen_url()))
     assert (first.kind, first.steps) == ("welcome", 1)
-    assert "Welcome to Spring Open" in first.panel
-    assert "No session drawn yet" in first.head
+    assert "Welcome to Spring Open" in first.panel.text()
+    assert "No session drawn yet" in first.head.text()
     assert shown(login(None).get(first.next_url)).kind == "welcome"
 
 
@@ -289,15 +292,16 @@ def test_the_clock_counts_from_the_opening(session_in_play):
     Session.objects.filter(pk=session_in_play.pk).update(opened_at=opened_at)
     services.table_extra_time(table=session_in_play.tables.get(number=2), minutes=5)
     head = shown(login(None).get(screen_url())).head
-    assert f'data-clock-ends="{iso_utc(opened_at + timedelta(minutes=150))}"' in head
-    assert 'data-clock-total="9000"' in head
-    assert 'data-text-up="Time is up"' in head
+    clock = head.one("[data-screen-clock]")
+    assert clock.attrs["data-clock-ends"] == iso_utc(opened_at + timedelta(minutes=150))
+    assert clock.attrs["data-clock-total"] == "9000"
+    assert clock.attrs["data-text-up"] == "Time is up"
     # 119 minutes and 40 seconds left, less the time the request took.
-    hours, minutes, seconds = re.search(
-        r"<strong data-clock-left>(\d):(\d\d):(\d\d)<", head
+    hours, minutes, seconds = re.fullmatch(
+        r"(\d):(\d\d):(\d\d)", clock.one("strong[data-clock-left]").text()
     ).groups()
     assert 119 * 60 + 30 <= int(hours) * 3600 + int(minutes) * 60 + int(seconds) <= 119 * 60 + 40
-    assert "1 table has extra time" in head
+    assert "1 table has extra time" in clock.text()
 
 
 def test_when_time_is_up_the_clock_says_so(session_in_play):
@@ -306,8 +310,8 @@ def test_when_time_is_up_the_clock_says_so(session_in_play):
     )
     services.session_open(session=session_in_play)  # a write: the screen's state is new
     head = shown(login(None).get(screen_url())).head
-    assert "time-up" in head
-    assert "<strong data-clock-left>Time is up</strong>" in head
+    assert "time-up" in head.one("[data-screen-clock]").classes
+    assert head.one("strong[data-clock-left]").text() == "Time is up"
 
 
 # ---------------------------------------------------------------- live and cached
@@ -365,7 +369,7 @@ def test_the_seating_panels_outlive_the_hands(session_played, django_assert_num_
     services.player_save(tournament=session_played.tournament, player=player, name="Renamed")
     with django_assert_num_queries(4):
         renamed = shown(client.get(panel_url(0, "1-in_play")))
-    assert "Renamed" in renamed.panel
+    assert "Renamed" in renamed.panel.text()
 
 
 def test_each_language_has_its_own_cached_panels(session_in_play, django_assert_num_queries):

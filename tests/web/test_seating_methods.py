@@ -6,10 +6,8 @@ promises (a planned schedule seats no pair twice and is what the published comma
 by the standings as they say).
 """
 
-import html
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -19,6 +17,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login, make_players
 from tournament import services
 from tournament.models import SeatingPlan, Session
@@ -72,9 +71,11 @@ def ranking(tournament):
 
 
 def test_a_new_tournament_is_planned_as_a_whole_by_default(organiser):
-    html = login(organiser).get(reverse("tournament_create")).content.decode()
-    assert '<option value="planned" selected>' in html
-    assert 'name="separate_by"' in html
+    page = login(organiser).get(reverse("tournament_create")).content
+    assert (
+        html.one(page, "select[name=seating_method] option[selected]").attrs["value"] == "planned"
+    )
+    assert html.elements(page, "[name=separate_by]")
 
 
 def test_the_method_and_the_groups_are_saved_with_the_tournament(organiser):
@@ -97,9 +98,9 @@ def test_the_method_and_the_groups_are_saved_with_the_tournament(organiser):
 
 def test_the_draw_form_starts_with_the_tournament_method(tournament, organiser):
     services.tournament_update(tournament=tournament, seating_method="standings")
-    html = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content.decode()
-    assert '<option value="standings" selected>' in html
-    assert 'name="top"' in html
+    page = login(organiser).get(reverse("session_draw", args=[tournament.slug])).content
+    assert html.one(page, "select[name=method] option[selected]").attrs["value"] == "standings"
+    assert html.elements(page, "[name=top]")
 
 
 def test_a_draw_without_a_method_uses_the_tournament_method(sixteen, organiser):
@@ -133,16 +134,18 @@ def test_the_plan_is_what_the_published_command_prints(sixteen, organiser):
 
 def test_the_seating_page_shows_method_seed_command_and_figures(sixteen, organiser, personas):
     draw(login(organiser), sixteen, 1, method="planned", seed=777)
-    html = personas["anonymous"].get(reverse("seating", args=[sixteen.slug, 1])).content.decode()
-    assert "Planned for the whole tournament" in html
-    assert "777" in html
-    assert "python -m tournament.seating --players 16 --sessions 4 --seed 777" in html
-    assert 'id="plan-figures"' in html and 'id="drawn-figures"' in html
+    page = html.parse(personas["anonymous"].get(reverse("seating", args=[sixteen.slug, 1])).content)
+    text = page.text()
+    assert "Planned for the whole tournament" in text
+    assert "777" in text
+    command = "python -m tournament.seating --players 16 --sessions 4 --seed 777"
+    assert command in [code.text() for code in page.find("code")]
+    assert page.find("#plan-figures") and page.find("#drawn-figures")
     for label in ("Extra meetings", "Lower bound", "Same-group pairs", "Seat spread"):
-        assert label in html
+        assert label in text
     # The command's player 1 is the first active player by registration number.
-    assert '<td class="num">1</td><td>101 Player 101</td>' in html
-    assert "sha256sum" not in html
+    assert html.rows_of(page.one("table.plan-players"))[1][:2] == ["1", "101 Player 101"]
+    assert "sha256sum" not in text
 
 
 def test_the_groups_file_is_shown_with_the_command(sixteen, organiser):
@@ -189,9 +192,20 @@ def test_re_planning_after_a_withdrawal_and_a_substitute_keeps_drawn_sessions(si
 
 def page_tables(client, tournament, number) -> list[list[int]]:
     """The seating page's tables, each its players' numbers East..North, as shown."""
-    page = client.get(reverse("seating", args=[tournament.slug, number])).content.decode()
-    rows = re.findall(r'<tr id="table-\d+">(.*?)</tr>', page, re.S)
-    return [[int(n) for n in re.findall(r"<strong>(\d+)</strong>", row)] for row in rows]
+    page = client.get(reverse("seating", args=[tournament.slug, number])).content
+    rows = [row for row in html.elements(page, "tr[id]") if row.attrs["id"].startswith("table-")]
+    return [[int(n.text()) for n in row.find("strong")] for row in rows]
+
+
+def replan_step(section: html.Element) -> tuple[str, str, str, str, str]:
+    """A re-plan as the seating page shows it: its number, its title, who left and joined
+    (what follows the title), its command and its input file's text."""
+    heading = section.find("p")[0]
+    title = heading.one("strong").text()
+    (command,) = [pre.one("code").text() for pre in section.find("pre") if not pre.classes]
+    input_text = "".join(section.one("pre.replan-input code").children)
+    who = " " + heading.text().removeprefix(title).lstrip() if heading.text() != title else ""
+    return section.attrs["id"].removeprefix("replan-"), title, who, command, input_text
 
 
 def run_command(command: str, cwd) -> dict:
@@ -224,17 +238,20 @@ def test_the_published_commands_reproduce_a_re_planned_schedule(sixteen, organis
     draw(client, sixteen, 4, method="planned")
     draw(client, sixteen, 5, method="planned")
     anyone = login(None)
-    page = anyone.get(reverse("seating", args=[sixteen.slug, 5])).content.decode()
+    page = html.parse(anyone.get(reverse("seating", args=[sixteen.slug, 5])).content)
 
     # The first command, and the players its numbers stand for.
-    (command,) = re.findall(r"First planned with: <code>([^<]+)</code>", page)
+    (command,) = [
+        p.one("code").text() for p in page.find("#reproduce p") if p.text().startswith("First")
+    ]
     assert command == "python -m tournament.seating --players 16 --sessions 5 --seed 31"
-    mapping = re.findall(
-        r'<tr><td class="num">(\d+)</td><td>(\d+) [^<]*</td><td>([^<]*)</td>', page
-    )
-    by_index = {int(i): int(number) for i, number, _changes in mapping}
+    mapping = [
+        (int(i), int(player.split()[0]), text)
+        for i, player, text in html.rows_of(page.one("table.plan-players"))[1:]
+    ]
+    by_index = {i: number for i, number, _changes in mapping}
     assert by_index == {i: 100 + i for i in range(1, 17)}
-    changes = {int(number): html.unescape(text) for _i, number, text in mapping if text}
+    changes = {number: text for _i, number, text in mapping if text}
     assert changes == {
         105: "out from session 3 (re-plan 1); in from session 4 (re-plan 2)",
         110: "out from session 4 (re-plan 2)",
@@ -247,18 +264,13 @@ def test_the_published_commands_reproduce_a_re_planned_schedule(sixteen, organis
     assert page_tables(anyone, sixteen, 2) == schedule[1]
 
     # Each re-plan: its command, its input saved under its name, run in order.
-    steps = re.findall(
-        r'<section class="replan-step" id="replan-(\d+)">\s*<p><strong>([^<]+)</strong>([^<]*)</p>'
-        r"\s*<pre><code>([^<]+)</code></pre>.*?<pre class=\"replan-input\"><code>([^<]+)</code>",
-        page,
-        re.S,
-    )
-    assert [(n, title, html.unescape(who)) for n, title, who, _c, _i in steps] == [
+    steps = [replan_step(section) for section in page.find("section.replan-step")]
+    assert [(n, title, who) for n, title, who, _c, _i in steps] == [
         ("1", "Re-plan 1, from session 3", " · out: 105 Player 105 · in: 117 Sub"),
         ("2", "Re-plan 2, from session 4", " · out: 110 Player 110 · in: 105 Player 105"),
     ]
     for number, _title, _who, step_command, text in steps:
-        data = json.loads(html.unescape(text))
+        data = json.loads(text)
         played = data["played"]
         # Its schedule: the sessions drawn, as every page shows them, then the later sessions
         # as the previous command printed them.
@@ -398,8 +410,8 @@ def test_the_player_page_lists_each_session_table_seat_and_opponents(sixteen, or
         table = tables_of(sixteen, row.session.number)[row.table.number - 1]
         assert table[row.seat] == 101
         assert {o.number for _label, o in row.opponents} == set(table) - {101}
-    html = response.content.decode()
-    assert 'id="session-1"' in html and 'id="session-2"' in html
+    page = response.content
+    assert html.elements(page, "#session-1") and html.elements(page, "#session-2")
 
 
 def test_a_player_not_yet_seated_has_an_empty_schedule(tournament):
@@ -427,13 +439,12 @@ def test_the_player_page_shows_the_planned_sessions_still_to_come(sixteen, organ
     client = login(organiser)
     assert draw(client, sixteen, 1, method="planned", seed=777).status_code == 302
     plan = SeatingPlan.objects.get(tournament=sixteen)
-    page = login(None).get(reverse("player_schedule", args=[sixteen.slug, 101])).content.decode()
-    assert "Planned sessions" in page
+    page = login(None).get(reverse("player_schedule", args=[sixteen.slug, 101])).content
+    assert "Planned sessions" in html.text(page)
     for session in (2, 3, 4):
         (table,) = [t for t, numbers in enumerate(plan.sessions[session - 1], 1) if 101 in numbers]
-        row = page.split(f'id="planned-{session}"', 1)[1].split("</tr>", 1)[0]
-        assert f"<strong>{table}</strong>" in row
-    assert 'id="planned-1"' not in page  # drawn already: listed with the drawn sessions
+        assert html.texts(page, f"tr#planned-{session} strong") == [str(table)]
+    assert not html.elements(page, "#planned-1")  # drawn already: listed with the drawn sessions
 
 
 def test_a_tournament_seated_session_by_session_shows_no_plan(session_in_play):
@@ -515,9 +526,9 @@ def test_the_alphabetical_page_finds_players_by_name_pinyin_or_number(
     response = personas[persona].get(url, {"q": query})
     listed = [s.player.name for s in response.context["seats"]]
     assert listed == (found or ["adams", "陈静", "张伟", "Zhou Li"])
-    page = response.content.decode()
-    assert f'name="q" value="{query}"' in page
-    assert ("Show everyone" in page) is bool(query)
+    page = response.content
+    assert html.one(page, "input[name=q]").attrs.get("value", "") == query
+    assert ("Show everyone" in html.text(page)) is bool(query)
 
 
 def test_a_search_that_finds_no_one_says_so(tournament):

@@ -1,12 +1,11 @@
 """Players who sat in each other's seats, put right through the pages: who may, what the
 standings then say, and bad input beside its field."""
 
-import re
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login, make_user
 from tests.web.pages import hand_data
 from tournament import seating, services
@@ -129,8 +128,7 @@ def test_the_same_seat_twice_is_refused_beside_the_field(personas, urls, session
     response = personas["referee"].post(urls["swap"], {"first": 2, "second": 2})
     assert response.status_code == 200
     assert response.context["form"].errors["second"] == ["Choose two different seats."]
-    page = response.content.decode()
-    assert 'id="field-second"' in page and "has-error" in page
+    assert "has-error" in html.one(response.content, "fieldset#field-second").classes
     response = personas["referee"].post(urls["swap"], {"first": 1})
     assert "second" in response.context["form"].errors
     assert seated(table) == drawn
@@ -152,13 +150,16 @@ def test_a_confirmed_table_says_it_is_confirmed(personas, urls, session_in_play,
 
 def test_the_sheet_links_to_it(personas, urls):
     page = personas["referee"].get(urls["sheet"]).content.decode()
-    assert f'href="{urls["swap"]}"' in page
+    assert html.elements(page, f"a[href='{urls['swap']}']")
 
 
 def page_key(client, url: str) -> str:
     """The seating key a page carries in its hidden field."""
-    page = client.get(url).content.decode()
-    return re.search(r'name="seating" value="([^"]*)"', page)[1]
+    return seating_key(client.get(url))
+
+
+def seating_key(response) -> str:
+    return html.one(response.content, "input[name=seating]").attrs["value"]
 
 
 def test_a_swap_sent_twice_is_made_once(personas, urls, session_in_play):
@@ -177,7 +178,7 @@ def test_a_swap_sent_twice_is_made_once(personas, urls, session_in_play):
     ]
     assert seated(table) == [drawn[1], drawn[0], *drawn[2:]]
     # The page shown carries the seats as they are: swapping again is a choice, and works.
-    key = re.search(r'name="seating" value="([^"]*)"', again.content.decode())[1]
+    key = seating_key(again)
     assert client.post(urls["swap"], {**data, "seating": key}).status_code == 302
     assert seated(table) == drawn
 
@@ -197,7 +198,7 @@ def test_a_hand_from_a_page_shown_before_the_swap_is_refused(personas, urls, ses
         .startswith("The players' seats at this table were changed after this page was opened.")
     )
     # Shown again with the players where they sit now, the entry kept: saved once checked.
-    key = re.search(r'name="seating" value="([^"]*)"', response.content.decode())[1]
+    key = seating_key(response)
     assert key == "-".join(str(n) for n in [drawn[2], drawn[1], drawn[0], drawn[3]])
     assert client.post(urls["sheet"], hand_data(1, winner=0, seating=key)).status_code == 302
     assert table.hands.get().winner == 0

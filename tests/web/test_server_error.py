@@ -7,6 +7,8 @@ from unittest import mock
 import pytest
 from django.test import Client
 
+from tests import html
+
 
 def broken_home():
     return mock.patch(
@@ -19,9 +21,10 @@ def test_the_500_page_shows_the_id_that_the_log_line_carries(service_log):
     with broken_home():
         response = Client(raise_request_exception=False).get("/")
     assert response.status_code == 500
-    html = response.content.decode()
-    assert "Something went wrong on the server" in html
-    error_id = re.search(r"<strong data-error-id>([0-9a-f]{8})</strong>", html)[1]
+    page = response.content
+    assert "Something went wrong on the server" in html.text(page)
+    error_id = html.one(page, "strong[data-error-id]").text()
+    assert re.fullmatch(r"[0-9a-f]{8}", error_id)
 
     log = service_log.getvalue()
     assert f"ERROR django.request: Internal Server Error: / [error {error_id}]\n" in log
@@ -34,7 +37,7 @@ def test_each_error_has_its_own_id():
     client = Client(raise_request_exception=False)
     with broken_home():
         pages = [client.get("/").content.decode() for _ in range(2)]
-    ids = {re.search(r"data-error-id>(\w+)<", page)[1] for page in pages}
+    ids = {html.one(page, "[data-error-id]").text() for page in pages}
     assert len(ids) == 2
 
 

@@ -1,11 +1,10 @@
 """The statistics pages: the tournament's (``/t/<slug>/statistics/``) and the figures and rank
 chart on a player's page, on the example tournament of ``tests/statistics_example.py``."""
 
-import re
-
 import pytest
 from django.urls import reverse
 
+from tests import html as reader
 from tests.conftest import login
 from tests.statistics_example import (
     EXPECTED_BIGGEST,
@@ -32,26 +31,17 @@ def player_url(tournament, number) -> str:
     return reverse("player_schedule", args=[tournament.slug, number])
 
 
-def table_body(html: str, css_class: str) -> str:
-    start = html.index(f'<table class="{css_class}">')
-    return html[start : html.index("</table>", start)]
-
-
 def rows_of(html: str, css_class: str) -> list[list[str]]:
-    """Each body row of the table with ``css_class``: its cells' text, tags removed."""
-    body = table_body(html, css_class).split("<tbody>", 1)[1]
-    rows = []
-    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
-        rows.append([" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in cells])
-    return rows
+    """Each body row of the table with ``css_class``: its data cells' texts."""
+    table = reader.one(html, f"table.{css_class}")
+    return [[cell.text() for cell in row.find("td")] for row in table.find("tbody tr")]
 
 
 @pytest.mark.parametrize("persona", ["organiser", "referee", "other_referee", "anonymous"])
 def test_everyone_reads_the_statistics_page(example, personas, persona):
     response = personas[persona].get(statistics_url(example))
     assert response.status_code == 200
-    assert "Biggest hands" in response.content.decode()
+    assert "Biggest hands" in reader.text(response.content)
 
 
 def test_the_statistics_page_only_answers_reads(example, personas):
@@ -63,7 +53,7 @@ def test_the_tournament_page_and_the_standings_link_to_the_statistics(example):
     client = login(None)
     for page in ("tournament", "standings"):
         html = client.get(reverse(page, args=[example.slug])).content.decode()
-        assert f'href="{statistics_url(example)}"' in html
+        assert reader.elements(html, f"a[href='{statistics_url(example)}']")
 
 
 def test_the_page_shows_the_figures_of_the_hands(example):
@@ -89,9 +79,9 @@ def test_the_page_shows_the_figures_of_the_hands(example):
     }
     fans = rows_of(html, "frequent-fans")
     assert fans[0] == ["Mixed Straight", "8", "2", "66.7%"]  # 2 of the 3 hands with fans
-    sources = html[html.index('id="fan-sources"') : html.index("</ul>", html.index("fan-sources"))]
+    sources = reader.texts(html, "#fan-sources li")
     # 2 hands typed, 1 claimed, the other 9 of the 12 wins with a total only.
-    assert [item.split(":")[-1].strip() for item in re.findall(r"<li>(.*?)</li>", sources)] == [
+    assert [item.split(":")[-1].strip() for item in sources] == [
         "2",
         "1",
         "9",
@@ -112,23 +102,20 @@ def test_fan_names_are_chinese_on_a_chinese_page(example):
     client = login(None)
     html = client.get(statistics_url(example), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert rows_of(html, "biggest-hands")[4][6] == "花龙、门风刻、门前清、单钓将"
-    assert "Mixed Straight" not in html
+    assert "Mixed Straight" not in reader.text(html)
     assert [row[0] for row in rows_of(html, "frequent-fans")][:2] == ["花龙", "门前清"]
     player = client.get(player_url(example, 2), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "花龙、门风刻、门前清、单钓将" in player
+    assert "花龙、门风刻、门前清、单钓将" in reader.text(player)
     # The same page in English afterwards: the cached figures hold keys, not names.
-    assert "Mixed Straight, Seat Wind" in client.get(player_url(example, 2)).content.decode()
+    english = client.get(player_url(example, 2)).content
+    assert "Mixed Straight, Seat Wind" in reader.text(english)
 
 
 def chart_points(html: str) -> list[tuple[int, int, float]]:
     """(session, rank, cy) of each point of the rank chart."""
     return [
-        (int(session), int(rank), float(cy))
-        for cy, session, rank in re.findall(
-            r'<circle class="rank-point" cx="[\d.]+" cy="([\d.]+)" r="4" '
-            r'data-session="(\d+)" data-rank="(\d+)">',
-            html,
-        )
+        (int(point.attrs["data-session"]), int(point.attrs["data-rank"]), float(point.attrs["cy"]))
+        for point in reader.elements(html, "svg circle.rank-point")
     ]
 
 
@@ -143,8 +130,10 @@ def test_the_player_page_charts_the_rank_after_each_session(example, number):
     for _s, rank, cy in points:
         for _t, other, other_cy in points:
             assert (rank < other) == (cy < other_cy)
-    assert '<svg viewBox="0 0 640 220"' in html and 'role="img"' in html
-    assert re.search(r'<title id="rank-chart-title">Rank of Player \d after each session', html)
+    chart = reader.one(html, "svg")
+    assert chart.attrs["viewbox"] == "0 0 640 220" and chart.attrs["role"] == "img"
+    title = chart.one("title#rank-chart-title").text()
+    assert title.startswith(f"Rank of Player {number} after each session")
     hidden = rows_of(html, "visually-hidden")
     assert hidden == [[str(s), str(r)] for s, r in enumerate(EXPECTED_RANKS[number], start=1)]
 
@@ -156,8 +145,7 @@ def test_the_player_page_shows_the_players_figures(example):
     )
 
     def cell(name):
-        found = re.search(rf'id="stat-{name}">(.*?)</td>', html, re.S)
-        return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())
+        return reader.one(html, f"td#stat-{name}").text()
 
     assert cell("hands-played") == str(played)
     assert cell("wins") == str(self_drawn + discard)
@@ -171,10 +159,10 @@ def test_the_player_page_shows_the_players_figures(example):
     assert cell("penalties") == "0"
     assert cell("rank") == str(EXPECTED_RANKS[5][-1])
     html = login(None).get(player_url(example, 3)).content.decode()
-    assert re.search(r'id="stat-penalties">1 penalty, 30 points paid</td>', html)
+    assert cell("penalties") == "1 penalty, 30 points paid"
 
 
 def test_a_substitute_who_never_played_has_no_chart(example):
     html = login(None).get(player_url(example, SUBSTITUTE)).content.decode()
-    assert "No hand played yet." in html
-    assert "<svg" not in html
+    assert "No hand played yet." in reader.text(html)
+    assert not reader.elements(html, "svg")

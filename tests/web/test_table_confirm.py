@@ -1,11 +1,10 @@
 """Confirming a table: the review the players check (hands, scores, places, table points),
 their optional initials, then the lock; with every persona."""
 
-import re
-
 import pytest
 from django.urls import reverse
 
+from tests import html
 from tests.conftest import login
 from tests.web.pages import assert_error_beside, hand_data, reviewed
 from tournament import services
@@ -39,9 +38,14 @@ def sheet_url(table):
     return reverse("table_sheet", args=[table.session.tournament.slug, 1, table.number])
 
 
-def flat(response) -> str:
-    """The page's HTML on one line, without the spaces between tags or before a closing tag."""
-    return re.sub(r" (?=</)", "", " ".join(response.content.decode().split())).replace("> <", "><")
+def text(response) -> str:
+    """The page's text, as a reader reads it."""
+    return html.text(response.content)
+
+
+def hand_row(response, number: int) -> list[str]:
+    """The cells of hand ``number``'s row of the sheet the page shows."""
+    return [cell.text() for cell in html.one(response.content, f"tr#hand-{number}").find("td")]
 
 
 def initials(*values) -> dict:
@@ -85,40 +89,43 @@ def test_confirm_by_persona(clients, table, persona, expected):
 
 
 def test_review_shows_each_player_with_score_place_and_table_points(personas, table):
-    page = flat(personas["referee"].get(review_url(table)))
+    page = personas["referee"].get(review_url(table)).content
     players = [seat.player for seat in table.seats.order_by("seat")]
     expected = [("P1", "+32", 1, "3"), ("P2", "+32", 1, "3")]
     expected += [("P3", "−32", 3, "0.5"), ("P4", "−32", 3, "0.5")]
-    for player, (seat, score, place, points) in zip(players, expected, strict=True):
-        sign = "plus" if score.startswith("+") else "minus"
-        assert (
-            f"<tr><td>{seat}</td><td><strong>{player.number}</strong> {player.display_name}</td>"
-            f'<td class="num {sign}">{score}</td><td class="num">{place}</td>'
-            f'<td class="num">{points}</td></tr>'
-        ) in page
+    summary = html.one(page, "table.summary")
+    assert html.rows_of(summary)[1:] == [
+        [seat, f"{player.number} {player.display_name}", score, str(place), points]
+        for player, (seat, score, place, points) in zip(players, expected, strict=True)
+    ]
+    # The player's number stands out, and the score is marked by its sign.
+    rows = summary.find("tbody tr")
+    assert [row.one("td strong").text() for row in rows] == [str(p.number) for p in players]
+    signs = [row.find("td")[2].classes - {"num"} for row in rows]
+    assert signs == [{"plus"}, {"plus"}, {"minus"}, {"minus"}]
 
 
 def test_review_lists_the_hands_entered_and_the_hands_missing(personas, table):
-    page = flat(personas["referee"].get(review_url(table)))
-    assert (
-        '<tr id="hand-1"><td>1</td><td>P2 self-drawn 8</td>'
-        '<td class="num"><span class="minus">−16</span></td>'
-        '<td class="num"><span class="plus">+48</span></td>'
-    ) in page
-    assert 'id="hand-2"><td>2</td><td>P1 self-drawn 8</td>' in page
-    assert 'id="hand-3"><td>3</td><td>Draw</td>' in page
-    assert 'id="hand-4"' not in page
-    assert "Hands not entered: 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16." in page
-    assert 'name="record_missing_as_not_played"' in page
-    assert "Confirm the scores of this table" in page
+    response = personas["referee"].get(review_url(table))
+    page = response.content
+    assert hand_row(response, 1)[:4] == ["1", "P2 self-drawn 8", "−16", "+48"]
+    first = html.one(page, "tr#hand-1").find("td")
+    assert [cell.one("span").classes for cell in first[2:4]] == [{"minus"}, {"plus"}]
+    assert hand_row(response, 2)[:2] == ["2", "P1 self-drawn 8"]
+    assert hand_row(response, 3)[:2] == ["3", "Draw"]
+    assert not html.elements(page, "#hand-4")
+    missing = html.one(page, "p#missing").text()
+    assert missing == "Hands not entered: 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16."
+    assert html.elements(page, "input[name=record_missing_as_not_played]")
+    assert "Confirm the scores of this table" in text(response)
 
 
 def test_with_every_hand_entered_the_review_has_no_time_called_box(personas, table):
     for number in range(4, 17):
         services.hand_record(table=table, entry=services.HandEntry(number=number, outcome="draw"))
-    page = flat(personas["referee"].get(review_url(table)))
-    assert "not entered" not in page
-    assert 'name="record_missing_as_not_played"' not in page
+    page = personas["referee"].get(review_url(table)).content
+    assert "not entered" not in html.text(page)
+    assert not html.elements(page, "[name=record_missing_as_not_played]")
     assert (
         personas["referee"]
         .post(
@@ -135,10 +142,12 @@ def test_with_every_hand_entered_the_review_has_no_time_called_box(personas, tab
 
 def test_the_initials_are_labelled_with_the_players_names(personas, table):
     response = personas["referee"].get(review_url(table))
-    page = flat(response)
+    page = html.parse(response.content)
     for seat, player in enumerate(p.player for p in table.seats.order_by("seat")):
-        assert f'<label for="id_initials_{seat}">P{seat + 1} · {player.name}</label>' in page
-        assert re.search(f'<input type="text" name="initials_{seat}"[^>]* maxlength="4"', page)
+        assert page.one(f"label[for=id_initials_{seat}]").text() == f"P{seat + 1} · {player.name}"
+        field = page.one(f"input#id_initials_{seat}")
+        assert field.attrs["name"] == f"initials_{seat}"
+        assert field.attrs["type"] == "text" and field.attrs["maxlength"] == "4"
 
 
 def test_confirming_with_initials_stores_them_and_shows_them_on_the_sheet(personas, table):
@@ -148,9 +157,10 @@ def test_confirming_with_initials_stores_them_and_shows_them_on_the_sheet(person
         review_url(table), reviewed(client, review_url(table), **data), follow=True
     )
     assert response.redirect_chain == [(sheet_url(table) + "#confirm", 302)]
-    page = flat(response)
-    assert "Table 1 confirmed." in page
-    assert 'by referee · players\' initials: <span class="initials">ab, CD, —, 王</span>.' in page
+    assert "Table 1 confirmed." in text(response)
+    confirmed = html.one(response.content, "p.confirmed")
+    assert confirmed.text().endswith("by referee · players' initials: ab, CD, —, 王.")
+    assert confirmed.one("span.initials").text() == "ab, CD, —, 王"
     table.refresh_from_db()
     assert table.is_confirmed
     assert table.confirmed_initials == ["ab", "CD", "", "王"]
@@ -162,10 +172,10 @@ def test_missing_hands_without_the_box_are_refused_beside_the_checkbox(personas,
         reviewed(personas["referee"], review_url(table), **initials("AB", "CD", "EF", "GH")),
     )
     assert_error_beside(response, "record_missing_as_not_played", "Hands 4, 5, 6")
-    assert "tick the box if time was called" in response.content.decode()
-    assert "Confirm the scores of this table" in response.content.decode()
+    assert "tick the box if time was called" in text(response)
+    assert "Confirm the scores of this table" in text(response)
     # What was typed is kept for the second try.
-    assert 'value="GH"' in response.content.decode()
+    assert html.one(response.content, "input[name=initials_3]").attrs["value"] == "GH"
     table.refresh_from_db()
     assert not table.is_confirmed
     assert table.confirmed_initials == []
@@ -207,11 +217,13 @@ def test_a_confirmed_tables_review_names_who_confirmed_and_has_no_button(persona
     )
     response = personas["organiser"].get(review_url(table))
     assert response.status_code == 200
-    page = flat(response)
-    assert 'by referee · players\' initials: <span class="initials">AB, CD, EF, GH</span>.' in page
-    assert "Confirm the scores of this table" not in page
-    assert '<form method="post" class="stack"' not in page
-    assert 'name="initials_0"' not in page
+    page = response.content
+    confirmed = html.one(page, "p.confirmed")
+    assert confirmed.text().endswith("by referee · players' initials: AB, CD, EF, GH.")
+    assert confirmed.one("span.initials").text() == "AB, CD, EF, GH"
+    assert "Confirm the scores of this table" not in html.text(page)
+    assert not html.elements(page, "#confirm form")
+    assert not html.elements(page, "[name=initials_0]")
 
 
 def test_confirming_a_confirmed_table_again_is_refused_on_the_page(personas, table):
@@ -228,15 +240,15 @@ def test_confirming_a_confirmed_table_again_is_refused_on_the_page(personas, tab
 
 
 def test_the_sheet_links_to_the_review_instead_of_confirming_in_one_tap(personas, table):
-    page = flat(personas["referee"].get(sheet_url(table)))
-    assert f'<a class="button primary" href="{review_url(table)}">Review and confirm</a>' in page
-    assert f'action="{review_url(table)}"' not in page
-    assert '<section id="confirm">' in page
+    page = personas["referee"].get(sheet_url(table)).content
+    (link,) = html.elements(page, f"section#confirm a[href='{review_url(table)}']")
+    assert link.text() == "Review and confirm" and {"button", "primary"} <= link.classes
+    assert not html.elements(page, f"form[action='{review_url(table)}']")
 
 
 def test_the_sheet_of_a_confirmed_table_shows_who_confirmed_without_initials(personas, table):
     services.table_confirm(table=table, user=table.referee, record_missing_as_not_played=True)
-    page = flat(personas["referee"].get(sheet_url(table)))
+    page = html.text(personas["referee"].get(sheet_url(table)).content)
     assert "by referee." in page
     assert "players' initials" not in page
     assert "Review and confirm" not in page
@@ -248,9 +260,9 @@ JSON = {"HTTP_ACCEPT": "application/json"}
 
 
 def version_on(response) -> str:
-    found = re.search(r'<input type="hidden" name="version" value="([0-9a-f]+)"', flat(response))
+    found = html.elements(response.content, "input[type=hidden][name=version]")
     assert found, "the review carries no version"
-    return found.group(1)
+    return found[0].attrs["value"]
 
 
 def test_a_hand_saved_by_another_client_after_the_review_refuses_the_confirmation(personas, table):
@@ -258,14 +270,14 @@ def test_a_hand_saved_by_another_client_after_the_review_refuses_the_confirmatio
     # client (the organiser's) saves a self-drawn 88 at this table; then they confirm.
     referee = personas["referee"]
     shown = referee.get(review_url(table))
-    assert "self-drawn 88" not in flat(shown)
+    assert "self-drawn 88" not in text(shown)
     data = {"record_missing_as_not_played": "on", **initials("AB", "CD", "EF", "GH")}
     fields = hand_data(4, outcome="self_drawn", winner="2", fan="88")
     saved = personas["organiser"].post(sheet_url(table), fields, **JSON)
     assert saved.json()["saved"] is True
     response = referee.post(review_url(table), {**data, "version": version_on(shown)})
     assert response.status_code == 200
-    page = flat(response)
+    page = text(response)
     table.refresh_from_db()
     assert not table.is_confirmed
     assert table.confirmed_initials == []
@@ -273,10 +285,10 @@ def test_a_hand_saved_by_another_client_after_the_review_refuses_the_confirmatio
     # The review again, with the new hand and why, for the players to check it again.
     assert "The sheet changed after this review was shown" in page
     assert "the four players, then confirm again" in page
-    assert 'id="hand-4"><td>4</td><td>P3 self-drawn 88</td>' in page
+    assert hand_row(response, 4)[:2] == ["4", "P3 self-drawn 88"]
     assert "Confirm the scores of this table" in page
     # Their initials were for the sheet they saw: written again once checked.
-    assert 'value="GH"' not in page
+    assert "value" not in html.one(response.content, "input[name=initials_3]").attrs
     # Confirmed from the review shown again, the sheet as it is now.
     response = referee.post(review_url(table), {**data, "version": version_on(response)})
     assert response.status_code == 302
@@ -299,7 +311,7 @@ def test_a_seat_swap_after_the_review_refuses_the_confirmation(personas, table):
     data = {"record_missing_as_not_played": "on", "version": version_on(shown)}
     response = referee.post(review_url(table), data)
     assert response.status_code == 200
-    assert "The sheet changed after this review was shown" in flat(response)
+    assert "The sheet changed after this review was shown" in text(response)
     table.refresh_from_db()
     assert not table.is_confirmed
     assert table.hands.count() == 3
@@ -308,7 +320,7 @@ def test_a_seat_swap_after_the_review_refuses_the_confirmation(personas, table):
 def test_a_confirmation_posted_without_the_reviews_version_shows_the_review_again(personas, table):
     response = personas["referee"].post(review_url(table), {"record_missing_as_not_played": "on"})
     assert response.status_code == 200
-    assert "The sheet changed after this review was shown" in flat(response)
+    assert "The sheet changed after this review was shown" in text(response)
     table.refresh_from_db()
     assert not table.is_confirmed
     data = {"record_missing_as_not_played": "on", "version": version_on(response)}

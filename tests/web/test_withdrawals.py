@@ -5,18 +5,48 @@ say, and the federation's substitute limit.
 Every page or action changed is tried by the four personas of ``tests/conftest.py``.
 """
 
-import re
+import itertools
 
 import pytest
 from django.urls import reverse
 from django.utils import formats, timezone
 
+from tests import html
 from tests.conftest import give_all_tables, login, make_players
 from tests.web.pages import assert_error_beside
 from tournament import services
 from tournament.models import Seat, Session, Tournament
 
-BADGE = '<span class="badge warn withdrawn">withdrawn</span>'
+# The badge a withdrawn player's name carries.
+BADGE = "span.badge.warn.withdrawn"
+
+
+def badges(page) -> list[str]:
+    """The withdrawn badges on the page, as read."""
+    return html.texts(page, BADGE)
+
+
+def holders(page) -> list[str]:
+    """The text of each element that holds a withdrawn badge, as read: who it marks."""
+    return [
+        parent.text()
+        for parent in html.parse(page).find("*")
+        if any(isinstance(child, html.Element) and child in parent.find(BADGE)
+               for child in parent.children)
+    ]  # fmt: skip
+
+
+def badge_after(page, name: str) -> list[str]:
+    """The texts of the badges right after each link whose text is ``name``."""
+    found = []
+    for parent in html.parse(page).find("*"):
+        elements = [child for child in parent.children if isinstance(child, html.Element)]
+        for link, following in itertools.pairwise(elements):
+            if link.tag == "a" and link.text() == name and "badge" in following.classes:
+                found.append(following.text())
+    return found
+
+
 LOGIN_URL = reverse("login")
 
 
@@ -79,18 +109,18 @@ def test_the_refusal_names_the_players_and_offers_change_seats_and_the_override(
         f"{table_of(drawn, 3)}. Give the seat to a substitute (Change seats), or open the "
         "session confirming that they are playing after all."
     ) in page
-    assert f'href="{reverse("seat_change", args=[drawn.tournament.slug, 1])}">Change seats</a>' in (
-        page
-    )
-    assert "1 withdrawn player still seated" in page
-    override = re.search(
-        r'<form method="post" action="([^"]+)" class="inline">'
-        r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">'
-        r'<input type="hidden" name="playing_after_all" value="1">'
-        r'<button type="submit" class="danger">Open: they are playing after all</button>',
-        page,
-    )
-    assert override is not None and override.group(1) == open_url(drawn)
+    change = f"a[href='{reverse('seat_change', args=[drawn.tournament.slug, 1])}']"
+    assert "Change seats" in html.texts(page, change)
+    assert "1 withdrawn player still seated" in html.text(page)
+    (override,) = [
+        form
+        for form in html.elements(page, "form[method=post].inline")
+        if form.find("input[type=hidden][name=playing_after_all][value='1']")
+    ]
+    assert override.attrs["action"] == open_url(drawn)
+    assert override.find("input[type=hidden][name=csrfmiddlewaretoken]")
+    (button,) = override.find("button[type=submit].danger")
+    assert button.text() == "Open: they are playing after all"
 
 
 def test_the_override_button_shows_only_while_a_withdrawn_player_is_seated(
@@ -120,15 +150,16 @@ def test_the_seating_pages_mark_the_withdrawn_player_until_the_seat_is_given(dra
         for url in (by_table, by_name):
             response = persona.get(url)
             assert response.status_code == 200
-            assert response.content.decode().count(BADGE) == 1
-    row = personas["anonymous"].get(by_table).content.decode()
-    row = row.split(f'<tr id="table-{table_of(drawn, 3)}">', 1)[1].split("</tr>", 1)[0]
-    assert f"<strong>3</strong> Player 3 {BADGE}" in row
+            assert badges(response.content) == ["withdrawn"]
+    page = personas["anonymous"].get(by_table).content
+    (row,) = html.elements(page, f"tr#table-{table_of(drawn, 3)}")
+    (cell,) = [cell for cell in row.find("td") if cell.find(BADGE)]
+    assert cell.one("strong").text() == "3" and cell.text().startswith("3 Player 3 withdrawn")
 
     give_seat(drawn, 3, 17)
 
     for url in (by_table, by_name):
-        assert BADGE not in personas["anonymous"].get(url).content.decode()
+        assert not badges(personas["anonymous"].get(url).content)
 
 
 @pytest.mark.parametrize(
@@ -139,9 +170,9 @@ def test_the_table_cards_mark_the_withdrawn_player(drawn, personas, persona, exp
     response = personas[persona].get(reverse("table_cards", args=[drawn.tournament.slug, 1]))
     assert response.status_code == expected
     if expected == 200:
-        page = response.content.decode()
-        assert page.count(BADGE) == 1
-        assert f"Player 3 {BADGE}</td>" in page
+        assert badges(response.content) == ["withdrawn"]
+        (cell,) = [c for c in html.elements(response.content, "td") if c.find(BADGE)]
+        assert cell.text().endswith("Player 3 withdrawn")
 
 
 @pytest.mark.parametrize(
@@ -157,9 +188,9 @@ def test_the_referee_home_and_the_table_sheet_mark_the_withdrawn_player(
     sheet = personas[persona].get(reverse("table_sheet", args=[slug, 1, table]))
     assert (home.status_code, sheet.status_code) == (expected, expected)
     if expected == 200:
-        assert f"Player 3 {BADGE}" in home.content.decode()
-        assert home.content.decode().count(BADGE) == 1
-        assert sheet.content.decode().count(BADGE) == 1
+        assert [text for text in holders(home.content) if "Player 3 withdrawn" in text]
+        assert badges(home.content) == ["withdrawn"]
+        assert badges(sheet.content) == ["withdrawn"]
 
 
 # ---------------------------------------------------------------- a substitute's seat
@@ -187,12 +218,13 @@ def test_a_substitutes_seat_says_how_the_replaced_player_was_seated(
         {"seat": seat.pk, "player": tournament.players.get(number=17).pk},
     )
     assert response.status_code == 302
-    page = login(None).get(reverse("seating", args=[tournament.slug, 1])).content.decode()
-    cell = page.split('<strong>17</strong> Player 17 <span class="badge">substitute</span>')[1]
-    cell = cell.split("</td>", 1)[0]
+    page = login(None).get(reverse("seating", args=[tournament.slug, 1])).content
+    (cell,) = [c for c in html.elements(page, "table.seating td") if c.one("strong").text() == "17"]
     lot = f"lot {seat.lot} · " if method == "lot" else ""
-    assert cell == f'<br><small class="muted">{lot}{note}</small>'
-    assert page.count("replaces 3 Player 3") == 1
+    assert cell.lines() == ["17 Player 17 substitute", f"{lot}{note}"]
+    assert [e.text() for e in cell.find(".badge")] == ["substitute"]
+    assert cell.one("small.muted").text() == f"{lot}{note}"
+    assert html.text(page).count("replaces 3 Player 3") == 1
 
 
 # ---------------------------------------------------------------- the player pages
@@ -217,31 +249,38 @@ def test_a_withdrawn_players_page_says_so_with_the_date(planned, personas, perso
     response = personas[persona].get(url)
 
     assert response.status_code == 200
-    page = response.content.decode()
+    page = html.parse(response.content)
     date = formats.date_format(timezone.localtime(withdrawn.withdrawn_at), "DATE_FORMAT")
     assert (
         f"Withdrawn on {date}: not drawn for the sessions still to come. The sessions already "
         "played stand."
-    ) in page
-    assert f"5 Player 5: schedule {BADGE}</h1>" in page
-    assert "Planned sessions" not in page and 'id="planned-' not in page
-    assert 'id="session-1"' in page  # session 1 is drawn: it stays listed
+    ) in page.text()
+    heading = page.one("h1")
+    assert heading.text() == "5 Player 5: schedule withdrawn"
+    assert heading.one(BADGE).text() == "withdrawn"
+    assert "Planned sessions" not in page.text()
+    assert not [e for e in page.find("[id]") if e.attrs["id"].startswith("planned-")]
+    assert page.find("#session-1")  # session 1 is drawn: it stays listed
 
 
 def test_other_players_pages_leave_a_withdrawn_opponents_planned_seat_to_be_filled(
     planned, personas
 ):
     page = personas["anonymous"].get(reverse("player_schedule", args=[planned.slug, 1]))
-    row = page.content.decode().split('id="planned-2"', 1)[1].split("</tr>", 1)[0]
-    (opponent,) = re.findall(r'players/(\d+)/">\1 Player \1</a>', row)[:1]
+    (row,) = html.elements(page.content, "tr#planned-2")
+    first = row.find("a")[0]
+    opponent = first.text().split()[0]
+    assert first.text() == f"{opponent} Player {opponent}"
+    assert first.attrs["href"].endswith(f"players/{opponent}/")
     services.player_withdraw(player=planned.players.get(number=int(opponent)))
 
     page = personas["anonymous"].get(reverse("player_schedule", args=[planned.slug, 1]))
 
-    row = page.content.decode().split('id="planned-2"', 1)[1].split("</tr>", 1)[0]
-    assert f"Player {opponent}<" not in row
-    assert '<span class="muted to-be-filled">seat to be filled</span>' in row
-    assert row.count("</a>") == 2  # the two other opponents are still named
+    (row,) = html.elements(page.content, "tr#planned-2")
+    assert f"{opponent} Player {opponent}" not in [a.text() for a in row.find("a")]
+    assert not [e for e in row.find("*") if e.text().endswith(f"Player {opponent}")]
+    assert [e.text() for e in row.find("span.muted.to-be-filled")] == ["seat to be filled"]
+    assert len(row.find("a")) == 2  # the two other opponents are still named
 
 
 def test_an_opponent_in_a_drawn_session_is_marked_until_the_seat_is_given(planned, organiser):
@@ -250,11 +289,11 @@ def test_an_opponent_in_a_drawn_session_is_marked_until_the_seat_is_given(planne
     mate = Seat.objects.filter(table=seat.table).exclude(pk=seat.pk).first().player.number
     services.player_withdraw(player=planned.players.get(number=3))
     url = reverse("player_schedule", args=[planned.slug, mate])
-    assert f"3 Player 3</a> {BADGE}" in login(None).get(url).content.decode()
+    assert badge_after(login(None).get(url).content, "3 Player 3") == ["withdrawn"]
     give_seat(session, 3, 17)
-    page = login(None).get(url).content.decode()
-    assert BADGE not in page
-    assert '17 Player 17</a> <span class="badge">substitute</span>' in page
+    page = login(None).get(url).content
+    assert not badges(page)
+    assert badge_after(page, "17 Player 17") == ["substitute"]
 
 
 # ---------------------------------------------------------------- the substitute limit
@@ -263,24 +302,25 @@ def test_an_opponent_in_a_drawn_session_is_marked_until_the_seat_is_given(planne
 def test_the_overview_shows_the_organiser_the_substitutes_who_have_sat(drawn, personas):
     give_seat(drawn, 3, 17)
     url = drawn.tournament.get_absolute_url()
-    page = personas["organiser"].get(url).content.decode()
-    assert (
-        '<p class="substitute-count">1 substitute has sat at a table; the federation counts '
-        "at most 3.</p>"
-    ) in page
+    page = personas["organiser"].get(url).content
+    assert html.texts(page, "p.substitute-count") == [
+        "1 substitute has sat at a table; the federation counts at most 3."
+    ]
     for persona in ("referee", "other_referee", "anonymous"):
-        assert "substitute-count" not in personas[persona].get(url).content.decode()
+        assert not html.elements(personas[persona].get(url).content, ".substitute-count")
 
 
 def test_beyond_the_limit_the_overview_says_the_federation_counts_only_that_many(drawn, organiser):
     services.tournament_update(tournament=drawn.tournament, substitute_limit=1)
     give_seat(drawn, 3, 17)
     give_seat(drawn, 4, 18)
-    page = login(organiser).get(drawn.tournament.get_absolute_url()).content.decode()
-    assert (
+    page = login(organiser).get(drawn.tournament.get_absolute_url()).content
+    (count,) = html.elements(page, "p.substitute-count")
+    assert count.text() == (
         "2 substitutes have sat at a table; the federation counts at most 1. "
-        '<span class="badge warn">The federation will count only 1 substitute.</span>'
-    ) in page
+        "The federation will count only 1 substitute."
+    )
+    assert count.one("span.badge.warn").text() == "The federation will count only 1 substitute."
 
 
 def test_the_seat_change_page_warns_before_and_after_a_seat_beyond_the_limit(drawn, organiser):
@@ -290,8 +330,11 @@ def test_the_seat_change_page_warns_before_and_after_a_seat_beyond_the_limit(dra
     url = reverse("seat_change", args=[tournament.slug, 1])
     page = client.get(url).content.decode()
     assert "A seat given to a substitute who has not sat" not in page
-    assert f"Withdrawn players still seated: 3 Player 3 at table {table_of(drawn, 3)}</p>" in page
-    assert "3 Player 3 (withdrawn)</option>" in page
+    still = f"Withdrawn players still seated: 3 Player 3 at table {table_of(drawn, 3)}"
+    assert [text for text in html.texts(page, "p") if text.endswith(still)]
+    assert [
+        text for text in html.texts(page, "option") if text.endswith(": 3 Player 3 (withdrawn)")
+    ]
     give_seat(drawn, 3, 17)
 
     page = client.get(url).content.decode()
@@ -357,7 +400,8 @@ def test_the_limit_is_edited_in_the_settings_and_refused_below_zero(tournament, 
         "criterion_1": "table_points",
         "organisers": [organiser.pk],
     }
-    assert 'name="substitute_limit" value="3"' in client.get(url).content.decode()
+    field = html.one(client.get(url).content, "input[name=substitute_limit]")
+    assert field.attrs["value"] == "3"
     assert client.post(url, {**data, "substitute_limit": "5"}).status_code == 302
     assert Tournament.objects.get(pk=tournament.pk).substitute_limit == 5
     response = client.post(url, {**data, "substitute_limit": "-1"})
