@@ -26,10 +26,12 @@ Choices the table leaves open, decided here (docs/scoring.md lists them with the
 """
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from tournament.core_errors import gettext_noop
 from tournament.scoring import _decompose as shapes
+from tournament.scoring._decompose import memoised
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan
 from tournament.scoring.hand import WIND_TILES, HandError, WinningHand
 from tournament.scoring.settlement import MIN_FAN
@@ -84,31 +86,24 @@ EXCLUDED_KEYS = tuple(tuple(sorted(_I[key] for key in fan.excludes)) for fan in 
 
 BIG_FOUR_WINDS = _I["big_four_winds"]
 BIG_THREE_DRAGONS = _I["big_three_dragons"]
-ALL_GREEN = _I["all_green"]
 NINE_GATES = _I["nine_gates"]
 FOUR_KONGS = _I["four_kongs"]
 SEVEN_SHIFTED_PAIRS = _I["seven_shifted_pairs"]
 THIRTEEN_ORPHANS = _I["thirteen_orphans"]
-ALL_TERMINALS = _I["all_terminals"]
 LITTLE_FOUR_WINDS = _I["little_four_winds"]
 LITTLE_THREE_DRAGONS = _I["little_three_dragons"]
-ALL_HONORS = _I["all_honors"]
 FOUR_CONCEALED_PUNGS = _I["four_concealed_pungs"]
 PURE_TERMINAL_CHOWS = _I["pure_terminal_chows"]
 QUADRUPLE_CHOW = _I["quadruple_chow"]
 FOUR_PURE_SHIFTED_PUNGS = _I["four_pure_shifted_pungs"]
 FOUR_PURE_SHIFTED_CHOWS = _I["four_pure_shifted_chows"]
 THREE_KONGS = _I["three_kongs"]
-ALL_TERMINALS_AND_HONORS = _I["all_terminals_and_honors"]
 SEVEN_PAIRS = _I["seven_pairs"]
 GREATER_HONORS_AND_KNITTED = _I["greater_honors_and_knitted_tiles"]
 ALL_EVEN_PUNGS = _I["all_even_pungs"]
 FULL_FLUSH = _I["full_flush"]
 PURE_TRIPLE_CHOW = _I["pure_triple_chow"]
 PURE_SHIFTED_PUNGS = _I["pure_shifted_pungs"]
-UPPER_TILES = _I["upper_tiles"]
-MIDDLE_TILES = _I["middle_tiles"]
-LOWER_TILES = _I["lower_tiles"]
 PURE_STRAIGHT = _I["pure_straight"]
 THREE_SUITED_TERMINAL_CHOWS = _I["three_suited_terminal_chows"]
 PURE_SHIFTED_CHOWS = _I["pure_shifted_chows"]
@@ -117,11 +112,8 @@ TRIPLE_PUNG = _I["triple_pung"]
 THREE_CONCEALED_PUNGS = _I["three_concealed_pungs"]
 LESSER_HONORS_AND_KNITTED = _I["lesser_honors_and_knitted_tiles"]
 KNITTED_STRAIGHT = _I["knitted_straight"]
-UPPER_FOUR = _I["upper_four"]
-LOWER_FOUR = _I["lower_four"]
 BIG_THREE_WINDS = _I["big_three_winds"]
 MIXED_STRAIGHT = _I["mixed_straight"]
-REVERSIBLE_TILES = _I["reversible_tiles"]
 MIXED_TRIPLE_CHOW = _I["mixed_triple_chow"]
 MIXED_SHIFTED_PUNGS = _I["mixed_shifted_pungs"]
 CHICKEN_HAND = _I["chicken_hand"]
@@ -149,7 +141,6 @@ TILE_HOG = _I["tile_hog"]
 DOUBLE_PUNG = _I["double_pung"]
 TWO_CONCEALED_PUNGS = _I["two_concealed_pungs"]
 CONCEALED_KONG = _I["concealed_kong"]
-ALL_SIMPLES = _I["all_simples"]
 PURE_DOUBLE_CHOW = _I["pure_double_chow"]
 MIXED_DOUBLE_CHOW = _I["mixed_double_chow"]
 SHORT_STRAIGHT = _I["short_straight"]
@@ -163,14 +154,6 @@ CLOSED_WAIT = _I["closed_wait"]
 SINGLE_WAIT = _I["single_wait"]
 SELF_DRAWN = _I["self_drawn"]
 FLOWER_TILES = _I["flower_tiles"]
-
-
-def _remember(memo: dict, key, value):
-    """Store a memoised value; a memo that grows past its limit starts again empty."""
-    if len(memo) >= shapes.MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
-    return value
 
 
 # --- Layer 1: fans of the tiles alone -------------------------------------------------
@@ -216,51 +199,40 @@ _IS_FIVE = tuple(t < 27 and t % 9 == 4 for t in range(34))
 _OUTSIDE_CHOW = tuple(t < 27 and t % 9 in (0, 6) for t in range(34))
 _FIVES_CHOW = tuple(t < 27 and t % 9 in (2, 3, 4) for t in range(34))
 
-_tile_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+# The fans that every tile of the hand must allow, by the property it must have.
+_EVERY_TILE_FANS = tuple(
+    (bit, _I[key])
+    for bit, key in (
+        (_GREEN_BIT, "all_green"),
+        (_TERMINAL_BIT, "all_terminals"),
+        (_HONOR_BIT, "all_honors"),
+        (_TERM_OR_HONOR_BIT, "all_terminals_and_honors"),
+        (_R789, "upper_tiles"),
+        (_R456, "middle_tiles"),
+        (_R123, "lower_tiles"),
+        (_R6789, "upper_four"),
+        (_R1234, "lower_four"),
+        (_REVERSIBLE_BIT, "reversible_tiles"),
+        (_SIMPLE_BIT, "all_simples"),
+    )
+)
 
 
+@memoised
 def _tile_fans(all_bits: int, any_bits: int) -> tuple[tuple[int, int], ...]:
     """Fans decided by which tiles appear: ``all_bits`` every tile has, ``any_bits`` some has."""
-    key = (all_bits, any_bits)
-    found = _tile_memo.get(key)
-    if found is not None:
-        return found
-    fans = []
-    suits = bin(any_bits & _ANY_SUIT).count("1")
+    fans = [fan for bit, fan in _EVERY_TILE_FANS if all_bits & bit]
+    suits = (any_bits & _ANY_SUIT).bit_count()
     honors = any_bits & _HONOR_BIT
-    if all_bits & _GREEN_BIT:
-        fans.append(ALL_GREEN)
-    if all_bits & _TERMINAL_BIT:
-        fans.append(ALL_TERMINALS)
-    if all_bits & _HONOR_BIT:
-        fans.append(ALL_HONORS)
-    if all_bits & _TERM_OR_HONOR_BIT:
-        fans.append(ALL_TERMINALS_AND_HONORS)
     if suits == 1:
         fans.append(HALF_FLUSH if honors else FULL_FLUSH)
-    if all_bits & _R789:
-        fans.append(UPPER_TILES)
-    if all_bits & _R456:
-        fans.append(MIDDLE_TILES)
-    if all_bits & _R123:
-        fans.append(LOWER_TILES)
-    if all_bits & _R6789:
-        fans.append(UPPER_FOUR)
-    if all_bits & _R1234:
-        fans.append(LOWER_FOUR)
-    if all_bits & _REVERSIBLE_BIT:
-        fans.append(REVERSIBLE_TILES)
-    if suits == 3 and any_bits & _WIND_BIT and any_bits & _DRAGON_BIT:
-        fans.append(ALL_TYPES)
     if suits == 2:
         fans.append(ONE_VOIDED_SUIT)
+    if suits == 3 and any_bits & _WIND_BIT and any_bits & _DRAGON_BIT:
+        fans.append(ALL_TYPES)
     if not honors:
         fans.append(NO_HONORS)
-    if all_bits & _SIMPLE_BIT:
-        fans.append(ALL_SIMPLES)
-    found = tuple((fan, 1) for fan in fans)
-    _remember(_tile_memo, key, found)
-    return found
+    return tuple((fan, 1) for fan in fans)
 
 
 # --- Layer 2: fans of the chows, of the suited pungs, of the honour pungs ---------------
@@ -364,16 +336,13 @@ def _pairs_of_chows(chows: tuple[int, ...], used: tuple[int, ...]) -> list[tuple
     return list(counts.items())
 
 
-_chow_memo: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
-
-
+@memoised
 def _chow_fans(chows: tuple[int, ...], pair: int) -> tuple[tuple[int, int], ...]:
-    """Fans of the chows (start tiles, sorted) of an arrangement, with its pair."""
-    # The pair matters only to the two terminal-chow fans, and only when it is a five.
-    key = (chows, pair if _IS_FIVE[pair] else -1)
-    found = _chow_memo.get(key)
-    if found is not None:
-        return found
+    """Fans of the chows (start tiles, sorted) of an arrangement, with its pair.
+
+    The pair matters only to the two terminal-chow fans, and only when it is a five: the
+    caller gives -1 for any other pair, so the memo holds fewer keys.
+    """
     fans: list[tuple[int, int]] = []
     n = len(chows)
     if n == 4:
@@ -391,9 +360,7 @@ def _chow_fans(chows: tuple[int, ...], pair: int) -> tuple[tuple[int, int], ...]
                 fans = [(fan, 1), *rest]
     if not fans and n >= 2:
         fans = _pairs_of_chows(chows, ())
-    found = _with_implied(fans)
-    _remember(_chow_memo, key, found)
-    return found
+    return _with_implied(fans)
 
 
 def _four_chow_fans(chows: tuple[int, ...], pair: int) -> list[tuple[int, int]]:
@@ -417,14 +384,9 @@ def _four_chow_fans(chows: tuple[int, ...], pair: int) -> list[tuple[int, int]]:
     return []
 
 
-_pung_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
-
-
+@memoised
 def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """Fans of the suited pungs and kongs (tiles, sorted) of an arrangement."""
-    found = _pung_memo.get(pungs)
-    if found is not None:
-        return found
     fans: list[tuple[int, int]] = []
     n = len(pungs)
     if n == 4 and pungs[0] // 9 == pungs[3] // 9 and pungs[3] - pungs[0] == 3:
@@ -452,9 +414,7 @@ def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
         doubles = sum(1 for k in by_rank.values() if k >= 2)
         if doubles:
             fans = [(DOUBLE_PUNG, doubles)]
-    found = _with_implied(fans)
-    _remember(_pung_memo, pungs, found)
-    return found
+    return _with_implied(fans)
 
 
 def _pung_trio_fan(a: int, b: int, c: int) -> int:
@@ -469,61 +429,50 @@ def _pung_trio_fan(a: int, b: int, c: int) -> int:
     return -1
 
 
+# The fans of the wind pungs and of the dragon pungs, by (how many, whether the pair is of
+# the same kind); the first fan listed is the one that counts each of those pungs.
+_WIND_FANS = {
+    (4, False): (BIG_FOUR_WINDS, BIG_THREE_WINDS),
+    (3, True): (LITTLE_FOUR_WINDS, BIG_THREE_WINDS),
+    (3, False): (BIG_THREE_WINDS,),
+}
+_DRAGON_FANS = {
+    (3, False): (BIG_THREE_DRAGONS, TWO_DRAGON_PUNGS),
+    (2, True): (LITTLE_THREE_DRAGONS, TWO_DRAGON_PUNGS, DRAGON_PUNG),
+    (2, False): (TWO_DRAGON_PUNGS, DRAGON_PUNG),
+    (1, True): (DRAGON_PUNG,),
+    (1, False): (DRAGON_PUNG,),
+}
+
 # Honour pungs: (fans, pungs of terminals or honours still counted, per-pung exclusions).
 HonorResult = tuple[tuple[tuple[int, int], ...], int, tuple[int, ...]]
-_honor_memo: dict[tuple, HonorResult] = {}
 
 
+@memoised
 def _honor_fans(honors: tuple[int, ...], pair: int, seat: int, prevalent: int) -> HonorResult:
     """Wind and dragon fans of the honour pungs (tiles, sorted); ``seat``/``prevalent`` tiles."""
-    key = (honors, pair, seat, prevalent)
-    found = _honor_memo.get(key)
-    if found is not None:
-        return found
     winds = [t for t in honors if t < 31]
     dragons = [t for t in honors if t >= 31]
-    fans: list[tuple[int, int]] = []
-    poth = 0
-    poth_excluded: list[int] = []
-    wind_fan = -1
-    if len(winds) == 4:
-        wind_fan = BIG_FOUR_WINDS
-        fans += [(BIG_FOUR_WINDS, 1), (BIG_THREE_WINDS, 1)]
-    elif len(winds) == 3:
-        wind_fan = LITTLE_FOUR_WINDS if 27 <= pair < 31 else BIG_THREE_WINDS
-        fans.append((wind_fan, 1))
-        if wind_fan == LITTLE_FOUR_WINDS:
-            fans.append((BIG_THREE_WINDS, 1))
-    dragon_fan = -1
-    if len(dragons) == 3:
-        dragon_fan = BIG_THREE_DRAGONS
-        fans += [(BIG_THREE_DRAGONS, 1), (TWO_DRAGON_PUNGS, 1)]
-    elif len(dragons) == 2:
-        dragon_fan = LITTLE_THREE_DRAGONS if pair >= 31 else TWO_DRAGON_PUNGS
-        fans.append((dragon_fan, 1))
-        if dragon_fan == LITTLE_THREE_DRAGONS:
-            fans.append((TWO_DRAGON_PUNGS, 1))
-        fans.append((DRAGON_PUNG, 1))
-    elif len(dragons) == 1:
-        dragon_fan = DRAGON_PUNG
-        fans.append((DRAGON_PUNG, 1))
+    wind_fans = _WIND_FANS.get((len(winds), 27 <= pair < 31), ())
+    dragon_fans = _DRAGON_FANS.get((len(dragons), pair >= 31), ())
+    fans = [(fan, 1) for fan in wind_fans + dragon_fans]
     if seat in winds:
         fans.append((SEAT_WIND, 1))
     if prevalent in winds:
         fans.append((PREVALENT_WIND, 1))
+    poth = 0
+    poth_excluded = []
     for t in winds:
-        if wind_fan >= 0:
-            poth_excluded.append(wind_fan)
+        if wind_fans:
+            poth_excluded.append(wind_fans[0])
         elif t == seat:
             poth_excluded.append(SEAT_WIND)
         elif t == prevalent:
             poth_excluded.append(PREVALENT_WIND)
         else:
             poth += 1
-    poth_excluded += [dragon_fan] * len(dragons)
-    found = (tuple(fans), poth, tuple(poth_excluded))
-    _remember(_honor_memo, key, found)
-    return found
+    poth_excluded += dragon_fans[:1] * len(dragons)
+    return tuple(fans), poth, tuple(poth_excluded)
 
 
 # --- Layer 3: the hand ------------------------------------------------------------------
@@ -565,7 +514,6 @@ class _Hand:
 
 
 _WIND_TILE = {wind: 27 + i for i, wind in enumerate(WIND_TILES)}
-_static_memo: dict[tuple, tuple[tuple[int, int], ...]] = {}
 
 
 def _prepare(hand: WinningHand) -> _Hand:
@@ -640,17 +588,16 @@ def _prepare(hand: WinningHand) -> _Hand:
     # Last Tile: declared, or certain because the other three copies are in the winner's
     # own exposed sets (they are on the table, so the winning tile is the fourth).
     fourth = hand.fourth_tile or every[win] - counts[win] == 3
-    key = (self_drawn, exposed, hand.last_tile, hand.kong, fourth, len(kong_tiles), concealed_kongs)
-    conditions = _static_memo.get(key)
-    if conditions is None:
-        conditions = _remember(_static_memo, key, _condition_fans(*key))
-    static = _tile_fans(all_bits, any_bits) + conditions
+    static = _tile_fans(all_bits, any_bits) + _condition_fans(
+        self_drawn, exposed, hand.last_tile, hand.kong, fourth, len(kong_tiles), concealed_kongs
+    )
     if hogs:
         static += ((TILE_HOG, hogs),)
     h.static = static
     return h
 
 
+@memoised
 def _condition_fans(
     self_drawn: bool,
     exposed: int,
@@ -735,7 +682,7 @@ def _arrangement_fans(
     """
     fans = list(h.static)
     if len(chows) >= 2:
-        fans += _chow_fans(chows, pair)
+        fans += _chow_fans(chows, pair if _IS_FIVE[pair] else -1)
     pungs = h.fixed_pungs
     if concealed_pungs:
         pungs = tuple(sorted(pungs + concealed_pungs)) if pungs else concealed_pungs
@@ -781,16 +728,7 @@ def _arrangement_fans(
     if not h.self_drawn and not in_other and win in concealed_pungs:
         concealed -= 1
     if concealed >= 2:
-        fans.append(
-            (
-                FOUR_CONCEALED_PUNGS
-                if concealed == 4
-                else THREE_CONCEALED_PUNGS
-                if concealed == 3
-                else TWO_CONCEALED_PUNGS,
-                1,
-            )
-        )
+        fans.append((_CONCEALED_PUNGS[concealed], 1))
     if wait >= 0 and _unique_wait(h):
         fans.append((wait, 1))
 
@@ -811,6 +749,8 @@ def _arrangement_fans(
         fans.append((ALL_FIVES, 1))
     return fans, per_set
 
+
+_CONCEALED_PUNGS = {2: TWO_CONCEALED_PUNGS, 3: THREE_CONCEALED_PUNGS, 4: FOUR_CONCEALED_PUNGS}
 
 # (shape, fans shown, per-pung exclusions, preference among arrangements worth the same)
 Candidate = tuple[str, list[tuple[int, int]], tuple[int, ...], tuple[int, ...]]
@@ -939,47 +879,40 @@ def clear_caches() -> None:
     not depend on what was scored before.
     """
     for namespace in (globals(), vars(shapes)):
-        for name, value in list(namespace.items()):
-            if name.endswith("_memo") and isinstance(value, dict):
-                value.clear()
-    _fan_counts.clear()
-    _excluded_fans.clear()
-
-
-_result_memo: dict[tuple, Scored] = {}
-_core_memo: dict[tuple, tuple] = {}
+        for value in namespace.values():
+            if hasattr(value, "cache_clear"):
+                value.cache_clear()
 
 
 def _result(
     shape: str, fans: list[tuple[int, int]], per_set: tuple[int, ...], flowers: int
 ) -> Scored:
-    """The Scored of the arrangement kept (memoised: results are immutable)."""
-    key = (shape, tuple(sorted(fans)), per_set)
-    found = _result_memo.get((key, flowers))
-    if found is None:
-        core = _core_memo.get(key)
-        if core is None:
-            core = _remember(_core_memo, key, _build_result(*key))
-        counted, total, excluded = core
-        if flowers:
-            counted = (*counted, _fan_count(FLOWER_TILES, flowers))
-        found = Scored(
-            fans=counted,
-            total=total + flowers,
-            total_without_flowers=total,
-            valid=total >= MIN_FAN,
-            excluded=excluded,
-            shape=shape,
-        )
-        _remember(_result_memo, (key, flowers), found)
-    return found
+    """The Scored of the arrangement kept."""
+    return _scored(shape, tuple(sorted(fans)), per_set, flowers)
 
 
-def _build_result(
-    shape: str, fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...]
+@memoised
+def _scored(
+    shape: str, fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...], flowers: int
+) -> Scored:
+    counted, total, excluded = _counted(fans, per_set)
+    if flowers:
+        counted = (*counted, _fan_count(FLOWER_TILES, flowers))
+    return Scored(
+        fans=counted,
+        total=total + flowers,
+        total_without_flowers=total,
+        valid=total >= MIN_FAN,
+        excluded=excluded,
+        shape=shape,
+    )
+
+
+@memoised
+def _counted(
+    fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...]
 ) -> tuple[tuple[FanCount, ...], int, tuple[ExcludedFan, ...]]:
     """Counted fans (highest first), their total and the fans excluded, with by whom."""
-    del shape
     counted: list[tuple[int, int]] = []
     excluded: list[tuple[int, int]] = []
     excluded_by: dict[int, int] = {}
@@ -1005,23 +938,13 @@ def _build_result(
     )
 
 
-_fan_counts: dict[tuple[int, int], FanCount] = {}
-_excluded_fans: dict[tuple[int, int], ExcludedFan] = {}
-
-
+@cache  # a few hundred fans and counts at most
 def _fan_count(fan: int, count: int) -> FanCount:
-    found = _fan_counts.get((fan, count))
-    if found is None:
-        f = FANS[fan]
-        found = _fan_counts[fan, count] = FanCount(f.key, f.name_en, f.name_zh, f.points, count)
-    return found
+    f = FANS[fan]
+    return FanCount(f.key, f.name_en, f.name_zh, f.points, count)
 
 
+@cache  # 81 × 81 pairs at most
 def _excluded_fan(fan: int, by: int) -> ExcludedFan:
-    found = _excluded_fans.get((fan, by))
-    if found is None:
-        f, b = FANS[fan], FANS[by]
-        found = _excluded_fans[fan, by] = ExcludedFan(
-            f.key, f.name_en, f.name_zh, b.key, b.name_en, b.name_zh
-        )
-    return found
+    f, b = FANS[fan], FANS[by]
+    return ExcludedFan(f.key, f.name_en, f.name_zh, b.key, b.name_en, b.name_zh)
