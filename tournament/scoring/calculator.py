@@ -526,43 +526,29 @@ def _prepare(hand: WinningHand) -> _Hand:
     h.concealed_13 = counts[:]
     win = index[hand.win_tile]
     counts[win] += 1
-    present = set(tiles)
-    present.add(win)
-    mask = 0
-    for t in present:
-        mask |= 1 << t
-    h.mask = mask
+    present = {*tiles, win}
+    h.mask = sum(1 << t for t in present)
     meld_chows: list[int] = []
     meld_pungs: list[int] = []
     kong_tiles: list[int] = []
     concealed_kongs = 0
-    exposed = 0
-    every = counts  # every tile of the hand, a kong counted as three
-    if hand.melds:
-        every = counts[:]
-        for meld in hand.melds:
-            first = min(index[t] for t in meld.tiles)
-            present.add(first)
-            kind = meld.kind
-            if kind == "chow":
-                meld_chows.append(first)
-                every[first] += 1
-                every[first + 1] += 1
-                every[first + 2] += 1
-                present.add(first + 1)
-                present.add(first + 2)
-                exposed += 1
-            else:
-                every[first] += 3
-                if kind == "pung":
-                    meld_pungs.append(first)
-                    exposed += 1
-                else:
-                    kong_tiles.append(first)
-                    if meld.concealed:
-                        concealed_kongs += 1
-                    else:
-                        exposed += 1
+    every = counts[:] if hand.melds else counts  # every tile of the hand, a kong as three
+    for meld in hand.melds:
+        first = min(index[t] for t in meld.tiles)
+        if meld.kind == "chow":
+            meld_chows.append(first)
+            for t in (first, first + 1, first + 2):
+                every[t] += 1
+                present.add(t)
+            continue
+        every[first] += 3
+        present.add(first)
+        if meld.kind == "pung":
+            meld_pungs.append(first)
+        else:
+            kong_tiles.append(first)
+            concealed_kongs += bool(meld.concealed)
+    exposed = len(hand.melds) - concealed_kongs
     all_bits = -1
     any_bits = 0
     hogs = 0
@@ -588,8 +574,9 @@ def _prepare(hand: WinningHand) -> _Hand:
     # Last Tile: declared, or certain because the other three copies are in the winner's
     # own exposed sets (they are on the table, so the winning tile is the fourth).
     fourth = hand.fourth_tile or every[win] - counts[win] == 3
+    melded_kongs = len(kong_tiles) - concealed_kongs
     static = _tile_fans(all_bits, any_bits) + _condition_fans(
-        self_drawn, exposed, hand.last_tile, hand.kong, fourth, len(kong_tiles), concealed_kongs
+        self_drawn, exposed, hand.last_tile, hand.kong, fourth, melded_kongs, concealed_kongs
     )
     if hogs:
         static += ((TILE_HOG, hogs),)
@@ -604,7 +591,7 @@ def _condition_fans(
     last_tile: bool,
     kong: bool,
     fourth: bool,
-    kongs: int,
+    melded_kongs: int,
     concealed_kongs: int,
 ) -> tuple[tuple[int, int], ...]:
     """Fans of the win conditions, of concealment and of the kongs."""
@@ -621,22 +608,23 @@ def _condition_fans(
         fans.append((OUT_WITH_REPLACEMENT_TILE if self_drawn else ROBBING_THE_KONG, 1))
     if fourth:
         fans.append((LAST_TILE, 1))
-    melded_kongs = kongs - concealed_kongs
-    if kongs == 4:
-        fans += [(FOUR_KONGS, 1), (THREE_KONGS, 1)]
-    elif kongs == 3:
-        fans.append((THREE_KONGS, 1))
-    elif kongs == 2:
-        if concealed_kongs == 2:
-            fans += [(TWO_CONCEALED_KONGS, 1), (CONCEALED_KONG, 1)]
-        elif melded_kongs == 2:
-            fans += [(TWO_MELDED_KONGS, 1), (MELDED_KONG, 1)]
-        else:
-            # One of each: the table has no fan for the pair, each kong counts alone.
-            fans += [(MELDED_KONG, 1), (CONCEALED_KONG, 1)]
-    elif kongs == 1:
-        fans.append((CONCEALED_KONG if concealed_kongs else MELDED_KONG, 1))
+    kongs = melded_kongs + concealed_kongs
+    if kongs >= 3:
+        fans += [(FOUR_KONGS, 1), (THREE_KONGS, 1)] if kongs == 4 else [(THREE_KONGS, 1)]
+    else:
+        fans += [(fan, 1) for fan in _KONG_FANS.get((melded_kongs, concealed_kongs), ())]
     return tuple(fans)
+
+
+# The fans of one or two kongs, by (melded kongs, concealed kongs).
+_KONG_FANS = {
+    (1, 0): (MELDED_KONG,),
+    (0, 1): (CONCEALED_KONG,),
+    (2, 0): (TWO_MELDED_KONGS, MELDED_KONG),
+    (0, 2): (TWO_CONCEALED_KONGS, CONCEALED_KONG),
+    # One of each: the table has no fan for the pair, each kong counts alone.
+    (1, 1): (MELDED_KONG, CONCEALED_KONG),
+}
 
 
 def _unique_wait(h: _Hand) -> bool:
