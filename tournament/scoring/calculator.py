@@ -33,7 +33,7 @@ from tournament.core_errors import gettext_noop
 from tournament.scoring import _decompose as shapes
 from tournament.scoring._decompose import memoised
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan
-from tournament.scoring.hand import WIND_TILES, HandError, WinningHand
+from tournament.scoring.hand import WIND_TILES, HandError, WinningHand, wind_error
 from tournament.scoring.settlement import MIN_FAN
 
 __all__ = ["ExcludedFan", "FanCount", "Scored", "clear_caches", "score", "score_arrangements"]
@@ -800,18 +800,8 @@ def _unreadable(hand: WinningHand) -> HandError:
 
     The codes are notation's (``validate`` reports the same problems first).
     """
-    if hand.seat_wind not in _WIND_TILE:
-        return HandError(
-            "invalid_seat_wind",
-            gettext_noop("seat wind %(wind)s is not E, S, W or N"),
-            {"wind": repr(hand.seat_wind)},
-        )
-    if hand.prevalent_wind not in _WIND_TILE:
-        return HandError(
-            "invalid_prevalent_wind",
-            gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
-            {"wind": repr(hand.prevalent_wind)},
-        )
+    if error := wind_error(hand):
+        return error
     tiles = [*hand.concealed, hand.win_tile, *(t for meld in hand.melds for t in meld.tiles)]
     unknown = next((t for t in tiles if t not in shapes.TILE_INDEX), None)
     return HandError(

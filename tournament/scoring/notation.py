@@ -29,6 +29,7 @@ from tournament.scoring.hand import (
     HandError,
     Meld,
     WinningHand,
+    wind_error,
 )
 from tournament.scoring.settlement import MAX_FLOWERS
 
@@ -84,9 +85,11 @@ COPIES_PER_TILE: Final = 4
 
 _TILE_ORDER: Final = {tile: index for index, tile in enumerate(ALL_TILES)}
 _DIGITS: Final = "0123456789"
-_FLAGS: Final = ("self", "kong", "fourth", "last")
+# The words after | that stand alone, each setting a flag of the hand, in the order
+# format_hand writes them; and those written word=value.
+_FLAGS: Final = {"self": "self_drawn", "kong": "kong", "fourth": "fourth_tile", "last": "last_tile"}
 _SETTINGS: Final = ("seat", "wind", "flowers")
-CONDITION_WORDS: Final = frozenset(_FLAGS + _SETTINGS)
+CONDITION_WORDS: Final = frozenset((*_FLAGS, *_SETTINGS))
 """The words that may follow ``|``, as ``parse_hand_with_conditions`` reports them."""
 # The numbered form of the honors that other calculators write: 1z-7z in the order players
 # of these rules name them, 东南西北中发白 (so 5z is the red dragon, C).
@@ -268,18 +271,8 @@ def validate(hand: WinningHand) -> None:
             raise _error(
                 "wrong_type", gettext_noop("%(field)s must be true or false"), {"field": field}
             )
-    if hand.seat_wind not in WIND_TILES:
-        raise _error(
-            "invalid_seat_wind",
-            gettext_noop("seat wind %(wind)s is not E, S, W or N"),
-            {"wind": repr(hand.seat_wind)},
-        )
-    if hand.prevalent_wind not in WIND_TILES:
-        raise _error(
-            "invalid_prevalent_wind",
-            gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
-            {"wind": repr(hand.prevalent_wind)},
-        )
+    if error := wind_error(hand):
+        raise error
     flowers = hand.flowers
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= MAX_FLOWERS:
         raise _error(
@@ -673,13 +666,7 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
             seen[key] = i
         value_at = i + len(written_key) + 1
         if key in _FLAGS and not equals:
-            field = {
-                "self": "self_drawn",
-                "kong": "kong",
-                "fourth": "fourth_tile",
-                "last": "last_tile",
-            }[key]
-            found[field] = True
+            found[_FLAGS[key]] = True
         elif key in ("seat", "wind") and equals:
             code, field = (
                 ("invalid_seat_wind", "seat_wind")
@@ -865,16 +852,7 @@ def format_hand(hand: WinningHand) -> str:
         body = _write_tiles(_sorted(meld.tiles)) + suffix
         parts.append(f"{{{body}}}" if meld.concealed else f"[{body}]")
     parts.append(f"+{hand.win_tile}")
-    words = [
-        word
-        for word, present in (
-            ("self", hand.self_drawn),
-            ("kong", hand.kong),
-            ("fourth", hand.fourth_tile),
-            ("last", hand.last_tile),
-        )
-        if present
-    ]
+    words = [word for word, field in _FLAGS.items() if getattr(hand, field)]
     words += [f"seat={hand.seat_wind}", f"wind={hand.prevalent_wind}", f"flowers={hand.flowers}"]
     return " ".join(parts) + " | " + " ".join(words)
 
