@@ -28,6 +28,7 @@ Choices the table leaves open, decided here (docs/scoring.md lists them with the
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from types import SimpleNamespace
 
 from tournament.core_errors import gettext_noop
 from tournament.scoring import _decompose as shapes
@@ -79,81 +80,14 @@ class Scored:
     shape: str
 
 
-_I = {fan.key: index for index, fan in enumerate(FANS)}
+# The calculator names a fan by its index in the table, which is the counting order
+# (highest first): F.all_pungs is the index of the fan keyed "all_pungs". A hand's fans
+# are (index, count) pairs and the fans one excludes a bit mask of indices.
+_INDEX = {fan.key: index for index, fan in enumerate(FANS)}
+F = SimpleNamespace(**_INDEX)
 POINTS = tuple(fan.points for fan in FANS)
-EXCLUDES = tuple(sum(1 << _I[key] for key in fan.excludes) for fan in FANS)
-EXCLUDED_KEYS = tuple(tuple(sorted(_I[key] for key in fan.excludes)) for fan in FANS)
-
-BIG_FOUR_WINDS = _I["big_four_winds"]
-BIG_THREE_DRAGONS = _I["big_three_dragons"]
-NINE_GATES = _I["nine_gates"]
-FOUR_KONGS = _I["four_kongs"]
-SEVEN_SHIFTED_PAIRS = _I["seven_shifted_pairs"]
-THIRTEEN_ORPHANS = _I["thirteen_orphans"]
-LITTLE_FOUR_WINDS = _I["little_four_winds"]
-LITTLE_THREE_DRAGONS = _I["little_three_dragons"]
-FOUR_CONCEALED_PUNGS = _I["four_concealed_pungs"]
-PURE_TERMINAL_CHOWS = _I["pure_terminal_chows"]
-QUADRUPLE_CHOW = _I["quadruple_chow"]
-FOUR_PURE_SHIFTED_PUNGS = _I["four_pure_shifted_pungs"]
-FOUR_PURE_SHIFTED_CHOWS = _I["four_pure_shifted_chows"]
-THREE_KONGS = _I["three_kongs"]
-SEVEN_PAIRS = _I["seven_pairs"]
-GREATER_HONORS_AND_KNITTED = _I["greater_honors_and_knitted_tiles"]
-ALL_EVEN_PUNGS = _I["all_even_pungs"]
-FULL_FLUSH = _I["full_flush"]
-PURE_TRIPLE_CHOW = _I["pure_triple_chow"]
-PURE_SHIFTED_PUNGS = _I["pure_shifted_pungs"]
-PURE_STRAIGHT = _I["pure_straight"]
-THREE_SUITED_TERMINAL_CHOWS = _I["three_suited_terminal_chows"]
-PURE_SHIFTED_CHOWS = _I["pure_shifted_chows"]
-ALL_FIVES = _I["all_fives"]
-TRIPLE_PUNG = _I["triple_pung"]
-THREE_CONCEALED_PUNGS = _I["three_concealed_pungs"]
-LESSER_HONORS_AND_KNITTED = _I["lesser_honors_and_knitted_tiles"]
-KNITTED_STRAIGHT = _I["knitted_straight"]
-BIG_THREE_WINDS = _I["big_three_winds"]
-MIXED_STRAIGHT = _I["mixed_straight"]
-MIXED_TRIPLE_CHOW = _I["mixed_triple_chow"]
-MIXED_SHIFTED_PUNGS = _I["mixed_shifted_pungs"]
-CHICKEN_HAND = _I["chicken_hand"]
-LAST_TILE_DRAW = _I["last_tile_draw"]
-LAST_TILE_CLAIM = _I["last_tile_claim"]
-OUT_WITH_REPLACEMENT_TILE = _I["out_with_replacement_tile"]
-ROBBING_THE_KONG = _I["robbing_the_kong"]
-ALL_PUNGS = _I["all_pungs"]
-HALF_FLUSH = _I["half_flush"]
-MIXED_SHIFTED_CHOWS = _I["mixed_shifted_chows"]
-ALL_TYPES = _I["all_types"]
-MELDED_HAND = _I["melded_hand"]
-TWO_CONCEALED_KONGS = _I["two_concealed_kongs"]
-TWO_DRAGON_PUNGS = _I["two_dragon_pungs"]
-OUTSIDE_HAND = _I["outside_hand"]
-FULLY_CONCEALED_HAND = _I["fully_concealed_hand"]
-TWO_MELDED_KONGS = _I["two_melded_kongs"]
-LAST_TILE = _I["last_tile"]
-DRAGON_PUNG = _I["dragon_pung"]
-PREVALENT_WIND = _I["prevalent_wind"]
-SEAT_WIND = _I["seat_wind"]
-CONCEALED_HAND = _I["concealed_hand"]
-ALL_CHOWS = _I["all_chows"]
-TILE_HOG = _I["tile_hog"]
-DOUBLE_PUNG = _I["double_pung"]
-TWO_CONCEALED_PUNGS = _I["two_concealed_pungs"]
-CONCEALED_KONG = _I["concealed_kong"]
-PURE_DOUBLE_CHOW = _I["pure_double_chow"]
-MIXED_DOUBLE_CHOW = _I["mixed_double_chow"]
-SHORT_STRAIGHT = _I["short_straight"]
-TWO_TERMINAL_CHOWS = _I["two_terminal_chows"]
-PUNG_OF_TERMINALS_OR_HONORS = _I["pung_of_terminals_or_honors"]
-MELDED_KONG = _I["melded_kong"]
-ONE_VOIDED_SUIT = _I["one_voided_suit"]
-NO_HONORS = _I["no_honors"]
-EDGE_WAIT = _I["edge_wait"]
-CLOSED_WAIT = _I["closed_wait"]
-SINGLE_WAIT = _I["single_wait"]
-SELF_DRAWN = _I["self_drawn"]
-FLOWER_TILES = _I["flower_tiles"]
+EXCLUDES = tuple(sum(1 << _INDEX[key] for key in fan.excludes) for fan in FANS)
+EXCLUDED_KEYS = tuple(tuple(sorted(_INDEX[key] for key in fan.excludes)) for fan in FANS)
 
 
 # --- Layer 1: fans of the tiles alone -------------------------------------------------
@@ -200,21 +134,18 @@ _OUTSIDE_CHOW = tuple(t < 27 and t % 9 in (0, 6) for t in range(34))
 _FIVES_CHOW = tuple(t < 27 and t % 9 in (2, 3, 4) for t in range(34))
 
 # The fans that every tile of the hand must allow, by the property it must have.
-_EVERY_TILE_FANS = tuple(
-    (bit, _I[key])
-    for bit, key in (
-        (_GREEN_BIT, "all_green"),
-        (_TERMINAL_BIT, "all_terminals"),
-        (_HONOR_BIT, "all_honors"),
-        (_TERM_OR_HONOR_BIT, "all_terminals_and_honors"),
-        (_R789, "upper_tiles"),
-        (_R456, "middle_tiles"),
-        (_R123, "lower_tiles"),
-        (_R6789, "upper_four"),
-        (_R1234, "lower_four"),
-        (_REVERSIBLE_BIT, "reversible_tiles"),
-        (_SIMPLE_BIT, "all_simples"),
-    )
+_EVERY_TILE_FANS = (
+    (_GREEN_BIT, F.all_green),
+    (_TERMINAL_BIT, F.all_terminals),
+    (_HONOR_BIT, F.all_honors),
+    (_TERM_OR_HONOR_BIT, F.all_terminals_and_honors),
+    (_R789, F.upper_tiles),
+    (_R456, F.middle_tiles),
+    (_R123, F.lower_tiles),
+    (_R6789, F.upper_four),
+    (_R1234, F.lower_four),
+    (_REVERSIBLE_BIT, F.reversible_tiles),
+    (_SIMPLE_BIT, F.all_simples),
 )
 
 
@@ -225,13 +156,13 @@ def _tile_fans(all_bits: int, any_bits: int) -> tuple[tuple[int, int], ...]:
     suits = (any_bits & _ANY_SUIT).bit_count()
     honors = any_bits & _HONOR_BIT
     if suits == 1:
-        fans.append(HALF_FLUSH if honors else FULL_FLUSH)
+        fans.append(F.half_flush if honors else F.full_flush)
     if suits == 2:
-        fans.append(ONE_VOIDED_SUIT)
+        fans.append(F.one_voided_suit)
     if suits == 3 and any_bits & _WIND_BIT and any_bits & _DRAGON_BIT:
-        fans.append(ALL_TYPES)
+        fans.append(F.all_types)
     if not honors:
-        fans.append(NO_HONORS)
+        fans.append(F.no_honors)
     return tuple((fan, 1) for fan in fans)
 
 
@@ -241,14 +172,14 @@ def _tile_fans(all_bits: int, any_bits: int) -> tuple[tuple[int, int], ...]:
 def _pair_fan(a: int, b: int) -> int:
     """The one-point fan two chows (start tiles a <= b) make together, or -1."""
     if a == b:
-        return PURE_DOUBLE_CHOW
+        return F.pure_double_chow
     if a % 9 == b % 9:
-        return MIXED_DOUBLE_CHOW
+        return F.mixed_double_chow
     if a // 9 == b // 9:
         if b - a == 3:
-            return SHORT_STRAIGHT
+            return F.short_straight
         if b - a == 6:
-            return TWO_TERMINAL_CHOWS
+            return F.two_terminal_chows
     return -1
 
 
@@ -258,20 +189,20 @@ def _triple_fan(a: int, b: int, c: int) -> int:
     ranks = (a % 9, b % 9, c % 9)
     if suits[0] == suits[1] == suits[2]:
         if a == b == c:
-            return PURE_TRIPLE_CHOW
+            return F.pure_triple_chow
         if ranks == (0, 3, 6):
-            return PURE_STRAIGHT
+            return F.pure_straight
         if b - a == c - b and b - a in (1, 2):
-            return PURE_SHIFTED_CHOWS
+            return F.pure_shifted_chows
         return -1
     if len(set(suits)) == 3:
         ordered = sorted(ranks)
         if ordered == [0, 3, 6]:
-            return MIXED_STRAIGHT
+            return F.mixed_straight
         if ordered[0] == ordered[2]:
-            return MIXED_TRIPLE_CHOW
+            return F.mixed_triple_chow
         if ordered[1] == ordered[0] + 1 and ordered[2] == ordered[1] + 1:
-            return MIXED_SHIFTED_CHOWS
+            return F.mixed_shifted_chows
     return -1
 
 
@@ -286,15 +217,15 @@ _TRIPLE_FAN = {
 
 # Fans that come with a bigger one and are shown as excluded by it (for the explanation).
 _IMPLIED = {
-    QUADRUPLE_CHOW: (PURE_TRIPLE_CHOW, PURE_DOUBLE_CHOW),
-    FOUR_PURE_SHIFTED_CHOWS: (PURE_SHIFTED_CHOWS,),
-    PURE_TERMINAL_CHOWS: (PURE_DOUBLE_CHOW, TWO_TERMINAL_CHOWS),
-    THREE_SUITED_TERMINAL_CHOWS: (MIXED_DOUBLE_CHOW, TWO_TERMINAL_CHOWS),
-    PURE_TRIPLE_CHOW: (PURE_DOUBLE_CHOW,),
-    PURE_STRAIGHT: (SHORT_STRAIGHT,),
-    MIXED_TRIPLE_CHOW: (MIXED_DOUBLE_CHOW,),
-    FOUR_PURE_SHIFTED_PUNGS: (PURE_SHIFTED_PUNGS,),
-    TRIPLE_PUNG: (DOUBLE_PUNG,),
+    F.quadruple_chow: (F.pure_triple_chow, F.pure_double_chow),
+    F.four_pure_shifted_chows: (F.pure_shifted_chows,),
+    F.pure_terminal_chows: (F.pure_double_chow, F.two_terminal_chows),
+    F.three_suited_terminal_chows: (F.mixed_double_chow, F.two_terminal_chows),
+    F.pure_triple_chow: (F.pure_double_chow,),
+    F.pure_straight: (F.short_straight,),
+    F.mixed_triple_chow: (F.mixed_double_chow,),
+    F.four_pure_shifted_pungs: (F.pure_shifted_pungs,),
+    F.triple_pung: (F.double_pung,),
 }
 
 
@@ -367,12 +298,12 @@ def _four_chow_fans(chows: tuple[int, ...], pair: int) -> list[tuple[int, int]]:
     a, b, c, d = chows
     if a // 9 == d // 9:
         if a == d:
-            return [(QUADRUPLE_CHOW, 1)]
+            return [(F.quadruple_chow, 1)]
         step = b - a
         if step in (1, 2) and c - b == step and d - c == step:
-            return [(FOUR_PURE_SHIFTED_CHOWS, 1)]
+            return [(F.four_pure_shifted_chows, 1)]
         if a == b and c == d and a % 9 == 0 and c % 9 == 6 and pair == a + 4:
-            return [(PURE_TERMINAL_CHOWS, 1)]
+            return [(F.pure_terminal_chows, 1)]
         return []
     if pair < 27 and pair % 9 == 4:
         # Three-Suited Terminal Chows: 123 and 789 in two suits, a pair of fives in the third.
@@ -380,7 +311,7 @@ def _four_chow_fans(chows: tuple[int, ...], pair: int) -> list[tuple[int, int]]:
         if len(suits) == 2 and pair // 9 not in suits:
             wanted = sorted(9 * s + r for s in suits for r in (0, 6))
             if list(chows) == wanted:
-                return [(THREE_SUITED_TERMINAL_CHOWS, 1)]
+                return [(F.three_suited_terminal_chows, 1)]
     return []
 
 
@@ -390,7 +321,7 @@ def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     fans: list[tuple[int, int]] = []
     n = len(pungs)
     if n == 4 and pungs[0] // 9 == pungs[3] // 9 and pungs[3] - pungs[0] == 3:
-        fans = [(FOUR_PURE_SHIFTED_PUNGS, 1)]
+        fans = [(F.four_pure_shifted_pungs, 1)]
     if not fans and n >= 3:
         best = -1
         for trio in combinations(range(n), 3):
@@ -402,8 +333,8 @@ def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
             rest = []
             others = [pungs[i] for i in range(n) if i not in trio]
             if others and any(o % 9 == t % 9 for o in others for t in (a, b, c)):
-                rest = [(DOUBLE_PUNG, 1)]
-                value += POINTS[DOUBLE_PUNG]
+                rest = [(F.double_pung, 1)]
+                value += POINTS[F.double_pung]
             if value > best:
                 best = value
                 fans = [(fan, 1), *rest]
@@ -413,35 +344,35 @@ def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
             by_rank[t % 9] = by_rank.get(t % 9, 0) + 1
         doubles = sum(1 for k in by_rank.values() if k >= 2)
         if doubles:
-            fans = [(DOUBLE_PUNG, doubles)]
+            fans = [(F.double_pung, doubles)]
     return _with_implied(fans)
 
 
 def _pung_trio_fan(a: int, b: int, c: int) -> int:
     if a // 9 == b // 9 == c // 9:
-        return PURE_SHIFTED_PUNGS if b - a == 1 and c - b == 1 else -1
+        return F.pure_shifted_pungs if b - a == 1 and c - b == 1 else -1
     if len({a // 9, b // 9, c // 9}) == 3:
         ranks = sorted((a % 9, b % 9, c % 9))
         if ranks[0] == ranks[2]:
-            return TRIPLE_PUNG
+            return F.triple_pung
         if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
-            return MIXED_SHIFTED_PUNGS
+            return F.mixed_shifted_pungs
     return -1
 
 
 # The fans of the wind pungs and of the dragon pungs, by (how many, whether the pair is of
 # the same kind); the first fan listed is the one that counts each of those pungs.
 _WIND_FANS = {
-    (4, False): (BIG_FOUR_WINDS, BIG_THREE_WINDS),
-    (3, True): (LITTLE_FOUR_WINDS, BIG_THREE_WINDS),
-    (3, False): (BIG_THREE_WINDS,),
+    (4, False): (F.big_four_winds, F.big_three_winds),
+    (3, True): (F.little_four_winds, F.big_three_winds),
+    (3, False): (F.big_three_winds,),
 }
 _DRAGON_FANS = {
-    (3, False): (BIG_THREE_DRAGONS, TWO_DRAGON_PUNGS),
-    (2, True): (LITTLE_THREE_DRAGONS, TWO_DRAGON_PUNGS, DRAGON_PUNG),
-    (2, False): (TWO_DRAGON_PUNGS, DRAGON_PUNG),
-    (1, True): (DRAGON_PUNG,),
-    (1, False): (DRAGON_PUNG,),
+    (3, False): (F.big_three_dragons, F.two_dragon_pungs),
+    (2, True): (F.little_three_dragons, F.two_dragon_pungs, F.dragon_pung),
+    (2, False): (F.two_dragon_pungs, F.dragon_pung),
+    (1, True): (F.dragon_pung,),
+    (1, False): (F.dragon_pung,),
 }
 
 # Honour pungs: (fans, pungs of terminals or honours still counted, per-pung exclusions).
@@ -457,18 +388,18 @@ def _honor_fans(honors: tuple[int, ...], pair: int, seat: int, prevalent: int) -
     dragon_fans = _DRAGON_FANS.get((len(dragons), pair >= 31), ())
     fans = [(fan, 1) for fan in wind_fans + dragon_fans]
     if seat in winds:
-        fans.append((SEAT_WIND, 1))
+        fans.append((F.seat_wind, 1))
     if prevalent in winds:
-        fans.append((PREVALENT_WIND, 1))
+        fans.append((F.prevalent_wind, 1))
     poth = 0
     poth_excluded = []
     for t in winds:
         if wind_fans:
             poth_excluded.append(wind_fans[0])
         elif t == seat:
-            poth_excluded.append(SEAT_WIND)
+            poth_excluded.append(F.seat_wind)
         elif t == prevalent:
-            poth_excluded.append(PREVALENT_WIND)
+            poth_excluded.append(F.prevalent_wind)
         else:
             poth += 1
     poth_excluded += dragon_fans[:1] * len(dragons)
@@ -579,7 +510,7 @@ def _prepare(hand: WinningHand) -> _Hand:
         self_drawn, exposed, hand.last_tile, hand.kong, fourth, melded_kongs, concealed_kongs
     )
     if hogs:
-        static += ((TILE_HOG, hogs),)
+        static += ((F.tile_hog, hogs),)
     h.static = static
     return h
 
@@ -597,20 +528,20 @@ def _condition_fans(
     """Fans of the win conditions, of concealment and of the kongs."""
     fans = []
     if self_drawn:
-        fans.append((SELF_DRAWN, 1))
+        fans.append((F.self_drawn, 1))
     if not exposed:
-        fans.append((FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, 1))
+        fans.append((F.fully_concealed_hand if self_drawn else F.concealed_hand, 1))
     elif exposed == 4 and not self_drawn:
-        fans.append((MELDED_HAND, 1))
+        fans.append((F.melded_hand, 1))
     if last_tile:
-        fans.append((LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM, 1))
+        fans.append((F.last_tile_draw if self_drawn else F.last_tile_claim, 1))
     if kong:
-        fans.append((OUT_WITH_REPLACEMENT_TILE if self_drawn else ROBBING_THE_KONG, 1))
+        fans.append((F.out_with_replacement_tile if self_drawn else F.robbing_the_kong, 1))
     if fourth:
-        fans.append((LAST_TILE, 1))
+        fans.append((F.last_tile, 1))
     kongs = melded_kongs + concealed_kongs
     if kongs >= 3:
-        fans += [(FOUR_KONGS, 1), (THREE_KONGS, 1)] if kongs == 4 else [(THREE_KONGS, 1)]
+        fans += [(F.four_kongs, 1), (F.three_kongs, 1)] if kongs == 4 else [(F.three_kongs, 1)]
     else:
         fans += [(fan, 1) for fan in _KONG_FANS.get((melded_kongs, concealed_kongs), ())]
     return tuple(fans)
@@ -618,12 +549,12 @@ def _condition_fans(
 
 # The fans of one or two kongs, by (melded kongs, concealed kongs).
 _KONG_FANS = {
-    (1, 0): (MELDED_KONG,),
-    (0, 1): (CONCEALED_KONG,),
-    (2, 0): (TWO_MELDED_KONGS, MELDED_KONG),
-    (0, 2): (TWO_CONCEALED_KONGS, CONCEALED_KONG),
+    (1, 0): (F.melded_kong,),
+    (0, 1): (F.concealed_kong,),
+    (2, 0): (F.two_melded_kongs, F.melded_kong),
+    (0, 2): (F.two_concealed_kongs, F.concealed_kong),
     # One of each: the table has no fan for the pair, each kong counts alone.
-    (1, 1): (MELDED_KONG, CONCEALED_KONG),
+    (1, 1): (F.melded_kong, F.concealed_kong),
 }
 
 
@@ -691,11 +622,11 @@ def _arrangement_fans(
                 poth += 1
     if nine_gates:
         # Nine Gates always holds a pung of ones or nines: that one pung is part of it.
-        fans.append((NINE_GATES, 1))
+        fans.append((F.nine_gates, 1))
         poth -= 1
-        per_set = (*per_set, NINE_GATES)
+        per_set = (*per_set, F.nine_gates)
     if poth:
-        fans.append((PUNG_OF_TERMINALS_OR_HONORS, poth))
+        fans.append((F.pung_of_terminals_or_honors, poth))
 
     win = h.win
     # Where the winning tile can sit: a chow or the pair keeps a concealed pung concealed
@@ -705,13 +636,13 @@ def _arrangement_fans(
     for start in concealed_chows:
         if start <= win <= start + 2 and start // 9 == win // 9:
             in_other = True
-            if wait != EDGE_WAIT:
+            if wait != F.edge_wait:
                 if win - start == 1:
-                    wait = CLOSED_WAIT
+                    wait = F.closed_wait
                 elif (win - start == 2 and start % 9 == 0) or (win == start and start % 9 == 6):
-                    wait = EDGE_WAIT
+                    wait = F.edge_wait
     if wait < 0 and pair == win:
-        wait = SINGLE_WAIT
+        wait = F.single_wait
     concealed = len(concealed_pungs) + h.concealed_kongs
     if not h.self_drawn and not in_other and win in concealed_pungs:
         concealed -= 1
@@ -721,24 +652,24 @@ def _arrangement_fans(
         fans.append((wait, 1))
 
     if knitted:
-        fans.append((KNITTED_STRAIGHT, 1))
+        fans.append((F.knitted_straight, 1))
         if chows and pair < 27:
-            fans.append((ALL_CHOWS, 1))
+            fans.append((F.all_chows, 1))
         return fans, per_set
     if not chows:
-        fans.append((ALL_PUNGS, 1))
+        fans.append((F.all_pungs, 1))
         if h.all_bits & _EVEN_BIT:
-            fans.append((ALL_EVEN_PUNGS, 1))
+            fans.append((F.all_even_pungs, 1))
     elif len(chows) == 4 and pair < 27:
-        fans.append((ALL_CHOWS, 1))
+        fans.append((F.all_chows, 1))
     if _IS_TOH[pair] and all(_OUTSIDE_CHOW[c] for c in chows) and all(_IS_TOH[t] for t in pungs):
-        fans.append((OUTSIDE_HAND, 1))
+        fans.append((F.outside_hand, 1))
     elif _IS_FIVE[pair] and all(_FIVES_CHOW[c] for c in chows) and all(_IS_FIVE[t] for t in pungs):
-        fans.append((ALL_FIVES, 1))
+        fans.append((F.all_fives, 1))
     return fans, per_set
 
 
-_CONCEALED_PUNGS = {2: TWO_CONCEALED_PUNGS, 3: THREE_CONCEALED_PUNGS, 4: FOUR_CONCEALED_PUNGS}
+_CONCEALED_PUNGS = {2: F.two_concealed_pungs, 3: F.three_concealed_pungs, 4: F.four_concealed_pungs}
 
 # (shape, fans shown, per-pung exclusions, preference among arrangements worth the same)
 Candidate = tuple[str, list[tuple[int, int]], tuple[int, ...], tuple[int, ...]]
@@ -750,20 +681,25 @@ def _candidates(h: _Hand) -> list[Candidate]:
     counts = h.counts
     if not h.melds:
         if shapes.is_thirteen_orphans(counts, h.mask):
-            return [("thirteen_orphans", [*h.static, (THIRTEEN_ORPHANS, 1)], (), ())]
+            return [("thirteen_orphans", [*h.static, (F.thirteen_orphans, 1)], (), ())]
         if shapes.is_honors_and_knitted(counts, h.mask):
             greater = all(counts[t] for t in range(27, 34))
             fans = [
                 *h.static,
-                (GREATER_HONORS_AND_KNITTED if greater else LESSER_HONORS_AND_KNITTED, 1),
+                (
+                    F.greater_honors_and_knitted_tiles
+                    if greater
+                    else F.lesser_honors_and_knitted_tiles,
+                    1,
+                ),
             ]
             if greater:
-                fans.append((LESSER_HONORS_AND_KNITTED, 1))
+                fans.append((F.lesser_honors_and_knitted_tiles, 1))
             if sum(counts[:27]) == 9:
-                fans.append((KNITTED_STRAIGHT, 1))
+                fans.append((F.knitted_straight, 1))
             return [("honors_and_knitted", fans, (), ())]
         if shapes.is_seven_pairs(counts):
-            fans = [*h.static, (SEVEN_PAIRS, 1)]
+            fans = [*h.static, (F.seven_pairs, 1)]
             pairs = [t for t in range(34) if counts[t]]
             if (
                 len(pairs) == 7
@@ -771,7 +707,7 @@ def _candidates(h: _Hand) -> list[Candidate]:
                 and pairs[0] // 9 == pairs[6] // 9
                 and pairs[6] < 27
             ):
-                fans.append((SEVEN_SHIFTED_PAIRS, 1))
+                fans.append((F.seven_shifted_pairs, 1))
             out.append(("seven_pairs", fans, (), (-1, 0)))
     meld_chows = tuple(h.meld_chows)
     if h.melds <= 1 and sum(counts) == 14 - 3 * h.melds:
@@ -875,7 +811,7 @@ def _scored(
 ) -> Scored:
     counted, total, excluded = _counted(fans, per_set)
     if flowers:
-        counted = (*counted, _fan_count(FLOWER_TILES, flowers))
+        counted = (*counted, _fan_count(F.flower_tiles, flowers))
     return Scored(
         fans=counted,
         total=total + flowers,
@@ -904,11 +840,11 @@ def _counted(
         else:
             excluded.append((fan, by))
     # Pungs of terminals or honours that a wind, dragon or Nine Gates fan already counts.
-    if per_set and PUNG_OF_TERMINALS_OR_HONORS not in excluded_by:
+    if per_set and F.pung_of_terminals_or_honors not in excluded_by:
         for by in dict.fromkeys(per_set):
-            excluded.append((PUNG_OF_TERMINALS_OR_HONORS, excluded_by.get(by, by)))
+            excluded.append((F.pung_of_terminals_or_honors, excluded_by.get(by, by)))
     if not counted:
-        counted.append((CHICKEN_HAND, 1))
+        counted.append((F.chicken_hand, 1))
     return (
         tuple(_fan_count(f, c) for f, c in counted),
         sum(POINTS[f] * c for f, c in counted),
