@@ -25,6 +25,7 @@ Choices the table leaves open, decided here (docs/scoring.md lists them with the
 * One melded kong and one concealed kong score Melded Kong and Concealed Kong.
 """
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -331,18 +332,15 @@ def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
                 continue
             value = POINTS[fan]
             rest = []
-            others = [pungs[i] for i in range(n) if i not in trio]
-            if others and any(o % 9 == t % 9 for o in others for t in (a, b, c)):
+            # The fourth pung, if any, makes a Double Pung with one of the three.
+            if any(pungs[i] % 9 in (a % 9, b % 9, c % 9) for i in range(n) if i not in trio):
                 rest = [(F.double_pung, 1)]
                 value += POINTS[F.double_pung]
             if value > best:
                 best = value
                 fans = [(fan, 1), *rest]
     if not fans and n >= 2:
-        by_rank: dict[int, int] = {}
-        for t in pungs:
-            by_rank[t % 9] = by_rank.get(t % 9, 0) + 1
-        doubles = sum(1 for k in by_rank.values() if k >= 2)
+        doubles = sum(k >= 2 for k in Counter(t % 9 for t in pungs).values())
         if doubles:
             fans = [(F.double_pung, doubles)]
     return _with_implied(fans)
@@ -425,7 +423,6 @@ class _Hand:
 
     __slots__ = (
         "all_bits",
-        "any_bits",
         "concealed_13",
         "concealed_kongs",
         "counts",
@@ -489,7 +486,7 @@ def _prepare(hand: WinningHand) -> _Hand:
         any_bits |= bits
         if every[t] == 4:
             hogs += 1
-    h.all_bits, h.any_bits = all_bits, any_bits
+    h.all_bits = all_bits
     h.counts = counts
     h.every = every
     h.melds = len(hand.melds)
