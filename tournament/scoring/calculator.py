@@ -680,18 +680,10 @@ def _candidates(h: _Hand) -> list[Candidate]:
         if shapes.is_thirteen_orphans(counts, h.mask):
             return [("thirteen_orphans", [*h.static, (F.thirteen_orphans, 1)], (), ())]
         if shapes.is_honors_and_knitted(counts, h.mask):
-            greater = all(counts[t] for t in range(27, 34))
-            fans = [
-                *h.static,
-                (
-                    F.greater_honors_and_knitted_tiles
-                    if greater
-                    else F.lesser_honors_and_knitted_tiles,
-                    1,
-                ),
-            ]
-            if greater:
-                fans.append((F.lesser_honors_and_knitted_tiles, 1))
+            # With all seven honours the hand is Greater, which includes Lesser.
+            fans = [*h.static, (F.lesser_honors_and_knitted_tiles, 1)]
+            if all(counts[t] for t in range(27, 34)):
+                fans.append((F.greater_honors_and_knitted_tiles, 1))
             if sum(counts[:27]) == 9:
                 fans.append((F.knitted_straight, 1))
             return [("honors_and_knitted", fans, (), ())]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from itertools import groupby
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
@@ -126,26 +127,17 @@ def _sorted(tiles) -> tuple[str, ...]:
     return tuple(sorted(tiles, key=_tile_key))
 
 
+def _suit_letter(tile: str) -> str:
+    """The suit letter of a suited tile; "" for an honor (or a string that is no tile)."""
+    return tile[1] if len(tile) == 2 and tile[1] in SUITS and tile[0] in _DIGITS[1:] else ""
+
+
 def _write_tiles(tiles) -> str:
     """Tiles in run-length notation, in the given order: 1m1m2m E C -> ``112mEC``."""
-    out: list[str] = []
-    pending: list[str] = []  # ranks waiting for their suit letter
-    suit = ""
-    for tile in tiles:
-        if len(tile) == 2 and tile[1] in SUITS and tile[0] in _DIGITS[1:]:
-            if pending and tile[1] != suit:
-                out.append("".join(pending) + suit)
-                pending = []
-            suit = tile[1]
-            pending.append(tile[0])
-        else:
-            if pending:
-                out.append("".join(pending) + suit)
-                pending = []
-            out.append(tile)
-    if pending:
-        out.append("".join(pending) + suit)
-    return "".join(out)
+    return "".join(
+        "".join(tile[0] for tile in run) + suit if suit else "".join(run)
+        for suit, run in groupby(tiles, key=_suit_letter)
+    )
 
 
 # --- legality ----------------------------------------------------------------------------
