@@ -16,8 +16,6 @@ from itertools import product
 from tournament.scoring.hand import ALL_TILES
 
 TILE_INDEX: dict[str, int] = {tile: index for index, tile in enumerate(ALL_TILES)}
-WINDS = (27, 28, 29, 30)
-DRAGONS = (31, 32, 33)
 TERMINALS_AND_HONORS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 # Limit on each memo: enough for every pattern a session sees.
@@ -293,7 +291,7 @@ def all_waits(counts: list[int], melds: int, mask: int) -> set[int]:
         suited = mask & ~HONORS_MASK
         for pattern, bits in zip(KNITTED_PATTERNS, KNITTED_MASKS, strict=True):
             if suited & ~bits == 0:
-                waits.update(t for t in (*pattern, *WINDS, *DRAGONS) if not counts[t])
+                waits.update(t for t in (*pattern, *range(27, 34)) if not counts[t])
     if melds <= 1 and distinct >= 8:
         for pattern, bits in zip(KNITTED_PATTERNS, KNITTED_MASKS, strict=True):
             missing = bits & ~mask

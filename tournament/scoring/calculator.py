@@ -101,6 +101,11 @@ _REVERSIBLE_BIT, _GREEN_BIT, _EVEN_BIT = 16384, 32768, 65536
 _ANY_SUIT = 7
 
 
+# By suit, the numbers that look the same upside down: no characters, dots 1234589,
+# bamboo 245689 (and the white dragon).
+_REVERSIBLE_RANKS = ((), (1, 2, 3, 4, 5, 8, 9), (2, 4, 5, 6, 8, 9))
+
+
 def _tile_properties(tile: int) -> int:
     if tile >= 27:
         bits = _HONOR_BIT | _TERM_OR_HONOR_BIT | (_WIND_BIT if tile < 31 else _DRAGON_BIT)
@@ -116,9 +121,7 @@ def _tile_properties(tile: int) -> int:
     bits |= _R789 if number >= 7 else _R456 if number >= 4 else _R123
     bits |= _R6789 if number >= 6 else 0
     bits |= _R1234 if number <= 4 else 0
-    if (suit == 1 and number in (1, 2, 3, 4, 5, 8, 9)) or (
-        suit == 2 and number in (2, 4, 5, 6, 8, 9)
-    ):
+    if number in _REVERSIBLE_RANKS[suit]:
         bits |= _REVERSIBLE_BIT
     if suit == 2 and number in (2, 3, 4, 6, 8):
         bits |= _GREEN_BIT
@@ -743,14 +746,8 @@ def score(hand: WinningHand) -> Scored:
     ``notation.ERROR_CODES``) for a tile or wind it cannot read. Of several arrangements
     the one worth most is kept.
     """
-    h = _prepared(hand)
-    best = None
-    best_key: tuple = ()
-    for shape, fans, per_set, preference in _candidates(h):
-        key = (_resolve(fans), preference)
-        if best is None or key > best_key:
-            best, best_key = (shape, fans, per_set), key
-    if best is None:
+    candidates = _candidates(_prepared(hand))
+    if not candidates:
         raise HandError(
             "not_a_winning_hand",
             gettext_noop(
@@ -758,7 +755,8 @@ def score(hand: WinningHand) -> Scored:
                 "honors and knitted tiles or a knitted straight"
             ),
         )
-    shape, fans, per_set = best
+    # Worth most, then preferred (see the module's docstring); of two alike, the first found.
+    shape, fans, per_set, _ = max(candidates, key=lambda c: (_resolve(c[1]), c[3]))
     return _result(shape, fans, per_set, hand.flowers)
 
 

@@ -15,6 +15,7 @@ Whether the tiles actually form a winning hand is the calculator's question
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from itertools import groupby
@@ -91,6 +92,7 @@ _DIGITS: Final = "0123456789"
 _FLAGS: Final = {"self": "self_drawn", "kong": "kong", "fourth": "fourth_tile", "last": "last_tile"}
 _SETTINGS: Final = ("seat", "wind", "flowers")
 CONDITION_WORDS: Final = frozenset((*_FLAGS, *_SETTINGS))
+_CONDITION_WORD: Final = re.compile(r"[^\s,]+")  # the words are parted by spaces or commas
 """The words that may follow ``|``, as ``parse_hand_with_conditions`` reports them."""
 # The numbered form of the honors that other calculators write: 1z-7z in the order players
 # of these rules name them, 东南西北中发白 (so 5z is the red dragon, C).
@@ -633,16 +635,8 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
     """
     found: dict = {}
     seen: dict[str, int] = {}
-    i = start
-    n = len(text)
-    while i < n:
-        if text[i].isspace() or text[i] == ",":
-            i += 1
-            continue
-        j = i
-        while j < n and not (text[j].isspace() or text[j] == ","):
-            j += 1
-        word = text[i:j]
+    for match in _CONDITION_WORD.finditer(text, start):
+        i, j, word = match.start(), match.end(), match.group()
         written_key, equals, raw_value = word.partition("=")
         key = written_key.lower()
         if (key in _FLAGS and not equals) or (key in _SETTINGS and equals):
@@ -712,7 +706,6 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
                 why,
                 {"typed": repr(word), "most": MAX_FLOWERS, "condition": key},
             )
-        i = j
     return found, frozenset(seen)
 
 
