@@ -260,7 +260,7 @@ def validate(hand: WinningHand) -> None:
     14 tiles, at most 4 copies of a tile, and the win conditions. It does not check that
     the tiles form a winning hand: the calculator does (``not_a_winning_hand``).
     """
-    for field in ("self_drawn", "fourth_tile", "kong", "last_tile"):
+    for field in _FLAGS.values():
         if not isinstance(getattr(hand, field), bool):
             raise _error(
                 "wrong_type", gettext_noop("%(field)s must be true or false"), {"field": field}
@@ -408,14 +408,15 @@ def _located(
 
 # Digits not followed by a suit letter, by the character that follows them instead: an
 # uppercase suit letter, which may be an honor of its own.
+_LOWERCASE_SUIT: Final = gettext_noop(
+    "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
+    "these letters are lowercase"
+)
 _MISSING_SUIT: Final = {
     "": gettext_noop(
         "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z"
     ),
-    "M": gettext_noop(
-        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
-        "these letters are lowercase"
-    ),
+    "M": _LOWERCASE_SUIT,
     "P": gettext_noop(
         "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
         "these letters are lowercase (P alone is an honor: the white dragon)"
@@ -424,10 +425,7 @@ _MISSING_SUIT: Final = {
         "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
         "these letters are lowercase (S alone is an honor: the South wind)"
     ),
-    "Z": gettext_noop(
-        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
-        "these letters are lowercase"
-    ),
+    "Z": _LOWERCASE_SUIT,
 }
 
 
@@ -921,10 +919,7 @@ def hand_from_json(obj: object) -> WinningHand:
         concealed=concealed,
         win_tile=win_tile,
         melds=tuple(melds),
-        self_drawn=_field(obj, "self_drawn", bool, False),
-        fourth_tile=_field(obj, "fourth_tile", bool, False),
-        kong=_field(obj, "kong", bool, False),
-        last_tile=_field(obj, "last_tile", bool, False),
+        **{field: _field(obj, field, bool, False) for field in _FLAGS.values()},
         seat_wind=_field(obj, "seat_wind", str, "E"),
         prevalent_wind=_field(obj, "prevalent_wind", str, "E"),
         flowers=_field(obj, "flowers", int, 0),
