@@ -10,22 +10,20 @@ arrangements and waits depend only on its own counts and are memoised on the cou
 a whole hand's arrangements are then a product of a few cached lists.
 """
 
+from functools import lru_cache
 from itertools import product
 
 from tournament.scoring.hand import ALL_TILES
 
 TILE_INDEX: dict[str, int] = {tile: index for index, tile in enumerate(ALL_TILES)}
-WINDS = (27, 28, 29, 30)
-DRAGONS = (31, 32, 33)
 TERMINALS_AND_HONORS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
-# Limit on each memo: enough for every pattern a session sees, cleared when exceeded.
+# Limit on each memo: enough for every pattern a session sees.
 MEMO_LIMIT = 50_000
+memoised = lru_cache(maxsize=MEMO_LIMIT)
 
 # A group arrangement: (chow start ranks, pung ranks, pair rank or -1), ranks within the group.
 GroupArrangement = tuple[tuple[int, ...], tuple[int, ...], int]
-
-_group_memo: dict[tuple[int, ...], tuple[GroupArrangement, ...]] = {}
 
 
 def _search(c: list[int], i: int, chows: list, pungs: list, pair: int, out: set) -> None:
@@ -58,51 +56,35 @@ def _search(c: list[int], i: int, chows: list, pungs: list, pair: int, out: set)
         c[i + 2] += 1
 
 
+@memoised
 def group_arrangements(counts: tuple[int, ...]) -> tuple[GroupArrangement, ...]:
     """Every way to split one group into chows, pungs and (when its size is 2 mod 3) a pair."""
-    found = _group_memo.get(counts)
-    if found is None:
-        size = sum(counts)
-        if size % 3 == 1:
-            found = ()
-        else:
-            out: set = set()
-            _search(list(counts), 0, [], [], -1, out)
-            need_pair = size % 3 == 2
-            found = tuple(sorted(a for a in out if (a[2] >= 0) == need_pair))
-        if len(_group_memo) >= MEMO_LIMIT:
-            _group_memo.clear()
-        _group_memo[counts] = found
-    return found
+    size = sum(counts)
+    if size % 3 == 1:
+        return ()
+    out: set = set()
+    _search(list(counts), 0, [], [], -1, out)
+    need_pair = size % 3 == 2
+    return tuple(sorted(a for a in out if (a[2] >= 0) == need_pair))
 
 
-_complete_memo: dict[tuple[int, ...], bool] = {}
-
-
+@memoised
 def is_complete(counts: tuple[int, ...]) -> bool:
     """Whether a group splits into sets, plus one pair when its size is 2 mod 3."""
-    found = _complete_memo.get(counts)
-    if found is None:
-        size = sum(counts)
-        if size % 3 == 0:
-            found = _sets_only(list(counts))
-        elif size % 3 == 2:
-            # Every set's ranks sum to 0 mod 3, so the pair's rank p has 2p = total (mod 3).
-            total = sum(r * c for r, c in enumerate(counts))
-            found = False
-            for p in range(2 * total % 3, len(counts), 3):
-                if counts[p] >= 2:
-                    c = list(counts)
-                    c[p] -= 2
-                    if _sets_only(c):
-                        found = True
-                        break
-        else:
-            found = False
-        if len(_complete_memo) >= MEMO_LIMIT:
-            _complete_memo.clear()
-        _complete_memo[counts] = found
-    return found
+    size = sum(counts)
+    if size % 3 == 0:
+        return _sets_only(list(counts))
+    if size % 3 == 1:
+        return False
+    # Every set's ranks sum to 0 mod 3, so the pair's rank p has 2p = total (mod 3).
+    total = sum(r * c for r, c in enumerate(counts))
+    for p in range(2 * total % 3, len(counts), 3):
+        if counts[p] >= 2:
+            c = list(counts)
+            c[p] -= 2
+            if _sets_only(c):
+                return True
+    return False
 
 
 def _sets_only(c: list[int]) -> bool:
@@ -122,33 +104,25 @@ def _sets_only(c: list[int]) -> bool:
     return True
 
 
-_wait_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-
+@memoised
 def group_waits(counts: tuple[int, ...]) -> tuple[int, ...]:
     """Ranks whose addition makes the group complete (sets, plus a pair if 2 mod 3).
 
     By shape only: a rank the group already holds four times is included when a fifth
     copy would complete it (the caller removes tiles that cannot be drawn).
     """
-    found = _wait_memo.get(counts)
-    if found is None:
-        waits = []
-        cs = list(counts)
-        n = len(cs)
-        for r in range(n):
-            # Only a tile next to the group's tiles (or a lone tile's pair) can help.
-            if n > 1 and not any(cs[max(0, r - 2) : r + 3]):
-                continue
-            cs[r] += 1
-            if is_complete(tuple(cs)):
-                waits.append(r)
-            cs[r] -= 1
-        found = tuple(waits)
-        if len(_wait_memo) >= MEMO_LIMIT:
-            _wait_memo.clear()
-        _wait_memo[counts] = found
-    return found
+    waits = []
+    cs = list(counts)
+    n = len(cs)
+    for r in range(n):
+        # Only a tile next to the group's tiles (or a lone tile's pair) can help.
+        if n > 1 and not any(cs[max(0, r - 2) : r + 3]):
+            continue
+        cs[r] += 1
+        if is_complete(tuple(cs)):
+            waits.append(r)
+        cs[r] -= 1
+    return tuple(waits)
 
 
 _NO_TILES = (0,) * 9
@@ -156,43 +130,26 @@ _NO_TILES = (0,) * 9
 # A hand arrangement: (chow start tiles, pung tiles, pair tile), tile indices, sorted.
 Arrangement = tuple[tuple[int, ...], tuple[int, ...], int]
 
-_suit_memo: dict[tuple[int, tuple[int, ...]], tuple[Arrangement, ...]] = {}
 
-
+@memoised
 def _suit_arrangements(base: int, group: tuple[int, ...]) -> tuple[Arrangement, ...]:
     """A suit's arrangements with tile indices (``base`` = index of the suit's one)."""
-    key = (base, group)
-    found = _suit_memo.get(key)
-    if found is None:
-        found = tuple(
-            (
-                tuple(base + r for r in chows),
-                tuple(base + r for r in pungs),
-                base + pair if pair >= 0 else -1,
-            )
-            for chows, pungs, pair in group_arrangements(group)
+    return tuple(
+        (
+            tuple(base + r for r in chows),
+            tuple(base + r for r in pungs),
+            base + pair if pair >= 0 else -1,
         )
-        if len(_suit_memo) >= MEMO_LIMIT:
-            _suit_memo.clear()
-        _suit_memo[key] = found
-    return found
-
-
-_hand_memo: dict[tuple[int, ...], tuple[Arrangement, ...]] = {}
+        for chows, pungs, pair in group_arrangements(group)
+    )
 
 
 def standard_arrangements(counts: list[int]) -> tuple[Arrangement, ...]:
     """All splits of the concealed tiles (a multiple of 3 plus 2) into sets and one pair."""
-    key = tuple(counts)
-    found = _hand_memo.get(key)
-    if found is None:
-        found = _arrange(key)
-        if len(_hand_memo) >= MEMO_LIMIT:
-            _hand_memo.clear()
-        _hand_memo[key] = found
-    return found
+    return _arrange(tuple(counts))
 
 
+@memoised
 def _arrange(key: tuple[int, ...]) -> tuple[Arrangement, ...]:
     per_suit = []
     pairs = 0
@@ -283,15 +240,6 @@ HONORS_MASK = sum(1 << t for t in range(27, 34))
 KNITTED_MASKS = tuple(sum(1 << t for t in pattern) for pattern in KNITTED_PATTERNS)
 
 
-def presence_mask(counts: list[int]) -> int:
-    """Bit t set when the tile t is present."""
-    mask = 0
-    for t, c in enumerate(counts):
-        if c:
-            mask |= 1 << t
-    return mask
-
-
 def is_thirteen_orphans(counts: list[int], mask: int) -> bool:
     return mask == TERMINALS_AND_HONORS_MASK and sum(counts) == 14
 
@@ -320,14 +268,12 @@ def knitted_straight_rests(counts: list[int], mask: int) -> list[tuple[tuple[int
     return out
 
 
-def all_waits(counts: list[int], melds: int, mask: int | None = None) -> set[int]:
+def all_waits(counts: list[int], melds: int, mask: int) -> set[int]:
     """Every tile that completes a concealed part of 13 − 3·melds tiles, in any shape.
 
-    ``mask`` is the presence mask of ``counts`` when the caller has it.
+    ``mask`` has bit t set when ``counts`` holds the tile t.
     """
     waits = standard_waits(counts)
-    if mask is None:
-        mask = presence_mask(counts)
     distinct = mask.bit_count()
     if melds == 0 and distinct <= 7:
         # Seven pairs: six pairs (a four counts as two) and one odd tile.
@@ -345,7 +291,7 @@ def all_waits(counts: list[int], melds: int, mask: int | None = None) -> set[int
         suited = mask & ~HONORS_MASK
         for pattern, bits in zip(KNITTED_PATTERNS, KNITTED_MASKS, strict=True):
             if suited & ~bits == 0:
-                waits.update(t for t in (*pattern, *WINDS, *DRAGONS) if not counts[t])
+                waits.update(t for t in (*pattern, *range(27, 34)) if not counts[t])
     if melds <= 1 and distinct >= 8:
         for pattern, bits in zip(KNITTED_PATTERNS, KNITTED_MASKS, strict=True):
             missing = bits & ~mask

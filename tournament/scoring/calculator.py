@@ -25,13 +25,17 @@ Choices the table leaves open, decided here (docs/scoring.md lists them with the
 * One melded kong and one concealed kong score Melded Kong and Concealed Kong.
 """
 
+from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
+from types import SimpleNamespace
 
 from tournament.core_errors import gettext_noop
 from tournament.scoring import _decompose as shapes
+from tournament.scoring._decompose import memoised
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan
-from tournament.scoring.hand import WIND_TILES, HandError, WinningHand
+from tournament.scoring.hand import WIND_TILES, HandError, WinningHand, wind_error
 from tournament.scoring.settlement import MIN_FAN
 
 __all__ = ["ExcludedFan", "FanCount", "Scored", "clear_caches", "score", "score_arrangements"]
@@ -77,100 +81,14 @@ class Scored:
     shape: str
 
 
-_I = {fan.key: index for index, fan in enumerate(FANS)}
+# The calculator names a fan by its index in the table, which is the counting order
+# (highest first): F.all_pungs is the index of the fan keyed "all_pungs". A hand's fans
+# are (index, count) pairs and the fans one excludes a bit mask of indices.
+_INDEX = {fan.key: index for index, fan in enumerate(FANS)}
+F = SimpleNamespace(**_INDEX)
 POINTS = tuple(fan.points for fan in FANS)
-EXCLUDES = tuple(sum(1 << _I[key] for key in fan.excludes) for fan in FANS)
-EXCLUDED_KEYS = tuple(tuple(sorted(_I[key] for key in fan.excludes)) for fan in FANS)
-
-BIG_FOUR_WINDS = _I["big_four_winds"]
-BIG_THREE_DRAGONS = _I["big_three_dragons"]
-ALL_GREEN = _I["all_green"]
-NINE_GATES = _I["nine_gates"]
-FOUR_KONGS = _I["four_kongs"]
-SEVEN_SHIFTED_PAIRS = _I["seven_shifted_pairs"]
-THIRTEEN_ORPHANS = _I["thirteen_orphans"]
-ALL_TERMINALS = _I["all_terminals"]
-LITTLE_FOUR_WINDS = _I["little_four_winds"]
-LITTLE_THREE_DRAGONS = _I["little_three_dragons"]
-ALL_HONORS = _I["all_honors"]
-FOUR_CONCEALED_PUNGS = _I["four_concealed_pungs"]
-PURE_TERMINAL_CHOWS = _I["pure_terminal_chows"]
-QUADRUPLE_CHOW = _I["quadruple_chow"]
-FOUR_PURE_SHIFTED_PUNGS = _I["four_pure_shifted_pungs"]
-FOUR_PURE_SHIFTED_CHOWS = _I["four_pure_shifted_chows"]
-THREE_KONGS = _I["three_kongs"]
-ALL_TERMINALS_AND_HONORS = _I["all_terminals_and_honors"]
-SEVEN_PAIRS = _I["seven_pairs"]
-GREATER_HONORS_AND_KNITTED = _I["greater_honors_and_knitted_tiles"]
-ALL_EVEN_PUNGS = _I["all_even_pungs"]
-FULL_FLUSH = _I["full_flush"]
-PURE_TRIPLE_CHOW = _I["pure_triple_chow"]
-PURE_SHIFTED_PUNGS = _I["pure_shifted_pungs"]
-UPPER_TILES = _I["upper_tiles"]
-MIDDLE_TILES = _I["middle_tiles"]
-LOWER_TILES = _I["lower_tiles"]
-PURE_STRAIGHT = _I["pure_straight"]
-THREE_SUITED_TERMINAL_CHOWS = _I["three_suited_terminal_chows"]
-PURE_SHIFTED_CHOWS = _I["pure_shifted_chows"]
-ALL_FIVES = _I["all_fives"]
-TRIPLE_PUNG = _I["triple_pung"]
-THREE_CONCEALED_PUNGS = _I["three_concealed_pungs"]
-LESSER_HONORS_AND_KNITTED = _I["lesser_honors_and_knitted_tiles"]
-KNITTED_STRAIGHT = _I["knitted_straight"]
-UPPER_FOUR = _I["upper_four"]
-LOWER_FOUR = _I["lower_four"]
-BIG_THREE_WINDS = _I["big_three_winds"]
-MIXED_STRAIGHT = _I["mixed_straight"]
-REVERSIBLE_TILES = _I["reversible_tiles"]
-MIXED_TRIPLE_CHOW = _I["mixed_triple_chow"]
-MIXED_SHIFTED_PUNGS = _I["mixed_shifted_pungs"]
-CHICKEN_HAND = _I["chicken_hand"]
-LAST_TILE_DRAW = _I["last_tile_draw"]
-LAST_TILE_CLAIM = _I["last_tile_claim"]
-OUT_WITH_REPLACEMENT_TILE = _I["out_with_replacement_tile"]
-ROBBING_THE_KONG = _I["robbing_the_kong"]
-ALL_PUNGS = _I["all_pungs"]
-HALF_FLUSH = _I["half_flush"]
-MIXED_SHIFTED_CHOWS = _I["mixed_shifted_chows"]
-ALL_TYPES = _I["all_types"]
-MELDED_HAND = _I["melded_hand"]
-TWO_CONCEALED_KONGS = _I["two_concealed_kongs"]
-TWO_DRAGON_PUNGS = _I["two_dragon_pungs"]
-OUTSIDE_HAND = _I["outside_hand"]
-FULLY_CONCEALED_HAND = _I["fully_concealed_hand"]
-TWO_MELDED_KONGS = _I["two_melded_kongs"]
-LAST_TILE = _I["last_tile"]
-DRAGON_PUNG = _I["dragon_pung"]
-PREVALENT_WIND = _I["prevalent_wind"]
-SEAT_WIND = _I["seat_wind"]
-CONCEALED_HAND = _I["concealed_hand"]
-ALL_CHOWS = _I["all_chows"]
-TILE_HOG = _I["tile_hog"]
-DOUBLE_PUNG = _I["double_pung"]
-TWO_CONCEALED_PUNGS = _I["two_concealed_pungs"]
-CONCEALED_KONG = _I["concealed_kong"]
-ALL_SIMPLES = _I["all_simples"]
-PURE_DOUBLE_CHOW = _I["pure_double_chow"]
-MIXED_DOUBLE_CHOW = _I["mixed_double_chow"]
-SHORT_STRAIGHT = _I["short_straight"]
-TWO_TERMINAL_CHOWS = _I["two_terminal_chows"]
-PUNG_OF_TERMINALS_OR_HONORS = _I["pung_of_terminals_or_honors"]
-MELDED_KONG = _I["melded_kong"]
-ONE_VOIDED_SUIT = _I["one_voided_suit"]
-NO_HONORS = _I["no_honors"]
-EDGE_WAIT = _I["edge_wait"]
-CLOSED_WAIT = _I["closed_wait"]
-SINGLE_WAIT = _I["single_wait"]
-SELF_DRAWN = _I["self_drawn"]
-FLOWER_TILES = _I["flower_tiles"]
-
-
-def _remember(memo: dict, key, value):
-    """Store a memoised value; a memo that grows past its limit starts again empty."""
-    if len(memo) >= shapes.MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
-    return value
+EXCLUDES = tuple(sum(1 << _INDEX[key] for key in fan.excludes) for fan in FANS)
+EXCLUDED_KEYS = tuple(tuple(sorted(_INDEX[key] for key in fan.excludes)) for fan in FANS)
 
 
 # --- Layer 1: fans of the tiles alone -------------------------------------------------
@@ -181,6 +99,11 @@ _TERMINAL_BIT, _TERM_OR_HONOR_BIT, _SIMPLE_BIT = 64, 128, 256
 _R789, _R456, _R123, _R6789, _R1234 = 512, 1024, 2048, 4096, 8192
 _REVERSIBLE_BIT, _GREEN_BIT, _EVEN_BIT = 16384, 32768, 65536
 _ANY_SUIT = 7
+
+
+# By suit, the numbers that look the same upside down: no characters, dots 1234589,
+# bamboo 245689 (and the white dragon).
+_REVERSIBLE_RANKS = ((), (1, 2, 3, 4, 5, 8, 9), (2, 4, 5, 6, 8, 9))
 
 
 def _tile_properties(tile: int) -> int:
@@ -198,9 +121,7 @@ def _tile_properties(tile: int) -> int:
     bits |= _R789 if number >= 7 else _R456 if number >= 4 else _R123
     bits |= _R6789 if number >= 6 else 0
     bits |= _R1234 if number <= 4 else 0
-    if (suit == 1 and number in (1, 2, 3, 4, 5, 8, 9)) or (
-        suit == 2 and number in (2, 4, 5, 6, 8, 9)
-    ):
+    if number in _REVERSIBLE_RANKS[suit]:
         bits |= _REVERSIBLE_BIT
     if suit == 2 and number in (2, 3, 4, 6, 8):
         bits |= _GREEN_BIT
@@ -216,51 +137,37 @@ _IS_FIVE = tuple(t < 27 and t % 9 == 4 for t in range(34))
 _OUTSIDE_CHOW = tuple(t < 27 and t % 9 in (0, 6) for t in range(34))
 _FIVES_CHOW = tuple(t < 27 and t % 9 in (2, 3, 4) for t in range(34))
 
-_tile_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+# The fans that every tile of the hand must allow, by the property it must have.
+_EVERY_TILE_FANS = (
+    (_GREEN_BIT, F.all_green),
+    (_TERMINAL_BIT, F.all_terminals),
+    (_HONOR_BIT, F.all_honors),
+    (_TERM_OR_HONOR_BIT, F.all_terminals_and_honors),
+    (_R789, F.upper_tiles),
+    (_R456, F.middle_tiles),
+    (_R123, F.lower_tiles),
+    (_R6789, F.upper_four),
+    (_R1234, F.lower_four),
+    (_REVERSIBLE_BIT, F.reversible_tiles),
+    (_SIMPLE_BIT, F.all_simples),
+)
 
 
+@memoised
 def _tile_fans(all_bits: int, any_bits: int) -> tuple[tuple[int, int], ...]:
     """Fans decided by which tiles appear: ``all_bits`` every tile has, ``any_bits`` some has."""
-    key = (all_bits, any_bits)
-    found = _tile_memo.get(key)
-    if found is not None:
-        return found
-    fans = []
-    suits = bin(any_bits & _ANY_SUIT).count("1")
+    fans = [fan for bit, fan in _EVERY_TILE_FANS if all_bits & bit]
+    suits = (any_bits & _ANY_SUIT).bit_count()
     honors = any_bits & _HONOR_BIT
-    if all_bits & _GREEN_BIT:
-        fans.append(ALL_GREEN)
-    if all_bits & _TERMINAL_BIT:
-        fans.append(ALL_TERMINALS)
-    if all_bits & _HONOR_BIT:
-        fans.append(ALL_HONORS)
-    if all_bits & _TERM_OR_HONOR_BIT:
-        fans.append(ALL_TERMINALS_AND_HONORS)
     if suits == 1:
-        fans.append(HALF_FLUSH if honors else FULL_FLUSH)
-    if all_bits & _R789:
-        fans.append(UPPER_TILES)
-    if all_bits & _R456:
-        fans.append(MIDDLE_TILES)
-    if all_bits & _R123:
-        fans.append(LOWER_TILES)
-    if all_bits & _R6789:
-        fans.append(UPPER_FOUR)
-    if all_bits & _R1234:
-        fans.append(LOWER_FOUR)
-    if all_bits & _REVERSIBLE_BIT:
-        fans.append(REVERSIBLE_TILES)
-    if suits == 3 and any_bits & _WIND_BIT and any_bits & _DRAGON_BIT:
-        fans.append(ALL_TYPES)
+        fans.append(F.half_flush if honors else F.full_flush)
     if suits == 2:
-        fans.append(ONE_VOIDED_SUIT)
+        fans.append(F.one_voided_suit)
+    if suits == 3 and any_bits & _WIND_BIT and any_bits & _DRAGON_BIT:
+        fans.append(F.all_types)
     if not honors:
-        fans.append(NO_HONORS)
-    if all_bits & _SIMPLE_BIT:
-        fans.append(ALL_SIMPLES)
-    found = tuple((fan, 1) for fan in fans)
-    _remember(_tile_memo, key, found)
-    return found
+        fans.append(F.no_honors)
+    return tuple((fan, 1) for fan in fans)
 
 
 # --- Layer 2: fans of the chows, of the suited pungs, of the honour pungs ---------------
@@ -269,14 +176,14 @@ def _tile_fans(all_bits: int, any_bits: int) -> tuple[tuple[int, int], ...]:
 def _pair_fan(a: int, b: int) -> int:
     """The one-point fan two chows (start tiles a <= b) make together, or -1."""
     if a == b:
-        return PURE_DOUBLE_CHOW
+        return F.pure_double_chow
     if a % 9 == b % 9:
-        return MIXED_DOUBLE_CHOW
+        return F.mixed_double_chow
     if a // 9 == b // 9:
         if b - a == 3:
-            return SHORT_STRAIGHT
+            return F.short_straight
         if b - a == 6:
-            return TWO_TERMINAL_CHOWS
+            return F.two_terminal_chows
     return -1
 
 
@@ -286,20 +193,20 @@ def _triple_fan(a: int, b: int, c: int) -> int:
     ranks = (a % 9, b % 9, c % 9)
     if suits[0] == suits[1] == suits[2]:
         if a == b == c:
-            return PURE_TRIPLE_CHOW
+            return F.pure_triple_chow
         if ranks == (0, 3, 6):
-            return PURE_STRAIGHT
+            return F.pure_straight
         if b - a == c - b and b - a in (1, 2):
-            return PURE_SHIFTED_CHOWS
+            return F.pure_shifted_chows
         return -1
     if len(set(suits)) == 3:
         ordered = sorted(ranks)
         if ordered == [0, 3, 6]:
-            return MIXED_STRAIGHT
+            return F.mixed_straight
         if ordered[0] == ordered[2]:
-            return MIXED_TRIPLE_CHOW
+            return F.mixed_triple_chow
         if ordered[1] == ordered[0] + 1 and ordered[2] == ordered[1] + 1:
-            return MIXED_SHIFTED_CHOWS
+            return F.mixed_shifted_chows
     return -1
 
 
@@ -314,15 +221,15 @@ _TRIPLE_FAN = {
 
 # Fans that come with a bigger one and are shown as excluded by it (for the explanation).
 _IMPLIED = {
-    QUADRUPLE_CHOW: (PURE_TRIPLE_CHOW, PURE_DOUBLE_CHOW),
-    FOUR_PURE_SHIFTED_CHOWS: (PURE_SHIFTED_CHOWS,),
-    PURE_TERMINAL_CHOWS: (PURE_DOUBLE_CHOW, TWO_TERMINAL_CHOWS),
-    THREE_SUITED_TERMINAL_CHOWS: (MIXED_DOUBLE_CHOW, TWO_TERMINAL_CHOWS),
-    PURE_TRIPLE_CHOW: (PURE_DOUBLE_CHOW,),
-    PURE_STRAIGHT: (SHORT_STRAIGHT,),
-    MIXED_TRIPLE_CHOW: (MIXED_DOUBLE_CHOW,),
-    FOUR_PURE_SHIFTED_PUNGS: (PURE_SHIFTED_PUNGS,),
-    TRIPLE_PUNG: (DOUBLE_PUNG,),
+    F.quadruple_chow: (F.pure_triple_chow, F.pure_double_chow),
+    F.four_pure_shifted_chows: (F.pure_shifted_chows,),
+    F.pure_terminal_chows: (F.pure_double_chow, F.two_terminal_chows),
+    F.three_suited_terminal_chows: (F.mixed_double_chow, F.two_terminal_chows),
+    F.pure_triple_chow: (F.pure_double_chow,),
+    F.pure_straight: (F.short_straight,),
+    F.mixed_triple_chow: (F.mixed_double_chow,),
+    F.four_pure_shifted_pungs: (F.pure_shifted_pungs,),
+    F.triple_pung: (F.double_pung,),
 }
 
 
@@ -364,16 +271,13 @@ def _pairs_of_chows(chows: tuple[int, ...], used: tuple[int, ...]) -> list[tuple
     return list(counts.items())
 
 
-_chow_memo: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
-
-
+@memoised
 def _chow_fans(chows: tuple[int, ...], pair: int) -> tuple[tuple[int, int], ...]:
-    """Fans of the chows (start tiles, sorted) of an arrangement, with its pair."""
-    # The pair matters only to the two terminal-chow fans, and only when it is a five.
-    key = (chows, pair if _IS_FIVE[pair] else -1)
-    found = _chow_memo.get(key)
-    if found is not None:
-        return found
+    """Fans of the chows (start tiles, sorted) of an arrangement, with its pair.
+
+    The pair matters only to the two terminal-chow fans, and only when it is a five: the
+    caller gives -1 for any other pair, so the memo holds fewer keys.
+    """
     fans: list[tuple[int, int]] = []
     n = len(chows)
     if n == 4:
@@ -391,21 +295,19 @@ def _chow_fans(chows: tuple[int, ...], pair: int) -> tuple[tuple[int, int], ...]
                 fans = [(fan, 1), *rest]
     if not fans and n >= 2:
         fans = _pairs_of_chows(chows, ())
-    found = _with_implied(fans)
-    _remember(_chow_memo, key, found)
-    return found
+    return _with_implied(fans)
 
 
 def _four_chow_fans(chows: tuple[int, ...], pair: int) -> list[tuple[int, int]]:
     a, b, c, d = chows
     if a // 9 == d // 9:
         if a == d:
-            return [(QUADRUPLE_CHOW, 1)]
+            return [(F.quadruple_chow, 1)]
         step = b - a
         if step in (1, 2) and c - b == step and d - c == step:
-            return [(FOUR_PURE_SHIFTED_CHOWS, 1)]
+            return [(F.four_pure_shifted_chows, 1)]
         if a == b and c == d and a % 9 == 0 and c % 9 == 6 and pair == a + 4:
-            return [(PURE_TERMINAL_CHOWS, 1)]
+            return [(F.pure_terminal_chows, 1)]
         return []
     if pair < 27 and pair % 9 == 4:
         # Three-Suited Terminal Chows: 123 and 789 in two suits, a pair of fives in the third.
@@ -413,22 +315,17 @@ def _four_chow_fans(chows: tuple[int, ...], pair: int) -> list[tuple[int, int]]:
         if len(suits) == 2 and pair // 9 not in suits:
             wanted = sorted(9 * s + r for s in suits for r in (0, 6))
             if list(chows) == wanted:
-                return [(THREE_SUITED_TERMINAL_CHOWS, 1)]
+                return [(F.three_suited_terminal_chows, 1)]
     return []
 
 
-_pung_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
-
-
+@memoised
 def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """Fans of the suited pungs and kongs (tiles, sorted) of an arrangement."""
-    found = _pung_memo.get(pungs)
-    if found is not None:
-        return found
     fans: list[tuple[int, int]] = []
     n = len(pungs)
     if n == 4 and pungs[0] // 9 == pungs[3] // 9 and pungs[3] - pungs[0] == 3:
-        fans = [(FOUR_PURE_SHIFTED_PUNGS, 1)]
+        fans = [(F.four_pure_shifted_pungs, 1)]
     if not fans and n >= 3:
         best = -1
         for trio in combinations(range(n), 3):
@@ -438,92 +335,76 @@ def _pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
                 continue
             value = POINTS[fan]
             rest = []
-            others = [pungs[i] for i in range(n) if i not in trio]
-            if others and any(o % 9 == t % 9 for o in others for t in (a, b, c)):
-                rest = [(DOUBLE_PUNG, 1)]
-                value += POINTS[DOUBLE_PUNG]
+            # The fourth pung, if any, makes a Double Pung with one of the three.
+            if any(pungs[i] % 9 in (a % 9, b % 9, c % 9) for i in range(n) if i not in trio):
+                rest = [(F.double_pung, 1)]
+                value += POINTS[F.double_pung]
             if value > best:
                 best = value
                 fans = [(fan, 1), *rest]
     if not fans and n >= 2:
-        by_rank: dict[int, int] = {}
-        for t in pungs:
-            by_rank[t % 9] = by_rank.get(t % 9, 0) + 1
-        doubles = sum(1 for k in by_rank.values() if k >= 2)
+        doubles = sum(k >= 2 for k in Counter(t % 9 for t in pungs).values())
         if doubles:
-            fans = [(DOUBLE_PUNG, doubles)]
-    found = _with_implied(fans)
-    _remember(_pung_memo, pungs, found)
-    return found
+            fans = [(F.double_pung, doubles)]
+    return _with_implied(fans)
 
 
 def _pung_trio_fan(a: int, b: int, c: int) -> int:
     if a // 9 == b // 9 == c // 9:
-        return PURE_SHIFTED_PUNGS if b - a == 1 and c - b == 1 else -1
+        return F.pure_shifted_pungs if b - a == 1 and c - b == 1 else -1
     if len({a // 9, b // 9, c // 9}) == 3:
         ranks = sorted((a % 9, b % 9, c % 9))
         if ranks[0] == ranks[2]:
-            return TRIPLE_PUNG
+            return F.triple_pung
         if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
-            return MIXED_SHIFTED_PUNGS
+            return F.mixed_shifted_pungs
     return -1
 
 
+# The fans of the wind pungs and of the dragon pungs, by (how many, whether the pair is of
+# the same kind); the first fan listed is the one that counts each of those pungs.
+_WIND_FANS = {
+    (4, False): (F.big_four_winds, F.big_three_winds),
+    (3, True): (F.little_four_winds, F.big_three_winds),
+    (3, False): (F.big_three_winds,),
+}
+_DRAGON_FANS = {
+    (3, False): (F.big_three_dragons, F.two_dragon_pungs),
+    (2, True): (F.little_three_dragons, F.two_dragon_pungs, F.dragon_pung),
+    (2, False): (F.two_dragon_pungs, F.dragon_pung),
+    (1, True): (F.dragon_pung,),
+    (1, False): (F.dragon_pung,),
+}
+
 # Honour pungs: (fans, pungs of terminals or honours still counted, per-pung exclusions).
 HonorResult = tuple[tuple[tuple[int, int], ...], int, tuple[int, ...]]
-_honor_memo: dict[tuple, HonorResult] = {}
 
 
+@memoised
 def _honor_fans(honors: tuple[int, ...], pair: int, seat: int, prevalent: int) -> HonorResult:
     """Wind and dragon fans of the honour pungs (tiles, sorted); ``seat``/``prevalent`` tiles."""
-    key = (honors, pair, seat, prevalent)
-    found = _honor_memo.get(key)
-    if found is not None:
-        return found
     winds = [t for t in honors if t < 31]
     dragons = [t for t in honors if t >= 31]
-    fans: list[tuple[int, int]] = []
-    poth = 0
-    poth_excluded: list[int] = []
-    wind_fan = -1
-    if len(winds) == 4:
-        wind_fan = BIG_FOUR_WINDS
-        fans += [(BIG_FOUR_WINDS, 1), (BIG_THREE_WINDS, 1)]
-    elif len(winds) == 3:
-        wind_fan = LITTLE_FOUR_WINDS if 27 <= pair < 31 else BIG_THREE_WINDS
-        fans.append((wind_fan, 1))
-        if wind_fan == LITTLE_FOUR_WINDS:
-            fans.append((BIG_THREE_WINDS, 1))
-    dragon_fan = -1
-    if len(dragons) == 3:
-        dragon_fan = BIG_THREE_DRAGONS
-        fans += [(BIG_THREE_DRAGONS, 1), (TWO_DRAGON_PUNGS, 1)]
-    elif len(dragons) == 2:
-        dragon_fan = LITTLE_THREE_DRAGONS if pair >= 31 else TWO_DRAGON_PUNGS
-        fans.append((dragon_fan, 1))
-        if dragon_fan == LITTLE_THREE_DRAGONS:
-            fans.append((TWO_DRAGON_PUNGS, 1))
-        fans.append((DRAGON_PUNG, 1))
-    elif len(dragons) == 1:
-        dragon_fan = DRAGON_PUNG
-        fans.append((DRAGON_PUNG, 1))
+    wind_fans = _WIND_FANS.get((len(winds), 27 <= pair < 31), ())
+    dragon_fans = _DRAGON_FANS.get((len(dragons), pair >= 31), ())
+    fans = [(fan, 1) for fan in wind_fans + dragon_fans]
     if seat in winds:
-        fans.append((SEAT_WIND, 1))
+        fans.append((F.seat_wind, 1))
     if prevalent in winds:
-        fans.append((PREVALENT_WIND, 1))
+        fans.append((F.prevalent_wind, 1))
+    poth = 0
+    poth_excluded = []
     for t in winds:
-        if wind_fan >= 0:
-            poth_excluded.append(wind_fan)
+        if wind_fans:
+            poth_excluded.append(wind_fans[0])
         elif t == seat:
-            poth_excluded.append(SEAT_WIND)
+            poth_excluded.append(F.seat_wind)
         elif t == prevalent:
-            poth_excluded.append(PREVALENT_WIND)
+            poth_excluded.append(F.prevalent_wind)
         else:
             poth += 1
-    poth_excluded += [dragon_fan] * len(dragons)
-    found = (tuple(fans), poth, tuple(poth_excluded))
-    _remember(_honor_memo, key, found)
-    return found
+    poth_excluded += dragon_fans[:1] * len(dragons)
+    return tuple(fans), poth, tuple(poth_excluded)
 
 
 # --- Layer 3: the hand ------------------------------------------------------------------
@@ -545,7 +426,6 @@ class _Hand:
 
     __slots__ = (
         "all_bits",
-        "any_bits",
         "concealed_13",
         "concealed_kongs",
         "counts",
@@ -565,7 +445,6 @@ class _Hand:
 
 
 _WIND_TILE = {wind: 27 + i for i, wind in enumerate(WIND_TILES)}
-_static_memo: dict[tuple, tuple[tuple[int, int], ...]] = {}
 
 
 def _prepare(hand: WinningHand) -> _Hand:
@@ -578,43 +457,29 @@ def _prepare(hand: WinningHand) -> _Hand:
     h.concealed_13 = counts[:]
     win = index[hand.win_tile]
     counts[win] += 1
-    present = set(tiles)
-    present.add(win)
-    mask = 0
-    for t in present:
-        mask |= 1 << t
-    h.mask = mask
+    present = {*tiles, win}
+    h.mask = sum(1 << t for t in present)
     meld_chows: list[int] = []
     meld_pungs: list[int] = []
     kong_tiles: list[int] = []
     concealed_kongs = 0
-    exposed = 0
-    every = counts  # every tile of the hand, a kong counted as three
-    if hand.melds:
-        every = counts[:]
-        for meld in hand.melds:
-            first = min(index[t] for t in meld.tiles)
-            present.add(first)
-            kind = meld.kind
-            if kind == "chow":
-                meld_chows.append(first)
-                every[first] += 1
-                every[first + 1] += 1
-                every[first + 2] += 1
-                present.add(first + 1)
-                present.add(first + 2)
-                exposed += 1
-            else:
-                every[first] += 3
-                if kind == "pung":
-                    meld_pungs.append(first)
-                    exposed += 1
-                else:
-                    kong_tiles.append(first)
-                    if meld.concealed:
-                        concealed_kongs += 1
-                    else:
-                        exposed += 1
+    every = counts[:] if hand.melds else counts  # every tile of the hand, a kong as three
+    for meld in hand.melds:
+        first = min(index[t] for t in meld.tiles)
+        if meld.kind == "chow":
+            meld_chows.append(first)
+            for t in (first, first + 1, first + 2):
+                every[t] += 1
+                present.add(t)
+            continue
+        every[first] += 3
+        present.add(first)
+        if meld.kind == "pung":
+            meld_pungs.append(first)
+        else:
+            kong_tiles.append(first)
+            concealed_kongs += bool(meld.concealed)
+    exposed = len(hand.melds) - concealed_kongs
     all_bits = -1
     any_bits = 0
     hogs = 0
@@ -624,7 +489,7 @@ def _prepare(hand: WinningHand) -> _Hand:
         any_bits |= bits
         if every[t] == 4:
             hogs += 1
-    h.all_bits, h.any_bits = all_bits, any_bits
+    h.all_bits = all_bits
     h.counts = counts
     h.every = every
     h.melds = len(hand.melds)
@@ -640,56 +505,57 @@ def _prepare(hand: WinningHand) -> _Hand:
     # Last Tile: declared, or certain because the other three copies are in the winner's
     # own exposed sets (they are on the table, so the winning tile is the fourth).
     fourth = hand.fourth_tile or every[win] - counts[win] == 3
-    key = (self_drawn, exposed, hand.last_tile, hand.kong, fourth, len(kong_tiles), concealed_kongs)
-    conditions = _static_memo.get(key)
-    if conditions is None:
-        conditions = _remember(_static_memo, key, _condition_fans(*key))
-    static = _tile_fans(all_bits, any_bits) + conditions
+    melded_kongs = len(kong_tiles) - concealed_kongs
+    static = _tile_fans(all_bits, any_bits) + _condition_fans(
+        self_drawn, exposed, hand.last_tile, hand.kong, fourth, melded_kongs, concealed_kongs
+    )
     if hogs:
-        static += ((TILE_HOG, hogs),)
+        static += ((F.tile_hog, hogs),)
     h.static = static
     return h
 
 
+@memoised
 def _condition_fans(
     self_drawn: bool,
     exposed: int,
     last_tile: bool,
     kong: bool,
     fourth: bool,
-    kongs: int,
+    melded_kongs: int,
     concealed_kongs: int,
 ) -> tuple[tuple[int, int], ...]:
     """Fans of the win conditions, of concealment and of the kongs."""
     fans = []
     if self_drawn:
-        fans.append((SELF_DRAWN, 1))
+        fans.append((F.self_drawn, 1))
     if not exposed:
-        fans.append((FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, 1))
+        fans.append((F.fully_concealed_hand if self_drawn else F.concealed_hand, 1))
     elif exposed == 4 and not self_drawn:
-        fans.append((MELDED_HAND, 1))
+        fans.append((F.melded_hand, 1))
     if last_tile:
-        fans.append((LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM, 1))
+        fans.append((F.last_tile_draw if self_drawn else F.last_tile_claim, 1))
     if kong:
-        fans.append((OUT_WITH_REPLACEMENT_TILE if self_drawn else ROBBING_THE_KONG, 1))
+        fans.append((F.out_with_replacement_tile if self_drawn else F.robbing_the_kong, 1))
     if fourth:
-        fans.append((LAST_TILE, 1))
-    melded_kongs = kongs - concealed_kongs
-    if kongs == 4:
-        fans += [(FOUR_KONGS, 1), (THREE_KONGS, 1)]
-    elif kongs == 3:
-        fans.append((THREE_KONGS, 1))
-    elif kongs == 2:
-        if concealed_kongs == 2:
-            fans += [(TWO_CONCEALED_KONGS, 1), (CONCEALED_KONG, 1)]
-        elif melded_kongs == 2:
-            fans += [(TWO_MELDED_KONGS, 1), (MELDED_KONG, 1)]
-        else:
-            # One of each: the table has no fan for the pair, each kong counts alone.
-            fans += [(MELDED_KONG, 1), (CONCEALED_KONG, 1)]
-    elif kongs == 1:
-        fans.append((CONCEALED_KONG if concealed_kongs else MELDED_KONG, 1))
+        fans.append((F.last_tile, 1))
+    kongs = melded_kongs + concealed_kongs
+    if kongs >= 3:
+        fans += [(F.four_kongs, 1), (F.three_kongs, 1)] if kongs == 4 else [(F.three_kongs, 1)]
+    else:
+        fans += [(fan, 1) for fan in _KONG_FANS.get((melded_kongs, concealed_kongs), ())]
     return tuple(fans)
+
+
+# The fans of one or two kongs, by (melded kongs, concealed kongs).
+_KONG_FANS = {
+    (1, 0): (F.melded_kong,),
+    (0, 1): (F.concealed_kong,),
+    (2, 0): (F.two_melded_kongs, F.melded_kong),
+    (0, 2): (F.two_concealed_kongs, F.concealed_kong),
+    # One of each: the table has no fan for the pair, each kong counts alone.
+    (1, 1): (F.melded_kong, F.concealed_kong),
+}
 
 
 def _unique_wait(h: _Hand) -> bool:
@@ -735,7 +601,7 @@ def _arrangement_fans(
     """
     fans = list(h.static)
     if len(chows) >= 2:
-        fans += _chow_fans(chows, pair)
+        fans += _chow_fans(chows, pair if _IS_FIVE[pair] else -1)
     pungs = h.fixed_pungs
     if concealed_pungs:
         pungs = tuple(sorted(pungs + concealed_pungs)) if pungs else concealed_pungs
@@ -756,11 +622,11 @@ def _arrangement_fans(
                 poth += 1
     if nine_gates:
         # Nine Gates always holds a pung of ones or nines: that one pung is part of it.
-        fans.append((NINE_GATES, 1))
+        fans.append((F.nine_gates, 1))
         poth -= 1
-        per_set = (*per_set, NINE_GATES)
+        per_set = (*per_set, F.nine_gates)
     if poth:
-        fans.append((PUNG_OF_TERMINALS_OR_HONORS, poth))
+        fans.append((F.pung_of_terminals_or_honors, poth))
 
     win = h.win
     # Where the winning tile can sit: a chow or the pair keeps a concealed pung concealed
@@ -770,47 +636,40 @@ def _arrangement_fans(
     for start in concealed_chows:
         if start <= win <= start + 2 and start // 9 == win // 9:
             in_other = True
-            if wait != EDGE_WAIT:
+            if wait != F.edge_wait:
                 if win - start == 1:
-                    wait = CLOSED_WAIT
+                    wait = F.closed_wait
                 elif (win - start == 2 and start % 9 == 0) or (win == start and start % 9 == 6):
-                    wait = EDGE_WAIT
+                    wait = F.edge_wait
     if wait < 0 and pair == win:
-        wait = SINGLE_WAIT
+        wait = F.single_wait
     concealed = len(concealed_pungs) + h.concealed_kongs
     if not h.self_drawn and not in_other and win in concealed_pungs:
         concealed -= 1
     if concealed >= 2:
-        fans.append(
-            (
-                FOUR_CONCEALED_PUNGS
-                if concealed == 4
-                else THREE_CONCEALED_PUNGS
-                if concealed == 3
-                else TWO_CONCEALED_PUNGS,
-                1,
-            )
-        )
+        fans.append((_CONCEALED_PUNGS[concealed], 1))
     if wait >= 0 and _unique_wait(h):
         fans.append((wait, 1))
 
     if knitted:
-        fans.append((KNITTED_STRAIGHT, 1))
+        fans.append((F.knitted_straight, 1))
         if chows and pair < 27:
-            fans.append((ALL_CHOWS, 1))
+            fans.append((F.all_chows, 1))
         return fans, per_set
     if not chows:
-        fans.append((ALL_PUNGS, 1))
+        fans.append((F.all_pungs, 1))
         if h.all_bits & _EVEN_BIT:
-            fans.append((ALL_EVEN_PUNGS, 1))
+            fans.append((F.all_even_pungs, 1))
     elif len(chows) == 4 and pair < 27:
-        fans.append((ALL_CHOWS, 1))
+        fans.append((F.all_chows, 1))
     if _IS_TOH[pair] and all(_OUTSIDE_CHOW[c] for c in chows) and all(_IS_TOH[t] for t in pungs):
-        fans.append((OUTSIDE_HAND, 1))
+        fans.append((F.outside_hand, 1))
     elif _IS_FIVE[pair] and all(_FIVES_CHOW[c] for c in chows) and all(_IS_FIVE[t] for t in pungs):
-        fans.append((ALL_FIVES, 1))
+        fans.append((F.all_fives, 1))
     return fans, per_set
 
+
+_CONCEALED_PUNGS = {2: F.two_concealed_pungs, 3: F.three_concealed_pungs, 4: F.four_concealed_pungs}
 
 # (shape, fans shown, per-pung exclusions, preference among arrangements worth the same)
 Candidate = tuple[str, list[tuple[int, int]], tuple[int, ...], tuple[int, ...]]
@@ -822,20 +681,17 @@ def _candidates(h: _Hand) -> list[Candidate]:
     counts = h.counts
     if not h.melds:
         if shapes.is_thirteen_orphans(counts, h.mask):
-            return [("thirteen_orphans", [*h.static, (THIRTEEN_ORPHANS, 1)], (), ())]
+            return [("thirteen_orphans", [*h.static, (F.thirteen_orphans, 1)], (), ())]
         if shapes.is_honors_and_knitted(counts, h.mask):
-            greater = all(counts[t] for t in range(27, 34))
-            fans = [
-                *h.static,
-                (GREATER_HONORS_AND_KNITTED if greater else LESSER_HONORS_AND_KNITTED, 1),
-            ]
-            if greater:
-                fans.append((LESSER_HONORS_AND_KNITTED, 1))
+            # With all seven honours the hand is Greater, which includes Lesser.
+            fans = [*h.static, (F.lesser_honors_and_knitted_tiles, 1)]
+            if all(counts[t] for t in range(27, 34)):
+                fans.append((F.greater_honors_and_knitted_tiles, 1))
             if sum(counts[:27]) == 9:
-                fans.append((KNITTED_STRAIGHT, 1))
+                fans.append((F.knitted_straight, 1))
             return [("honors_and_knitted", fans, (), ())]
         if shapes.is_seven_pairs(counts):
-            fans = [*h.static, (SEVEN_PAIRS, 1)]
+            fans = [*h.static, (F.seven_pairs, 1)]
             pairs = [t for t in range(34) if counts[t]]
             if (
                 len(pairs) == 7
@@ -843,7 +699,7 @@ def _candidates(h: _Hand) -> list[Candidate]:
                 and pairs[0] // 9 == pairs[6] // 9
                 and pairs[6] < 27
             ):
-                fans.append((SEVEN_SHIFTED_PAIRS, 1))
+                fans.append((F.seven_shifted_pairs, 1))
             out.append(("seven_pairs", fans, (), (-1, 0)))
     meld_chows = tuple(h.meld_chows)
     if h.melds <= 1 and sum(counts) == 14 - 3 * h.melds:
@@ -872,18 +728,8 @@ def _unreadable(hand: WinningHand) -> HandError:
 
     The codes are notation's (``validate`` reports the same problems first).
     """
-    if hand.seat_wind not in _WIND_TILE:
-        return HandError(
-            "invalid_seat_wind",
-            gettext_noop("seat wind %(wind)s is not E, S, W or N"),
-            {"wind": repr(hand.seat_wind)},
-        )
-    if hand.prevalent_wind not in _WIND_TILE:
-        return HandError(
-            "invalid_prevalent_wind",
-            gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
-            {"wind": repr(hand.prevalent_wind)},
-        )
+    if error := wind_error(hand):
+        return error
     tiles = [*hand.concealed, hand.win_tile, *(t for meld in hand.melds for t in meld.tiles)]
     unknown = next((t for t in tiles if t not in shapes.TILE_INDEX), None)
     return HandError(
@@ -900,14 +746,8 @@ def score(hand: WinningHand) -> Scored:
     ``notation.ERROR_CODES``) for a tile or wind it cannot read. Of several arrangements
     the one worth most is kept.
     """
-    h = _prepared(hand)
-    best = None
-    best_key: tuple = ()
-    for shape, fans, per_set, preference in _candidates(h):
-        key = (_resolve(fans), preference)
-        if best is None or key > best_key:
-            best, best_key = (shape, fans, per_set), key
-    if best is None:
+    candidates = _candidates(_prepared(hand))
+    if not candidates:
         raise HandError(
             "not_a_winning_hand",
             gettext_noop(
@@ -915,7 +755,8 @@ def score(hand: WinningHand) -> Scored:
                 "honors and knitted tiles or a knitted straight"
             ),
         )
-    shape, fans, per_set = best
+    # Worth most, then preferred (see the module's docstring); of two alike, the first found.
+    shape, fans, per_set, _ = max(candidates, key=lambda c: (_resolve(c[1]), c[3]))
     return _result(shape, fans, per_set, hand.flowers)
 
 
@@ -939,47 +780,40 @@ def clear_caches() -> None:
     not depend on what was scored before.
     """
     for namespace in (globals(), vars(shapes)):
-        for name, value in list(namespace.items()):
-            if name.endswith("_memo") and isinstance(value, dict):
-                value.clear()
-    _fan_counts.clear()
-    _excluded_fans.clear()
-
-
-_result_memo: dict[tuple, Scored] = {}
-_core_memo: dict[tuple, tuple] = {}
+        for value in namespace.values():
+            if hasattr(value, "cache_clear"):
+                value.cache_clear()
 
 
 def _result(
     shape: str, fans: list[tuple[int, int]], per_set: tuple[int, ...], flowers: int
 ) -> Scored:
-    """The Scored of the arrangement kept (memoised: results are immutable)."""
-    key = (shape, tuple(sorted(fans)), per_set)
-    found = _result_memo.get((key, flowers))
-    if found is None:
-        core = _core_memo.get(key)
-        if core is None:
-            core = _remember(_core_memo, key, _build_result(*key))
-        counted, total, excluded = core
-        if flowers:
-            counted = (*counted, _fan_count(FLOWER_TILES, flowers))
-        found = Scored(
-            fans=counted,
-            total=total + flowers,
-            total_without_flowers=total,
-            valid=total >= MIN_FAN,
-            excluded=excluded,
-            shape=shape,
-        )
-        _remember(_result_memo, (key, flowers), found)
-    return found
+    """The Scored of the arrangement kept."""
+    return _scored(shape, tuple(sorted(fans)), per_set, flowers)
 
 
-def _build_result(
-    shape: str, fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...]
+@memoised
+def _scored(
+    shape: str, fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...], flowers: int
+) -> Scored:
+    counted, total, excluded = _counted(fans, per_set)
+    if flowers:
+        counted = (*counted, _fan_count(F.flower_tiles, flowers))
+    return Scored(
+        fans=counted,
+        total=total + flowers,
+        total_without_flowers=total,
+        valid=total >= MIN_FAN,
+        excluded=excluded,
+        shape=shape,
+    )
+
+
+@memoised
+def _counted(
+    fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...]
 ) -> tuple[tuple[FanCount, ...], int, tuple[ExcludedFan, ...]]:
     """Counted fans (highest first), their total and the fans excluded, with by whom."""
-    del shape
     counted: list[tuple[int, int]] = []
     excluded: list[tuple[int, int]] = []
     excluded_by: dict[int, int] = {}
@@ -993,11 +827,11 @@ def _build_result(
         else:
             excluded.append((fan, by))
     # Pungs of terminals or honours that a wind, dragon or Nine Gates fan already counts.
-    if per_set and PUNG_OF_TERMINALS_OR_HONORS not in excluded_by:
+    if per_set and F.pung_of_terminals_or_honors not in excluded_by:
         for by in dict.fromkeys(per_set):
-            excluded.append((PUNG_OF_TERMINALS_OR_HONORS, excluded_by.get(by, by)))
+            excluded.append((F.pung_of_terminals_or_honors, excluded_by.get(by, by)))
     if not counted:
-        counted.append((CHICKEN_HAND, 1))
+        counted.append((F.chicken_hand, 1))
     return (
         tuple(_fan_count(f, c) for f, c in counted),
         sum(POINTS[f] * c for f, c in counted),
@@ -1005,23 +839,13 @@ def _build_result(
     )
 
 
-_fan_counts: dict[tuple[int, int], FanCount] = {}
-_excluded_fans: dict[tuple[int, int], ExcludedFan] = {}
-
-
+@cache  # a few hundred fans and counts at most
 def _fan_count(fan: int, count: int) -> FanCount:
-    found = _fan_counts.get((fan, count))
-    if found is None:
-        f = FANS[fan]
-        found = _fan_counts[fan, count] = FanCount(f.key, f.name_en, f.name_zh, f.points, count)
-    return found
+    f = FANS[fan]
+    return FanCount(f.key, f.name_en, f.name_zh, f.points, count)
 
 
+@cache  # 81 × 81 pairs at most
 def _excluded_fan(fan: int, by: int) -> ExcludedFan:
-    found = _excluded_fans.get((fan, by))
-    if found is None:
-        f, b = FANS[fan], FANS[by]
-        found = _excluded_fans[fan, by] = ExcludedFan(
-            f.key, f.name_en, f.name_zh, b.key, b.name_en, b.name_zh
-        )
-    return found
+    f, b = FANS[fan], FANS[by]
+    return ExcludedFan(f.key, f.name_en, f.name_zh, b.key, b.name_en, b.name_zh)

@@ -156,106 +156,76 @@ _ANY = frozenset(SHAPES)
 
 # The shapes in which each fan can be *counted* (a fan that a shape's own fan always
 # excludes, like Concealed Hand beside Seven Pairs, is not counted in that shape). Two
-# fans whose shapes do not meet cannot both be counted.
+# fans whose shapes do not meet cannot both be counted. A fan not listed here is counted
+# only in four sets and a pair; the few listed with that shape alone say why.
+_OTHER_SHAPES: dict[str, set[str]] = {
+    # 88
+    "big_four_winds": {_S},  # four wind pungs
+    "big_three_dragons": {_S},  # three dragon pungs
+    "all_green": {_S, _P},  # green tiles only: 222233446688s + FF is seven pairs
+    "nine_gates": {_S},  # 1112345678999 + one tile, four sets and a pair
+    "seven_shifted_pairs": {_P},
+    "thirteen_orphans": {_O},
+    # 64
+    "all_terminals": {_S, _P},  # four pungs of terminals, or seven terminal pairs
+    "little_four_winds": {_S},  # three wind pungs and a wind pair
+    "all_honors": {_S, _P},
+    "pure_terminal_chows": {_S},  # its seven-pairs reading is excluded by it
+    # 32
+    "all_terminals_and_honors": {_S, _P},  # excluded by Thirteen Orphans there
+    # 24
+    "seven_pairs": {_P},
+    "greater_honors_and_knitted_tiles": {_H},
+    "full_flush": {_S, _P},
+    "upper_tiles": {_S, _P},  # fans of the tiles alone: any shape the tiles allow
+    "middle_tiles": {_S, _P},
+    "lower_tiles": {_S, _P},
+    # 16
+    "all_fives": {_S},  # every set and the pair hold a five: seven pairs cannot
+    # 12
+    "lesser_honors_and_knitted_tiles": {_H},
+    "knitted_straight": {_K, _H},  # with nine suited knitted tiles, also in 全不靠
+    "upper_four": {_S, _P},
+    "lower_four": {_S, _P},
+    # 8
+    "reversible_tiles": {_S, _P},  # knitted and orphan hands need characters
+    "chicken_hand": {_S},  # every other shape has a fan of its own
+    "last_tile_draw": _ANY,  # how the tile came: any shape
+    "last_tile_claim": _ANY,
+    "out_with_replacement_tile": {_S, _K},  # needs a kong: the set of a knitted straight
+    # No copy of the winning tile may be in the hand: seven pairs always pairs it.
+    "robbing_the_kong": {_S, _K, _O, _H},
+    # 6
+    "half_flush": {_S, _P},
+    "all_types": {_S, _P, _K},  # excluded by Thirteen Orphans and by 全不靠/七星不靠
+    "melded_hand": {_S},  # four claimed sets
+    # 4
+    "outside_hand": {_S},  # seven such pairs are All Terminals (and Honors)
+    "fully_concealed_hand": {_S, _K},  # excluded by the other shapes' fans
+    # The three other copies on the table, none in the concealed hand: not seven pairs.
+    "last_tile": {_S, _K, _O, _H},
+    # 2
+    "dragon_pung": {_S, _K},  # a pung: four sets, or the set of a knitted straight
+    "prevalent_wind": {_S, _K},
+    "seat_wind": {_S, _K},
+    "concealed_hand": {_S, _K},  # excluded by the other shapes' fans
+    "all_chows": {_S, _K},  # a knitted straight with a chow and a suited pair
+    "tile_hog": {_S, _P, _K},  # four of a tile not in a kong; orphan hands hold no four
+    "concealed_kong": {_S, _K},
+    "all_simples": {_S, _P},
+    # 1
+    "pung_of_terminals_or_honors": {_S, _K},
+    "melded_kong": {_S, _K},
+    "one_voided_suit": {_S, _P},
+    "no_honors": {_S, _P, _K},
+    "edge_wait": {_S, _K},  # the tile completes a chow
+    "closed_wait": {_S, _K},
+    "single_wait": {_S, _K},  # excluded by the other shapes' fans
+    "self_drawn": _ANY,
+    FLOWERS: _ANY,
+}
 FAN_SHAPES: dict[str, frozenset[str]] = {
-    key: frozenset(shapes)
-    for key, shapes in {
-        # 88
-        "big_four_winds": {_S},  # four wind pungs
-        "big_three_dragons": {_S},  # three dragon pungs
-        "all_green": {_S, _P},  # green tiles only: 222233446688s + FF is seven pairs
-        "nine_gates": {_S},  # 1112345678999 + one tile, four sets and a pair
-        "four_kongs": {_S},
-        "seven_shifted_pairs": {_P},
-        "thirteen_orphans": {_O},
-        # 64
-        "all_terminals": {_S, _P},  # four pungs of terminals, or seven terminal pairs
-        "little_four_winds": {_S},  # three wind pungs and a wind pair
-        "little_three_dragons": {_S},
-        "all_honors": {_S, _P},
-        "four_concealed_pungs": {_S},
-        "pure_terminal_chows": {_S},  # its seven-pairs reading is excluded by it
-        # 48
-        "quadruple_chow": {_S},
-        "four_pure_shifted_pungs": {_S},
-        # 32
-        "four_pure_shifted_chows": {_S},
-        "three_kongs": {_S},
-        "all_terminals_and_honors": {_S, _P},  # excluded by Thirteen Orphans there
-        # 24
-        "seven_pairs": {_P},
-        "greater_honors_and_knitted_tiles": {_H},
-        "all_even_pungs": {_S},
-        "full_flush": {_S, _P},
-        "pure_triple_chow": {_S},
-        "pure_shifted_pungs": {_S},
-        "upper_tiles": {_S, _P},  # fans of the tiles alone: any shape the tiles allow
-        "middle_tiles": {_S, _P},
-        "lower_tiles": {_S, _P},
-        # 16
-        "pure_straight": {_S},
-        "three_suited_terminal_chows": {_S},
-        "pure_shifted_chows": {_S},
-        "all_fives": {_S},  # every set and the pair hold a five: seven pairs cannot
-        "triple_pung": {_S},
-        "three_concealed_pungs": {_S},
-        # 12
-        "lesser_honors_and_knitted_tiles": {_H},
-        "knitted_straight": {_K, _H},  # with nine suited knitted tiles, also in 全不靠
-        "upper_four": {_S, _P},
-        "lower_four": {_S, _P},
-        "big_three_winds": {_S},
-        # 8
-        "mixed_straight": {_S},
-        "reversible_tiles": {_S, _P},  # knitted and orphan hands need characters
-        "mixed_triple_chow": {_S},
-        "mixed_shifted_pungs": {_S},
-        "chicken_hand": {_S},  # every other shape has a fan of its own
-        "last_tile_draw": _ANY,  # how the tile came: any shape
-        "last_tile_claim": _ANY,
-        "out_with_replacement_tile": {_S, _K},  # needs a kong: the set of a knitted straight
-        # No copy of the winning tile may be in the hand: seven pairs always pairs it.
-        "robbing_the_kong": {_S, _K, _O, _H},
-        # 6
-        "all_pungs": {_S},
-        "half_flush": {_S, _P},
-        "mixed_shifted_chows": {_S},
-        "all_types": {_S, _P, _K},  # excluded by Thirteen Orphans and by 全不靠/七星不靠
-        "melded_hand": {_S},  # four claimed sets
-        "two_concealed_kongs": {_S},
-        "two_dragon_pungs": {_S},
-        # 4
-        "outside_hand": {_S},  # seven such pairs are All Terminals (and Honors)
-        "fully_concealed_hand": {_S, _K},  # excluded by the other shapes' fans
-        "two_melded_kongs": {_S},
-        # The three other copies on the table, none in the concealed hand: not seven pairs.
-        "last_tile": {_S, _K, _O, _H},
-        # 2
-        "dragon_pung": {_S, _K},  # a pung: four sets, or the set of a knitted straight
-        "prevalent_wind": {_S, _K},
-        "seat_wind": {_S, _K},
-        "concealed_hand": {_S, _K},  # excluded by the other shapes' fans
-        "all_chows": {_S, _K},  # a knitted straight with a chow and a suited pair
-        "tile_hog": {_S, _P, _K},  # four of a tile not in a kong; orphan hands hold no four
-        "double_pung": {_S},
-        "two_concealed_pungs": {_S},
-        "concealed_kong": {_S, _K},
-        "all_simples": {_S, _P},
-        # 1
-        "pure_double_chow": {_S},
-        "mixed_double_chow": {_S},
-        "short_straight": {_S},
-        "two_terminal_chows": {_S},
-        "pung_of_terminals_or_honors": {_S, _K},
-        "melded_kong": {_S, _K},
-        "one_voided_suit": {_S, _P},
-        "no_honors": {_S, _P, _K},
-        "edge_wait": {_S, _K},  # the tile completes a chow
-        "closed_wait": {_S, _K},
-        "single_wait": {_S, _K},  # excluded by the other shapes' fans
-        "self_drawn": _ANY,
-        FLOWERS: _ANY,
-    }.items()
+    fan.key: frozenset(_OTHER_SHAPES.get(fan.key, {_S})) for fan in FANS
 }
 
 # Fans whose hands leave room for only a few other fans: besides those they exclude, these
@@ -901,18 +871,15 @@ def check_claim(*, claimed_total=None, claimed_fans=(), scored=None) -> ClaimChe
     computed_total = None
     if scored is not None:
         computed_total = scored.total_without_flowers
-        computed = {f.key: f.count for f in scored.fans if f.key != FLOWERS}
+        computed = Counter({f.key: f.count for f in scored.fans if f.key != FLOWERS})
         if claimed:
+            counts = Counter({key: c.count for key, c in claimed.items()})
+            # A Counter's difference keeps only what is left over: the fans, and how many
+            # times, one side has beyond the other.
             missing = tuple(
-                ClaimedFan(FAN_BY_KEY[key], n - (claimed[key].count if key in claimed else 0))
-                for key, n in computed.items()
-                if n > (claimed[key].count if key in claimed else 0)
+                ClaimedFan(FAN_BY_KEY[key], n) for key, n in (computed - counts).items()
             )
-            extra = tuple(
-                ClaimedFan(c.fan, c.count - computed.get(key, 0))
-                for key, c in claimed.items()
-                if c.count > computed.get(key, 0)
-            )
+            extra = tuple(ClaimedFan(FAN_BY_KEY[key], n) for key, n in (counts - computed).items())
             if missing:
                 problems.append("missing_fans")
             if extra:

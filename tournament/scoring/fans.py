@@ -295,11 +295,9 @@ FANS: tuple[Fan, ...] = tuple(
 )
 FAN_BY_KEY: dict[str, Fan] = {fan.key: fan for fan in FANS}
 
-_BY_NAME: dict[str, Fan] = {}
-for _fan in FANS:
-    _BY_NAME[_fan.key] = _fan
-    _BY_NAME[_fan.name_en.lower()] = _fan
-    _BY_NAME[_fan.name_zh] = _fan
+_BY_NAME: dict[str, Fan] = {
+    name: fan for fan in FANS for name in (fan.key, fan.name_en.lower(), fan.name_zh)
+}
 
 
 def fan_by_name(name: str) -> Fan:

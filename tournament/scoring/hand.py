@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from tournament.core_errors import CoreError
+from tournament.core_errors import CoreError, gettext_noop
 
 SUITS = ("m", "p", "s")
 WIND_TILES = ("E", "S", "W", "N")
@@ -78,3 +78,20 @@ class WinningHand:
     seat_wind: str = "E"
     prevalent_wind: str = "E"
     flowers: int = 0
+
+
+def wind_error(hand: WinningHand) -> HandError | None:
+    """The error for a seat or prevalent wind that is not a wind (notation's codes), or None."""
+    if hand.seat_wind not in WIND_TILES:
+        return HandError(
+            "invalid_seat_wind",
+            gettext_noop("seat wind %(wind)s is not E, S, W or N"),
+            {"wind": repr(hand.seat_wind)},
+        )
+    if hand.prevalent_wind not in WIND_TILES:
+        return HandError(
+            "invalid_prevalent_wind",
+            gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
+            {"wind": repr(hand.prevalent_wind)},
+        )
+    return None

@@ -15,8 +15,10 @@ Whether the tiles actually form a winning hand is the calculator's question
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
+from itertools import groupby
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
@@ -29,6 +31,7 @@ from tournament.scoring.hand import (
     HandError,
     Meld,
     WinningHand,
+    wind_error,
 )
 from tournament.scoring.settlement import MAX_FLOWERS
 
@@ -84,9 +87,12 @@ COPIES_PER_TILE: Final = 4
 
 _TILE_ORDER: Final = {tile: index for index, tile in enumerate(ALL_TILES)}
 _DIGITS: Final = "0123456789"
-_FLAGS: Final = ("self", "kong", "fourth", "last")
+# The words after | that stand alone, each setting a flag of the hand, in the order
+# format_hand writes them; and those written word=value.
+_FLAGS: Final = {"self": "self_drawn", "kong": "kong", "fourth": "fourth_tile", "last": "last_tile"}
 _SETTINGS: Final = ("seat", "wind", "flowers")
-CONDITION_WORDS: Final = frozenset(_FLAGS + _SETTINGS)
+CONDITION_WORDS: Final = frozenset((*_FLAGS, *_SETTINGS))
+_CONDITION_WORD: Final = re.compile(r"[^\s,]+")  # the words are parted by spaces or commas
 """The words that may follow ``|``, as ``parse_hand_with_conditions`` reports them."""
 # The numbered form of the honors that other calculators write: 1z-7z in the order players
 # of these rules name them, 东南西北中发白 (so 5z is the red dragon, C).
@@ -123,26 +129,17 @@ def _sorted(tiles) -> tuple[str, ...]:
     return tuple(sorted(tiles, key=_tile_key))
 
 
+def _suit_letter(tile: str) -> str:
+    """The suit letter of a suited tile; "" for an honor (or a string that is no tile)."""
+    return tile[1] if len(tile) == 2 and tile[1] in SUITS and tile[0] in _DIGITS[1:] else ""
+
+
 def _write_tiles(tiles) -> str:
     """Tiles in run-length notation, in the given order: 1m1m2m E C -> ``112mEC``."""
-    out: list[str] = []
-    pending: list[str] = []  # ranks waiting for their suit letter
-    suit = ""
-    for tile in tiles:
-        if len(tile) == 2 and tile[1] in SUITS and tile[0] in _DIGITS[1:]:
-            if pending and tile[1] != suit:
-                out.append("".join(pending) + suit)
-                pending = []
-            suit = tile[1]
-            pending.append(tile[0])
-        else:
-            if pending:
-                out.append("".join(pending) + suit)
-                pending = []
-            out.append(tile)
-    if pending:
-        out.append("".join(pending) + suit)
-    return "".join(out)
+    return "".join(
+        "".join(tile[0] for tile in run) + suit if suit else "".join(run)
+        for suit, run in groupby(tiles, key=_suit_letter)
+    )
 
 
 # --- legality ----------------------------------------------------------------------------
@@ -263,23 +260,13 @@ def validate(hand: WinningHand) -> None:
     14 tiles, at most 4 copies of a tile, and the win conditions. It does not check that
     the tiles form a winning hand: the calculator does (``not_a_winning_hand``).
     """
-    for field in ("self_drawn", "fourth_tile", "kong", "last_tile"):
+    for field in _FLAGS.values():
         if not isinstance(getattr(hand, field), bool):
             raise _error(
                 "wrong_type", gettext_noop("%(field)s must be true or false"), {"field": field}
             )
-    if hand.seat_wind not in WIND_TILES:
-        raise _error(
-            "invalid_seat_wind",
-            gettext_noop("seat wind %(wind)s is not E, S, W or N"),
-            {"wind": repr(hand.seat_wind)},
-        )
-    if hand.prevalent_wind not in WIND_TILES:
-        raise _error(
-            "invalid_prevalent_wind",
-            gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
-            {"wind": repr(hand.prevalent_wind)},
-        )
+    if error := wind_error(hand):
+        raise error
     flowers = hand.flowers
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= MAX_FLOWERS:
         raise _error(
@@ -421,14 +408,15 @@ def _located(
 
 # Digits not followed by a suit letter, by the character that follows them instead: an
 # uppercase suit letter, which may be an honor of its own.
+_LOWERCASE_SUIT: Final = gettext_noop(
+    "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
+    "these letters are lowercase"
+)
 _MISSING_SUIT: Final = {
     "": gettext_noop(
         "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z"
     ),
-    "M": gettext_noop(
-        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
-        "these letters are lowercase"
-    ),
+    "M": _LOWERCASE_SUIT,
     "P": gettext_noop(
         "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
         "these letters are lowercase (P alone is an honor: the white dragon)"
@@ -437,10 +425,7 @@ _MISSING_SUIT: Final = {
         "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
         "these letters are lowercase (S alone is an honor: the South wind)"
     ),
-    "Z": gettext_noop(
-        "%(digits)s must be followed by a suit letter m, p or s, or by z for the honors 1z-7z; "
-        "these letters are lowercase"
-    ),
+    "Z": _LOWERCASE_SUIT,
 }
 
 
@@ -648,16 +633,8 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
     """
     found: dict = {}
     seen: dict[str, int] = {}
-    i = start
-    n = len(text)
-    while i < n:
-        if text[i].isspace() or text[i] == ",":
-            i += 1
-            continue
-        j = i
-        while j < n and not (text[j].isspace() or text[j] == ","):
-            j += 1
-        word = text[i:j]
+    for match in _CONDITION_WORD.finditer(text, start):
+        i, j, word = match.start(), match.end(), match.group()
         written_key, equals, raw_value = word.partition("=")
         key = written_key.lower()
         if (key in _FLAGS and not equals) or (key in _SETTINGS and equals):
@@ -673,13 +650,7 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
             seen[key] = i
         value_at = i + len(written_key) + 1
         if key in _FLAGS and not equals:
-            field = {
-                "self": "self_drawn",
-                "kong": "kong",
-                "fourth": "fourth_tile",
-                "last": "last_tile",
-            }[key]
-            found[field] = True
+            found[_FLAGS[key]] = True
         elif key in ("seat", "wind") and equals:
             code, field = (
                 ("invalid_seat_wind", "seat_wind")
@@ -733,7 +704,6 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
                 why,
                 {"typed": repr(word), "most": MAX_FLOWERS, "condition": key},
             )
-        i = j
     return found, frozenset(seen)
 
 
@@ -865,16 +835,7 @@ def format_hand(hand: WinningHand) -> str:
         body = _write_tiles(_sorted(meld.tiles)) + suffix
         parts.append(f"{{{body}}}" if meld.concealed else f"[{body}]")
     parts.append(f"+{hand.win_tile}")
-    words = [
-        word
-        for word, present in (
-            ("self", hand.self_drawn),
-            ("kong", hand.kong),
-            ("fourth", hand.fourth_tile),
-            ("last", hand.last_tile),
-        )
-        if present
-    ]
+    words = [word for word, field in _FLAGS.items() if getattr(hand, field)]
     words += [f"seat={hand.seat_wind}", f"wind={hand.prevalent_wind}", f"flowers={hand.flowers}"]
     return " ".join(parts) + " | " + " ".join(words)
 
@@ -958,10 +919,7 @@ def hand_from_json(obj: object) -> WinningHand:
         concealed=concealed,
         win_tile=win_tile,
         melds=tuple(melds),
-        self_drawn=_field(obj, "self_drawn", bool, False),
-        fourth_tile=_field(obj, "fourth_tile", bool, False),
-        kong=_field(obj, "kong", bool, False),
-        last_tile=_field(obj, "last_tile", bool, False),
+        **{field: _field(obj, field, bool, False) for field in _FLAGS.values()},
         seat_wind=_field(obj, "seat_wind", str, "E"),
         prevalent_wind=_field(obj, "prevalent_wind", str, "E"),
         flowers=_field(obj, "flowers", int, 0),

@@ -323,71 +323,63 @@ def _validate_penalties(penalties: object) -> None:
 
 
 def _validate_penalty(index: int, penalty: object) -> None:
-    # Penalties are numbered from 1 in the messages, as on the sheet.
-    number = index + 1
+    def refuse(code: str, template: str, **params: object) -> SettlementError:
+        # Penalties are numbered from 1 in the messages, as on the sheet.
+        return SettlementError(code, template, {"number": index + 1, **params}, index=index)
+
     if not isinstance(penalty, Penalty):
-        raise SettlementError(
+        raise refuse(
             "penalty_invalid",
             gettext_noop("Penalty %(number)s must be a Penalty; got %(value)s."),
-            {"number": number, "value": repr(penalty)},
-            index=index,
+            value=repr(penalty),
         )
     if not _is_player(penalty.offender):
-        raise SettlementError(
+        raise refuse(
             "penalty_offender_invalid",
             gettext_noop("Penalty %(number)s: the offender must be a player 0..3; got %(value)s."),
-            {"number": number, "value": repr(penalty.offender)},
-            index=index,
+            value=repr(penalty.offender),
         )
     if not isinstance(penalty.kind, PenaltyKind):
-        choices = ", ".join(k.value for k in PenaltyKind)
-        raise SettlementError(
+        raise refuse(
             "penalty_kind_invalid",
             gettext_noop("Penalty %(number)s: the kind must be one of %(choices)s; got %(value)s."),
-            {"number": number, "choices": choices, "value": repr(penalty.kind)},
-            index=index,
+            choices=", ".join(k.value for k in PenaltyKind),
+            value=repr(penalty.kind),
         )
     if not (_is_int(penalty.points) and penalty.points > 0):
-        raise SettlementError(
+        raise refuse(
             "penalty_points_invalid",
             gettext_noop(
                 "Penalty %(number)s: points must be a positive whole number; got %(value)s."
             ),
-            {"number": number, "value": repr(penalty.points)},
-            index=index,
+            value=repr(penalty.points),
         )
     if penalty.kind is PenaltyKind.TO_ONE:
         if penalty.beneficiary is None:
-            raise SettlementError(
+            raise refuse(
                 "penalty_beneficiary_required",
                 gettext_noop("Penalty %(number)s: a penalty paid to one player needs that player."),
-                {"number": number},
-                index=index,
             )
         if not _is_player(penalty.beneficiary):
-            raise SettlementError(
+            raise refuse(
                 "penalty_beneficiary_invalid",
                 gettext_noop(
                     "Penalty %(number)s: the beneficiary must be a player 0..3; got %(value)s."
                 ),
-                {"number": number, "value": repr(penalty.beneficiary)},
-                index=index,
+                value=repr(penalty.beneficiary),
             )
         if penalty.beneficiary == penalty.offender:
-            raise SettlementError(
+            raise refuse(
                 "penalty_beneficiary_is_offender",
                 gettext_noop("Penalty %(number)s: %(player)s cannot pay a penalty to themselves."),
-                {"number": number, "player": _label(penalty.offender)},
-                index=index,
+                player=_label(penalty.offender),
             )
     elif penalty.beneficiary is not None:
-        raise SettlementError(
+        raise refuse(
             "penalty_beneficiary_not_allowed",
             gettext_noop(
                 "Penalty %(number)s: only a penalty paid to one player has a beneficiary."
             ),
-            {"number": number},
-            index=index,
         )
 
 
@@ -425,15 +417,13 @@ def _win_points(hand: HandResult) -> Points:
     if hand.winner is None:
         return (0, 0, 0, 0)
     total_fan = hand.fan + hand.flowers
-    payments = [0] * PLAYERS
+    points = [0] * PLAYERS
     for player in range(PLAYERS):
-        if player == hand.winner:
-            continue
-        pays_fan = hand.outcome is Outcome.SELF_DRAWN or player == hand.discarder
-        payments[player] = BASE_POINTS + total_fan if pays_fan else BASE_POINTS
-    points = [-payment for payment in payments]
+        if player != hand.winner:
+            pays_fan = hand.outcome is Outcome.SELF_DRAWN or player == hand.discarder
+            points[player] = -BASE_POINTS - (total_fan if pays_fan else 0)
     # The winner receives exactly what the others pay: 3 × (8 + F) or 24 + F.
-    points[hand.winner] = sum(payments)
+    points[hand.winner] = -sum(points)
     return _four(points)
 
 
@@ -441,23 +431,20 @@ def _penalty_points(penalties: Iterable[Penalty]) -> tuple[Points, int]:
     points = [0] * PLAYERS
     deducted = 0
     for penalty in penalties:
-        points[penalty.offender] -= _penalty_cost(penalty)
+        offender, paid = penalty.offender, penalty.points
         match penalty.kind:
             case PenaltyKind.TO_EACH_OTHER:
                 for player in range(PLAYERS):
-                    if player != penalty.offender:
-                        points[player] += penalty.points
+                    if player != offender:
+                        points[player] += paid
+                        points[offender] -= paid
             case PenaltyKind.TO_ONE:
-                points[penalty.beneficiary] += penalty.points
+                points[penalty.beneficiary] += paid
+                points[offender] -= paid
             case PenaltyKind.DEDUCTED:
-                deducted += penalty.points
+                points[offender] -= paid
+                deducted += paid
     return _four(points), deducted
-
-
-def _penalty_cost(penalty: Penalty) -> int:
-    if penalty.kind is PenaltyKind.TO_EACH_OTHER:
-        return penalty.points * (PLAYERS - 1)
-    return penalty.points
 
 
 def _four(values: Sequence[int]) -> Points:
