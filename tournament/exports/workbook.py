@@ -57,12 +57,6 @@ def _seat(seat: int | None) -> str | None:
     return SEAT_LABELS[seat] if seat is not None else None
 
 
-def _player_at(players: list, seat: int | None):
-    if seat is None or seat >= len(players):
-        return None
-    return players[seat]
-
-
 # ---------------------------------------------------------------- row generators
 
 

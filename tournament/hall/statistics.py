@@ -80,13 +80,6 @@ class HandRow(NamedTuple):
     def discarder_player(self) -> int | None:
         return None if self.discarder is None else self.players[self.discarder]
 
-    @property
-    def winner_wind(self) -> str | None:
-        """The winner's seat wind in this hand (from the 16-hand rotation), or None."""
-        if self.winner is None:
-            return None
-        return _SCHEDULE[self.number - 1].seat_winds[self.winner]
-
 
 class PenaltyRow(NamedTuple):
     """One penalty: its offender's starting seat at a table of ``players``."""

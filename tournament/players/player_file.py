@@ -341,7 +341,7 @@ def _number(cell: object) -> int | None:
     return None
 
 
-def _substitute(cell: object) -> bool | None:
+def _yes_or_no(cell: object) -> bool | None:
     if isinstance(cell, bool):
         return cell
     word = _text(cell).lower()
@@ -481,28 +481,28 @@ def _parse_row(
     ):
         if name in raw:
             _check_code(preview, name, normalise, raw[name])
-    if "is_substitute" in raw:
-        _check_substitute(preview, raw["is_substitute"])
+    for name, code, message in (
+        (
+            "is_substitute",
+            "bad_substitute",
+            _("Substitute “%(value)s” is not understood: write yes or no (是 or 否)."),
+        ),
+        (
+            "ema_guest",
+            "bad_guest",
+            _("EMA guest “%(value)s” is not understood: write yes or no (是 or 否)."),
+        ),
+    ):
+        if name in raw:
+            _check_yes_or_no(preview, raw[name], name, code, message)
     if "email" in raw:
         _check_email(preview, limits.max_lengths.get("email"))
-    if "ema_guest" in raw:
-        _check_guest(preview, raw["ema_guest"])
     return preview
-
-
-def _check_guest(preview: RowPreview, cell: object) -> None:
-    _check_yes_or_no(
-        preview,
-        cell,
-        "ema_guest",
-        "bad_guest",
-        _("EMA guest “%(value)s” is not understood: write yes or no (是 or 否)."),
-    )
 
 
 def _check_yes_or_no(preview: RowPreview, cell: object, name: str, code: str, message) -> None:
     """A yes-or-no column: its value, or ``message`` beside it when it is neither."""
-    value = _substitute(cell)
+    value = _yes_or_no(cell)
     if value is None:
         preview.problems.append(Problem(code, message % {"value": preview.cells[name]}, name))
     else:
@@ -608,16 +608,6 @@ def _check_code(preview: RowPreview, name: str, normalise, cell: object) -> None
         preview.values[name] = normalise(cell)
     except federation.FieldValueError as error:
         preview.problems.append(Problem(error.code, error.message, name))
-
-
-def _check_substitute(preview: RowPreview, cell: object) -> None:
-    _check_yes_or_no(
-        preview,
-        cell,
-        "is_substitute",
-        "bad_substitute",
-        _("Substitute “%(value)s” is not understood: write yes or no (是 or 否)."),
-    )
 
 
 def _flag_duplicates(rows: Sequence[RowPreview]) -> None:

@@ -184,46 +184,33 @@ def absent_seats_give(*, session: Session, choices: list[AbsentSeatChoice]) -> i
     chosen: dict[int, Player] = {}
     given = 0
     for choice in choices:
+        # Every refusal is said beside the absent player's choice of substitute.
+        field = absent_field(choice.absent, "substitute")
         if choice.absent.pk in present:
+            message = _("%(player)s has checked in: their seat stays theirs.")
             raise ValidationError(
-                {
-                    absent_field(choice.absent, "substitute"): _(
-                        "%(player)s has checked in: their seat stays theirs."
-                    )
-                    % {"player": choice.absent}
-                },
-                code="player_present",
+                {field: message % {"player": choice.absent}}, code="player_present"
             )
         substitute = choice.substitute
         if substitute is not None:
             if substitute.pk in chosen:
+                message = _("%(player)s is already chosen for %(other)s's seat.")
                 raise ValidationError(
-                    {
-                        absent_field(choice.absent, "substitute"): _(
-                            "%(player)s is already chosen for %(other)s's seat."
-                        )
-                        % {"player": substitute, "other": chosen[substitute.pk]}
-                    },
+                    {field: message % {"player": substitute, "other": chosen[substitute.pk]}},
                     code="substitute_chosen_twice",
                 )
             chosen[substitute.pk] = choice.absent
             seat = Seat.objects.filter(session=session, player=choice.absent).first()
             if seat is None:
+                message = _("%(player)s has no seat in session %(n)s.")
                 raise ValidationError(
-                    {
-                        absent_field(choice.absent, "substitute"): _(
-                            "%(player)s has no seat in session %(n)s."
-                        )
-                        % {"player": choice.absent, "n": session.number}
-                    },
+                    {field: message % {"player": choice.absent, "n": session.number}},
                     code="absent_not_seated",
                 )
             try:
                 seat_replace(seat=seat, player=substitute)
             except ValidationError as refused:
-                raise ValidationError(
-                    {absent_field(choice.absent, "substitute"): refused.messages}
-                ) from refused
+                raise ValidationError({field: refused.messages}) from refused
             given += 1
         if choice.withdraw:
             player_withdraw(player=choice.absent)
