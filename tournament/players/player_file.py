@@ -111,6 +111,10 @@ class RowPreview:
     def has_errors(self) -> bool:
         return bool(self.problems)
 
+    def refuse(self, code: str, message: str, field: str | None = None) -> None:
+        """Say what is wrong with the row, beside ``field`` (None: the whole row)."""
+        self.problems.append(Problem(code, message, field))
+
 
 @dataclass
 class ImportPreview:
@@ -504,7 +508,7 @@ def _check_yes_or_no(preview: RowPreview, cell: object, name: str, code: str, me
     """A yes-or-no column: its value, or ``message`` beside it when it is neither."""
     value = _yes_or_no(cell)
     if value is None:
-        preview.problems.append(Problem(code, message % {"value": preview.cells[name]}, name))
+        preview.refuse(code, message % {"value": preview.cells[name]}, name)
     else:
         preview.values[name] = value
 
@@ -515,21 +519,17 @@ def _check_email(preview: RowPreview, max_length: int | None) -> None:
         if text:
             validate_email(text)
     except ValidationError:
-        preview.problems.append(
-            Problem(
-                "email_invalid",
-                _("“%(value)s” is not an e-mail address.") % {"value": text},
-                "email",
-            )
+        preview.refuse(
+            "email_invalid",
+            _("“%(value)s” is not an e-mail address.") % {"value": text},
+            "email",
         )
         return
     if max_length is not None and len(text) > max_length:
-        preview.problems.append(
-            Problem(
-                "email_too_long",
-                _("The e-mail address is longer than %(max)s characters.") % {"max": max_length},
-                "email",
-            )
+        preview.refuse(
+            "email_too_long",
+            _("The e-mail address is longer than %(max)s characters.") % {"max": max_length},
+            "email",
         )
         return
     preview.values["email"] = text
@@ -562,25 +562,21 @@ def _check_text(preview: RowPreview, name: str, max_length: int | None) -> None:
     if found is not None:
         # A cell may hold a line break (a quoted CSV field, an Alt+Enter in a spreadsheet):
         # said for its row, as the players' form says it beside the field.
-        preview.problems.append(
-            Problem(
-                "not_one_line",
-                _(
-                    "The %(field)s must be one line, without line breaks or control "
-                    "characters (%(character)s)."
-                )
-                % {"field": field_label(name), "character": character_code(found)},
-                name,
+        preview.refuse(
+            "not_one_line",
+            _(
+                "The %(field)s must be one line, without line breaks or control "
+                "characters (%(character)s)."
             )
+            % {"field": field_label(name), "character": character_code(found)},
+            name,
         )
     elif max_length is not None and len(value) > max_length:
-        preview.problems.append(
-            Problem(
-                "too_long",
-                _("The %(field)s has %(length)s characters; at most %(max)s are allowed.")
-                % {"field": field_label(name), "length": len(value), "max": max_length},
-                name,
-            )
+        preview.refuse(
+            "too_long",
+            _("The %(field)s has %(length)s characters; at most %(max)s are allowed.")
+            % {"field": field_label(name), "length": len(value), "max": max_length},
+            name,
         )
     else:
         preview.values[name] = value
@@ -591,12 +587,10 @@ def _check_names(preview: RowPreview) -> None:
     them when the players are saved, so it is left out of the row's values)."""
     given = {name: preview.cells.get(name, "") for name in NAME_FIELDS}
     if not any(given.values()):
-        preview.problems.append(
-            Problem(
-                "name_missing",
-                _("The name is missing."),
-                "name" if "name" in preview.cells else None,
-            )
+        preview.refuse(
+            "name_missing",
+            _("The name is missing."),
+            "name" if "name" in preview.cells else None,
         )
     elif "name" in preview.cells and not given["name"]:
         preview.values.pop("name", None)
@@ -607,7 +601,7 @@ def _check_code(preview: RowPreview, name: str, normalise, cell: object) -> None
     try:
         preview.values[name] = normalise(cell)
     except federation.FieldValueError as error:
-        preview.problems.append(Problem(error.code, error.message, name))
+        preview.refuse(error.code, error.message, name)
 
 
 def _flag_duplicates(rows: Sequence[RowPreview]) -> None:
@@ -618,13 +612,11 @@ def _flag_duplicates(rows: Sequence[RowPreview]) -> None:
     for row in rows:
         lines = lines_by_number.get(row.values.get("number"), [])
         if len(lines) > 1:
-            row.problems.append(
-                Problem(
-                    "number_repeated",
-                    _("Number %(number)s is on more than one row of the file: rows %(lines)s.")
-                    % {"number": row.values["number"], "lines": ", ".join(map(str, lines))},
-                    "number",
-                )
+            row.refuse(
+                "number_repeated",
+                _("Number %(number)s is on more than one row of the file: rows %(lines)s.")
+                % {"number": row.values["number"], "lines": ", ".join(map(str, lines))},
+                "number",
             )
 
 
@@ -645,13 +637,11 @@ def _flag_shared_ema_numbers(
         ema_number = row.values.get("ema_number")
         others = sorted(holders.get(ema_number, set()) - {row.values.get("number")})
         if ema_number and others:
-            row.problems.append(
-                Problem(
-                    "ema_number_repeated",
-                    _("EMA number %(ema)s is also given to player %(players)s.")
-                    % {"ema": ema_number, "players": ", ".join(map(str, others))},
-                    "ema_number",
-                )
+            row.refuse(
+                "ema_number_repeated",
+                _("EMA number %(ema)s is also given to player %(players)s.")
+                % {"ema": ema_number, "players": ", ".join(map(str, others))},
+                "ema_number",
             )
 
 

@@ -469,33 +469,27 @@ def _shown(model, name: str, value, names: _Names) -> str:
 
 
 def _accounts(names: _Names, row, name: str) -> list[str]:
-    if row is None:
-        return []
     ids = names.accounts.get(("tournament", row.history_id), {}).get(name, [])
     return sorted(names.users.get(user_id, f"#{user_id}") for user_id in ids)
 
 
 def _changes(model, source: str, row, before, names: _Names) -> list[Change]:
     """Field by field: before → after for a change; the values for a creation or a deletion."""
-    changes = []
+    m2m = [each.name for each in row._history_m2m_fields]
     if row.history_type == "~" and before is not None:
-        m2m = [each.name for each in row._history_m2m_fields]
         delta = row.diff_against(before, excluded_fields=[*HIDDEN_FIELDS, *m2m])
         order = {each.name: index for index, each in enumerate(model._meta.fields)}
+        changes = []
         for change in sorted(delta.changes, key=lambda change: order.get(change.field, 0)):
             name = change.field
             if name in REVOCATION_FIELDS:
-                changes.append(Change(_label(model, name), "", _("revoked")))
+                old, new = "", _("revoked")
             elif name in SUMMARISED_FIELDS:
-                changes.append(Change(_label(model, name), "", _("updated")))
+                old, new = "", _("updated")
             else:
-                changes.append(
-                    Change(
-                        _label(model, name),
-                        _shown(model, name, change.old, names),
-                        _shown(model, name, change.new, names),
-                    )
-                )
+                old = _shown(model, name, change.old, names)
+                new = _shown(model, name, change.new, names)
+            changes.append(Change(_label(model, name), old, new))
         for name in m2m:
             old, new = _accounts(names, before, name), _accounts(names, row, name)
             if old != new:
@@ -506,6 +500,7 @@ def _changes(model, source: str, row, before, names: _Names) -> list[Change]:
     left_out = (
         HIDDEN_FIELDS | SUMMARISED_FIELDS | REVOCATION_FIELDS | SUBJECT_FIELDS.get(source, set())
     )
+    held = []
     for model_field in row.tracked_fields:
         name = model_field.name
         if not model_field.editable or name in left_out:
@@ -515,16 +510,14 @@ def _changes(model, source: str, row, before, names: _Names) -> list[Change]:
             continue
         if value == 0 and not model_field.choices:
             continue
-        shown = _shown(model, name, value, names)
-        if row.history_type == "-":
-            changes.append(Change(_label(model, name), shown, ""))
-        else:
-            changes.append(Change(_label(model, name), "", shown))
-    for name in [each.name for each in row._history_m2m_fields]:
-        accounts = _accounts(names, row, name)
-        if accounts:
-            changes.append(Change(_label(model, name), "", ", ".join(accounts)))
-    return changes
+        held.append((name, _shown(model, name, value, names)))
+    held += [(name, ", ".join(_accounts(names, row, name))) for name in m2m]
+    deleted = row.history_type == "-"
+    return [
+        Change(_label(model, name), shown if deleted else "", "" if deleted else shown)
+        for name, shown in held
+        if shown
+    ]
 
 
 def _action(source: str, row, before) -> str:
