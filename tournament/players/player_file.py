@@ -193,15 +193,12 @@ def _read_csv(content: bytes) -> list[list[object]]:
 
 def sniff_delimiter(text: str) -> str:
     """Comma, semicolon or tab: whichever the header line uses most (comma when none)."""
-    header = next((line for line in _lines(text) if line.strip()), "")
+    # The lines one by one, without splitting the whole text at once.
+    lines = io.StringIO(text, newline=None)
+    header = next((line for line in lines if line.strip()), "")
     counts = {delimiter: header.count(delimiter) for delimiter in (",", ";", "\t")}
     best = max(counts, key=lambda delimiter: counts[delimiter])
     return best if counts[best] else ","
-
-
-def _lines(text: str) -> Iterable[str]:
-    """The lines of ``text`` one by one, without splitting the whole text at once."""
-    return io.StringIO(text, newline=None)
 
 
 def _read_xlsx(content: bytes) -> list[list[object]]:
@@ -333,16 +330,14 @@ def _number(cell: object) -> int | None:
     if isinstance(cell, float):
         return int(cell) if cell.is_integer() else None
     text = _text(cell)
-    if _INTEGER.fullmatch(text):
-        whole = text.split(".")[0]
-        sign = -1 if whole.startswith("-") else 1
-        digits = whole.lstrip("+-").lstrip("0") or "0"
-        # Python's int() refuses text of more than 4,300 digits (a CSV cell may hold 100,000):
-        # a number that long stands as one past every bound, of its sign.
-        if len(digits) > _MAX_DIGITS:
-            return sign * 10**_MAX_DIGITS
-        return sign * int(digits)
-    return None
+    if not _INTEGER.fullmatch(text):
+        return None
+    whole = text.split(".")[0]
+    sign = -1 if whole.startswith("-") else 1
+    digits = whole.lstrip("+-").lstrip("0") or "0"
+    # Python's int() refuses text of more than 4,300 digits (a CSV cell may hold 100,000):
+    # a number that long stands as one past every bound, of its sign.
+    return sign * (10**_MAX_DIGITS if len(digits) > _MAX_DIGITS else int(digits))
 
 
 def _yes_or_no(cell: object) -> bool | None:

@@ -82,24 +82,62 @@ PENALTIES = (
 TIME_CALLED_CHANCE = 0.15
 HANDS_CUT_WEIGHTS = ((1, 3), (2, 2), (3, 1))
 
-# Pinyin and hanzi side by side, one name each.
-FAMILY_NAMES = tuple(
-    zip("Li Wang Zhang Liu Chen Yang Huang Zhao Wu Zhou".split(), "李王张刘陈杨黄赵吴周")
-)
-GIVEN_NAMES_ZH = tuple(
-    zip("Wei Fang Min Jing Lei Yang Jie Na Tao Hui".split(), "伟芳敏静磊洋杰娜涛慧")
-)
+# Chinese names: pinyin and hanzi in the same order.
+FAMILY_PINYIN = ("Li", "Wang", "Zhang", "Liu", "Chen", "Yang", "Huang", "Zhao", "Wu", "Zhou")
+GIVEN_PINYIN = ("Wei", "Fang", "Min", "Jing", "Lei", "Yang", "Jie", "Na", "Tao", "Hui")
+FAMILY_NAMES = tuple(zip(FAMILY_PINYIN, "李王张刘陈杨黄赵吴周", strict=True))
+GIVEN_NAMES_ZH = tuple(zip(GIVEN_PINYIN, "伟芳敏静磊洋杰娜涛慧", strict=True))
 GIVEN_NAMES = (
-    "Anna Marc Claire Jonas Lena Hugo Julie Tim Sofia Pieter Elena Mateo Ingrid Luca Haruka Ren"
-).split()
+    "Anna",
+    "Marc",
+    "Claire",
+    "Jonas",
+    "Lena",
+    "Hugo",
+    "Julie",
+    "Tim",
+    "Sofia",
+    "Pieter",
+    "Elena",
+    "Mateo",
+    "Ingrid",
+    "Luca",
+    "Haruka",
+    "Ren",
+)
 SURNAMES = (
-    "Berg Dubois Schmidt Rossi Jansen Novak Moreau Vogel Lindqvist Garcia Kowalski Sato Kato "
-    "Petit Falk Horvath"
-).split()
+    "Berg",
+    "Dubois",
+    "Schmidt",
+    "Rossi",
+    "Jansen",
+    "Novak",
+    "Moreau",
+    "Vogel",
+    "Lindqvist",
+    "Garcia",
+    "Kowalski",
+    "Sato",
+    "Kato",
+    "Petit",
+    "Falk",
+    "Horvath",
+)
 # As the EMA writes them (``tournament.players.federation``).
-COUNTRIES = "CHN DEN FRA GER HUN ITA JPN NED POL ESP".split()
-TEAM_WORDS = "Dragons Winds Bamboo Pungs Flowers Seasons Tigers Cranes".split()
-CITIES = "Beijing Berlin Copenhagen Lyon Milan Osaka Budapest Utrecht Krakow Valencia".split()
+COUNTRIES = ("CHN", "DEN", "FRA", "GER", "HUN", "ITA", "JPN", "NED", "POL", "ESP")
+TEAM_WORDS = ("Dragons", "Winds", "Bamboo", "Pungs", "Flowers", "Seasons", "Tigers", "Cranes")
+CITIES = (
+    "Beijing",
+    "Berlin",
+    "Copenhagen",
+    "Lyon",
+    "Milan",
+    "Osaka",
+    "Budapest",
+    "Utrecht",
+    "Krakow",
+    "Valencia",
+)
 # About half the players play for a team of about four (a team event's size); most players
 # give a country, a team's members its country.
 TEAM_SHARE = 0.5

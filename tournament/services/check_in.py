@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import CheckIn, Player, ScheduledSession, Seat, Session, Tournament
+from tournament.selectors.check_in import session_check_ins
 from tournament.services.draws import seat_replace
 from tournament.services.results import tournament_touch
 from tournament.services.withdrawals import player_withdraw
@@ -169,18 +170,13 @@ def absent_seats_give(*, session: Session, choices: list[AbsentSeatChoice]) -> i
 
     Each seat given records the player it replaces, as *Change seats* does; a table that has
     started refuses its change (``seat_replace``)."""
-    scheduled = ScheduledSession.objects.filter(
-        tournament_id=session.tournament_id, number=session.number
-    ).first()
-    if scheduled is None or scheduled.check_in_opened_at is None:
+    present = session_check_ins(session)
+    if present is None:
         raise ValidationError(
             _("The check-in of session %(n)s was never opened: change seats on its seating page.")
             % {"n": session.number},
             code="check_in_not_opened",
         )
-    present = set(
-        CheckIn.objects.filter(scheduled_session=scheduled).values_list("player_id", flat=True)
-    )
     chosen: dict[int, Player] = {}
     given = 0
     for choice in choices:
