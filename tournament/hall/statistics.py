@@ -27,11 +27,9 @@ from tournament.scoring.fans import FANS
 from tournament.scoring.hand import HandError
 from tournament.seating import WINDS, session_schedule
 
-SELF_DRAWN, DISCARD, NOT_PLAYED = (
-    Outcome.SELF_DRAWN.value,
-    Outcome.DISCARD.value,
-    Outcome.NOT_PLAYED.value,
-)
+SELF_DRAWN = Outcome.SELF_DRAWN.value
+DISCARD = Outcome.DISCARD.value
+NOT_PLAYED = Outcome.NOT_PLAYED.value
 WIN_OUTCOMES = frozenset({SELF_DRAWN, DISCARD})
 # The tournament page lists this many of the biggest hands, and of the most frequent fans.
 BIGGEST_HANDS = 10
