@@ -30,12 +30,15 @@ def _list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def _int(name: str, default: int) -> int:
+def _int(name: str, default: int, minimum: int | None = None) -> int:
     value = os.environ.get(name, "").strip() or str(default)
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name} must be {minimum} or more.")
+    return number
 
 
 DEBUG = _flag("MCR_DEBUG", True)
@@ -193,10 +196,8 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # The event's backups, taken by the task workers every MCR_BACKUP_MINUTES into MCR_BACKUP_DIR
 # (none without it), the newest MCR_BACKUP_KEEP kept (docs/backups.md).
 BACKUP_DIR = os.environ.get("MCR_BACKUP_DIR", "").strip()
-BACKUP_MINUTES = _int("MCR_BACKUP_MINUTES", 5)
-BACKUP_KEEP = _int("MCR_BACKUP_KEEP", 48)
-if BACKUP_MINUTES < 1 or BACKUP_KEEP < 1:
-    raise ImproperlyConfigured("MCR_BACKUP_MINUTES and MCR_BACKUP_KEEP must be 1 or more.")
+BACKUP_MINUTES = _int("MCR_BACKUP_MINUTES", 5, minimum=1)
+BACKUP_KEEP = _int("MCR_BACKUP_KEEP", 48, minimum=1)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -239,9 +240,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 # The hall's screens ask for their next panel every this many seconds: one small request a
 # screen each time (docs/screen.md).
-SCREEN_POLL_SECONDS = _int("MCR_SCREEN_SECONDS", 10)
-if SCREEN_POLL_SECONDS < 1:
-    raise ImproperlyConfigured("MCR_SCREEN_SECONDS must be 1 or more.")
+SCREEN_POLL_SECONDS = _int("MCR_SCREEN_SECONDS", 10, minimum=1)
 
 # E-mail to players (their table and seat when a draw is published, a place off the waiting
 # list), through this SMTP server. Without MCR_EMAIL_HOST nothing is sent: the messages wait
@@ -260,24 +259,18 @@ DEFAULT_FROM_EMAIL = os.environ.get("MCR_EMAIL_FROM", "").strip() or "mcr@localh
 # How many SMTP connections a task worker keeps open at once while sending: a mail server
 # that takes a second to accept each message still takes 300 seat messages in well under a
 # minute.
-EMAIL_CONNECTIONS = _int("MCR_EMAIL_CONNECTIONS", 8)
-if EMAIL_CONNECTIONS < 1:
-    raise ImproperlyConfigured("MCR_EMAIL_CONNECTIONS must be 1 or more.")
+EMAIL_CONNECTIONS = _int("MCR_EMAIL_CONNECTIONS", 8, minimum=1)
 # The site's address as players open it, for the links in e-mails (which no request makes).
 SITE_URL = os.environ.get("MCR_SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
 
 # A player's own page asks the server again every this many seconds, so that their hands
 # appear as the referee enters them: one small request a phone each time.
-PLAYER_PAGE_SECONDS = _int("MCR_PLAYER_PAGE_SECONDS", 30)
-if PLAYER_PAGE_SECONDS < 1:
-    raise ImproperlyConfigured("MCR_PLAYER_PAGE_SECONDS must be 1 or more.")
+PLAYER_PAGE_SECONDS = _int("MCR_PLAYER_PAGE_SECONDS", 30, minimum=1)
 
 # A player's own link (on their badge) works this many days after it was made: long enough
 # for badges printed weeks before the event, short enough that an old badge found later
 # opens nothing. An organiser revokes one sooner from the player's page.
-PLAYER_LINK_DAYS = _int("MCR_PLAYER_LINK_DAYS", 90)
-if PLAYER_LINK_DAYS < 1:
-    raise ImproperlyConfigured("MCR_PLAYER_LINK_DAYS must be 1 or more.")
+PLAYER_LINK_DAYS = _int("MCR_PLAYER_LINK_DAYS", 90, minimum=1)
 
 # Uploaded import files are read in memory; a player list is far below this.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
@@ -366,12 +359,8 @@ API_RATE = os.environ.get("MCR_API_RATE", "300/m").strip()
 # a flood from many addresses, each sign-up e-mailing an address the sender chose, stops
 # there; one e-mail address signs up at most MCR_SIGN_UPS_PER_EMAIL times a day, all
 # tournaments together (a family sharing an address fits).
-SIGN_UPS_PER_HOUR = _int("MCR_SIGN_UPS_PER_HOUR", 200)
-SIGN_UPS_PER_EMAIL = _int("MCR_SIGN_UPS_PER_EMAIL", 5)
-if SIGN_UPS_PER_HOUR < 1 or SIGN_UPS_PER_EMAIL < 1:
-    raise ImproperlyConfigured(
-        "MCR_SIGN_UPS_PER_HOUR and MCR_SIGN_UPS_PER_EMAIL must be 1 or more."
-    )
+SIGN_UPS_PER_HOUR = _int("MCR_SIGN_UPS_PER_HOUR", 200, minimum=1)
+SIGN_UPS_PER_EMAIL = _int("MCR_SIGN_UPS_PER_EMAIL", 5, minimum=1)
 
 # Everything worth seeing goes to stderr, the service's log (journalctl -u mcr): errors with
 # their traceback and the error id the 500 page shows, warnings (failed logins, lockouts,

@@ -39,7 +39,13 @@ from tournament.selectors.standings import (
     team_standings,
     tournament_standings,
 )
-from tournament.selectors.withdrawals import SubstituteCount, last_sessions_played, substitute_count
+from tournament.selectors.withdrawals import (
+    REPLACED_FIELDS,
+    SubstituteCount,
+    last_sessions_played,
+    replaced_text,
+    substitute_count,
+)
 
 Row = tuple
 
@@ -55,12 +61,6 @@ class ExactPoints(Fraction):
 
 def _seat(seat: int | None) -> str | None:
     return SEAT_LABELS[seat] if seat is not None else None
-
-
-def _player_at(players: list, seat: int | None):
-    if seat is None or seat >= len(players):
-        return None
-    return players[seat]
 
 
 # ---------------------------------------------------------------- row generators
@@ -387,24 +387,22 @@ def seating_rows(tournament) -> Iterator[Row]:
             "player__name",
             "player__name_zh",
             "player__team",
-            "replaces__number",
-            "replaces__name",
-            "stands_in_for__number",
-            "stands_in_for__name",
             "player__withdrawn_at",
+            *REPLACED_FIELDS,
         )
         .iterator(chunk_size=2000)
     )
-    for session, table, seat, *rest, withdrawn_at in seats:
-        rest, (replaced, replaced_name, stood_in_for, stood_in_for_name) = rest[:-4], rest[-4:]
-        if replaced is None and stood_in_for is not None:
-            replaced, replaced_name = stood_in_for, stood_in_for_name
+    for session, table, seat, lot, number, name, name_zh, team, withdrawn_at, *replaced in seats:
         yield (
             session,
             table,
             SEAT_LABELS[seat],
-            *rest,
-            None if replaced is None else f"{replaced} {replaced_name}",
+            lot,
+            number,
+            name,
+            name_zh,
+            team,
+            replaced_text(*replaced) or None,
             None if withdrawn_at is None else timezone.localdate(withdrawn_at).isoformat(),
         )
 

@@ -27,11 +27,9 @@ from tournament.scoring.fans import FANS
 from tournament.scoring.hand import HandError
 from tournament.seating import WINDS, session_schedule
 
-SELF_DRAWN, DISCARD, NOT_PLAYED = (
-    Outcome.SELF_DRAWN.value,
-    Outcome.DISCARD.value,
-    Outcome.NOT_PLAYED.value,
-)
+SELF_DRAWN = Outcome.SELF_DRAWN.value
+DISCARD = Outcome.DISCARD.value
+NOT_PLAYED = Outcome.NOT_PLAYED.value
 WIN_OUTCOMES = frozenset({SELF_DRAWN, DISCARD})
 # The tournament page lists this many of the biggest hands, and of the most frequent fans.
 BIGGEST_HANDS = 10
@@ -79,13 +77,6 @@ class HandRow(NamedTuple):
     @property
     def discarder_player(self) -> int | None:
         return None if self.discarder is None else self.players[self.discarder]
-
-    @property
-    def winner_wind(self) -> str | None:
-        """The winner's seat wind in this hand (from the 16-hand rotation), or None."""
-        if self.winner is None:
-            return None
-        return _SCHEDULE[self.number - 1].seat_winds[self.winner]
 
 
 class PenaltyRow(NamedTuple):

@@ -111,6 +111,10 @@ class RowPreview:
     def has_errors(self) -> bool:
         return bool(self.problems)
 
+    def refuse(self, code: str, message: str, field: str | None = None) -> None:
+        """Say what is wrong with the row, beside ``field`` (None: the whole row)."""
+        self.problems.append(Problem(code, message, field))
+
 
 @dataclass
 class ImportPreview:
@@ -189,15 +193,12 @@ def _read_csv(content: bytes) -> list[list[object]]:
 
 def sniff_delimiter(text: str) -> str:
     """Comma, semicolon or tab: whichever the header line uses most (comma when none)."""
-    header = next((line for line in _lines(text) if line.strip()), "")
+    # The lines one by one, without splitting the whole text at once.
+    lines = io.StringIO(text, newline=None)
+    header = next((line for line in lines if line.strip()), "")
     counts = {delimiter: header.count(delimiter) for delimiter in (",", ";", "\t")}
     best = max(counts, key=lambda delimiter: counts[delimiter])
     return best if counts[best] else ","
-
-
-def _lines(text: str) -> Iterable[str]:
-    """The lines of ``text`` one by one, without splitting the whole text at once."""
-    return io.StringIO(text, newline=None)
 
 
 def _read_xlsx(content: bytes) -> list[list[object]]:
@@ -329,19 +330,17 @@ def _number(cell: object) -> int | None:
     if isinstance(cell, float):
         return int(cell) if cell.is_integer() else None
     text = _text(cell)
-    if _INTEGER.fullmatch(text):
-        whole = text.split(".")[0]
-        sign = -1 if whole.startswith("-") else 1
-        digits = whole.lstrip("+-").lstrip("0") or "0"
-        # Python's int() refuses text of more than 4,300 digits (a CSV cell may hold 100,000):
-        # a number that long stands as one past every bound, of its sign.
-        if len(digits) > _MAX_DIGITS:
-            return sign * 10**_MAX_DIGITS
-        return sign * int(digits)
-    return None
+    if not _INTEGER.fullmatch(text):
+        return None
+    whole = text.split(".")[0]
+    sign = -1 if whole.startswith("-") else 1
+    digits = whole.lstrip("+-").lstrip("0") or "0"
+    # Python's int() refuses text of more than 4,300 digits (a CSV cell may hold 100,000):
+    # a number that long stands as one past every bound, of its sign.
+    return sign * (10**_MAX_DIGITS if len(digits) > _MAX_DIGITS else int(digits))
 
 
-def _substitute(cell: object) -> bool | None:
+def _yes_or_no(cell: object) -> bool | None:
     if isinstance(cell, bool):
         return cell
     word = _text(cell).lower()
@@ -481,30 +480,30 @@ def _parse_row(
     ):
         if name in raw:
             _check_code(preview, name, normalise, raw[name])
-    if "is_substitute" in raw:
-        _check_substitute(preview, raw["is_substitute"])
+    for name, code, message in (
+        (
+            "is_substitute",
+            "bad_substitute",
+            _("Substitute “%(value)s” is not understood: write yes or no (是 or 否)."),
+        ),
+        (
+            "ema_guest",
+            "bad_guest",
+            _("EMA guest “%(value)s” is not understood: write yes or no (是 or 否)."),
+        ),
+    ):
+        if name in raw:
+            _check_yes_or_no(preview, raw[name], name, code, message)
     if "email" in raw:
         _check_email(preview, limits.max_lengths.get("email"))
-    if "ema_guest" in raw:
-        _check_guest(preview, raw["ema_guest"])
     return preview
-
-
-def _check_guest(preview: RowPreview, cell: object) -> None:
-    _check_yes_or_no(
-        preview,
-        cell,
-        "ema_guest",
-        "bad_guest",
-        _("EMA guest “%(value)s” is not understood: write yes or no (是 or 否)."),
-    )
 
 
 def _check_yes_or_no(preview: RowPreview, cell: object, name: str, code: str, message) -> None:
     """A yes-or-no column: its value, or ``message`` beside it when it is neither."""
-    value = _substitute(cell)
+    value = _yes_or_no(cell)
     if value is None:
-        preview.problems.append(Problem(code, message % {"value": preview.cells[name]}, name))
+        preview.refuse(code, message % {"value": preview.cells[name]}, name)
     else:
         preview.values[name] = value
 
@@ -515,21 +514,17 @@ def _check_email(preview: RowPreview, max_length: int | None) -> None:
         if text:
             validate_email(text)
     except ValidationError:
-        preview.problems.append(
-            Problem(
-                "email_invalid",
-                _("“%(value)s” is not an e-mail address.") % {"value": text},
-                "email",
-            )
+        preview.refuse(
+            "email_invalid",
+            _("“%(value)s” is not an e-mail address.") % {"value": text},
+            "email",
         )
         return
     if max_length is not None and len(text) > max_length:
-        preview.problems.append(
-            Problem(
-                "email_too_long",
-                _("The e-mail address is longer than %(max)s characters.") % {"max": max_length},
-                "email",
-            )
+        preview.refuse(
+            "email_too_long",
+            _("The e-mail address is longer than %(max)s characters.") % {"max": max_length},
+            "email",
         )
         return
     preview.values["email"] = text
@@ -562,25 +557,21 @@ def _check_text(preview: RowPreview, name: str, max_length: int | None) -> None:
     if found is not None:
         # A cell may hold a line break (a quoted CSV field, an Alt+Enter in a spreadsheet):
         # said for its row, as the players' form says it beside the field.
-        preview.problems.append(
-            Problem(
-                "not_one_line",
-                _(
-                    "The %(field)s must be one line, without line breaks or control "
-                    "characters (%(character)s)."
-                )
-                % {"field": field_label(name), "character": character_code(found)},
-                name,
+        preview.refuse(
+            "not_one_line",
+            _(
+                "The %(field)s must be one line, without line breaks or control "
+                "characters (%(character)s)."
             )
+            % {"field": field_label(name), "character": character_code(found)},
+            name,
         )
     elif max_length is not None and len(value) > max_length:
-        preview.problems.append(
-            Problem(
-                "too_long",
-                _("The %(field)s has %(length)s characters; at most %(max)s are allowed.")
-                % {"field": field_label(name), "length": len(value), "max": max_length},
-                name,
-            )
+        preview.refuse(
+            "too_long",
+            _("The %(field)s has %(length)s characters; at most %(max)s are allowed.")
+            % {"field": field_label(name), "length": len(value), "max": max_length},
+            name,
         )
     else:
         preview.values[name] = value
@@ -591,12 +582,10 @@ def _check_names(preview: RowPreview) -> None:
     them when the players are saved, so it is left out of the row's values)."""
     given = {name: preview.cells.get(name, "") for name in NAME_FIELDS}
     if not any(given.values()):
-        preview.problems.append(
-            Problem(
-                "name_missing",
-                _("The name is missing."),
-                "name" if "name" in preview.cells else None,
-            )
+        preview.refuse(
+            "name_missing",
+            _("The name is missing."),
+            "name" if "name" in preview.cells else None,
         )
     elif "name" in preview.cells and not given["name"]:
         preview.values.pop("name", None)
@@ -607,17 +596,7 @@ def _check_code(preview: RowPreview, name: str, normalise, cell: object) -> None
     try:
         preview.values[name] = normalise(cell)
     except federation.FieldValueError as error:
-        preview.problems.append(Problem(error.code, error.message, name))
-
-
-def _check_substitute(preview: RowPreview, cell: object) -> None:
-    _check_yes_or_no(
-        preview,
-        cell,
-        "is_substitute",
-        "bad_substitute",
-        _("Substitute “%(value)s” is not understood: write yes or no (是 or 否)."),
-    )
+        preview.refuse(error.code, error.message, name)
 
 
 def _flag_duplicates(rows: Sequence[RowPreview]) -> None:
@@ -628,13 +607,11 @@ def _flag_duplicates(rows: Sequence[RowPreview]) -> None:
     for row in rows:
         lines = lines_by_number.get(row.values.get("number"), [])
         if len(lines) > 1:
-            row.problems.append(
-                Problem(
-                    "number_repeated",
-                    _("Number %(number)s is on more than one row of the file: rows %(lines)s.")
-                    % {"number": row.values["number"], "lines": ", ".join(map(str, lines))},
-                    "number",
-                )
+            row.refuse(
+                "number_repeated",
+                _("Number %(number)s is on more than one row of the file: rows %(lines)s.")
+                % {"number": row.values["number"], "lines": ", ".join(map(str, lines))},
+                "number",
             )
 
 
@@ -655,13 +632,11 @@ def _flag_shared_ema_numbers(
         ema_number = row.values.get("ema_number")
         others = sorted(holders.get(ema_number, set()) - {row.values.get("number")})
         if ema_number and others:
-            row.problems.append(
-                Problem(
-                    "ema_number_repeated",
-                    _("EMA number %(ema)s is also given to player %(players)s.")
-                    % {"ema": ema_number, "players": ", ".join(map(str, others))},
-                    "ema_number",
-                )
+            row.refuse(
+                "ema_number_repeated",
+                _("EMA number %(ema)s is also given to player %(players)s.")
+                % {"ema": ema_number, "players": ", ".join(map(str, others))},
+                "ema_number",
             )
 
 

@@ -49,17 +49,9 @@ from collections.abc import Sequence
 
 from tournament.seating.draw import new_seed
 
-USAGE_ERROR = 2
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
-
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = argparse.ArgumentParser(
         prog="python -m tournament.seating",
         description="Plan every session of an MCR tournament at once and print it as JSON.",
     )
@@ -123,19 +115,23 @@ def _read_input(parser: argparse.ArgumentParser, argv: Sequence[str], fields: st
     """The JSON object of ``--input FILE.json``; a file that cannot be read stops the parser."""
     help_text = f"{fields}, as shown on the seating page"
     parser.add_argument("--input", required=True, metavar="FILE.json", help=help_text)
-    args = parser.parse_args(argv)
+    return _read_json(parser, parser.parse_args(argv).input)
+
+
+def _read_json(parser: argparse.ArgumentParser, path: str):
+    """The JSON held by the file at ``path``; a file that cannot be read stops the parser."""
     try:
-        with open(args.input, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8") as handle:
             return json.load(handle)
     except OSError as error:
-        parser.error(f"cannot read {args.input!r}: {error.strerror}")
+        parser.error(f"cannot read {path!r}: {error.strerror}")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        parser.error(f"{args.input!r} is not valid JSON: {error}")
+        parser.error(f"{path!r} is not valid JSON: {error}")
 
 
 def _session_main(argv: Sequence[str]) -> int:
     """`session --input FILE.json`: re-run one session-by-session draw from its input."""
-    parser = _Parser(
+    parser = argparse.ArgumentParser(
         prog="python -m tournament.seating session",
         description="Seat one session by a session-by-session method and print it as JSON.",
     )
@@ -166,7 +162,7 @@ def _session_main(argv: Sequence[str]) -> int:
 
 def _verify_main(argv: Sequence[str]) -> int:
     """`verify FILE.json [--hash HEX]`: check a committed draw from its fairness record."""
-    parser = _Parser(
+    parser = argparse.ArgumentParser(
         prog="python -m tournament.seating verify",
         description="Check a committed draw: its hash, its public value and its seating.",
     )
@@ -177,13 +173,7 @@ def _verify_main(argv: Sequence[str]) -> int:
         "--hash", metavar="HEX", help="the commitment hash published before the draw"
     )
     args = parser.parse_args(argv)
-    try:
-        with open(args.record, encoding="utf-8") as handle:
-            record = json.load(handle)
-    except OSError as error:
-        parser.error(f"cannot read {args.record!r}: {error.strerror}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        parser.error(f"{args.record!r} is not valid JSON: {error}")
+    record = _read_json(parser, args.record)
     from tournament.seating.commitment import SOFTWARE, RecordError, verify
 
     try:
@@ -216,7 +206,7 @@ def _verify_main(argv: Sequence[str]) -> int:
 
 def _replan_main(argv: Sequence[str]) -> int:
     """`replan --input FILE.json`: re-run one re-plan of a published schedule from its input."""
-    parser = _Parser(
+    parser = argparse.ArgumentParser(
         prog="python -m tournament.seating replan",
         description="Re-plan the sessions still to come of a published schedule; print JSON.",
     )
@@ -247,12 +237,9 @@ def _replan_main(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["session"]:
-        return _session_main(argv[1:])
-    if argv[:1] == ["verify"]:
-        return _verify_main(argv[1:])
-    if argv[:1] == ["replan"]:
-        return _replan_main(argv[1:])
+    subcommands = {"session": _session_main, "verify": _verify_main, "replan": _replan_main}
+    if argv and argv[0] in subcommands:
+        return subcommands[argv[0]](argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.players < 4 or args.players % 4:

@@ -74,6 +74,8 @@ SUBJECT_FIELDS = {
     "seat": {"seat"},
     "hand": {"number"},
 }
+# Who made, confirmed or reopened a row, or referees a table: named by their account.
+USER_COLUMNS = ("referee_id", "confirmed_by_id", "entered_by_id", "reopened_by_id")
 # Large figures (the whole-tournament schedule): said to have changed, not spelled out.
 SUMMARISED_FIELDS = frozenset({"players", "groups", "sessions", "stats", "document", "drawn"})
 # Raised to revoke device links: the number means nothing to a reader.
@@ -345,51 +347,43 @@ class _Names:
     hands: dict[int, tuple[int, int]]  # hand id -> (number, table id)
     tables: dict[int, tuple[int, int]]  # table id -> (number, session id)
     sessions: dict[int, int]  # session id -> number
-    accounts: dict[tuple[str, int], dict[str, list[int]]]  # tournament row -> m2m user ids
+    accounts: dict[int, dict[str, list[int]]]  # tournament's history id -> m2m user ids
 
     @classmethod
     def read(cls, rows: dict, previous: dict) -> "_Names":
-        every = [*rows.items(), *previous.items()]
-        user_ids, player_ids, hand_ids, table_ids, session_ids = set(), set(), set(), set(), set()
+        user_ids, player_ids, hand_ids, table_ids = set(), set(), set(), set()
         tournament_rows = []
-        for (source, _history_id), row in every:
-            for name in ("referee_id", "confirmed_by_id", "entered_by_id", "reopened_by_id"):
-                if getattr(row, name, None):
-                    user_ids.add(getattr(row, name))
-            for name in ("player_id", "replaces_id"):
-                if getattr(row, name, None):
-                    player_ids.add(getattr(row, name))
+        for (source, _history_id), row in [*rows.items(), *previous.items()]:
+            user_ids.update(getattr(row, name, None) for name in USER_COLUMNS)
+            player_ids.update(getattr(row, name, None) for name in ("player_id", "replaces_id"))
+            table_ids.add(row.id if source == "table" else getattr(row, "table_id", None))
             if source == "penalty":
                 hand_ids.add(row.hand_id)
-            if getattr(row, "table_id", None):
-                table_ids.add(row.table_id)
-            if source == "table":
-                table_ids.add(row.id)
             if source == "tournament":
                 tournament_rows.append(row)
         accounts: dict = {}
         for m2m_field in _historical(Tournament)._history_m2m_fields:
-            name = m2m_field.name
             kept = HistoricalRecords.m2m_models[m2m_field]
             for history_id, user_id in kept.objects.filter(
                 history_id__in=[row.history_id for row in tournament_rows]
             ).values_list("history_id", "user_id"):
-                accounts.setdefault(("tournament", history_id), {}).setdefault(name, [])
-                accounts[("tournament", history_id)][name].append(user_id)
+                accounts.setdefault(history_id, {}).setdefault(m2m_field.name, []).append(user_id)
                 user_ids.add(user_id)
         hands = _numbers(Hand, hand_ids, "table_id")
         table_ids.update(table_id for _number, table_id in hands.values())
-        tables = _numbers(Table, table_ids, "session_id")
-        session_ids.update(session_id for _number, session_id in tables.values())
+        tables = _numbers(Table, table_ids - {None}, "session_id")
+        session_ids = {session_id for _number, session_id in tables.values()}
         sessions = {
             key: number for key, (number, _none) in _numbers(Session, session_ids, None).items()
         }
         users = dict(
             get_user_model()
-            .objects.filter(pk__in=user_ids)
+            .objects.filter(pk__in=user_ids - {None})
             .values_list("pk", get_user_model().USERNAME_FIELD)
         )
-        players = {player.pk: str(player) for player in Player.objects.filter(pk__in=player_ids)}
+        players = {
+            player.pk: str(player) for player in Player.objects.filter(pk__in=player_ids - {None})
+        }
         return cls(users, players, hands, tables, sessions, accounts)
 
 
@@ -469,33 +463,27 @@ def _shown(model, name: str, value, names: _Names) -> str:
 
 
 def _accounts(names: _Names, row, name: str) -> list[str]:
-    if row is None:
-        return []
-    ids = names.accounts.get(("tournament", row.history_id), {}).get(name, [])
+    ids = names.accounts.get(row.history_id, {}).get(name, [])
     return sorted(names.users.get(user_id, f"#{user_id}") for user_id in ids)
 
 
 def _changes(model, source: str, row, before, names: _Names) -> list[Change]:
     """Field by field: before → after for a change; the values for a creation or a deletion."""
-    changes = []
+    m2m = [each.name for each in row._history_m2m_fields]
     if row.history_type == "~" and before is not None:
-        m2m = [each.name for each in row._history_m2m_fields]
         delta = row.diff_against(before, excluded_fields=[*HIDDEN_FIELDS, *m2m])
         order = {each.name: index for index, each in enumerate(model._meta.fields)}
+        changes = []
         for change in sorted(delta.changes, key=lambda change: order.get(change.field, 0)):
             name = change.field
             if name in REVOCATION_FIELDS:
-                changes.append(Change(_label(model, name), "", _("revoked")))
+                old, new = "", _("revoked")
             elif name in SUMMARISED_FIELDS:
-                changes.append(Change(_label(model, name), "", _("updated")))
+                old, new = "", _("updated")
             else:
-                changes.append(
-                    Change(
-                        _label(model, name),
-                        _shown(model, name, change.old, names),
-                        _shown(model, name, change.new, names),
-                    )
-                )
+                old = _shown(model, name, change.old, names)
+                new = _shown(model, name, change.new, names)
+            changes.append(Change(_label(model, name), old, new))
         for name in m2m:
             old, new = _accounts(names, before, name), _accounts(names, row, name)
             if old != new:
@@ -506,6 +494,7 @@ def _changes(model, source: str, row, before, names: _Names) -> list[Change]:
     left_out = (
         HIDDEN_FIELDS | SUMMARISED_FIELDS | REVOCATION_FIELDS | SUBJECT_FIELDS.get(source, set())
     )
+    held = []
     for model_field in row.tracked_fields:
         name = model_field.name
         if not model_field.editable or name in left_out:
@@ -515,16 +504,14 @@ def _changes(model, source: str, row, before, names: _Names) -> list[Change]:
             continue
         if value == 0 and not model_field.choices:
             continue
-        shown = _shown(model, name, value, names)
-        if row.history_type == "-":
-            changes.append(Change(_label(model, name), shown, ""))
-        else:
-            changes.append(Change(_label(model, name), "", shown))
-    for name in [each.name for each in row._history_m2m_fields]:
-        accounts = _accounts(names, row, name)
-        if accounts:
-            changes.append(Change(_label(model, name), "", ", ".join(accounts)))
-    return changes
+        held.append((name, _shown(model, name, value, names)))
+    held += [(name, ", ".join(_accounts(names, row, name))) for name in m2m]
+    deleted = row.history_type == "-"
+    return [
+        Change(_label(model, name), shown if deleted else "", "" if deleted else shown)
+        for name, shown in held
+        if shown
+    ]
 
 
 def _action(source: str, row, before) -> str:

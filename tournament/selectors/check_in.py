@@ -167,19 +167,27 @@ class AbsentSeats:
     candidates: list[tuple[Player, bool]]  # who can take a seat, and whether checked in
 
 
+def session_check_ins(session: Session) -> set[int] | None:
+    """The players (by id) checked in for ``session``; None while its check-in was never
+    opened."""
+    scheduled = ScheduledSession.objects.filter(
+        tournament_id=session.tournament_id, number=session.number
+    ).first()
+    if scheduled is None or scheduled.check_in_opened_at is None:
+        return None
+    return set(
+        CheckIn.objects.filter(scheduled_session=scheduled).values_list("player_id", flat=True)
+    )
+
+
 def absent_seats(session: Session) -> AbsentSeats:
     """The seats of ``session`` held by players who have not checked in (none while its
     check-in was never opened; a table that has started is no longer changed), and the
     players who could take them: active, not seated in the session, those checked in first,
     substitutes before regular players."""
-    scheduled = ScheduledSession.objects.filter(
-        tournament_id=session.tournament_id, number=session.number
-    ).first()
-    if scheduled is None or scheduled.check_in_opened_at is None:
+    present = session_check_ins(session)
+    if present is None:
         return AbsentSeats(session, [], [])
-    present = set(
-        CheckIn.objects.filter(scheduled_session=scheduled).values_list("player_id", flat=True)
-    )
     seats = (
         Seat.objects.filter(session=session, table__hands__isnull=True)
         .exclude(player_id__in=present)

@@ -16,6 +16,7 @@ from tournament.models import CheckIn, Hand, Player, ScheduledSession, Seat
 from tournament.scoring import Outcome
 from tournament.selectors.seating import PlannedSeat, player_planned_sessions
 from tournament.selectors.standings import tournament_standings
+from tournament.selectors.withdrawals import REPLACED_FIELDS, replaced_text
 
 
 @dataclass(frozen=True)
@@ -122,13 +123,6 @@ def _hand_line(row: tuple, seat: int, by_seat: dict[int, Opponent], running: int
     )
 
 
-def _replaced(number, name, stood_in_for, stood_in_for_name) -> str:
-    """Whom a seat's player replaces, as "8 Player 8", or ""."""
-    if number is not None:
-        return f"{number} {name}"
-    return f"{stood_in_for} {stood_in_for_name}" if stood_in_for is not None else ""
-
-
 def _own_sessions(
     player: Player, minutes: int, starts: dict[int, datetime | None]
 ) -> list[OwnSession]:
@@ -152,10 +146,7 @@ def _own_sessions(
             "score",
             "place",
             "table_points_twelfths",
-            "replaces__number",
-            "replaces__name",
-            "stands_in_for__number",
-            "stands_in_for__name",
+            *REPLACED_FIELDS,
         )
     )
     sessions: dict[int, OwnSession] = {}  # by table id
@@ -182,7 +173,7 @@ def _own_sessions(
             place=own[13],
             table_points=Fraction(own[14], 12),
             table_id=table_id,
-            replaces=_replaced(*own[15:19]),
+            replaces=replaced_text(*own[15:19]),
         )
     return sorted(sessions.values(), key=lambda each: each.number)
 

@@ -165,6 +165,24 @@ def seats_waiting_for_play(player: Player):
     )
 
 
+# The columns of a seat that say whom its player replaces, in ``replaced_text``'s order.
+REPLACED_FIELDS = (
+    "replaces__number",
+    "replaces__name",
+    "stands_in_for__number",
+    "stands_in_for__name",
+)
+
+
+def replaced_text(number, name, stood_in_for, stood_in_for_name) -> str:
+    """Whom a seat's player replaces, as "8 Player 8", or "": the player given the seat by
+    hand (``Seat.replaces``), else the one seated by the draw in their stead
+    (``Seat.stands_in_for``)."""
+    if number is not None:
+        return f"{number} {name}"
+    return f"{stood_in_for} {stood_in_for_name}" if stood_in_for is not None else ""
+
+
 def players_replaced(tournament) -> dict[int, list[str]]:
     """Substitute player id -> the withdrawn players they replaced in the published
     sessions ("8 Player 8"), each once, in the order of the sessions: given the seat by hand
@@ -178,16 +196,9 @@ def players_replaced(tournament) -> dict[int, list[str]]:
             player__is_substitute=True,
         )
         .order_by("session__number")
-        .values_list(
-            "player_id",
-            "replaces__number",
-            "replaces__name",
-            "stands_in_for__number",
-            "stands_in_for__name",
-        )
+        .values_list("player_id", *REPLACED_FIELDS)
     ):
-        number, name = named[:2] if named[0] is not None else named[2:]
-        text = f"{number} {name}"
+        text = replaced_text(*named)
         if text not in replaced.setdefault(player, []):
             replaced[player].append(text)
     return replaced

@@ -82,30 +82,11 @@ PENALTIES = (
 TIME_CALLED_CHANCE = 0.15
 HANDS_CUT_WEIGHTS = ((1, 3), (2, 2), (3, 1))
 
-FAMILY_NAMES = (
-    ("Li", "李"),
-    ("Wang", "王"),
-    ("Zhang", "张"),
-    ("Liu", "刘"),
-    ("Chen", "陈"),
-    ("Yang", "杨"),
-    ("Huang", "黄"),
-    ("Zhao", "赵"),
-    ("Wu", "吴"),
-    ("Zhou", "周"),
-)
-GIVEN_NAMES_ZH = (
-    ("Wei", "伟"),
-    ("Fang", "芳"),
-    ("Min", "敏"),
-    ("Jing", "静"),
-    ("Lei", "磊"),
-    ("Yang", "洋"),
-    ("Jie", "杰"),
-    ("Na", "娜"),
-    ("Tao", "涛"),
-    ("Hui", "慧"),
-)
+# Chinese names: pinyin and hanzi in the same order.
+FAMILY_PINYIN = ("Li", "Wang", "Zhang", "Liu", "Chen", "Yang", "Huang", "Zhao", "Wu", "Zhou")
+GIVEN_PINYIN = ("Wei", "Fang", "Min", "Jing", "Lei", "Yang", "Jie", "Na", "Tao", "Hui")
+FAMILY_NAMES = tuple(zip(FAMILY_PINYIN, "李王张刘陈杨黄赵吴周", strict=True))
+GIVEN_NAMES_ZH = tuple(zip(GIVEN_PINYIN, "伟芳敏静磊洋杰娜涛慧", strict=True))
 GIVEN_NAMES = (
     "Anna",
     "Marc",
@@ -247,7 +228,7 @@ def planned_players(*, players: int, seed: int) -> list[dict]:
     for index in range(team_count):
         city = CITIES[index % len(CITIES)]
         # Past the list of cities, teams are numbered: team names stay distinct.
-        word = TEAM_WORDS[rng.randrange(len(TEAM_WORDS))]
+        word = rng.choice(TEAM_WORDS)
         name = f"{city} {word}" if index < len(CITIES) else f"{city} {word} {index + 1}"
         teams.append((name, COUNTRIES[index % len(COUNTRIES)]))
     planned = []
@@ -256,15 +237,15 @@ def planned_players(*, players: int, seed: int) -> list[dict]:
         if rng.random() < TEAM_SHARE:
             team, country = teams[rng.randrange(team_count)]
         elif rng.random() < COUNTRY_SHARE:
-            country = COUNTRIES[rng.randrange(len(COUNTRIES))]
+            country = rng.choice(COUNTRIES)
         if country == "CHN" or (not country and rng.random() < 0.3):
-            family, family_zh = FAMILY_NAMES[rng.randrange(len(FAMILY_NAMES))]
-            given, given_zh = GIVEN_NAMES_ZH[rng.randrange(len(GIVEN_NAMES_ZH))]
+            family, family_zh = rng.choice(FAMILY_NAMES)
+            given, given_zh = rng.choice(GIVEN_NAMES_ZH)
             # The family name first, as Chinese names are written in Latin letters too.
             name, name_zh = f"{family} {given}", family_zh + given_zh
         else:
-            given = GIVEN_NAMES[rng.randrange(len(GIVEN_NAMES))]
-            family = SURNAMES[rng.randrange(len(SURNAMES))]
+            given = rng.choice(GIVEN_NAMES)
+            family = rng.choice(SURNAMES)
             name, name_zh = f"{given} {family}", ""
         planned.append(
             {
@@ -286,7 +267,7 @@ def draw_seed(*, seed: int, session: int) -> int:
 
 
 def _penalty(rng: random.Random, winner: int | None) -> services.PenaltyEntry:
-    kind, points, reason = PENALTIES[rng.randrange(len(PENALTIES))]
+    kind, points, reason = rng.choice(PENALTIES)
     # A false win's offender may not win the hand; choose among the others.
     offender = rng.randrange(4) if winner is None else (winner + rng.randrange(1, 4)) % 4
     beneficiary = None

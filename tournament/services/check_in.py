@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import CheckIn, Player, ScheduledSession, Seat, Session, Tournament
+from tournament.selectors.check_in import session_check_ins
 from tournament.services.draws import seat_replace
 from tournament.services.results import tournament_touch
 from tournament.services.withdrawals import player_withdraw
@@ -169,61 +170,43 @@ def absent_seats_give(*, session: Session, choices: list[AbsentSeatChoice]) -> i
 
     Each seat given records the player it replaces, as *Change seats* does; a table that has
     started refuses its change (``seat_replace``)."""
-    scheduled = ScheduledSession.objects.filter(
-        tournament_id=session.tournament_id, number=session.number
-    ).first()
-    if scheduled is None or scheduled.check_in_opened_at is None:
+    present = session_check_ins(session)
+    if present is None:
         raise ValidationError(
             _("The check-in of session %(n)s was never opened: change seats on its seating page.")
             % {"n": session.number},
             code="check_in_not_opened",
         )
-    present = set(
-        CheckIn.objects.filter(scheduled_session=scheduled).values_list("player_id", flat=True)
-    )
     chosen: dict[int, Player] = {}
     given = 0
     for choice in choices:
+        # Every refusal is said beside the absent player's choice of substitute.
+        field = absent_field(choice.absent, "substitute")
         if choice.absent.pk in present:
+            message = _("%(player)s has checked in: their seat stays theirs.")
             raise ValidationError(
-                {
-                    absent_field(choice.absent, "substitute"): _(
-                        "%(player)s has checked in: their seat stays theirs."
-                    )
-                    % {"player": choice.absent}
-                },
-                code="player_present",
+                {field: message % {"player": choice.absent}}, code="player_present"
             )
         substitute = choice.substitute
         if substitute is not None:
             if substitute.pk in chosen:
+                message = _("%(player)s is already chosen for %(other)s's seat.")
                 raise ValidationError(
-                    {
-                        absent_field(choice.absent, "substitute"): _(
-                            "%(player)s is already chosen for %(other)s's seat."
-                        )
-                        % {"player": substitute, "other": chosen[substitute.pk]}
-                    },
+                    {field: message % {"player": substitute, "other": chosen[substitute.pk]}},
                     code="substitute_chosen_twice",
                 )
             chosen[substitute.pk] = choice.absent
             seat = Seat.objects.filter(session=session, player=choice.absent).first()
             if seat is None:
+                message = _("%(player)s has no seat in session %(n)s.")
                 raise ValidationError(
-                    {
-                        absent_field(choice.absent, "substitute"): _(
-                            "%(player)s has no seat in session %(n)s."
-                        )
-                        % {"player": choice.absent, "n": session.number}
-                    },
+                    {field: message % {"player": choice.absent, "n": session.number}},
                     code="absent_not_seated",
                 )
             try:
                 seat_replace(seat=seat, player=substitute)
             except ValidationError as refused:
-                raise ValidationError(
-                    {absent_field(choice.absent, "substitute"): refused.messages}
-                ) from refused
+                raise ValidationError({field: refused.messages}) from refused
             given += 1
         if choice.withdraw:
             player_withdraw(player=choice.absent)
