@@ -15,6 +15,7 @@ from django.db import close_old_connections
 from django.test import Client
 from django.utils import translation
 from django_tasks_db.management.commands import db_worker
+from xdist.scheduler import LoadScopeScheduling
 
 from tournament import services
 from tournament.models import Table, Tournament
@@ -25,8 +26,9 @@ from tournament.server.task_worker import tasks_run_ready
 # holds every session written since the cache was emptied.
 SESSION_READS = 0 if settings.SESSION_ENGINE.endswith(".cached_db") else 1
 
-# The real SMTP server of the e-mail tests (the ``smtp_server`` fixture).
-pytest_plugins = ["tests.mail_server"]
+# The real SMTP server of the e-mail tests (the ``smtp_server`` fixture); the migrated
+# database the tests of the event's server copy (``migrated_database``).
+pytest_plugins = ["tests.mail_server", "tests.event_databases"]
 
 # What a test needs to touch the database: one of these fixtures, or the ``django_db`` mark.
 DATABASE_FIXTURES = frozenset(
@@ -50,6 +52,37 @@ def pytest_collection_modifyitems(items):
             "django_db"
         ):
             item.add_marker(pytest.mark.database)
+
+
+# Modules whose tests share what a fixture of theirs starts once (a server and nginx, a
+# PostgreSQL cluster, LibreOffice's conversions, a migrated demo): each is given whole to one
+# pytest worker, which starts it once, instead of each worker starting its own. (xdist's own
+# grouping, `--dist loadgroup` with ``xdist_group`` marks, no longer takes effect with pytest
+# 9.2: pytest-xdist issue 1386.)
+SHARED_SET_UP = frozenset(
+    {
+        "tests/test_concurrency.py",
+        "tests/test_outages.py",
+        "tests/test_venue_laptop.py",
+        "tests/test_workbooks_libreoffice.py",
+    }
+)
+
+
+class SharedSetUpScheduling(LoadScopeScheduling):
+    """xdist's ``load`` (each test to whichever worker is free), but the tests of a module of
+    ``SHARED_SET_UP`` together, as one unit."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        module = nodeid.split("::", 1)[0]
+        return module if module in SHARED_SET_UP else nodeid
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "load":
+        return SharedSetUpScheduling(config, log)
+    return None  # another --dist asked for: xdist's own
 
 
 @pytest.fixture(autouse=True)
