@@ -54,15 +54,16 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.database)
 
 
-# Modules whose tests share what a fixture of theirs starts once (a server and nginx, a
-# PostgreSQL cluster, LibreOffice's conversions, a migrated demo): each is given whole to one
-# pytest worker, which starts it once, instead of each worker starting its own. (xdist's own
-# grouping, `--dist loadgroup` with ``xdist_group`` marks, no longer takes effect with pytest
-# 9.2: pytest-xdist issue 1386.)
+# Modules whose tests share what a fixture of theirs makes once (a server and nginx, a
+# PostgreSQL cluster, LibreOffice's conversions, a migrated demo, a played season): each is
+# given whole to one pytest worker, which makes it once, instead of each worker making its
+# own. (xdist's own grouping, `--dist loadgroup` with ``xdist_group`` marks, no longer takes
+# effect with pytest 9.2: pytest-xdist issue 1386.)
 SHARED_SET_UP = frozenset(
     {
         "tests/test_concurrency.py",
         "tests/test_outages.py",
+        "tests/test_series.py",
         "tests/test_venue_laptop.py",
         "tests/test_workbooks_libreoffice.py",
     }
@@ -80,9 +81,13 @@ class SharedSetUpScheduling(LoadScopeScheduling):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    if config.getvalue("dist") == "load":
-        return SharedSetUpScheduling(config, log)
-    return None  # another --dist asked for: xdist's own
+    if config.getvalue("dist") != "load":
+        return None  # another --dist asked for: xdist's own
+    # In the order collected, as ``load`` sends them: sent first (xdist's default puts the
+    # biggest units first), these modules' servers, conversions and racing processes all
+    # started at once, while both workers made their test databases.
+    config.option.loadscopereorder = False
+    return SharedSetUpScheduling(config, log)
 
 
 @pytest.fixture(autouse=True)
