@@ -15,7 +15,7 @@ from django.db import close_old_connections
 from django.test import Client
 from django.utils import translation
 from django_tasks_db.management.commands import db_worker
-from xdist.scheduler import LoadScopeScheduling
+from xdist.scheduler import LoadScheduling
 
 from tournament import services
 from tournament.models import Table, Tournament
@@ -70,23 +70,33 @@ SHARED_SET_UP = frozenset(
 )
 
 
-class SharedSetUpScheduling(LoadScopeScheduling):
-    """xdist's ``load`` (each test to whichever worker is free), but the tests of a module of
-    ``SHARED_SET_UP`` together, as one unit."""
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
 
-    def _split_scope(self, nodeid: str) -> str:
-        module = nodeid.split("::", 1)[0]
-        return module if module in SHARED_SET_UP else nodeid
+
+class SharedSetUpScheduling(LoadScheduling):
+    """xdist's ``load`` (the tests in the order collected, a few at a time to whichever
+    worker asks), but a test of a module of ``SHARED_SET_UP`` takes the module's tests still
+    waiting along to its worker. (xdist's scopes would not do: they key the tests by node id,
+    which the API's schemathesis cases share, so all but one of those would not run.)"""
+
+    def _send_tests(self, node, num: int) -> None:
+        batch = self.pending[:num]
+        shared = {_module(self.collection[index]) for index in batch} & SHARED_SET_UP
+        batch += [
+            index for index in self.pending[num:] if _module(self.collection[index]) in shared
+        ]
+        if batch:
+            sent = set(batch)
+            self.pending[:] = [index for index in self.pending if index not in sent]
+            self.node2pending[node].extend(batch)
+            node.send_runtest_some(batch)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "load":
         return None  # another --dist asked for: xdist's own
-    # In the order collected, as ``load`` sends them: sent first (xdist's default puts the
-    # biggest units first), these modules' servers, conversions and racing processes all
-    # started at once, while both workers made their test databases.
-    config.option.loadscopereorder = False
     return SharedSetUpScheduling(config, log)
 
 
