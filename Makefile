@@ -31,17 +31,26 @@ run: demo
 	@$(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+# Written once collectstatic has finished (a server that finds it starts on whole files); the
+# folders are listed too, so that a file removed counts as a change.
+STATIC_STAMP := staticfiles/.gathered
+$(STATIC_STAMP): $(APP_STAMP) tournament/settings.py $(shell find tournament/static)
+	MCR_DEBUG=0 $(PY) manage.py collectstatic --noinput --verbosity 0
+	touch $@
+
 # A real event (README, "Running a real event"; docs/deploy.md): DEBUG off, so the settings
 # refuse to start without MCR_SECRET_KEY; the database brought up to date, the static files
 # gathered (hashed and compressed), then gunicorn on PORT with gunicorn.conf.py's workers,
 # and TASK_WORKERS task workers beside it (stopped with it; 0 when they run as services of
 # their own, deploy/mcr-worker.service).
-# Two servers started at once from one checkout (the tests', the benchmark's) gather the
-# static files one after the other: two collectstatic runs writing the same files fail.
+# The static files are gathered again only when the app's own, its settings or its packages
+# (pyproject.toml) changed: a restart, or the tests' servers, skip it. Two servers started at
+# once from one checkout (the tests', the benchmark's) gather them one after the other, the
+# second finding them gathered: two collectstatic runs writing the same files fail.
 serve: export MCR_DEBUG = 0
 serve: $(APP_STAMP)
 	$(PY) manage.py migrate --noinput
-	flock .collectstatic.lock $(PY) manage.py collectstatic --noinput --verbosity 0
+	flock .collectstatic.lock $(MAKE) --no-print-directory -s $(STATIC_STAMP)
 	@workers=""; for n in $$(seq 1 $(TASK_WORKERS)); do $(PY) manage.py worker & workers="$$workers $$!"; done; \
 	trap 'kill $$workers 2>/dev/null' EXIT INT TERM; \
 	PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py tournament.wsgi
@@ -76,12 +85,14 @@ check: $(STAMP)
 
 # The suite again on the database DATABASE_URL names, without what gives the same answer on
 # any database (`check`, and the tests that touch no database: the pure cores, the file
-# readers, the catalogue) and without the browser tests (a referee's taps and the pages'
+# readers, the catalogue), without the browser tests (a referee's taps and the pages'
 # scripts: the same views the web tests run on this database, for minutes of a browser's
-# time); CI runs it on PostgreSQL after `make test`.
+# time) and without LibreOffice's (how it reads and prints the files: their cells are read
+# back on this database by tests/test_exports.py, for a minute of soffice's time); CI runs it
+# on PostgreSQL after `make test`.
 test-database: $(STAMP)
 	@test -n "$$DATABASE_URL" || { echo "test-database runs on the database DATABASE_URL names: set it." >&2; exit 2; }
-	$(PYTEST) -m "database and not browser"
+	$(PYTEST) -m "database and not browser and not libreoffice"
 
 # The results API as a client meets it: the demo's tournaments served on a port (a database
 # of its own in a folder removed afterwards), and schemathesis run against the OpenAPI

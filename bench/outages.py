@@ -142,13 +142,14 @@ class PostgresCluster:
     def url(self) -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
 
-    def _run(self, program: str, *args: str) -> None:
+    def _run(self, program: str, *args: str, check: bool = True) -> int:
         command = [str(self.bin / program), *args]
         if self.as_root:
             command = ["runuser", "-u", "postgres", "--", *command]
         done = subprocess.run(command, capture_output=True, text=True, cwd=self.folder)
-        if done.returncode:
+        if check and done.returncode:
             raise RuntimeError(f"{program} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        return done.returncode
 
     def _pg_ctl(self, *args: str) -> None:
         log = os.path.join(self.folder, "postgres.log")
@@ -156,6 +157,9 @@ class PostgresCluster:
 
     def start(self) -> None:
         self._pg_ctl("start")
+
+    def running(self) -> bool:
+        return self._run("pg_ctl", "-D", self.data, "status", check=False) == 0
 
     def stop(self) -> None:
         """A fast shutdown: the connections cut, what they were doing rolled back."""

@@ -15,6 +15,7 @@ from django.db import close_old_connections
 from django.test import Client
 from django.utils import translation
 from django_tasks_db.management.commands import db_worker
+from xdist.scheduler import LoadScheduling
 
 from tournament import services
 from tournament.models import Table, Tournament
@@ -25,8 +26,9 @@ from tournament.server.task_worker import tasks_run_ready
 # holds every session written since the cache was emptied.
 SESSION_READS = 0 if settings.SESSION_ENGINE.endswith(".cached_db") else 1
 
-# The real SMTP server of the e-mail tests (the ``smtp_server`` fixture).
-pytest_plugins = ["tests.mail_server"]
+# The real SMTP server of the e-mail tests (the ``smtp_server`` fixture); the migrated
+# database the tests of the event's server copy (``migrated_database``).
+pytest_plugins = ["tests.mail_server", "tests.event_databases"]
 
 # What a test needs to touch the database: one of these fixtures, or the ``django_db`` mark.
 DATABASE_FIXTURES = frozenset(
@@ -50,6 +52,52 @@ def pytest_collection_modifyitems(items):
             "django_db"
         ):
             item.add_marker(pytest.mark.database)
+
+
+# Modules whose tests share what a fixture of theirs makes once (a server and nginx, a
+# PostgreSQL cluster, LibreOffice's conversions, a migrated demo, a played season): each is
+# given whole to one pytest worker, which makes it once, instead of each worker making its
+# own. (xdist's own grouping, `--dist loadgroup` with ``xdist_group`` marks, no longer takes
+# effect with pytest 9.2: pytest-xdist issue 1386.)
+SHARED_SET_UP = frozenset(
+    {
+        "tests/test_concurrency.py",
+        "tests/test_outages.py",
+        "tests/test_series.py",
+        "tests/test_venue_laptop.py",
+        "tests/test_workbooks_libreoffice.py",
+    }
+)
+
+
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+class SharedSetUpScheduling(LoadScheduling):
+    """xdist's ``load`` (the tests in the order collected, a few at a time to whichever
+    worker asks), but a test of a module of ``SHARED_SET_UP`` takes the module's tests still
+    waiting along to its worker. (xdist's scopes would not do: they key the tests by node id,
+    which the API's schemathesis cases share, so all but one of those would not run.)"""
+
+    def _send_tests(self, node, num: int) -> None:
+        batch = self.pending[:num]
+        shared = {_module(self.collection[index]) for index in batch} & SHARED_SET_UP
+        batch += [
+            index for index in self.pending[num:] if _module(self.collection[index]) in shared
+        ]
+        if batch:
+            sent = set(batch)
+            self.pending[:] = [index for index in self.pending if index not in sent]
+            self.node2pending[node].extend(batch)
+            node.send_runtest_some(batch)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "load":
+        return None  # another --dist asked for: xdist's own
+    return SharedSetUpScheduling(config, log)
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# Each test makes a database of its own, on the server DATABASE_URL names (SQLite without it).
+# Each test makes a database of its own, on the server DATABASE_URL names (SQLite without it),
+# a copy of the demo one pytest worker migrates once (tests/conftest.py, SHARED_SET_UP).
 pytestmark = [pytest.mark.slow, pytest.mark.database]
 ON_POSTGRESQL = bool(os.environ.get("DATABASE_URL"))
 

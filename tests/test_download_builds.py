@@ -30,8 +30,8 @@ PATH = f"/t/{SLUG}/standings.xlsx"
 
 
 @pytest.fixture
-def hall():
-    database = EventDatabase(os.environ.get("DATABASE_URL"))
+def hall(migrated_database):
+    database = migrated_database(os.environ.get("DATABASE_URL")).copy()
     # No task worker beside the server: the builds wait until the test runs them.
     database.env["TASK_WORKERS"] = "0"
     server = Server(database, workers=4)

@@ -82,13 +82,13 @@ class Worker:
 
 
 @pytest.fixture
-def event():
+def event(migrated_database):
     """300 players with an address, session 1 drawn for review (not yet public), the mail
     server, and `make serve` without a task worker."""
     mail = SlowServer()
     controller = Controller(mail, hostname="127.0.0.1", port=free_port())
     controller.start()
-    database = EventDatabase()
+    database = migrated_database(None).copy()
     database.env.update(
         MCR_EMAIL_HOST="127.0.0.1",
         MCR_EMAIL_PORT=str(controller.port),
@@ -99,7 +99,6 @@ def event():
     )
     server = None
     try:
-        database.manage("migrate", "--noinput")
         database.python(
             "import json\n"
             "from django.contrib.auth.models import User\n"

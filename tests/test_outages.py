@@ -3,8 +3,10 @@ Redis goes away and comes back, and while its PostgreSQL restarts: the tablets k
 the pages keep answering, nothing is stale afterwards, no hand is lost or stored twice, and
 no worker is left broken.
 
-Each test runs its own redis-server and its own PostgreSQL cluster (bench/outages.py): not the
-suite's database, so the tests are not marked ``database`` and run once, in `make test`.
+Each test runs its own redis-server and its own database on a PostgreSQL cluster of the
+module's own (bench/outages.py; the module on one pytest worker, tests/conftest.py's
+SHARED_SET_UP), copied from one migrated once: not the suite's database, so the tests are not
+marked ``database`` and run once, in `make test`.
 """
 
 import json
@@ -65,18 +67,39 @@ def healthz(port: int, query: str = "") -> tuple[int, str]:
     return status, payload.decode()
 
 
-@pytest.fixture
-def hall():
-    """PostgreSQL and Redis of the test's own, the hall's tournament on them with a referee
-    account, and `make serve` (2 workers) using both."""
+@pytest.fixture(scope="module")
+def cluster():
+    """The module's PostgreSQL cluster, running."""
     cluster = PostgresCluster()
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture(scope="module")
+def migrated(cluster):
+    """A migrated database on the module's cluster, which each test copies."""
+    database = EventDatabase(cluster.url)
+    try:
+        database.migrate()
+        yield database
+    finally:
+        database.close()
+
+
+@pytest.fixture
+def hall(cluster, migrated):
+    """A database of the test's own on the module's PostgreSQL and a Redis of its own, the
+    hall's tournament on them with a referee account, and `make serve` (2 workers) using
+    both."""
     redis = RedisServer()
     database = None
     server = None
     try:
-        cluster.start()
         redis.start()
-        database = EventDatabase(cluster.url)
+        database = migrated.copy()
         database.env["MCR_REDIS_URL"] = redis.url
         tokens = database.prepare(TABLES)
         database.python(
@@ -98,9 +121,12 @@ def hall():
         if server:
             server.stop()
         if database:
+            # A test that failed may have left the module's cluster stopped: running again,
+            # for the next test and to drop this one's database.
+            if not cluster.running():
+                cluster.start()
             database.close()
         redis.close()
-        cluster.close()
 
 
 def server_log(server: Server) -> str:

@@ -26,9 +26,9 @@ PLACE_POINTS = (10, 7, 5, 3, 2, 1)
 def built_season(django_db_setup, django_db_blocker):
     """Three tournaments of 8 players, 2 sessions each; people shared as a club's season.
 
-    Built once for the module (each build plays 64 hands through the services) in a
-    transaction rolled back after the module's last test; each test's own changes are
-    rolled back after it, as always."""
+    Built once for the module (each build plays 64 hands through the services; the module on
+    one pytest worker, tests/conftest.py's SHARED_SET_UP) in a transaction rolled back after
+    the module's last test; each test's own changes are rolled back after it, as always."""
     with django_db_blocker.unblock(), transaction.atomic():
         yield _season()
         transaction.set_rollback(True)

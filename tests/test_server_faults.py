@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from hall import EventDatabase, Save, Server, Tablet, check
+from hall import Save, Server, Tablet, check
 
 # Each test makes a database of its own, on the server DATABASE_URL names (SQLite without it).
 pytestmark = [pytest.mark.slow, pytest.mark.database]
@@ -27,8 +27,8 @@ HANDS = 6
 
 
 @pytest.fixture
-def event():
-    database = EventDatabase(os.environ.get("DATABASE_URL"))
+def event(migrated_database):
+    database = migrated_database(os.environ.get("DATABASE_URL")).copy()
     server = Server(database, workers=2)
     try:
         tokens = database.prepare(TABLES)

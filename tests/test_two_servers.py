@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from hall import SLUG, EventDatabase, Save, Server, Tablet
+from hall import SLUG, Save, Server, Tablet
 
 pytestmark = [pytest.mark.slow, pytest.mark.database]
 
@@ -37,13 +37,16 @@ def score_of(port: int, player: int) -> int:
 
 
 @pytest.fixture
-def two_servers():
-    database = EventDatabase(os.environ.get("DATABASE_URL"))
+def two_servers(migrated_database):
+    database = migrated_database(os.environ.get("DATABASE_URL")).copy()
     servers = [Server(database, workers=1), Server(database, workers=1)]
     try:
         tokens = database.prepare(2)
+        # Side by side: the second starts while the first does.
         for server in servers:
-            server.start()
+            server.launch()
+        for server in servers:
+            server.wait_until_up()
         yield tokens, servers
     finally:
         for server in servers:

@@ -25,10 +25,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from hall import EventDatabase, Server, free_port
+from hall import Server, free_port
 
 # What is measured here is nginx and gunicorn in front of the app, the same on any database:
-# run once, on a SQLite file of its own (not again in CI's PostgreSQL pass).
+# run once, on a SQLite file of its own (not again in CI's PostgreSQL pass). The module's tests
+# share one server and one nginx, on one pytest worker (tests/conftest.py, SHARED_SET_UP).
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,13 +66,12 @@ def status_of(port: int, method: str, path: str, body=None, timeout: float = 5, 
 
 
 @pytest.fixture(scope="module")
-def app():
+def app(migrated_database):
     """`make serve` on a free port of 127.0.0.1, with the venue's environment."""
-    database = EventDatabase(None)
+    database = migrated_database(None).copy()
     database.env["MCR_PROXY_COUNT"] = "1"
     server = Server(database, workers=2)
     try:
-        database.manage("migrate", "--noinput")
         server.start()
         yield server
     finally:
@@ -127,7 +127,7 @@ def front(nginx, app):
                 pass
             assert process.poll() is None, (folder / "nginx.err").read_text()
             assert time.monotonic() < deadline, "nginx did not answer"
-            time.sleep(0.1)
+            time.sleep(0.05)
         yield port
     finally:
         process.terminate()

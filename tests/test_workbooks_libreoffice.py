@@ -129,7 +129,8 @@ def text(cell: list[str]) -> str:
 
 
 # The pages and both workbooks' CSV, as plain text: made by the first test that asks, then
-# shared by the module's tests (LibreOffice takes seconds to start).
+# shared by the module's tests (LibreOffice takes seconds to start), all on one pytest worker
+# (tests/conftest.py, SHARED_SET_UP).
 _CONVERTED: dict = {}
 
 
