@@ -76,17 +76,17 @@ def plan_rows(page) -> list[str]:
 def test_the_seating_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("seating", args=[tournament.slug, drawn])
-    # The tournament with its versions, the session, then (not cached yet) its seats with
+    # The session with its tournament and versions, then (not cached yet) its seats with
     # tables and players, and the figures: the plan, the players, every drawn seat, the
     # sessions the draw's commitment covers.
-    response = read(login(None), url, django_assert_num_queries, 7)
+    response = read(login(None), url, django_assert_num_queries, 6)
     assert len(table_rows(response.content)) == players // 4
-    # Read again: the page kept whole for the spectators (the tournament with its versions,
-    # the session); for a signed-in reader (their session, account and roles), the
+    # Read again: the page kept whole for the spectators (the session with its tournament
+    # and versions); for a signed-in reader (their session, account and roles), the
     # session's seats (one query: not worth a cache) and the figures from the cache under
     # the same version.
-    read(login(None), url, django_assert_num_queries, 2)
-    read(login(make_user("reader")), url, django_assert_num_queries, 2 + SESSION_READS + 4)
+    read(login(None), url, django_assert_num_queries, 1)
+    read(login(make_user("reader")), url, django_assert_num_queries, 1 + SESSION_READS + 4)
 
 
 def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
@@ -94,15 +94,15 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
 ):
     tournament, _organiser = build(8, 1)
     url = reverse("seating", args=[tournament.slug, 1])
-    read(login(None), url, django_assert_num_queries, 7)
+    read(login(None), url, django_assert_num_queries, 6)
     # A hand changes the standings, not the seating: the figures stay cached.
     table = tournament.sessions.get(number=1).tables.get(number=1)
     services.hand_record(table=table, entry=services.HandEntry(number=3, outcome="draw"))
-    read(login(None), url, django_assert_num_queries, 2)
+    read(login(None), url, django_assert_num_queries, 1)
     # A player's new name is in the figures (the plan's players): they are recounted.
     player = tournament.players.get(number=1)
     services.player_save(tournament=tournament, player=player, name="Renamed")
-    response = read(login(None), url, django_assert_num_queries, 7)
+    response = read(login(None), url, django_assert_num_queries, 6)
     # The seating's rows too: the new name is in them.
     cells = html.elements(response.content, "table.seating td")
     (renamed,) = [cell.text() for cell in cells if cell.one("strong").text() == "1"]
@@ -113,7 +113,7 @@ def test_the_seating_figures_outlive_the_hands_but_not_a_seating_change(
 def test_the_seating_page_of_a_planned_tournament(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn, method="planned")
     url = reverse("seating", args=[tournament.slug, drawn])
-    response = read(login(None), url, django_assert_num_queries, 7)
+    response = read(login(None), url, django_assert_num_queries, 6)
     # The plan's player list: one row for each player in the command.
     assert len(plan_rows(response.content)) == players
 
@@ -147,22 +147,22 @@ def test_the_overview(db, django_assert_num_queries, players, drawn):
 def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
     tournament, _organiser = build(players, drawn, method=method)
     url = reverse("player_schedule", args=[tournament.slug, 1])
-    # The tournament with its versions, the player; (not cached yet) the sessions published
+    # The player with their tournament and its versions; (not cached yet) the sessions published
     # and the seats of the player's tables with their players (and a planned tournament's
     # plan and the planned opponents); the ranks (not cached yet): the players and the seat
     # results; the statistics: the hands of those tables with the penalties. The same
     # whatever the number of players.
     seating = 2 + (2 if method == "planned" else 0)
-    response = read(login(None), url, django_assert_num_queries, 2 + seating + 2 + 1)
+    response = read(login(None), url, django_assert_num_queries, 1 + seating + 2 + 1)
     assert len(response.context["schedule"]) == drawn
     assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
     assert len(response.context["record"].ranks) == drawn
     # Read again: the seating and the ranks from the cache under the same versions; the
     # statistics read afresh (every hand at the player's tables changes them).
-    read(login(None), url, django_assert_num_queries, 2 + 1)
+    read(login(None), url, django_assert_num_queries, 1 + 1)
     # Another player's page: their seating is not cached yet, the ranks are.
     other = reverse("player_schedule", args=[tournament.slug, 2])
-    response = read(login(None), other, django_assert_num_queries, 2 + seating + 1)
+    response = read(login(None), other, django_assert_num_queries, 1 + seating + 1)
     assert len(response.context["schedule"]) == drawn
 
 
@@ -173,21 +173,21 @@ def test_the_player_page_keeps_its_sessions_until_the_seating_changes(
     (the statistics beside them count it at once), a new name for an opponent does not."""
     tournament, _organiser = build(8, 1)
     url = reverse("player_schedule", args=[tournament.slug, 1])
-    page = read(login(None), url, django_assert_num_queries, 2 + 2 + 2 + 1).content.decode()
+    page = read(login(None), url, django_assert_num_queries, 1 + 2 + 2 + 1).content.decode()
     opponent = html.elements(page, "#session-1 a")[1].text()
     hands = int(html.elements(page, "#stat-hands-played")[0].text())
     table = tournament.sessions.get(number=1).tables.get(seats__player__number=1)
     services.hand_record(table=table, entry=services.HandEntry(number=3, outcome="draw"))
     # The hand: the seating as kept, the ranks recounted (the players, the seat results),
     # the statistics read afresh.
-    page = read(login(None), url, django_assert_num_queries, 2 + 2 + 1).content.decode()
+    page = read(login(None), url, django_assert_num_queries, 1 + 2 + 1).content.decode()
     assert int(html.elements(page, "#stat-hands-played")[0].text()) == hands + 1
     assert html.elements(page, "#session-1 a")[1].text() == opponent
     # A new name for the opponent raises the seating version: the sessions are read again.
     number = int(opponent.split()[0])
     renamed = tournament.players.get(number=number)
     services.player_save(tournament=tournament, player=renamed, name="Renamed Opponent")
-    page = read(login(None), url, django_assert_num_queries, 2 + 2 + 2 + 1).content.decode()
+    page = read(login(None), url, django_assert_num_queries, 1 + 2 + 2 + 1).content.decode()
     assert html.elements(page, "#session-1 a")[1].text() == f"{number} Renamed Opponent"
     # In the other language, the sessions are drawn in it, not taken from the English copy.
     chinese = login(None)

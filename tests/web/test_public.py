@@ -134,10 +134,10 @@ def test_seating_page_reads_the_same_number_of_queries_whatever_the_tables(
 ):
     make_players(tournament, players)
     services.session_draw(tournament=tournament, number=1, seed=SEED)
-    # The tournament with its versions, the session, its seats with tables and players;
+    # The session with its tournament and versions, its seats with tables and players;
     # then (not cached yet) the seating figures: the plan, the players, the seats, the
     # sessions the draw's commitment covers.
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         response = client.get(reverse("seating", args=[tournament.slug, 1]))
     assert len(table_rows(response.content.decode())) == players // 4
 

@@ -101,6 +101,28 @@ def player_by_number(tournament, number: int) -> Player | None:
     return player
 
 
+def session_of(slug: str, number: int) -> Session | None:
+    """Session ``number`` of tournament ``slug`` with its tournament and the tournament's
+    version row, in one query (a spectator's page reads nothing else while it is kept)."""
+    return (
+        Session.objects.select_related("tournament__version")
+        .filter(tournament__slug=slug, number=number)
+        .order_by()
+        .first()
+    )
+
+
+def player_of(slug: str, number: int) -> Player | None:
+    """Player ``number`` of tournament ``slug`` with its tournament and the tournament's
+    version row, in one query."""
+    return (
+        Player.objects.select_related("tournament__version")
+        .filter(tournament__slug=slug, number=number)
+        .order_by()
+        .first()
+    )
+
+
 def table_by_number(tournament, session: int, number: int) -> Table | None:
     """Table ``number`` of session ``session``, with its session and tournament."""
     return (

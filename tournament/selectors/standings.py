@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Count, Max, Q, Sum
 
 from tournament import scoring
 from tournament.models import (
@@ -20,7 +20,12 @@ from tournament.models import (
     TournamentVersion,
 )
 from tournament.players import names
-from tournament.selectors.lookups import PLAYED_SEAT, cached, versions
+from tournament.selectors.lookups import (
+    PLAYED_SEAT,
+    STANDINGS_CACHE_SECONDS,
+    cached,
+    versions,
+)
 from tournament.selectors.sheets import session_sheets
 
 
@@ -101,9 +106,6 @@ _SORT_VALUES = {
     "first_places": lambda row: -row.places[0],
     "best_session": lambda row: 10**9 if row.best_session is None else -row.best_session,
 }
-
-
-PLACES = (1, 2, 3, 4)
 
 
 @dataclass
@@ -226,6 +228,21 @@ def _standings_version(tournament, *, as_read: bool = False) -> tuple[str | None
     return f"{number}-{stamp}", [key for key in order.split(",") if key]
 
 
+@dataclass(frozen=True)
+class RankHistory:
+    """Every player's rank after each session with results, as the standings gave it then:
+    the seat results of that session and the earlier ones, ranked by ``_ranked``."""
+
+    sessions: tuple[int, ...]
+    ranked: tuple[int, ...]  # how many players were ranked after each session
+    ranks: dict[int, tuple[int | None, ...]]  # player id -> rank after each (None: unranked)
+
+    def of(self, player_id: int) -> tuple[tuple[int, int | None], ...]:
+        """(session, rank) after each session; the rank None while the player is unranked."""
+        ranks = self.ranks.get(player_id, (None,) * len(self.sessions))
+        return tuple(zip(self.sessions, ranks, strict=True))
+
+
 def tournament_standings(tournament, *, as_read: bool = False) -> Standings:
     """Players ordered by the tournament's ranking order; equal players share a rank.
 
@@ -239,41 +256,50 @@ def tournament_standings(tournament, *, as_read: bool = False) -> Standings:
     what it sees there.) ``as_read``: under the versions read with the tournament, for a
     page (``lookups.versions``).
     """
+    return _kept(tournament, "standings", as_read)
+
+
+def rank_history(tournament, *, as_read: bool = False) -> RankHistory:
+    """Every player's rank after each session with results: ``compute_rank_history``, cached
+    under the tournament's version as the standings are (see ``tournament_standings``)."""
+    return _kept(tournament, "history", as_read)
+
+
+def _kept(tournament, kind: str, as_read: bool):
+    """The standings ("standings") or the rank history ("history") as cached under the
+    tournament's version. Both come from one reading of the seats (``_by_session``): the
+    reader who computes one keeps the other too, so that after a hand the players and the
+    seats are read once, not once for each."""
     version, tiebreaks = _standings_version(tournament, as_read=as_read)
 
     def compute():
-        return Standings(compute_standings(tournament, tiebreaks=tiebreaks))
+        rows, history = _by_session(tournament, tiebreaks)
+        both = {"standings": Standings(rows), "history": history}
+        if version is not None:
+            other = "history" if kind == "standings" else "standings"
+            cache.set(keys[other], both[other], STANDINGS_CACHE_SECONDS)
+        return both[kind]
 
     if version is None:
         return compute()
-    return cached(f"mcr:standings:{tournament.pk}:{version}", compute)
+    keys = {
+        "standings": f"mcr:standings:{tournament.pk}:{version}",
+        "history": f"mcr:rank-history:{tournament.pk}:{version}",
+    }
+    return cached(keys[kind], compute)
 
 
 def compute_standings(tournament, *, tiebreaks: list[str] | None = None) -> list[StandingRow]:
     """``standings`` from the database as it is now: the seats' stored results added up,
-    one query for the players and one for the totals, whatever the tournament's size.
+    one query for the players and one for the seats, whatever the tournament's size.
     Ranked by ``tiebreaks`` (the tournament's as it holds them, by default)."""
-    rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
-    totals = (
-        Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
-        .values("player_id")
-        .annotate(
-            total=Sum("score"),
-            twelfths=Sum("table_points_twelfths"),
-            sessions_played=Count("pk"),
-            best_session=Max("score"),
-            **{f"place_{place}": Count("pk", filter=Q(place=place)) for place in PLACES},
-        )
-        .order_by()
-    )
-    for total in totals:
-        row = rows[total["player_id"]]
-        row.score = total["total"]
-        row.table_points = scoring.from_twelfths(total["twelfths"])
-        row.places = [total[f"place_{place}"] for place in PLACES]
-        row.sessions_played = total["sessions_played"]
-        row.best_session = total["best_session"]
-    return _ranked(rows.values(), tournament.tiebreaks if tiebreaks is None else tiebreaks)
+    return _by_session(tournament, tiebreaks)[0]
+
+
+def compute_rank_history(tournament, *, tiebreaks: list[str] | None = None) -> RankHistory:
+    """The rank after each session with results, from the database as it is now
+    (``_by_session``)."""
+    return _by_session(tournament, tiebreaks)[1]
 
 
 def _ranked(rows, tiebreaks: list[str]) -> list[StandingRow]:
@@ -297,38 +323,12 @@ def _ranked(rows, tiebreaks: list[str]) -> list[StandingRow]:
     return ranked + sorted(others, key=lambda r: r.player.number)
 
 
-@dataclass(frozen=True)
-class RankHistory:
-    """Every player's rank after each session with results, as the standings gave it then:
-    the seat results of that session and the earlier ones, ranked by ``_ranked``."""
-
-    sessions: tuple[int, ...]
-    ranked: tuple[int, ...]  # how many players were ranked after each session
-    ranks: dict[int, tuple[int | None, ...]]  # player id -> rank after each (None: unranked)
-
-    def of(self, player_id: int) -> tuple[tuple[int, int | None], ...]:
-        """(session, rank) after each session; the rank None while the player is unranked."""
-        ranks = self.ranks.get(player_id, (None,) * len(self.sessions))
-        return tuple(zip(self.sessions, ranks, strict=True))
-
-
-def rank_history(tournament, *, as_read: bool = False) -> RankHistory:
-    """Every player's rank after each session with results: ``compute_rank_history``, cached
-    under the tournament's version as the standings are (see ``tournament_standings``)."""
-    version, tiebreaks = _standings_version(tournament, as_read=as_read)
-
-    def compute():
-        return compute_rank_history(tournament, tiebreaks=tiebreaks)
-
-    if version is None:
-        return compute()
-    return cached(f"mcr:rank-history:{tournament.pk}:{version}", compute)
-
-
-def compute_rank_history(tournament, *, tiebreaks: list[str] | None = None) -> RankHistory:
-    """The standings after each session, from the stored seat results: the sessions added
-    one by one and ranked by the same rules as ``compute_standings``, so the rank after the
-    last session is the standings' rank. Two queries: the players, every seat result."""
+def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[list[StandingRow], RankHistory]:
+    """The standings and the rank after each session, from the stored seat results: the
+    sessions added one by one, each time ranked by ``_ranked`` (by ``tiebreaks``, the
+    tournament's as it holds them by default). After the last session the rows are the
+    standings, so the rank after it is the standings' rank. Two queries: the players, every
+    seat result."""
     if tiebreaks is None:
         tiebreaks = tournament.tiebreaks
     rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
@@ -347,19 +347,21 @@ def compute_rank_history(tournament, *, tiebreaks: list[str] | None = None) -> R
             row = rows[player_id]
             row.score += score
             twelfths[player_id] += points
-            row.table_points = scoring.from_twelfths(twelfths[player_id])
             row.places[place - 1] += 1
             row.sessions_played += 1
             row.best_session = score if row.best_session is None else max(row.best_session, score)
+        for pk, total in twelfths.items():
+            rows[pk].table_points = scoring.from_twelfths(total)
         _ranked(rows.values(), tiebreaks)
         ranked_counts.append(sum(1 for row in rows.values() if row.rank is not None))
         for pk, row in rows.items():
             ranks[pk].append(row.rank)
-    return RankHistory(
+    history = RankHistory(
         sessions=tuple(sorted(by_session)),
         ranked=tuple(ranked_counts),
         ranks={pk: tuple(each) for pk, each in ranks.items()},
     )
+    return _ranked(rows.values(), tiebreaks), history
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ from tournament.hall import device_links
 from tournament.permissions import can_enter_at_table, is_organiser, is_referee
 from tournament.selectors.lookups import (
     player_by_number,
+    player_of,
     session_by_number,
+    session_of,
     table_by_number,
     tournament_by_slug,
 )
@@ -88,6 +90,17 @@ def get_session(tournament, number) -> Session:
 
 def get_player(tournament, number) -> Player:
     return _found(player_by_number(tournament, number))
+
+
+def get_session_of(slug, number) -> Session:
+    """Session ``number`` of tournament ``slug`` (404), holding its tournament as read with
+    its versions (``tournament_by_slug`` reads them the same way)."""
+    return _found(session_of(slug, number))
+
+
+def get_player_of(slug, number) -> Player:
+    """Player ``number`` of tournament ``slug`` (404), holding its tournament likewise."""
+    return _found(player_of(slug, number))
 
 
 def get_table(tournament, number, table) -> Table:

@@ -40,7 +40,13 @@ from tournament.tables.seating import (
     SeatingByNameTable,
     SeatingTable,
 )
-from tournament.views.common import get_player, get_session, get_tournament, roles
+from tournament.views.common import (
+    get_player_of,
+    get_session,
+    get_session_of,
+    get_tournament,
+    roles,
+)
 from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
 
 
@@ -102,8 +108,8 @@ def _under_review(request, context, tournament, session):
 
 @require_safe
 def seating_page(request, slug, number):
-    tournament = get_tournament(request, slug)
-    session = get_session(tournament, number)
+    session = get_session_of(slug, number)
+    tournament = session.tournament
     roles_held = roles(request, tournament)
     if refused := _under_review(request, roles_held, tournament, session):
         return refused
@@ -170,8 +176,8 @@ def seating_by_name(request, slug, number):
 def player_page(request, slug, number):
     """One player's drawn sessions (table, starting seat and opponents), the statistics of
     their hands and their rank after each session."""
-    tournament = get_tournament(request, slug)
-    player = get_player(tournament, number)
+    player = get_player_of(slug, number)
+    tournament = player.tournament
     version = seating_key(tournament, as_read=True)
     schedule, planned, tables = player_seating(player, version=version)
     context = roles(request, tournament)
@@ -180,8 +186,10 @@ def player_page(request, slug, number):
         player=player,
         schedule=schedule,
         planned=planned,
-        schedule_table=PlayerSessionsTable(schedule, slug=tournament.slug),
-        planned_table=PlannedSessionsTable(planned, slug=tournament.slug),
+        # Built only when drawn (a template calls what it is given): while the sessions'
+        # tables are kept, not at all.
+        schedule_table=lambda: PlayerSessionsTable(schedule, slug=tournament.slug),
+        planned_table=lambda: PlannedSessionsTable(planned, slug=tournament.slug),
         # The sessions' tables are drawn once per seating version (a hand changes them not)
         # and kept, in the page's language, for every reader: the statistics and ranks
         # below them change with every hand.
