@@ -309,7 +309,7 @@ def _ranked(rows, tiebreaks: list[str]) -> list[StandingRow]:
     values = [_SORT_VALUES[key] for key in tiebreaks]
     for row in rows:
         if row.ranked:
-            keyed.append((tuple(value(row) for value in values), row.player.number, row))
+            keyed.append((tuple([value(row) for value in values]), row.player.number, row))
         else:
             row.rank = None
             others.append(row)
@@ -342,6 +342,8 @@ def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[list[StandingR
     twelfths = dict.fromkeys(rows, 0)
     ranks: dict[int, list[int | None]] = {pk: [] for pk in rows}
     ranked_counts = []
+    # The rows ranked after the last session added: the standings (all unranked before any).
+    standings = _ranked(rows.values(), tiebreaks) if not by_session else []
     for session in sorted(by_session):
         for player_id, score, points, place in by_session[session]:
             row = rows[player_id]
@@ -352,7 +354,7 @@ def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[list[StandingR
             row.best_session = score if row.best_session is None else max(row.best_session, score)
         for pk, total in twelfths.items():
             rows[pk].table_points = scoring.from_twelfths(total)
-        _ranked(rows.values(), tiebreaks)
+        standings = _ranked(rows.values(), tiebreaks)
         ranked_counts.append(sum(1 for row in rows.values() if row.rank is not None))
         for pk, row in rows.items():
             ranks[pk].append(row.rank)
@@ -361,7 +363,7 @@ def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[list[StandingR
         ranked=tuple(ranked_counts),
         ranks={pk: tuple(each) for pk, each in ranks.items()},
     )
-    return _ranked(rows.values(), tiebreaks), history
+    return standings, history
 
 
 @dataclass(frozen=True)
