@@ -67,9 +67,18 @@ def standings_figures(tournament) -> list[tuple]:
 
 
 def workbook_values(tournament) -> dict[str, list[tuple]]:
-    """Every sheet's cell values: the file's bytes differ (zip timestamps), not its content."""
+    """Every sheet's cell values but the heading's line saying when the file was made (two
+    files made a minute apart say two minutes): the file's bytes differ (zip timestamps),
+    not its content."""
     book = openpyxl.load_workbook(io.BytesIO(workbook.standings_xlsx_bytes(tournament)))
-    return {sheet.title: list(sheet.iter_rows(values_only=True)) for sheet in book}
+    return {
+        sheet.title: [
+            row
+            for row in sheet.iter_rows(values_only=True)
+            if not (isinstance(row[0], str) and row[0].startswith("Made on "))
+        ]
+        for sheet in book
+    }
 
 
 def every_row() -> dict[str, list[dict]]:
