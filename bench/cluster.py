@@ -2,7 +2,7 @@
 spectators, and a server killed in the middle of a burst.
 
     .venv/bin/python bench/cluster.py [--players 10000] [--pace-seconds 150] [--burst 500]
-        [--spectators 200] [--layouts one,two]
+        [--spectators 200] [--layouts one,two] [--against OTHER_CHECKOUT]
 
 (``make bench-cluster``.) A fresh PostgreSQL database (on the server DATABASE_URL names, made
 and dropped here) and a Redis database of the machine's Redis (``--redis``, emptied before and
@@ -30,6 +30,12 @@ Each layout's run:
    answer for and sends it again (the same form key) a second later, as the offline-safe
    sheet does; the time counted is the referee's, from the first send to the answer.
 
+With ``--against`` (another checkout of the project, an older commit say, with its own
+``.venv``: ``git worktree add ../base <commit> && make -C ../base .venv/.installed-app``),
+each layout is run first with the other checkout's servers, then with this one's, on the same
+database and load: both sides of the comparison in one run, side by side. The other
+checkout's migrations must be this one's (``make serve`` migrates).
+
 Then every acknowledged hand is looked for in the database: lost (acknowledged, not stored
 as sent), duplicated (stored twice, or stored without being sent). Printed: the hand saves'
 p50/p95/p99, each page's p95 (cold after a draw, warm, under load), the spectators' requests
@@ -54,7 +60,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hall import EventDatabase, Save, Server, check, percentile, save_request
+from hall import ROOT, EventDatabase, Save, Server, check, percentile, save_request
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
@@ -471,9 +477,11 @@ def stored(database: EventDatabase) -> dict:
     )
 
 
-def run_layout(name, count, workers, database, event, tablets, number, args, rng, redis_cache):
-    """The three phases against ``count`` servers; the figures."""
-    servers = [Server(database, workers=workers) for _ in range(count)]
+def run_layout(
+    name, count, workers, database, event, tablets, number, args, rng, redis_cache, root
+):
+    """The three phases against ``count`` servers of the checkout ``root``; the figures."""
+    servers = [Server(database, workers=workers, root=root) for _ in range(count)]
     figures = Figures()
     try:
         for server in servers:
@@ -512,7 +520,14 @@ def main(argv=None) -> int:
     parser.add_argument("--postgres-url", default=os.environ.get("DATABASE_URL") or DEFAULT_PG)
     parser.add_argument("--redis", default=os.environ.get("MCR_BENCH_REDIS_URL") or DEFAULT_REDIS)
     parser.add_argument("--seed", type=int, default=20261205)
+    parser.add_argument(
+        "--against", type=Path, help="another checkout, run first on the same load to compare"
+    )
     args = parser.parse_args(argv)
+    if args.against and not (args.against / ".venv" / "bin" / "gunicorn").exists():
+        parser.error(
+            f"--against: {args.against} has no .venv with gunicorn (make .venv/.installed-app)"
+        )
     if not 2 <= args.burst <= args.players // 4:
         parser.error("--burst needs at least 2 tables, and no more than the tournament has")
     import redis
@@ -536,15 +551,22 @@ def main(argv=None) -> int:
             "one": ("one server", 1, args.workers * 2),
             "two": ("two servers", 2, args.workers),
         }
+        checkouts = (
+            [(args.against.resolve(), "(other)"), (ROOT, "")] if args.against else [(ROOT, "")]
+        )
         number = 1
         for key in args.layouts.split(","):
-            name, count, workers = layouts[key]
-            print(f"{name}: {count} × `make serve` with {workers} workers …", flush=True)
-            figures = run_layout(
-                name, count, workers, database, event, tablets, number, args, rng, cache
-            )
-            results.append((figures, count, workers))
-            number += 2
+            for root, side in checkouts:
+                name, count, workers = layouts[key]
+                name = f"{name} {side}".strip()
+                print(
+                    f"{name}: {count} × `make serve` in {root} with {workers} workers …", flush=True
+                )
+                figures = run_layout(
+                    name, count, workers, database, event, tablets, number, args, rng, cache, root
+                )
+                results.append((figures, count, workers))
+                number += 2
         verdict = check([s for f, _c, _w in results for s in f.saves], stored(database))
     finally:
         database.close()
@@ -558,10 +580,10 @@ def answered(figures: Figures) -> int:
 
 def report(results, verdict, args) -> int:
     print()
-    print(f"{'':34}" + "".join(f"{f.name:>16}" for f, _c, _w in results))
+    print(f"{'':34}" + "".join(f"{f.name:>20}" for f, _c, _w in results))
 
     def line(label, values):
-        print(f"{label:34}" + "".join(f"{v:>16}" for v in values))
+        print(f"{label:34}" + "".join(f"{v:>20}" for v in values))
 
     line("servers × workers", [f"{c} × {w}" for _f, c, w in results])
     pace = [[s for s in f.saves if s.number % 2 == 1] for f, _c, _w in results]

@@ -172,9 +172,11 @@ class Server:
     """``make serve`` on a free port (its own process group, so that a kill takes the
     master and every worker at once, as a crash of the machine's service would)."""
 
-    def __init__(self, database: EventDatabase, workers: int = 4):
+    def __init__(self, database: EventDatabase, workers: int = 4, root: Path = ROOT):
         self.database = database
         self.workers = workers
+        # The checkout served: this one, or another (``bench/cluster.py --against``).
+        self.root = root
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.log = open(Path(database.folder.name) / "server.log", "ab")  # noqa: SIM115
@@ -189,7 +191,7 @@ class Server:
         env = {**self.database.env, "PORT": str(self.port), "MCR_WORKERS": str(self.workers)}
         self.process = subprocess.Popen(
             ["make", "--no-print-directory", "-s", "serve"],
-            cwd=ROOT,
+            cwd=self.root,
             env=env,
             stdout=self.log,
             stderr=self.log,

@@ -32,32 +32,48 @@ def test_none_is_a_value_too():
     assert len(computed) == 1
 
 
+def race(first, second) -> None:
+    """``first()`` started, then ``second()`` while the first computes: the second must still
+    be waiting 0.2 s later, until ``first`` is let finish (``first.release``)."""
+    one = threading.Thread(target=first)
+    one.start()
+    assert first.started.wait(5)
+    other = threading.Thread(target=second)
+    other.start()
+    other.join(0.2)
+    assert other.is_alive()  # waiting for the first reader's value
+    first.release.set()
+    one.join(5)
+    other.join(5)
+
+
+def slow_reader(results: dict, name: str, key: str, compute, **lock):
+    """A reader of ``key`` whose ``compute`` waits for ``release`` once ``started``."""
+
+    def read():
+        results[name] = lookups.cached(key, compute, **lock)
+
+    read.started, read.release = threading.Event(), threading.Event()
+    return read
+
+
 def test_two_readers_at_once_compute_once():
     """The second reader, arriving while the first computes, waits for its value."""
-    started, release = threading.Event(), threading.Event()
     computed = []
     results = {}
 
     def slow():
         computed.append("first")
-        started.set()
-        assert release.wait(5)
+        first.started.set()
+        assert first.release.wait(5)
         return "the standings"
 
     def second():
         computed.append("second")
         return "computed twice"
 
-    first = threading.Thread(target=lambda: results.update(a=lookups.cached("mcr:test:sf", slow)))
-    first.start()
-    assert started.wait(5)
-    other = threading.Thread(target=lambda: results.update(b=lookups.cached("mcr:test:sf", second)))
-    other.start()
-    other.join(0.2)
-    assert other.is_alive()  # waiting for the first reader's value
-    release.set()
-    first.join(5)
-    other.join(5)
+    first = slow_reader(results, "a", "mcr:test:sf", slow)
+    race(first, lambda: results.update(b=lookups.cached("mcr:test:sf", second)))
     assert results == {"a": "the standings", "b": "the standings"}
     assert computed == ["first"]
     assert cache.get("mcr:test:sf:lock") is None
@@ -78,3 +94,28 @@ def test_a_computation_that_fails_releases_the_lock():
         lookups.cached("mcr:test:broken", broken)
     assert cache.get("mcr:test:broken:lock") is None
     assert lookups.cached("mcr:test:broken", lambda: "read") == "read"
+
+
+def test_keys_that_share_a_lock_wait_for_each_others_computation():
+    """Two values of one computation (the standings and the rank history): a reader of the
+    second, arriving while the first is computed, waits and reads what it kept."""
+    computed = []
+    results = {}
+    lock = {"lock": "mcr:test:pair:lock"}
+
+    def both():
+        computed.append("both")
+        first.started.set()
+        assert first.release.wait(5)
+        cache.set("mcr:test:second", "the rank history")
+        return "the standings"
+
+    def second_alone():
+        computed.append("second alone")
+        return "computed twice"
+
+    first = slow_reader(results, "a", "mcr:test:first", both, **lock)
+    race(first, slow_reader(results, "b", "mcr:test:second", second_alone, **lock))
+    assert results == {"a": "the standings", "b": "the rank history"}
+    assert computed == ["both"]
+    assert cache.get("mcr:test:pair:lock") is None

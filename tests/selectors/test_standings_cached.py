@@ -159,3 +159,30 @@ def test_a_tournament_without_a_version_has_its_standings_computed_each_time(in_
     assert rank_history(tournament).of(first.player.pk) == compute_rank_history(tournament).of(
         first.player.pk
     )
+
+
+def test_after_a_hand_the_standings_and_rank_history_are_computed_once(in_session_3, monkeypatch):
+    """The standings page and a player's page after a hand, in either order: one reading of
+    the players and seats gives both, kept under the new version."""
+    from tournament.selectors import standings
+
+    readings = []
+    by_session = standings._by_session
+    monkeypatch.setattr(
+        standings, "_by_session", lambda *args: readings.append(1) or by_session(*args)
+    )
+    table = Table.objects.filter(session__tournament=in_session_3, session__number=3).first()
+    for number, first, second in (
+        (1, rank_history, tournament_standings),
+        (2, tournament_standings, rank_history),
+    ):
+        services.hand_record(table=table, entry=services.HandEntry(number=number, outcome="draw"))
+        readings.clear()
+        first(in_session_3)
+        second(in_session_3)
+        first(in_session_3)
+        assert readings == [1]
+    assert standing_values(tournament_standings(in_session_3)) == standing_values(
+        compute_standings(in_session_3)
+    )
+    assert rank_history(in_session_3) == compute_rank_history(in_session_3)

@@ -144,9 +144,10 @@ POLL_SECONDS = 0.02
 _MISSING = object()
 
 
-def cached(key: str, compute, timeout: int = STANDINGS_CACHE_SECONDS):
+def cached(key: str, compute, timeout: int = STANDINGS_CACHE_SECONDS, *, lock: str = ""):
     """The value cached under ``key`` (which holds the versions it is computed at), or
-    ``compute()``'s, cached there for the next reader.
+    ``compute()``'s, cached there for the next reader. ``lock``: the lock's key when one
+    computation gives the values of several keys (``key:lock`` by default).
 
     One computation at a time per key (across processes and servers, through the shared
     cache): the first reader to miss takes a lock (``cache.add``) and computes; the others
@@ -156,7 +157,7 @@ def cached(key: str, compute, timeout: int = STANDINGS_CACHE_SECONDS):
     value = cache.get(key, _MISSING)
     if value is not _MISSING:
         return value
-    lock = f"{key}:lock"
+    lock = lock or f"{key}:lock"
     if cache.add(lock, 1, LOCK_SECONDS):
         try:
             value = compute()

@@ -68,6 +68,12 @@ def tournament_results(tournament) -> list[SessionResult]:
     return results
 
 
+def _ranked_player(is_substitute: bool, withdrawn_at, sessions_played: int) -> bool:
+    """Whether a player is ranked: substitutes never are; nor is a player who withdrew
+    without playing."""
+    return not is_substitute and (withdrawn_at is None or sessions_played > 0)
+
+
 @dataclass
 class StandingRow:
     player: Player
@@ -80,31 +86,23 @@ class StandingRow:
 
     @property
     def ranked(self) -> bool:
-        """Substitutes are never ranked; nor is a player who withdrew without playing."""
-        if self.player.is_substitute:
-            return False
-        return self.player.withdrawn_at is None or self.sessions_played > 0
+        return _ranked_player(
+            self.player.is_substitute, self.player.withdrawn_at, self.sessions_played
+        )
 
     @property
     def first_places(self) -> int:
         return self.places[0]
 
 
-def _twelfths(points: Fraction):
-    """Table points as whole twelfths (what they always are), which order as the fractions
-    do and compare many times faster; the ``Fraction`` itself if it ever is not."""
-    if scoring.TWELFTHS % points.denominator:
-        return points
-    return points.numerator * (scoring.TWELFTHS // points.denominator)
-
-
-# Each tiebreak's value of a row, negated so that an ascending sort puts the best first. A
-# player with no session yet has no best session and sorts below any real score.
+# Each tie-break's value of a player's tally (``_Tally``), negated so that an ascending sort
+# puts the best first. Table points are compared as whole twelfths, which order as the
+# fractions do. A player with no session yet has no best session and sorts below any score.
 _SORT_VALUES = {
-    "table_points": lambda row: -_twelfths(row.table_points),
-    "score": lambda row: -row.score,
-    "first_places": lambda row: -row.places[0],
-    "best_session": lambda row: 10**9 if row.best_session is None else -row.best_session,
+    "table_points": lambda tally: -tally.twelfths,
+    "score": lambda tally: -tally.score,
+    "first_places": lambda tally: -tally.places[0],
+    "best_session": lambda tally: 10**9 if tally.best is None else -tally.best,
 }
 
 
@@ -119,61 +117,88 @@ class TeamRow:
 
 def team_standings(rows: list[StandingRow]) -> list[TeamRow]:
     """Teams by the sum of their ranked members' table points, then scores."""
-    teams: dict[str, TeamRow] = {}
-    for row in rows:
-        if not row.ranked or not row.player.team:
-            continue
-        team = teams.setdefault(row.player.team, TeamRow(row.player.team, [], Fraction(0), 0))
-        team.members.append(row.player.name)
-        team.table_points += row.table_points
-        team.score += row.score
-    ordered = sorted(teams.values(), key=lambda t: (-t.table_points, -t.score, t.team))
-    for position, team in enumerate(ordered, start=1):
-        same = position > 1 and (
-            (ordered[position - 2].table_points, ordered[position - 2].score)
-            == (team.table_points, team.score)
-        )
-        team.rank = ordered[position - 2].rank if same else position
-    return ordered
+    return _teams(
+        (row.player.team, row.player.name, scoring.to_twelfths(row.table_points), row.score)
+        for row in rows
+        if row.ranked
+    )
+
+
+def _teams(members) -> list[TeamRow]:
+    """``team_standings`` of the ranked players' (team, name, table points in twelfths,
+    score), in the standings' order; a player without a team counts for none."""
+    teams: dict[str, list] = {}
+    for team, name, twelfths, score in members:
+        if team:
+            totals = teams.setdefault(team, [[], 0, 0])
+            totals[0].append(name)
+            totals[1] += twelfths
+            totals[2] += score
+    ordered = sorted(teams.items(), key=lambda item: (-item[1][1], -item[1][2], item[0]))
+    rows = []
+    previous = None
+    for position, (team, (members, twelfths, score)) in enumerate(ordered, start=1):
+        rank = rows[-1].rank if (twelfths, score) == previous else position
+        previous = (twelfths, score)
+        rows.append(TeamRow(team, members, scoring.from_twelfths(twelfths), score, rank))
+    return rows
 
 
 # A player as the cached standings keep them: their field values, in this order.
 _PLAYER_ATTNAMES = tuple(field.attname for field in Player._meta.concrete_fields)
+_ID, _NUMBER, _NAME, _TEAM, _SUBSTITUTE, _WITHDRAWN_AT = (
+    _PLAYER_ATTNAMES.index(name)
+    for name in ("id", "number", "name", "team", "is_substitute", "withdrawn_at")
+)
+
+
+class _Tally:
+    """One player's totals while the sessions are added up (``_by_session``): their field
+    values as read and plain numbers, table points as whole twelfths."""
+
+    __slots__ = ("best", "places", "played", "rank", "score", "twelfths", "values")
+
+    def __init__(self, values: tuple):
+        self.values = values
+        self.twelfths = self.score = self.played = 0
+        self.places = [0, 0, 0, 0]
+        self.best: int | None = None
+        self.rank: int | None = None
+
+    @property
+    def ranked(self) -> bool:
+        return _ranked_player(self.values[_SUBSTITUTE], self.values[_WITHDRAWN_AT], self.played)
 
 
 class Standings(Sequence):
     """The standings as the pages read them: the ``StandingRow``s in the ranking order, then
     the players not ranked; their teams (``teams``), and a player's row (``row_of``).
 
-    Kept in the cache as plain values, each row built when read: at 1,000 players the rows
-    with their ``Player`` instances took 17 ms to unpickle, the plain values about 1 ms, and
-    a page of 100 rows or one player's row is all most readers build.
+    Kept in the cache as plain values (the players' fields, their figures with table points
+    in twelfths), each row built when read: a page of 100 rows or one player's row is all
+    most readers build, and plain values unpickle many times faster than model instances
+    and fractions.
     """
 
-    def __init__(self, rows: list[StandingRow]):
-        self.players = [
-            tuple(getattr(row.player, name) for name in _PLAYER_ATTNAMES) for row in rows
-        ]
+    def __init__(self, tallies: list[_Tally]):
+        self.players = [tally.values for tally in tallies]
         self.figures = [
-            (
-                row.table_points,
-                row.score,
-                tuple(row.places),
-                row.sessions_played,
-                row.best_session,
-                row.rank,
-            )
-            for row in rows
+            (tally.twelfths, tally.score, tuple(tally.places), tally.played, tally.best, tally.rank)
+            for tally in tallies
         ]
-        self.team_rows = team_standings(rows)
-        self.has_teams = any(row.player.team for row in rows)
-        self.ranked_count = sum(1 for row in rows if row.rank is not None)
+        self.team_rows = _teams(
+            (tally.values[_TEAM], tally.values[_NAME], tally.twelfths, tally.score)
+            for tally in tallies
+            if tally.rank is not None
+        )
+        self.has_teams = any(tally.values[_TEAM] for tally in tallies)
+        self.ranked_count = sum(1 for tally in tallies if tally.rank is not None)
 
     def _row(self, index: int) -> StandingRow:
-        points, score, places, played, best, rank = self.figures[index]
+        twelfths, score, places, played, best, rank = self.figures[index]
         return StandingRow(
             player=Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_ATTNAMES, self.players[index]),
-            table_points=points,
+            table_points=scoring.from_twelfths(twelfths),
             score=score,
             places=list(places),
             sessions_played=played,
@@ -202,7 +227,7 @@ class Standings(Sequence):
 
     def row_of(self, player_id: int) -> StandingRow | None:
         """The player's row, with their rank (None when not ranked)."""
-        index = next((i for i, values in enumerate(self.players) if values[0] == player_id), None)
+        index = next((i for i, values in enumerate(self.players) if values[_ID] == player_id), None)
         return None if index is None else self._row(index)
 
 
@@ -267,33 +292,36 @@ def rank_history(tournament, *, as_read: bool = False) -> RankHistory:
 
 def _kept(tournament, kind: str, as_read: bool):
     """The standings ("standings") or the rank history ("history") as cached under the
-    tournament's version. Both come from one reading of the seats (``_by_session``): the
-    reader who computes one keeps the other too, so that after a hand the players and the
-    seats are read once, not once for each."""
+    tournament's version. Both come from one reading of the seats (``_by_session``), under
+    one lock: after a hand the first reader of either computes both and keeps both, and the
+    readers of either wait for it instead of computing them again."""
     version, tiebreaks = _standings_version(tournament, as_read=as_read)
 
-    def compute():
-        rows, history = _by_session(tournament, tiebreaks)
-        both = {"standings": Standings(rows), "history": history}
-        if version is not None:
-            other = "history" if kind == "standings" else "standings"
-            cache.set(keys[other], both[other], STANDINGS_CACHE_SECONDS)
-        return both[kind]
+    def both() -> dict:
+        standings, history = _by_session(tournament, tiebreaks)
+        return {"standings": standings, "history": history}
 
     if version is None:
-        return compute()
+        return both()[kind]
     keys = {
         "standings": f"mcr:standings:{tournament.pk}:{version}",
         "history": f"mcr:rank-history:{tournament.pk}:{version}",
     }
-    return cached(keys[kind], compute)
+
+    def compute():
+        computed = both()
+        other = "history" if kind == "standings" else "standings"
+        cache.set(keys[other], computed[other], STANDINGS_CACHE_SECONDS)
+        return computed[kind]
+
+    return cached(keys[kind], compute, lock=f"mcr:standings-lock:{tournament.pk}:{version}")
 
 
 def compute_standings(tournament, *, tiebreaks: list[str] | None = None) -> list[StandingRow]:
     """``standings`` from the database as it is now: the seats' stored results added up,
     one query for the players and one for the seats, whatever the tournament's size.
     Ranked by ``tiebreaks`` (the tournament's as it holds them, by default)."""
-    return _by_session(tournament, tiebreaks)[0]
+    return list(_by_session(tournament, tiebreaks)[0])
 
 
 def compute_rank_history(tournament, *, tiebreaks: list[str] | None = None) -> RankHistory:
@@ -302,36 +330,41 @@ def compute_rank_history(tournament, *, tiebreaks: list[str] | None = None) -> R
     return _by_session(tournament, tiebreaks)[1]
 
 
-def _ranked(rows, tiebreaks: list[str]) -> list[StandingRow]:
-    """``rows`` in the ranking order, each given its rank (shared by equal players); then
+def _ranked(tallies, tiebreaks: list[str]) -> list[_Tally]:
+    """``tallies`` in the ranking order, each given its rank (shared by equal players); then
     the players not ranked, by number, without one."""
     keyed, others = [], []
     values = [_SORT_VALUES[key] for key in tiebreaks]
-    for row in rows:
-        if row.ranked:
-            keyed.append((tuple([value(row) for value in values]), row.player.number, row))
+    for tally in tallies:
+        if tally.ranked:
+            keyed.append((tuple([value(tally) for value in values]), tally.values[_NUMBER], tally))
         else:
-            row.rank = None
-            others.append(row)
+            tally.rank = None
+            others.append(tally)
     keyed.sort(key=lambda item: item[:2])
     ranked = []
     previous_key = None
-    for position, (key, _number, row) in enumerate(keyed, start=1):
-        row.rank = ranked[-1].rank if key == previous_key else position
+    for position, (key, _number, tally) in enumerate(keyed, start=1):
+        tally.rank = ranked[-1].rank if key == previous_key else position
         previous_key = key
-        ranked.append(row)
-    return ranked + sorted(others, key=lambda r: r.player.number)
+        ranked.append(tally)
+    return ranked + sorted(others, key=lambda tally: tally.values[_NUMBER])
 
 
-def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[list[StandingRow], RankHistory]:
+def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[Standings, RankHistory]:
     """The standings and the rank after each session, from the stored seat results: the
     sessions added one by one, each time ranked by ``_ranked`` (by ``tiebreaks``, the
-    tournament's as it holds them by default). After the last session the rows are the
-    standings, so the rank after it is the standings' rank. Two queries: the players, every
-    seat result."""
+    tournament's as it holds them by default). After the last session the tallies are the
+    standings, so the rank after it is the standings' rank. Two queries: the players' fields,
+    every seat result; plain values throughout (no model instance)."""
     if tiebreaks is None:
         tiebreaks = tournament.tiebreaks
-    rows = {p.pk: StandingRow(player=p) for p in tournament.players.all()}
+    tallies = {
+        values[_ID]: _Tally(values)
+        for values in Player.objects.filter(tournament_id=tournament.pk)
+        .order_by()
+        .values_list(*_PLAYER_ATTNAMES)
+    }
     by_session: dict[int, list[tuple[int, int, int, int]]] = {}
     for session, *result in (
         Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
@@ -339,31 +372,29 @@ def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[list[StandingR
         .values_list("session__number", "player_id", "score", "table_points_twelfths", "place")
     ):
         by_session.setdefault(session, []).append(result)
-    twelfths = dict.fromkeys(rows, 0)
-    ranks: dict[int, list[int | None]] = {pk: [] for pk in rows}
+    ranks: dict[int, list[int | None]] = {pk: [] for pk in tallies}
     ranked_counts = []
-    # The rows ranked after the last session added: the standings (all unranked before any).
-    standings = _ranked(rows.values(), tiebreaks) if not by_session else []
+    # The tallies ranked after the last session added: the standings (all unranked before
+    # any).
+    standings = _ranked(tallies.values(), tiebreaks) if not by_session else []
     for session in sorted(by_session):
-        for player_id, score, points, place in by_session[session]:
-            row = rows[player_id]
-            row.score += score
-            twelfths[player_id] += points
-            row.places[place - 1] += 1
-            row.sessions_played += 1
-            row.best_session = score if row.best_session is None else max(row.best_session, score)
-        for pk, total in twelfths.items():
-            rows[pk].table_points = scoring.from_twelfths(total)
-        standings = _ranked(rows.values(), tiebreaks)
-        ranked_counts.append(sum(1 for row in rows.values() if row.rank is not None))
-        for pk, row in rows.items():
-            ranks[pk].append(row.rank)
+        for player_id, score, twelfths, place in by_session[session]:
+            tally = tallies[player_id]
+            tally.score += score
+            tally.twelfths += twelfths
+            tally.places[place - 1] += 1
+            tally.played += 1
+            tally.best = score if tally.best is None else max(tally.best, score)
+        standings = _ranked(tallies.values(), tiebreaks)
+        ranked_counts.append(sum(1 for tally in tallies.values() if tally.rank is not None))
+        for pk, tally in tallies.items():
+            ranks[pk].append(tally.rank)
     history = RankHistory(
         sessions=tuple(sorted(by_session)),
         ranked=tuple(ranked_counts),
         ranks={pk: tuple(each) for pk, each in ranks.items()},
     )
-    return standings, history
+    return Standings(standings), history
 
 
 @dataclass(frozen=True)
