@@ -266,15 +266,16 @@ def test_the_seating_pages_answer_at_a_thousand_players(db, method):
 def test_the_standings_page(db, django_assert_num_queries, players, drawn):
     tournament, _organiser = build(players, drawn)
     url = reverse("standings", args=[tournament.slug])
-    # The tournament with its versions (the page's key), the downloads' files behind them (a
-    # note beside their links, in the page's key); the standings: the players, the seats'
-    # totals; the tables not confirmed yet.
+    # The tournament with its versions and count of stored downloads (the page's key); the
+    # standings: the players, the seats' totals; the tables not confirmed yet; the
+    # downloads' files behind the data (a note beside their links).
     response = read(login(None), url, django_assert_num_queries, 5)
     assert len(html.elements(response.content, "tr")) == players + 1
-    # Read again: the page kept whole for the spectators; for a signed-in reader (their
-    # session, account and roles), the standings kept by the selectors and the count of
-    # tables not confirmed (one query: the tables are drawn afresh for them).
-    read(login(None), url, django_assert_num_queries, 2)
+    # Read again: the page kept whole for the spectators, found by the tournament's query
+    # alone; for a signed-in reader (their session, account and roles), the standings kept
+    # by the selectors, the count of tables not confirmed and the downloads behind (the
+    # tables are drawn afresh for them).
+    read(login(None), url, django_assert_num_queries, 1)
     read(login(make_user("reader")), url, django_assert_num_queries, 1 + SESSION_READS + 5)
 
 

@@ -47,9 +47,9 @@ def test_a_spectator_reads_the_page_kept_with_a_token_of_their_own(
     first = Client(enforce_csrf_checks=True)
     drawn_page = first.get(url).content.decode()
     second = Client(enforce_csrf_checks=True)
-    # Kept: the tournament, its versions (and the session) read, no template drawn; the
-    # standings' downloads behind the data too (their version and files).
-    with django_assert_max_num_queries([4, 3][page]):
+    # Kept: the tournament with its versions (the seating: with the session) read in one
+    # query, no template drawn.
+    with django_assert_max_num_queries(1):
         answer = second.get(url)
     assert answer.templates == []
     kept = answer.content.decode()

@@ -166,7 +166,12 @@ class TournamentVersion(models.Model):
     ``seating`` (a draw published, say): a new random value each time, so that no two states
     of any tournament share one, even after a restore. The cached standings and seating are
     kept under it with ``number`` or ``seating`` (``selectors.lookups.seating_key``): never
-    taken for another tournament's that had the same id and version."""
+    taken for another tournament's that had the same id and version.
+
+    ``exports`` is raised when a download's file of the tournament is stored
+    (``services.exports.export_build``, which removes the older ones in the same
+    transaction): the standings page says beside a download's link when it gives an older
+    version's file, and is kept under it."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="version"
@@ -174,6 +179,7 @@ class TournamentVersion(models.Model):
     number = models.PositiveBigIntegerField(default=1)
     seating = models.PositiveBigIntegerField(default=1)
     standings = models.BigIntegerField(default=new_standings_stamp)
+    exports = models.PositiveBigIntegerField(default=0)
 
     def __str__(self):
         return f"{self.tournament_id} v{self.number}"

@@ -35,11 +35,12 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone, translation
 from django_tasks import task
 
 from tournament.exports import ema, series_workbook, workbook
-from tournament.models import ExportFile, Series, Tournament
+from tournament.models import ExportFile, Series, Tournament, TournamentVersion
 from tournament.selectors.exports import (
     ExportState,
     build_lost,
@@ -183,4 +184,10 @@ def export_build(context, file_id: int) -> str:
         if built:
             # The files it replaces: older ones of the same kind, ready or failed.
             _same_file(row).filter(pk__lt=row.pk).exclude(status="building").delete()
+            if row.tournament_id:
+                # The pages kept under the tournament's versions say which downloads are
+                # behind: kept under this count too.
+                TournamentVersion.objects.filter(tournament_id=row.tournament_id).update(
+                    exports=F("exports") + 1
+                )
     return "ready" if built else "not building"

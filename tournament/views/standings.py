@@ -74,14 +74,6 @@ def standings_page(request, slug):
     found = versions(tournament, as_read=True)
     query = page_query(request.GET, STANDINGS_PARAMETERS)
 
-    # Which downloads give an older version's file while a newer one is prepared: the page
-    # says so beside their links, and is kept under it.
-    behind = exports_behind(
-        tournament,
-        export_version(tournament, as_read=True),
-        {"standings.xlsx": get_language(), "ema.xlsx": ""},
-    )
-
     def context() -> dict:
         return {
             "page_path": page_path(request, query),
@@ -90,18 +82,26 @@ def standings_page(request, slug):
             "sort": query.get("sort", ""),
             **standings_tables(request, tournament, query),
             "unconfirmed_tables": unconfirmed_table_count(tournament),
-            "downloads_behind": behind,
+            # Which downloads give an older version's file while a newer one is prepared:
+            # the page says so beside their links.
+            "downloads_behind": exports_behind(
+                tournament,
+                export_version(tournament, as_read=True),
+                {"standings.xlsx": get_language(), "ema.xlsx": ""},
+            ),
             **roles(request, tournament),
         }
 
     # The page shows the tournament's name and link besides the data under its versions (a
-    # change of them through the services raises them too; not one in the admin).
+    # change of them through the services raises them too; not one in the admin), and which
+    # downloads are behind: a file stored raises the tournament's count of them
+    # (``TournamentVersion.exports``), read with the versions.
     shown = (
         tournament.pk,
         found,
+        found and tournament.version.exports,
         tournament.name,
         tournament.slug,
-        sorted(behind),
     )
     page = page_key("standings-page", shown, query)
     return shared_page(request, page, "standings/standings.html", context)
