@@ -191,13 +191,15 @@ bench-workbook: $(STAMP)
 	$(PY) bench/workbook_bench.py
 
 # Several app servers under a big event's load (docs/deploy.md, "A big event"): a generated
-# 10,000-player tournament in session 3 of 8 on the PostgreSQL of DATABASE_URL (default: the
+# 1,000-player tournament in session 3 of 8 on the PostgreSQL of DATABASE_URL (default: the
 # local server's `test`; a database of its own, dropped after) and the Redis of
 # MCR_BENCH_REDIS_URL (default: database 13 of the local Redis, emptied); one server, then two
-# (`make serve` each): 2,500 tablets at the pace of play, spectators at 200 requests a second,
-# a burst of 500 saves with a server killed (SIGKILL) and started again. Prints the saves'
+# (`make serve` each): 250 tablets at the pace of play, spectators at 200 requests a second,
+# a burst of 200 saves with a server killed (SIGKILL) and started again. Prints the saves'
 # and pages' times, lost/duplicated hands, stale reads, the connections at the peak (about
-# 25 minutes; not part of `make test`).
+# 7 minutes; not part of `make test`). BENCH_CLUSTER_ARGS="--players 10000 --burst 500" for
+# the stress run (about 25 minutes); "--against ../other-checkout" runs another checkout's
+# servers first on the same load, both sides printed side by side.
 .PHONY: bench-cluster
 bench-cluster: $(STAMP)
 	$(PY) bench/cluster.py $(BENCH_CLUSTER_ARGS)
