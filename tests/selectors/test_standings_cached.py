@@ -186,3 +186,18 @@ def test_after_a_hand_the_standings_and_rank_history_are_computed_once(in_sessio
         compute_standings(in_session_3)
     )
     assert rank_history(in_session_3) == compute_rank_history(in_session_3)
+
+
+def test_standings_kept_by_a_release_of_another_layout_are_not_read(in_session_3):
+    """A value an older release kept under the same versions (still in Redis after an
+    upgrade, its table points as fractions) is not read as this release's."""
+    from django.core.cache import cache
+
+    found = TournamentVersion.objects.get(tournament=in_session_3)
+    version = f"{found.number}-{found.standings}"
+    cache.set(f"mcr:standings:{in_session_3.pk}:{version}", "an older release's standings")
+    cache.set(f"mcr:rank-history:{in_session_3.pk}:{version}", "an older release's ranks")
+    assert standing_values(tournament_standings(in_session_3)) == standing_values(
+        compute_standings(in_session_3)
+    )
+    assert rank_history(in_session_3) == compute_rank_history(in_session_3)

@@ -1,8 +1,8 @@
 """Session results and standings: the seat results the hand service stores, added up and
 ranked by the rules' tie-breaks (cached whole in the shared cache under the tournament's
 version, so a corrected hand changes the standings at once); the rank after each session;
-teams; the penalties; the stored results checked against the hands. Table points stay exact
-``Fraction``s.
+teams; the penalties; the stored results checked against the hands. Table points are
+added up as whole twelfths (what they always are) and handed out as exact ``Fraction``s.
 """
 
 from collections.abc import Sequence
@@ -175,9 +175,9 @@ class Standings(Sequence):
     the players not ranked; their teams (``teams``), and a player's row (``row_of``).
 
     Kept in the cache as plain values (the players' fields, their figures with table points
-    in twelfths), each row built when read: a page of 100 rows or one player's row is all
-    most readers build, and plain values unpickle many times faster than model instances
-    and fractions.
+    in twelfths), each row built when read, its table points an exact ``Fraction`` again: a
+    page of 100 rows or one player's row is all most readers build, and plain values
+    unpickle many times faster than model instances and fractions.
     """
 
     def __init__(self, tallies: list[_Tally]):
@@ -189,7 +189,7 @@ class Standings(Sequence):
         self.team_rows = _teams(
             (tally.values[_TEAM], tally.values[_NAME], tally.twelfths, tally.score)
             for tally in tallies
-            if tally.rank is not None
+            if tally.ranked
         )
         self.has_teams = any(tally.values[_TEAM] for tally in tallies)
         self.ranked_count = sum(1 for tally in tallies if tally.rank is not None)
@@ -290,6 +290,12 @@ def rank_history(tournament, *, as_read: bool = False) -> RankHistory:
     return _kept(tournament, "history", as_read)
 
 
+# The layout of what ``_kept`` keeps (``Standings``: table points as twelfths since 2), in
+# its keys: a value kept by a release with another layout, still in Redis after an upgrade,
+# is never read as this one's.
+KEPT_LAYOUT = 2
+
+
 def _kept(tournament, kind: str, as_read: bool):
     """The standings ("standings") or the rank history ("history") as cached under the
     tournament's version. Both come from one reading of the seats (``_by_session``), under
@@ -304,8 +310,8 @@ def _kept(tournament, kind: str, as_read: bool):
     if version is None:
         return both()[kind]
     keys = {
-        "standings": f"mcr:standings:{tournament.pk}:{version}",
-        "history": f"mcr:rank-history:{tournament.pk}:{version}",
+        "standings": f"mcr:standings:{KEPT_LAYOUT}:{tournament.pk}:{version}",
+        "history": f"mcr:rank-history:{KEPT_LAYOUT}:{tournament.pk}:{version}",
     }
 
     def compute():

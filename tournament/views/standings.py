@@ -3,8 +3,9 @@ Anyone may read them.
 
 The page's tables (``tables.standings``) are drawn for each reader; the spectators (nobody
 signed in) are served the whole page kept in the shared cache under the tournament's data
-version, the sort, page and search asked for and the language (``shared_pages``), until a
-hand or any other write raises the version. A search (``q``) lists the players it finds,
+version and its count of stored downloads, the sort, page and search asked for and the
+language (``shared_pages``), until a hand or any other write raises the version, or a
+download's file is stored. A search (``q``) lists the players it finds,
 each with their rank in the whole standings.
 
 The files are built once per data version by the task queue and served from the stored
