@@ -43,7 +43,9 @@ checkout's migrations must be this one's (``make serve`` migrates).
 Then every acknowledged hand is looked for in the database: lost (acknowledged, not stored
 as sent), duplicated (stored twice, or stored without being sent). Printed: the hand saves'
 p50/p95/p99, each page's p95 (cold after a draw, warm, under load), the spectators' requests
-answered and their rate, stale reads, the PostgreSQL connections at the peak, server errors.
+answered and their rate, the share of the machine's cores busy during the pace and the
+servers' CPU time a request then, stale reads, the PostgreSQL connections at the peak,
+server errors.
 Exit status 1 if a hand was lost or duplicated or a read was stale.
 """
 
@@ -64,7 +66,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hall import ROOT, EventDatabase, Save, Server, check, percentile, save_request
+from hall import (
+    ROOT,
+    EventDatabase,
+    Save,
+    Server,
+    check,
+    cpu_seconds,
+    machine_ticks,
+    percentile,
+    save_request,
+)
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
@@ -308,6 +320,9 @@ class Figures:
     spectator_seconds: float = 0.0
     stale_checks: int = 0
     stale: list[str] = field(default_factory=list)
+    # While the pace lasted: the servers' CPU seconds, and the machine's cores' busy share.
+    servers_cpu: float = 0.0
+    machine_busy: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def page(self, kind: str, answer: Answer) -> None:
@@ -500,7 +515,17 @@ def run_layout(
                     [(0.0, lambda t=t: t.sign_in(event.tokens[t.table])) for t in tablets]
                 )
             after_a_draw(balancer, redis_cache.flushdb, event, rng, figures)
+            # The CPU the servers and the whole machine used while the pace lasted: at a
+            # saturated machine the latencies say only that it queued; the CPU a request
+            # cost compares two sides steadily from one run to the next.
+            machine_before = machine_ticks()
+            servers_before = cpu_seconds(server.process_group for server in servers)
             load(event, tablets, balancer, ports, number, args, rng, figures)
+            figures.servers_cpu = (
+                cpu_seconds(server.process_group for server in servers) - servers_before
+            )
+            (busy, ticks), (busy_before, ticks_before) = machine_ticks(), machine_before
+            figures.machine_busy = (busy - busy_before) / max(ticks - ticks_before, 1)
             restart = burst(tablets[: args.burst], servers, count - 1, number + 1, figures)
         figures.connections = connections.peak
         figures.restart = restart
@@ -582,6 +607,17 @@ def answered(figures: Figures) -> int:
     return sum(len(v) for k, v in figures.pages.items() if k.endswith("under load"))
 
 
+def paced_requests(figures: Figures, saves: list[Save]) -> int:
+    """Every request of the pace phase: the spectators', each save's tries, the sheets
+    loaded after them and the stale-read checks."""
+    return (
+        answered(figures)
+        + sum(save.tries for save in saves)
+        + len(figures.pages.get("sheet after a save", []))
+        + figures.stale_checks
+    )
+
+
 def report(results, verdict, args) -> int:
     print()
     print(f"{'':34}" + "".join(f"{f.name:>20}" for f, _c, _w in results))
@@ -621,6 +657,17 @@ def report(results, verdict, args) -> int:
         [f"{answered(f)} ({answered(f) / f.spectator_seconds:.0f}/s)" for f, _c, _w in results],
     )
     line("pace phase lasted (s)", [f"{f.spectator_seconds:.0f}" for f, _c, _w in results])
+    line(
+        "  machine busy (of its cores)",
+        [f"{f.machine_busy:.0%} of {os.cpu_count()}" for f, _c, _w in results],
+    )
+    line(
+        "  servers' CPU a request (ms)",
+        [
+            f"{f.servers_cpu * 1000 / max(paced_requests(f, saves), 1):.1f}"
+            for (f, _c, _w), saves in zip(results, pace, strict=True)
+        ],
+    )
     line(
         "stale reads (of checks)", [f"{len(f.stale)} of {f.stale_checks}" for f, _c, _w in results]
     )

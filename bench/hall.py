@@ -36,6 +36,35 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def cpu_seconds(process_groups) -> float:
+    """The CPU time (user and system) the processes now in ``process_groups`` have used so
+    far: a server's ``make serve``, the gunicorn it started and its workers, its task worker
+    (``Server.process_group``). Read from /proc (Linux); a group with no process counts 0."""
+    groups = set(process_groups)
+    ticks = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone since the listing
+            continue
+        # After the command's name (in parentheses, which may hold spaces): state, parent,
+        # process group, ..., then user and system time at the 12th and 13th places.
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) in groups:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """The machine's CPU time so far, busy and in all, in clock ticks (/proc/stat): the
+    share of its cores in use between two readings is the busy ticks over all the ticks."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle, and waiting for the disk
+    return sum(values) - idle, sum(values)
+
+
 def _admin(url: str, sql: str) -> None:
     import psycopg
 
@@ -218,6 +247,11 @@ class Server:
         self.log.flush()
         tail = Path(self.log.name).read_text(errors="replace")[-3000:]
         raise RuntimeError(f"the server did not start in {timeout:.0f} s; its log ends:\n{tail}")
+
+    @property
+    def process_group(self) -> int | None:
+        """The process group of ``make serve`` and all it started (its own session)."""
+        return self.process.pid if self.process else None
 
     def kill(self) -> None:
         """SIGKILL to the whole process group: nothing gets to finish or clean up."""
