@@ -147,12 +147,12 @@ def test_the_overview(db, django_assert_num_queries, players, drawn):
 def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
     tournament, _organiser = build(players, drawn, method=method)
     url = reverse("player_schedule", args=[tournament.slug, 1])
-    # The player with their tournament and its versions; (not cached yet) the sessions published
-    # and the seats of the player's tables with their players (and a planned tournament's
-    # plan and the planned opponents); the ranks (not cached yet): the players and the seat
-    # results; the statistics: the hands of those tables with the penalties. The same
-    # whatever the number of players.
-    seating = 2 + (2 if method == "planned" else 0)
+    # The player with their tournament and its versions; (not cached yet) every player's
+    # seating in one reading: the sessions published and every seat in them with its player
+    # (and a planned tournament's plan and the planned players), and the players' ids; the
+    # ranks (not cached yet): the players and the seat results; the statistics: the hands of
+    # the player's tables with the penalties. The same whatever the number of players.
+    seating = 2 + (2 if method == "planned" else 0) + 1
     response = read(login(None), url, django_assert_num_queries, 1 + seating + 2 + 1)
     assert len(response.context["schedule"]) == drawn
     assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
@@ -160,9 +160,11 @@ def test_the_player_page(db, django_assert_num_queries, players, drawn, method):
     # Read again: the seating and the ranks from the cache under the same versions; the
     # statistics read afresh (every hand at the player's tables changes them).
     read(login(None), url, django_assert_num_queries, 1 + 1)
-    # Another player's page: their seating is not cached yet, the ranks are.
+    # Another player's page: their seating was kept with the first one's, the ranks too.
     other = reverse("player_schedule", args=[tournament.slug, 2])
-    response = read(login(None), other, django_assert_num_queries, 1 + seating + 1)
+    response = read(login(None), other, django_assert_num_queries, 1 + 1)
+    assert len(response.context["schedule"]) == drawn
+    assert len(response.context["planned"]) == (4 - drawn if method == "planned" else 0)
     assert len(response.context["schedule"]) == drawn
 
 
@@ -173,7 +175,8 @@ def test_the_player_page_keeps_its_sessions_until_the_seating_changes(
     (the statistics beside them count it at once), a new name for an opponent does not."""
     tournament, _organiser = build(8, 1)
     url = reverse("player_schedule", args=[tournament.slug, 1])
-    page = read(login(None), url, django_assert_num_queries, 1 + 2 + 2 + 1).content.decode()
+    # Every player's seating (3: ``test_the_player_page``), the ranks, the statistics.
+    page = read(login(None), url, django_assert_num_queries, 1 + 3 + 2 + 1).content.decode()
     opponent = html.elements(page, "#session-1 a")[1].text()
     hands = int(html.elements(page, "#stat-hands-played")[0].text())
     table = tournament.sessions.get(number=1).tables.get(seats__player__number=1)
@@ -187,7 +190,7 @@ def test_the_player_page_keeps_its_sessions_until_the_seating_changes(
     number = int(opponent.split()[0])
     renamed = tournament.players.get(number=number)
     services.player_save(tournament=tournament, player=renamed, name="Renamed Opponent")
-    page = read(login(None), url, django_assert_num_queries, 1 + 2 + 2 + 1).content.decode()
+    page = read(login(None), url, django_assert_num_queries, 1 + 3 + 2 + 1).content.decode()
     assert html.elements(page, "#session-1 a")[1].text() == f"{number} Renamed Opponent"
     # In the other language, the sessions are drawn in it, not taken from the English copy.
     chinese = login(None)

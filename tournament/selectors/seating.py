@@ -6,6 +6,7 @@ seat lists by table and by name, and a player's schedule.
 import json
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from tournament import seating
@@ -25,7 +26,9 @@ from tournament.seating.published import replan_change
 from tournament.seating.schedule import schedule_stats
 from tournament.selectors.lookups import (
     ACTIVE_PLAYERS,
+    LOCK_SECONDS,
     PUBLISHED_SESSION,
+    STANDINGS_CACHE_SECONDS,
     cached,
     data_version,
     seating_key,
@@ -364,22 +367,57 @@ class PlannedSeat:
         return SEAT_LABELS[self.seat]
 
 
-def player_seating(
-    player: Player, *, version: str | None = None
-) -> tuple[list[PlayerSeat], list[PlannedSeat], list["PlayedTable"]]:
+# A player's page's seating: their schedule, planned sessions and tables (``player_seating``).
+Seating = tuple[list["PlayerSeat"], list[PlannedSeat], list["PlayedTable"]]
+
+
+def player_seating(player: Player, *, version: str | None = None) -> Seating:
     """The player's schedule (``player_schedule``), planned sessions
     (``player_planned_sessions``) and tables (``player_tables``) for the player's page,
     cached under the player and the tournament's seating key (``version``, when the caller
     has just read it): a draw, a publication, a new plan or a player's change raise it, a
-    hand does not."""
+    hand does not.
 
-    def compute():
-        published, schedule, tables = _published_tables(player)
-        return schedule, _planned(player, set(published)), tables
-
+    After a draw every player looks up their seat within minutes: the first page read under
+    a new key computes every player's seating in one reading (a few queries, as one player's
+    costs) and keeps each under its player's key. While it does, other players' pages
+    compute their own instead of waiting for it."""
+    tournament = player.tournament
     if version is None:
-        version = seating_key(player.tournament)
-    return cached(f"mcr:player-seating:{player.pk}:{version}", compute)
+        version = seating_key(tournament)
+    found = cache.get(_player_seating_key(player.pk, version))
+    if found is not None:
+        return found
+    lock = f"mcr:players-seating-lock:{tournament.pk}:{version}"
+    if not cache.add(lock, 1, LOCK_SECONDS):  # held, or the cache is away
+        return _seating(tournament, player)[player.pk]
+    try:
+        everyone = _seating(tournament)
+        cache.set_many(
+            {_player_seating_key(pk, version): each for pk, each in everyone.items()},
+            STANDINGS_CACHE_SECONDS,
+        )
+    finally:
+        cache.delete(lock)
+    # A player added since the version was read is not among them yet.
+    return everyone.get(player.pk) or _seating(tournament, player)[player.pk]
+
+
+def _player_seating_key(player_pk: int, version: str) -> str:
+    return f"mcr:player-seating:{player_pk}:{version}"
+
+
+def _seating(tournament, player: Player | None = None) -> dict[int, Seating]:
+    """Player id -> their seating (``player_seating``): of every player of the tournament,
+    or of ``player`` alone."""
+    published, seats = _published_tables(tournament, player)
+    planned = _planned(tournament, set(published), player)
+    players = tournament.players.values_list("pk", flat=True) if player is None else [player.pk]
+    seating = {}
+    for pk in players:
+        schedule, tables = seats.get(pk, ([], []))
+        seating[pk] = (schedule, planned.get(pk, []), tables)
+    return seating
 
 
 @dataclass(frozen=True)
@@ -396,12 +434,12 @@ class PlayedTable:
 def player_tables(player: Player) -> list[PlayedTable]:
     """The tables the player sat at in the published sessions, in session order (hands are
     entered only in sessions open for play, which are published first)."""
-    return _published_tables(player)[2]
+    return _published_tables(player.tournament, player)[1].get(player.pk, ([], []))[1]
 
 
 def player_schedule(player: Player) -> list[PlayerSeat]:
     """Every published session of the player: table, starting seat and the three opponents."""
-    return _published_tables(player)[1]
+    return _published_tables(player.tournament, player)[1].get(player.pk, ([], []))[0]
 
 
 def player_planned_sessions(player: Player) -> list[PlannedSeat]:
@@ -413,10 +451,10 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     (by a substitute or a re-plan, when the session is drawn).
     """
     drawn = player.tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True)
-    return _planned(player, set(drawn))
+    return _planned(player.tournament, set(drawn), player).get(player.pk, [])
 
 
-# A seat of one of a player's tables as ``_published_tables`` reads it.
+# A seat of a player's table as ``_published_tables`` reads it.
 _TABLE_SEAT_FIELDS = (
     "table_id",
     "session__number",
@@ -434,26 +472,30 @@ _TABLE_SEAT_FIELDS = (
 
 
 def _published_tables(
-    player: Player,
-) -> tuple[tuple[int, ...], list[PlayerSeat], list[PlayedTable]]:
+    tournament, player: Player | None = None
+) -> tuple[tuple[int, ...], dict[int, tuple[list[PlayerSeat], list[PlayedTable]]]]:
     """The sessions published (a draw under review is not shown yet: its session is shown as
-    planned), and the player's seats in them with their opponents, and their tables, in
-    session order: two queries (three when the player replaces a withdrawn player)."""
-    tournament = player.tournament
+    planned), and player id -> their seats in them with their opponents, and their tables,
+    in session order: of every player, or of ``player`` alone (a player seated in none has
+    no entry). Two queries (three when a seat replaces a withdrawn player)."""
     published = tuple(
         sorted(tournament.sessions.filter(PUBLISHED_SESSION).values_list("number", flat=True))
     )
+    seats = Seat.objects.filter(session__tournament=tournament, session__number__in=published)
+    if player is not None:
+        seats = seats.filter(table__seats__player=player)
     tables: dict[int, tuple[int, int, list[tuple[int, int, int | None]]]] = {}
     players: dict[int, ListedPlayer] = {}
-    for table_id, session, table, seat, player_id, replaces, stands_in_for, *listed in (
-        Seat.objects.filter(
-            session__tournament=tournament,
-            session__number__in=published,
-            table__seats__player=player,
-        )
-        .order_by()
-        .values_list(*_TABLE_SEAT_FIELDS)
-    ):
+    for (
+        table_id,
+        session,
+        table,
+        seat,
+        player_id,
+        replaces,
+        stands_in_for,
+        *listed,
+    ) in seats.order_by().values_list(*_TABLE_SEAT_FIELDS):
         number, name, name_zh, is_substitute, withdrawn_at = listed
         players[player_id] = ListedPlayer(
             number, name, name_zh, is_substitute, withdrawn_at is not None
@@ -461,9 +503,18 @@ def _published_tables(
         tables.setdefault(table_id, (session, table, []))[2].append(
             (seat, player_id, replaces or stands_in_for)
         )
-    replaced = {
-        each for _s, _t, seats in tables.values() for _seat, pk, each in seats if pk == player.pk
-    } - {None}
+    shown = None if player is None else {player.pk}
+    # The withdrawn players whose seats the shown players took: read unless seated too.
+    replaced = (
+        {
+            each
+            for _s, _t, seats_of in tables.values()
+            for _seat, pk, each in seats_of
+            if shown is None or pk in shown
+        }
+        - {None}
+        - players.keys()
+    )
     if replaced:
         players.update(
             (pk, ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None))
@@ -473,70 +524,89 @@ def _published_tables(
                 )
             )
         )
-    schedule: list[PlayerSeat] = []
-    played: list[PlayedTable] = []
-    for table_id, (session, table, seats) in sorted(tables.items(), key=lambda t: t[1][:2]):
-        seats.sort()
+    by_player: dict[int, tuple[list[PlayerSeat], list[PlayedTable]]] = {}
+    for table_id, (session, table, seats_of) in sorted(tables.items(), key=lambda t: t[1][:2]):
+        seats_of.sort()
         by_seat = [0, 0, 0, 0]
-        for seat, player_id, _replaced in seats:
+        for seat, player_id, _replaced in seats_of:
             by_seat[seat] = player_id
-        played.append(PlayedTable(table_id, session, table, tuple(by_seat)))
-        seat, _player_id, replaces = next(each for each in seats if each[1] == player.pk)
-        schedule.append(
-            PlayerSeat(
-                session=Numbered(session),
-                table=Numbered(table),
-                seat=seat,
-                opponents=[
-                    (SEAT_LABELS[other], players[other_id])
-                    for other, other_id, _replaced in seats
-                    if other_id != player.pk
-                ],
-                replaces=players.get(replaces),
+        played = PlayedTable(table_id, session, table, tuple(by_seat))
+        for seat, player_id, replaces in seats_of:
+            if shown is not None and player_id not in shown:
+                continue
+            schedule, tables_of = by_player.setdefault(player_id, ([], []))
+            tables_of.append(played)
+            schedule.append(
+                PlayerSeat(
+                    session=Numbered(session),
+                    table=Numbered(table),
+                    seat=seat,
+                    opponents=[
+                        (SEAT_LABELS[other], players[other_id])
+                        for other, other_id, _replaced in seats_of
+                        if other_id != player_id
+                    ],
+                    replaces=players.get(replaces),
+                )
             )
-        )
-    return published, schedule, played
+    return published, by_player
 
 
-def _planned(player: Player, drawn: set[int]) -> list[PlannedSeat]:
-    """``player_planned_sessions``, with the sessions shown: the player's tables of the
-    published plan (read from it: a few milliseconds at 1,000 players) and the opponents
-    still in."""
-    tournament = player.tournament
-    if tournament.seating_method != "planned" or not player.is_active:
-        return []
+def _planned(
+    tournament, drawn: set[int], player: Player | None = None
+) -> dict[int, list[PlannedSeat]]:
+    """Player id -> ``player_planned_sessions``, with the sessions shown: of every player
+    still in, or of ``player`` alone (when still in); their tables of the published plan
+    (read from it once: a few milliseconds at 1,000 players) and the opponents still in."""
+    if tournament.seating_method != "planned":
+        return {}
+    if player is not None and not player.is_active:
+        return {}
     plan = (
         SeatingPlan.objects.filter(tournament_id=tournament.pk)
         .values_list("sessions", flat=True)
         .first()
     )
     if plan is None:
-        return []
-    found = [
-        (session, table, numbers)
-        for session, tables in enumerate(plan, start=1)
-        if session not in drawn
-        for table, numbers in enumerate(tables, start=1)
-        if player.number in numbers
-    ]
-    wanted = {number for _session, _table, numbers in found for number in numbers}
-    active = {
-        number: ListedPlayer(number, name, name_zh, is_substitute)
-        for number, name, name_zh, is_substitute in tournament.players.filter(
-            ACTIVE_PLAYERS, number__in=wanted - {player.number}
-        ).values_list("number", "name", "name_zh", "is_substitute")
-    }
-    return [
-        PlannedSeat(
-            session=session,
-            table=table,
-            seat=numbers.index(player.number),
-            opponents=[
-                (SEAT_LABELS[i], active.get(n)) for i, n in enumerate(numbers) if n != player.number
-            ],
+        return {}
+    found: dict[int, list[tuple[int, int, list[int]]]] = {}
+    for session, tables in enumerate(plan, start=1):
+        if session in drawn:
+            continue
+        for table, numbers in enumerate(tables, start=1):
+            for number in numbers:
+                if player is None or number == player.number:
+                    found.setdefault(number, []).append((session, table, numbers))
+    still_in = tournament.players.filter(ACTIVE_PLAYERS)
+    if player is not None:  # the player's opponents (every player's are nearly everyone)
+        still_in = still_in.filter(
+            number__in={
+                number for _s, _t, numbers in found.get(player.number, ()) for number in numbers
+            }
         )
-        for session, table, numbers in found
-    ]
+    active = {
+        number: (pk, ListedPlayer(number, name, name_zh, is_substitute))
+        for pk, number, name, name_zh, is_substitute in still_in.values_list(
+            "pk", "number", "name", "name_zh", "is_substitute"
+        )
+    }
+    return {
+        active[number][0]: [
+            PlannedSeat(
+                session=session,
+                table=table,
+                seat=numbers.index(number),
+                opponents=[
+                    (SEAT_LABELS[i], active[n][1] if n in active else None)
+                    for i, n in enumerate(numbers)
+                    if n != number
+                ],
+            )
+            for session, table, numbers in seats
+        ]
+        for number, seats in found.items()
+        if number in active
+    }
 
 
 def players_for_draw(tournament) -> list[Player]:
