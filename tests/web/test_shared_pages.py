@@ -14,6 +14,7 @@ from tests import html
 from tests.conftest import login, make_players
 from tournament import services
 from tournament.models import Tournament
+from tournament.selectors import lookups
 from tournament.views import shared_pages
 
 SEED = 20261205
@@ -113,9 +114,9 @@ def test_a_reader_with_a_session_or_a_message_is_not_served_the_kept_page(
     url = urls(tournament)[0]
     login(None).get(url)
     asked = []
-    real_get = shared_pages.cache.get
+    real_get = lookups.cache.get
     monkeypatch.setattr(
-        shared_pages.cache, "get", lambda key, *a, **k: asked.append(key) or real_get(key, *a, **k)
+        lookups.cache, "get", lambda key, *a, **k: asked.append(key) or real_get(key, *a, **k)
     )
     with_session, with_message = Client(), Client()
     with_session.cookies["sessionid"] = "atabletssessionkey0123456789abcd"  # a tablet's
@@ -125,6 +126,45 @@ def test_a_reader_with_a_session_or_a_message_is_not_served_the_kept_page(
     assert not any("standings-page" in key for key in asked)
     Client().get(url)
     assert any("standings-page" in key for key in asked)
+
+
+def test_spectators_asking_while_the_page_is_drawn_wait_for_it_instead_of_drawing_it_too(
+    drawn, tournament, monkeypatch
+):
+    url = urls(tournament)[0]
+    login(None).get(url)
+    services.session_open(session=drawn)
+    services.hand_record(
+        table=drawn.tables.get(number=1), entry=services.HandEntry(number=1, outcome="draw")
+    )
+    # The page after the hand is being drawn by another spectator's request: its lock held,
+    # and its copy kept while this reader waits.
+    held, waited = [], []
+    real_add = lookups.cache.add
+
+    def add(key, value, timeout=None):
+        if "standings-page" in key and key.endswith(":lock"):
+            real_add(key, value, timeout)
+            held.append(key)
+            return False
+        return real_add(key, value, timeout)
+
+    def wait(seconds):
+        waited.append(seconds)
+        (lock,) = held
+        lookups.cache.set(lock.removesuffix(":lock"), "The page the other spectator drew.", 60)
+        lookups.cache.delete(lock)
+
+    monkeypatch.setattr(lookups.cache, "add", add)
+    monkeypatch.setattr(lookups.time, "sleep", wait)
+    drawing = []
+    real_render = shared_pages.render
+    monkeypatch.setattr(
+        shared_pages, "render", lambda *a, **k: drawing.append(1) or real_render(*a, **k)
+    )
+    answer = login(None).get(url)
+    assert answer.content.decode() == "The page the other spectator drew."
+    assert waited and drawing == []
 
 
 def test_a_page_kept_by_another_release_is_not_served(drawn, tournament, monkeypatch):

@@ -18,13 +18,12 @@ from collections.abc import Callable, Mapping
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.core.cache import cache
 from django.http import HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.translation import get_language
 
-from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS
+from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, cached
 from tournament.server.release import release
 
 # What the page is drawn with in place of the visitor's form token: a token has no space,
@@ -80,12 +79,16 @@ def _page(request, body: str) -> HttpResponse:
 def shared_page(request, key: str, template: str, context) -> HttpResponse:
     """The page ``template`` drawn with ``context()``, kept under ``key`` (``page_key``:
     what the page is of, the versions of everything it shows, its query) for the plain
-    visitors; drawn for anyone else."""
+    visitors; drawn for anyone else.
+
+    Drawn once per key (``cached``): after a hand the standings are asked for many times a
+    second, and the spectators asking while the first of them draws the page wait for it
+    instead of drawing it too."""
     if not plain_visitor(request):
         return render(request, template, context())
-    body = cache.get(key)
-    if body is None:
+
+    def draw() -> str:
         drawn = render(request, template, {**context(), "csrf_token": TOKEN_STAND_IN})
-        body = drawn.content.decode()
-        cache.set(key, body, STANDINGS_CACHE_SECONDS)
-    return _page(request, body)
+        return drawn.content.decode()
+
+    return _page(request, cached(key, draw, STANDINGS_CACHE_SECONDS))
