@@ -88,11 +88,13 @@ check: $(STAMP)
 # readers, the catalogue), without the browser tests (a referee's taps and the pages'
 # scripts: the same views the web tests run on this database, for minutes of a browser's
 # time) and without LibreOffice's (how it reads and prints the files: their cells are read
-# back on this database by tests/test_exports.py, for a minute of soffice's time); CI runs it
-# on PostgreSQL after `make test`.
+# back on this database by tests/test_exports.py, for a minute of soffice's time), and
+# without the web tests of permissions and of what a page says (``pages_only``: what they
+# store and read goes through the services and selectors tested here); CI runs it on
+# PostgreSQL after `make test`.
 test-database: $(STAMP)
 	@test -n "$$DATABASE_URL" || { echo "test-database runs on the database DATABASE_URL names: set it." >&2; exit 2; }
-	$(PYTEST) -m "database and not browser and not libreoffice"
+	$(PYTEST) -m "database and not browser and not libreoffice and not pages_only"
 
 # The results API as a client meets it: the demo's tournaments served on a port (a database
 # of its own in a folder removed afterwards), and schemathesis run against the OpenAPI

@@ -44,15 +44,59 @@ DATABASE_FIXTURES = frozenset(
 )
 
 
+# The web tests of who may do what and of what a page or a form says (the personas, the
+# messages beside the fields, the redirects, the layout): what they store and read goes
+# through the services and selectors, whose own tests run on every database, so CI's run on
+# its second database leaves them out for time (about a minute). The web tests that lean on
+# the database itself stay in that run: random posts (column sizes, constraints), lists
+# sorted, searched, counted or ordered by name, imports, downloads, statistics, withdrawals,
+# check-in, the activity log, the pages kept in the shared cache, concurrent saves.
+PAGES_ONLY = frozenset(
+    f"tests/web/test_{name}.py"
+    for name in (
+        "admin",
+        "body_limit",
+        "calculator",
+        "content_security_policy",
+        "core_messages",
+        "device_links",
+        "draw_page",
+        "emails",
+        "fairness",
+        "hand_fans",
+        "head_requests",
+        "healthz",
+        "languages",
+        "one_line_fields",
+        "organiser",
+        "paper_sheets",
+        "penalties",
+        "player_link",
+        "players",
+        "publish",
+        "referee",
+        "seating_methods",
+        "server_error",
+        "session_clock",
+        "static_files",
+        "table_permissions",
+        "table_referees",
+    )
+)
+
+
 def pytest_collection_modifyitems(items):
     """Mark ``database`` every test that can touch the database. The others (the pure cores,
     the file readers, the catalogue, the docs) give the same result on any database, so CI's
-    run on its second database (``make test-database``) leaves them out."""
+    run on its second database (``make test-database``) leaves them out, as it leaves out
+    those marked ``pages_only`` (``PAGES_ONLY``)."""
     for item in items:
         if DATABASE_FIXTURES.intersection(item.fixturenames) or item.get_closest_marker(
             "django_db"
         ):
             item.add_marker(pytest.mark.database)
+        if _module(item.nodeid) in PAGES_ONLY:
+            item.add_marker(pytest.mark.pages_only)
 
 
 # Modules whose tests share what a fixture of theirs makes once (a server and nginx, a
