@@ -10,7 +10,6 @@ from tournament.scoring.claims import (
     SHAPES,
     ClaimedFan,
     check_claim,
-    claim_problems_text,
     impossible_reason,
     max_count,
     parse_claimed_fans,
@@ -53,7 +52,6 @@ def test_names_alone_below_eight_fan_do_not_reach_the_minimum():
     check = check_claim(claimed_fans=claimed("All Simples", "Pure Double Chow", "Self-Drawn"))
     assert check.named_total == 4
     assert check.problems == ("below_minimum",)
-    assert not check.reaches_minimum
 
 
 def test_a_typed_total_that_differs_from_the_fans_named_is_reported():
@@ -375,14 +373,7 @@ def test_flowers_alone_are_an_empty_claim_even_with_a_hand():
     assert check_claim(claimed_fans=flowers, scored=scored).problems == ("empty_claim",)
 
 
-# --- In words ------------------------------------------------------------------------------
-
-
-def test_a_claim_that_agrees_has_no_sentences():
-    assert claim_problems_text(check_claim(claimed_total=8)) == []
-
-
-def test_each_problem_is_one_plain_english_sentence():
+def test_problems_are_reported_in_order_with_their_details():
     scored = score_hand(parse_hand(PURE_STRAIGHT))  # 20 points without flowers
     check = check_claim(
         claimed_total=30,
@@ -391,7 +382,6 @@ def test_each_problem_is_one_plain_english_sentence():
         ),
         scored=scored,
     )
-    lines = claim_problems_text(check)
     assert check.problems == (
         "count_too_high",
         "incompatible_fans",
@@ -401,31 +391,14 @@ def test_each_problem_is_one_plain_english_sentence():
         "total_differs_from_fans_named",
         "wrong_total",
     )
-    assert lines[0] == "Pure Straight is claimed twice; a hand counts it at most once."
-    assert (
-        "Seven Pairs and Concealed Hand cannot be counted together: "
-        "Seven Pairs already includes it." in lines
+    fan = fan_by_name
+    assert [(x.fan, x.count, x.most) for x in check.too_many] == [(fan("Pure Straight"), 2, 1)]
+    assert (fan("Seven Pairs"), fan("Concealed Hand")) in check.incompatible
+    pairs = {(p.first, p.second): p.reason for p in check.impossible}
+    assert pairs[(fan("Seven Pairs"), fan("Pure Straight"))] == "shape"
+    assert (fan("Seven Pairs"), fan("Chicken Hand")) in pairs
+    assert check.missing == (
+        ClaimedFan(fan("One Voided Suit")),
+        ClaimedFan(fan("Single Wait")),
     )
-    assert (
-        "Seven Pairs and Pure Straight cannot both occur in one hand: "
-        "they need different hand shapes." in lines
-    )
-    assert any(line.startswith("Seven Pairs and Chicken Hand cannot both occur") for line in lines)
-    assert (
-        "Not claimed but scored by the hand: One Voided Suit (缺一门), Single Wait (单钓将)."
-        in lines
-    )
-    assert "The total entered, 30, differs from the fans named, which add up to 66." in lines
-    assert "Wrong total: 30 claimed, the hand scores 20 (without flowers)." in lines
-    sentences = len(check.too_many) + len(check.incompatible) + len(check.impossible) + 4
-    assert len(lines) == sentences
-    assert all(line.endswith(".") and not line.startswith("Problem:") for line in lines)
-
-
-def test_the_empty_claim_and_the_minimum_in_words():
-    assert claim_problems_text(check_claim()) == [
-        "Nothing to check: no fan other than flowers and no total was entered."
-    ]
-    assert claim_problems_text(check_claim(claimed_total=7)) == [
-        "A total of 7 is below the 8-fan minimum."
-    ]
+    assert (check.claimed_total, check.named_total, check.computed_total) == (30, 66, 20)

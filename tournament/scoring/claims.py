@@ -23,8 +23,7 @@ commas, semicolons, 、 or new lines. After a name may come, in either order:
   read to be checked, never used. Any other number is an error (``fan_points_mismatch``)
   rather than a guess: ``Pure Double Chow 2`` may mean twice or two points.
 
-No Django here: the web pages translate the problem codes themselves, and
-``claim_problems_text`` gives plain English sentences for everything else.
+No Django here: the web pages translate the problem codes themselves.
 """
 
 import re
@@ -732,14 +731,10 @@ def _sets_fit(a: str, b: str, shape: str) -> bool:
 
 
 def _patterns_clash(a: str, b: str) -> str | None:
-    for x, y in ((a, b), (b, a)):
-        if x in _FOUR_CHOW_FANS and y in _CHOW_FANS:
-            return "chows"
-        if x in _THREE_CHOW_FANS and y in _THREE_CHOW_FANS:
-            return "chows"
-    if a in _PUNG_PATTERN_FANS and b in _PUNG_PATTERN_FANS:
-        return "pungs"
-    return None
+    both = {a, b}
+    if both <= _CHOW_FANS and (both & _FOUR_CHOW_FANS or both <= _THREE_CHOW_FANS):
+        return "chows"
+    return "pungs" if both <= _PUNG_PATTERN_FANS else None
 
 
 def impossible_reason(a: Fan, b: Fan) -> str | None:
@@ -752,8 +747,7 @@ def impossible_reason(a: Fan, b: Fan) -> str | None:
     for one, allowed in ONLY_WITH.items():
         if one in (x, y) and (y if one == x else x) not in allowed:
             return one
-    explicit = _EXPLICIT.get(frozenset((x, y)))
-    if explicit:
+    if explicit := _EXPLICIT.get(frozenset((x, y))):
         return explicit
     shapes = FAN_SHAPES[x] & FAN_SHAPES[y]
     if not shapes:
@@ -764,8 +758,7 @@ def impossible_reason(a: Fan, b: Fan) -> str | None:
     low_y, high_y = CLAIMED_SETS.get(y, (0, 4))
     if max(low_x, low_y) > min(high_x, high_y):
         return "claimed_sets"
-    clash = _patterns_clash(x, y)
-    if clash:
+    if clash := _patterns_clash(x, y):
         return clash
     if not _tiles_fit(x, y):
         return "tiles"
@@ -781,10 +774,6 @@ class ImpossiblePair:
     first: Fan
     second: Fan
     reason: str
-
-    @property
-    def reason_en(self) -> str:
-        return REASONS[self.reason]
 
 
 @dataclass(frozen=True)
@@ -818,11 +807,6 @@ class ClaimCheck:
     @property
     def agrees(self) -> bool:
         return not self.problems
-
-    @property
-    def reaches_minimum(self) -> bool:
-        total = self.computed_total if self.computed_total is not None else self.claimed_total
-        return total is not None and total >= MIN_FAN
 
 
 _ORDER = {fan.key: index for index, fan in enumerate(FANS)}
@@ -903,65 +887,3 @@ def check_claim(*, claimed_total=None, claimed_fans=(), scored=None) -> ClaimChe
         impossible=impossible,
         too_many=too_many,
     )
-
-
-# --- In words ---------------------------------------------------------------------------
-
-
-def _fan_list(fans: tuple[ClaimedFan, ...]) -> str:
-    return ", ".join(
-        f"{c.fan.name_en} ({c.fan.name_zh})" + (f" ×{c.count}" if c.count > 1 else "") for c in fans
-    )
-
-
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
-def claim_problems_text(check: ClaimCheck) -> list[str]:
-    """One plain-English sentence per problem of ``check``, in the order of its codes
-    (one per pair or fan where a code covers several); an empty list when it agrees."""
-    lines: list[str] = []
-    for code in check.problems:
-        if code == "empty_claim":
-            lines.append("Nothing to check: no fan other than flowers and no total was entered.")
-        elif code == "count_too_high":
-            lines += [
-                f"{x.fan.name_en} is claimed {_times(x.count)}; "
-                f"a hand counts it at most {_times(x.most)}."
-                for x in check.too_many
-            ]
-        elif code == "incompatible_fans":
-            lines += [
-                f"{a.name_en} and {b.name_en} cannot be counted together: "
-                f"{a.name_en} already includes it."
-                for a, b in check.incompatible
-            ]
-        elif code == "impossible_together":
-            lines += [
-                f"{p.first.name_en} and {p.second.name_en} cannot both occur in one hand: "
-                f"{p.reason_en}."
-                for p in check.impossible
-            ]
-        elif code == "missing_fans":
-            lines.append(f"Not claimed but scored by the hand: {_fan_list(check.missing)}.")
-        elif code == "extra_fans":
-            lines.append(f"Claimed but not scored by the hand: {_fan_list(check.extra)}.")
-        elif code == "total_differs_from_fans_named":
-            lines.append(
-                f"The total entered, {check.claimed_total}, differs from the fans named, "
-                f"which add up to {check.named_total}."
-            )
-        elif code == "wrong_total":
-            lines.append(
-                f"Wrong total: {check.claimed_total} claimed, the hand scores "
-                f"{check.computed_total} (without flowers)."
-            )
-        elif code == "below_minimum":
-            total = (
-                check.computed_total if check.computed_total is not None else check.claimed_total
-            )
-            lines.append(f"A total of {total} is below the {MIN_FAN}-fan minimum.")
-        else:  # a code added to check_claim without a sentence here
-            lines.append(f"Problem: {code}.")
-    return lines
