@@ -47,18 +47,13 @@ def _error(code: str, message: str) -> dict:
     return {"code": code, "message": message}
 
 
+_FAN_FIELDS = ("name_en", "name_zh", "points", "count")
+
+
 def _scored(hand) -> dict:
     scored = score_hand(hand)
     return {
-        "fans": [
-            {
-                "name_en": fan.name_en,
-                "name_zh": fan.name_zh,
-                "points": fan.points,
-                "count": fan.count,
-            }
-            for fan in scored.fans
-        ],
+        "fans": [{field: getattr(fan, field) for field in _FAN_FIELDS} for fan in scored.fans],
         "total": scored.total,
         "total_without_flowers": scored.total_without_flowers,
         "valid": scored.valid,

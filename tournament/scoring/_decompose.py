@@ -22,9 +22,6 @@ TERMINALS_AND_HONORS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 MEMO_LIMIT = 50_000
 memoised = lru_cache(maxsize=MEMO_LIMIT)
 
-# A group arrangement: (chow start ranks, pung ranks, pair rank or -1), ranks within the group.
-GroupArrangement = tuple[tuple[int, ...], tuple[int, ...], int]
-
 
 def _search(c: list[int], i: int, chows: list, pungs: list, pair: int, out: set) -> None:
     n = len(c)
@@ -54,18 +51,6 @@ def _search(c: list[int], i: int, chows: list, pungs: list, pair: int, out: set)
         c[i] = k
         c[i + 1] += 1
         c[i + 2] += 1
-
-
-@memoised
-def group_arrangements(counts: tuple[int, ...]) -> tuple[GroupArrangement, ...]:
-    """Every way to split one group into chows, pungs and (when its size is 2 mod 3) a pair."""
-    size = sum(counts)
-    if size % 3 == 1:
-        return ()
-    out: set = set()
-    _search(list(counts), 0, [], [], -1, out)
-    need_pair = size % 3 == 2
-    return tuple(sorted(a for a in out if (a[2] >= 0) == need_pair))
 
 
 @memoised
@@ -133,28 +118,31 @@ Arrangement = tuple[tuple[int, ...], tuple[int, ...], int]
 
 @memoised
 def _suit_arrangements(base: int, group: tuple[int, ...]) -> tuple[Arrangement, ...]:
-    """A suit's arrangements with tile indices (``base`` = index of the suit's one)."""
+    """Every way to split one suit into chows, pungs and (when its size is 2 mod 3) a pair,
+    in tile indices (``base`` = index of the suit's one)."""
+    size = sum(group)
+    if size % 3 == 1:
+        return ()
+    out: set = set()
+    _search(list(group), 0, [], [], -1, out)
     return tuple(
         (
             tuple(base + r for r in chows),
             tuple(base + r for r in pungs),
             base + pair if pair >= 0 else -1,
         )
-        for chows, pungs, pair in group_arrangements(group)
+        for chows, pungs, pair in sorted(out)
+        if (pair >= 0) == (size % 3 == 2)
     )
 
 
-def standard_arrangements(counts: list[int]) -> tuple[Arrangement, ...]:
-    """All splits of the concealed tiles (a multiple of 3 plus 2) into sets and one pair."""
-    return _arrange(tuple(counts))
-
-
 @memoised
-def _arrange(key: tuple[int, ...]) -> tuple[Arrangement, ...]:
+def standard_arrangements(counts: tuple[int, ...]) -> tuple[Arrangement, ...]:
+    """All splits of the concealed tiles (a multiple of 3 plus 2) into sets and one pair."""
     per_suit = []
     pairs = 0
     for base in (0, 9, 18):
-        group = key[base : base + 9]
+        group = counts[base : base + 9]
         if group == _NO_TILES:
             continue
         options = _suit_arrangements(base, group)
@@ -166,7 +154,7 @@ def _arrange(key: tuple[int, ...]) -> tuple[Arrangement, ...]:
     honor_pungs: list[int] = []
     pair = -1
     for t in range(27, 34):
-        c = key[t]
+        c = counts[t]
         if c == 3:
             honor_pungs.append(t)
         elif c == 2:
@@ -303,6 +291,6 @@ def all_waits(counts: list[int], melds: int, mask: int) -> set[int]:
                     rest[t] -= 1
             if not missing:
                 waits.update(standard_waits(rest))
-            elif standard_arrangements(rest):
+            elif standard_arrangements(tuple(rest)):
                 waits.add(missing.bit_length() - 1)
     return waits

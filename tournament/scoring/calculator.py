@@ -704,12 +704,12 @@ def _candidates(h: _Hand) -> list[Candidate]:
     meld_chows = tuple(h.meld_chows)
     if h.melds <= 1 and sum(counts) == 14 - 3 * h.melds:
         for pattern, rest in shapes.knitted_straight_rests(counts, h.mask):
-            for c_chows, c_pungs, pair in shapes.standard_arrangements(rest):
+            for c_chows, c_pungs, pair in shapes.standard_arrangements(tuple(rest)):
                 chows = tuple(sorted(meld_chows + c_chows))
                 fans, per_set = _arrangement_fans(h, chows, c_chows, c_pungs, pair, pattern)
                 out.append(("knitted_straight", fans, per_set, (pair, len(chows))))
     nine_gates = _is_nine_gates(h)
-    for c_chows, c_pungs, pair in shapes.standard_arrangements(counts):
+    for c_chows, c_pungs, pair in shapes.standard_arrangements(tuple(counts)):
         chows = tuple(sorted(meld_chows + c_chows))
         fans, per_set = _arrangement_fans(h, chows, c_chows, c_pungs, pair, (), nine_gates)
         out.append(("standard", fans, per_set, (pair, len(chows))))
@@ -757,7 +757,7 @@ def score(hand: WinningHand) -> Scored:
         )
     # Worth most, then preferred (see the module's docstring); of two alike, the first found.
     shape, fans, per_set, _ = max(candidates, key=lambda c: (_resolve(c[1]), c[3]))
-    return _result(shape, fans, per_set, hand.flowers)
+    return _scored(shape, tuple(sorted(fans)), per_set, hand.flowers)
 
 
 def score_arrangements(hand: WinningHand) -> list[Scored]:
@@ -768,7 +768,7 @@ def score_arrangements(hand: WinningHand) -> list[Scored]:
     ``score`` memoises, and not meant for the hot path.
     """
     return [
-        _result(shape, fans, per_set, hand.flowers)
+        _scored(shape, tuple(sorted(fans)), per_set, hand.flowers)
         for shape, fans, per_set, _ in _candidates(_prepared(hand))
     ]
 
@@ -785,17 +785,11 @@ def clear_caches() -> None:
                 value.cache_clear()
 
 
-def _result(
-    shape: str, fans: list[tuple[int, int]], per_set: tuple[int, ...], flowers: int
-) -> Scored:
-    """The Scored of the arrangement kept."""
-    return _scored(shape, tuple(sorted(fans)), per_set, flowers)
-
-
 @memoised
 def _scored(
     shape: str, fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...], flowers: int
 ) -> Scored:
+    """The Scored of an arrangement; its ``fans`` sorted, so that the memo finds them."""
     counted, total, excluded = _counted(fans, per_set)
     if flowers:
         counted = (*counted, _fan_count(F.flower_tiles, flowers))

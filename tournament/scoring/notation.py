@@ -106,10 +106,6 @@ IN_WIN_TILE: Final = Message(gettext_noop("the winning tile"))
 IN_HAND: Final = Message(gettext_noop("the hand"))
 
 
-def _in_meld(number: int) -> Message:
-    return Message(gettext_noop("meld %(number)s"), {"number": number})
-
-
 def _error(
     code: str,
     template: str,
@@ -191,7 +187,7 @@ def _check_meld(meld: object, number: int, *, inferred: bool = False) -> None:
             {"number": number},
         )
     for tile in meld.tiles:
-        _check_tile(tile, _in_meld(number))
+        _check_tile(tile, Message(gettext_noop("meld %(number)s"), {"number": number}))
     shown = {"number": number, "tiles": _write_tiles(_sorted(meld.tiles))}
     if meld.kind == "chow" and not _is_chow(tuple(meld.tiles)):
         if inferred:
@@ -322,24 +318,18 @@ def validate(hand: WinningHand) -> None:
         )
     if hand.kong and not hand.self_drawn:
         held = copies[win] - 1
-        if held == 1:
-            raise _error(
-                "robbing_kong_with_copy",
-                gettext_noop(
+        if held:
+            if held == 1:
+                why = gettext_noop(
                     "robbing the kong (kong, not self-drawn) on %(tile)s while the hand holds "
                     "1 other copy of it: the robbed kong would need three more"
-                ),
-                {"tile": win},
-            )
-        if held:
-            raise _error(
-                "robbing_kong_with_copy",
-                gettext_noop(
+                )
+            else:
+                why = gettext_noop(
                     "robbing the kong (kong, not self-drawn) on %(tile)s while the hand holds "
                     "%(held)s other copies of it: the robbed kong would need three more"
-                ),
-                {"tile": win, "held": held},
-            )
+                )
+            raise _error("robbing_kong_with_copy", why, {"tile": win, "held": held})
         if hand.last_tile:
             raise _error(
                 "robbing_kong_last_tile",
@@ -785,29 +775,19 @@ def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
         elif char in _DIGITS or char.isalpha():
             run, i = _read_tiles(text, i)
             concealed.extend(tile for tile, _ in run)
-        elif char in "]}":
-            raise _located(
-                "unexpected_character",
-                text,
-                i,
-                i + 1,
-                gettext_noop(
-                    "%(typed)s closes no meld; melds are written [789m], [555p:3] or {CCCC}"
-                ),
-                {"typed": char},
-            )
         else:
-            raise _located(
-                "unexpected_character",
-                text,
-                i,
-                i + 1,
-                gettext_noop(
+            if char in "]}":
+                why = gettext_noop(
+                    "%(typed)s closes no meld; melds are written [789m], [555p:3] or {CCCC}"
+                )
+                typed = char
+            else:
+                why = gettext_noop(
                     "%(typed)s is not part of the notation; write tiles, [melds], {kongs}, "
                     "+winning tile, then | conditions"
-                ),
-                {"typed": repr(char)},
-            )
+                )
+                typed = repr(char)
+            raise _located("unexpected_character", text, i, i + 1, why, {"typed": typed})
     if win is None:
         raise _located(
             "missing_win_tile",

@@ -102,33 +102,29 @@ class Settlement:
     deducted: int
 
     def __post_init__(self) -> None:
-        _check_balance(self)
+        # The rules' own check per hand: transfers sum to -(deducted penalties). Raised rather
+        # than asserted so that it also runs under `python -O`.
+        for name in ("win_points", "penalty_points"):
+            value = getattr(self, name)
+            if len(value) != PLAYERS or not all(_is_int(v) for v in value):
+                raise SettlementInvariantError(f"{name} must be {PLAYERS} integers, got {value!r}")
+        if not _is_int(self.deducted) or self.deducted < 0:
+            raise SettlementInvariantError(
+                f"deducted must be a non-negative integer, got {self.deducted!r}"
+            )
+        if sum(self.win_points) != 0:
+            raise SettlementInvariantError(f"win points {self.win_points} do not sum to zero")
+        if sum(self.penalty_points) != -self.deducted:
+            raise SettlementInvariantError(
+                f"penalty points {self.penalty_points} do not sum to "
+                f"-{self.deducted} (the deducted points)"
+            )
 
     @property
     def points(self) -> Points:
         """Each player's total for the hand: win points plus penalty points."""
         w, p = self.win_points, self.penalty_points
         return (w[0] + p[0], w[1] + p[1], w[2] + p[2], w[3] + p[3])
-
-
-def _check_balance(settlement: Settlement) -> None:
-    # The rules' own check per hand: transfers sum to -(deducted penalties). Raised rather
-    # than asserted so that it also runs under `python -O`.
-    for name in ("win_points", "penalty_points"):
-        value = getattr(settlement, name)
-        if len(value) != PLAYERS or not all(_is_int(v) for v in value):
-            raise SettlementInvariantError(f"{name} must be {PLAYERS} integers, got {value!r}")
-    if not _is_int(settlement.deducted) or settlement.deducted < 0:
-        raise SettlementInvariantError(
-            f"deducted must be a non-negative integer, got {settlement.deducted!r}"
-        )
-    if sum(settlement.win_points) != 0:
-        raise SettlementInvariantError(f"win points {settlement.win_points} do not sum to zero")
-    if sum(settlement.penalty_points) != -settlement.deducted:
-        raise SettlementInvariantError(
-            f"penalty points {settlement.penalty_points} do not sum to "
-            f"-{settlement.deducted} (the deducted points)"
-        )
 
 
 ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
