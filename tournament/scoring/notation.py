@@ -579,36 +579,22 @@ def _read_meld(text: str, start: int, number: int) -> tuple[Meld, int]:
             )
 
     names = _sorted(tile for tile, _ in tiles)
-    if opener == "{":
-        if len(names) != 4:
-            raise _located(
-                "invalid_meld_size",
-                text,
-                start,
-                i,
-                gettext_noop("a concealed kong in { } has 4 tiles, this one has %(count)s"),
-                {"count": len(names)},
-            )
-        meld = Meld("kong", names, concealed=True, claimed_from=claimed)
-    else:
-        if len(names) not in (3, 4):
-            raise _located(
-                "invalid_meld_size",
-                text,
-                start,
-                i,
-                gettext_noop(
-                    "a meld in [ ] has 3 tiles (chow or pung) or 4 (kong), this one has %(count)s"
-                ),
-                {"count": len(names)},
-            )
-        if len(names) == 4:
-            kind = "kong"
-        elif len(set(names)) == 1:
-            kind = "pung"
+    concealed = opener == "{"
+    if len(names) not in ((4,) if concealed else (3, 4)):
+        if concealed:
+            why = gettext_noop("a concealed kong in { } has 4 tiles, this one has %(count)s")
         else:
-            kind = "chow"
-        meld = Meld(kind, names, claimed_from=claimed)
+            why = gettext_noop(
+                "a meld in [ ] has 3 tiles (chow or pung) or 4 (kong), this one has %(count)s"
+            )
+        raise _located("invalid_meld_size", text, start, i, why, {"count": len(names)})
+    if len(names) == 4:
+        kind = "kong"
+    elif len(set(names)) == 1:
+        kind = "pung"
+    else:
+        kind = "chow"
+    meld = Meld(kind, names, concealed=concealed, claimed_from=claimed)
     try:
         _check_meld(meld, number, inferred=True)
     except HandError as error:
