@@ -73,9 +73,6 @@ def restore(path: Path, *, connection) -> str:
                 rows = source.execute(f'SELECT app, name FROM "{table}"').fetchall()
             except sqlite3.OperationalError:
                 rows = []
-            if connection.in_atomic_block:
-                # SQLite copies into no connection that has a transaction open.
-                raise BackupError(_("A restore cannot run inside a transaction."))
             native_restore_check(path, connection, migrations_by_app(rows))
             connection.ensure_connection()
             source.backup(connection.connection, pages=-1)
