@@ -307,12 +307,10 @@ class _Cells:
 
     def value(self, value):
         kind = type(value)
-        if kind is int or kind is float or value is None:
+        if kind is int or kind is float or kind is bool or value is None:
             return value
         if kind is str:
             return self.text(value)
-        if kind is bool:
-            return value
         if isinstance(value, Fraction):
             return self.fraction(value)
         if isinstance(value, Title):

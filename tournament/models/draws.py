@@ -115,14 +115,3 @@ class DrawCommitment(models.Model):
 
     def __str__(self):
         return f"{self.tournament} · {_('draw commitment')} {self.hash[:12]}"
-
-    @property
-    def is_live(self) -> bool:
-        """Not withdrawn: waiting for its draw, or drawn."""
-        return self.withdrawn_at is None
-
-    @property
-    def seed_is_public(self) -> bool:
-        """The seed and salt are shown once the draw revealed them or the commitment was
-        withdrawn (never used, so anyone may check what it held)."""
-        return self.revealed_at is not None or self.withdrawn_at is not None
