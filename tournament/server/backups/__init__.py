@@ -16,6 +16,7 @@ scheduled task calls: a backup named by the time, the older ones beyond ``KEEP``
 
 import os
 import re
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -142,7 +143,7 @@ def backup(path: Path, *, portable: bool = False, using: str = DEFAULT_DB_ALIAS)
         raise BackupError(
             _("Cannot write %(path)s: %(error)s") % {"path": path, "error": error}
         ) from error
-    except DatabaseError as error:
+    except (DatabaseError, sqlite3.Error) as error:
         raise BackupError(_("Cannot read the database: %(error)s") % {"error": error}) from error
     finally:
         if part and os.path.exists(part):

@@ -248,17 +248,13 @@ def opened(path: Path) -> Iterator[tuple[dict, Iterator[dict]]]:
         def rows() -> Iterator[dict]:
             try:
                 reader.expect(",", '"objects"', ":", "[")
-                if reader.next_character() == "]":
-                    reader.expect("]")
-                else:
-                    while True:
-                        yield reader.value()
-                        if reader.next_character() == ",":
-                            reader.expect(",")
-                        else:
-                            reader.expect("]")
-                            break
-                reader.expect("}")
+                row_follows = reader.next_character() != "]"
+                while row_follows:
+                    yield reader.value()
+                    row_follows = reader.next_character() == ","
+                    if row_follows:
+                        reader.expect(",")
+                reader.expect("]", "}")
                 reader.end()
             except _UNREADABLE as error:
                 raise _not_a_backup(path, error) from error
