@@ -352,7 +352,6 @@ def test_a_withdrawn_commitment_stays_with_its_time_and_frees_the_draw(sixteen):
     commitment = services.draw_commit(tournament=sixteen)
     withdrawn = services.draw_commitment_withdraw(commitment=commitment)
     assert withdrawn.withdrawn_at is not None
-    assert withdrawn.seed_is_public
     page = fairness_page(sixteen)
     assert page.live is None
     assert page.withdrawn == [withdrawn]

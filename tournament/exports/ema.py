@@ -8,8 +8,8 @@ import io
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
-from tournament.exports.spreadsheet import Sheet, csv_cell, fraction_text, write_workbook
-from tournament.exports.workbook import ExactPoints, Row, cell_values, file_bytes
+from tournament.exports.spreadsheet import Sheet, csv_cell, fraction_text
+from tournament.exports.workbook import ExactPoints, Row, cell_values, workbook_bytes
 from tournament.selectors.ema import ema_report
 from tournament.selectors.overview import session_dates
 from tournament.selectors.standings import StandingRow, tournament_standings
@@ -103,12 +103,13 @@ def ema_tournament_rows(tournament, listed: list[StandingRow]) -> list[Row]:
     ]
 
 
-def write_ema_workbook(tournament, file) -> None:
-    """The EMA's results sheet as an .xlsx: the tournament's block, then the results."""
+def ema_xlsx_bytes(tournament) -> bytes:
+    """The EMA's results sheet as an .xlsx (in English whatever the reader's language): the
+    tournament's block, then the results."""
     rows = tournament_standings(tournament)
     above = ema_tournament_rows(tournament, ema_listed(rows))
     results = ema_rows(rows, players_replaced(tournament))
-    write_workbook(file, [Sheet("Results", cell_values(results), above=above)])
+    return workbook_bytes([Sheet("Results", results, above=above)])
 
 
 def ema_csv_text(tournament) -> str:
@@ -120,8 +121,3 @@ def ema_csv_text(tournament) -> str:
     for row in cell_values(rows):
         writer.writerow([fraction_text(v) if isinstance(v, Fraction) else csv_cell(v) for v in row])
     return buffer.getvalue()
-
-
-def ema_xlsx_bytes(tournament) -> bytes:
-    """The EMA's results file (in English whatever the reader's language)."""
-    return file_bytes(lambda file: write_ema_workbook(tournament, file))

@@ -5,8 +5,8 @@ from collections.abc import Iterator
 
 from django.utils.translation import gettext as _
 
-from tournament.exports.spreadsheet import Sheet, Title, write_workbook
-from tournament.exports.workbook import ExactPoints, cell_values, file_bytes
+from tournament.exports.spreadsheet import Sheet, Title
+from tournament.exports.workbook import ExactPoints, workbook_bytes
 from tournament.selectors.series import SeriesStanding, series_standing
 
 
@@ -74,21 +74,12 @@ def result_rows(standing: SeriesStanding) -> Iterator[list]:
             ]
 
 
-def write_series_workbook(series, file) -> None:
-    standing = series_standing(series)
-    write_workbook(
-        file,
-        [
-            Sheet(
-                _("Ranking"),
-                cell_values(ranking_rows(series, standing)),
-                above=[[Title(series.name)], []],
-            ),
-            Sheet(_("Results"), cell_values(result_rows(standing))),
-        ],
-    )
-
-
 def series_xlsx_bytes(series) -> bytes:
     """The workbook, in the active language."""
-    return file_bytes(lambda file: write_series_workbook(series, file))
+    standing = series_standing(series)
+    return workbook_bytes(
+        [
+            Sheet(_("Ranking"), ranking_rows(series, standing), above=[[Title(series.name)], []]),
+            Sheet(_("Results"), result_rows(standing)),
+        ]
+    )

@@ -123,15 +123,6 @@ class Sheet:
     page: PageText = field(default_factory=PageText)
 
 
-@dataclass(frozen=True)
-class SheetShape:
-    """Where a written sheet's table is (1-based rows), for its filter and print titles."""
-
-    header_row: int
-    last_row: int
-    columns: int
-
-
 def sheet_title(title: str, taken: Iterable[str] = ()) -> str:
     """A title a spreadsheet accepts: no []:*?/\\, at most 31 characters, unique (case
     ignored) among ``taken``."""
@@ -307,12 +298,10 @@ class _Cells:
 
     def value(self, value):
         kind = type(value)
-        if kind is int or kind is float or value is None:
+        if kind is int or kind is float or kind is bool or value is None:
             return value
         if kind is str:
             return self.text(value)
-        if kind is bool:
-            return value
         if isinstance(value, Fraction):
             return self.fraction(value)
         if isinstance(value, Title):
@@ -339,7 +328,7 @@ class _Cells:
         return [self.styled(value, font=_BOLD, alignment=_HEADER_ALIGNMENT) for value in values]
 
 
-def _write_sheet(book: Workbook, title: str, sheet: Sheet) -> SheetShape:
+def _write_sheet(book: Workbook, title: str, sheet: Sheet) -> None:
     out = book.create_sheet(title)
     rows = iter(sheet.rows)
     header = list(next(rows, ()))
@@ -370,9 +359,8 @@ def _write_sheet(book: Workbook, title: str, sheet: Sheet) -> SheetShape:
         for row in sheet.below:
             out.append(cells.row(row))
 
-    shape = SheetShape(header_row=header_row, last_row=last_row, columns=len(header))
-    if shape.columns:
-        last = get_column_letter(shape.columns)
+    if header:
+        last = get_column_letter(len(header))
         out.auto_filter.ref = f"A{header_row}:{last}{last_row}"
         out.print_title_rows = f"{header_row}:{header_row}"
     setup = out.page_setup
@@ -385,21 +373,18 @@ def _write_sheet(book: Workbook, title: str, sheet: Sheet) -> SheetShape:
         out.oddHeader.center.text = sheet.page.header
     if sheet.page.footer:
         out.oddFooter.center.text = sheet.page.footer
-    return shape
 
 
-def write_workbook(file: BinaryIO, sheets: Iterable[Sheet]) -> list[SheetShape]:
+def write_workbook(file: BinaryIO, sheets: Iterable[Sheet]) -> None:
     """Write the sheets as an .xlsx to ``file``, each sheet's rows read once as they are
-    written; return where each sheet's table is."""
+    written."""
     book = Workbook(write_only=True)
     # The workbook's font, the one its "Normal" style and its unstyled cells use: openpyxl
     # has no setting for it, only its list of fonts, whose first is the default.
     book._fonts = IndexedList([FONT])
     book._named_styles["Normal"].font = FONT
     titles: list[str] = []
-    shapes = []
     for sheet in sheets:
         titles.append(sheet_title(str(sheet.title), titles))
-        shapes.append(_write_sheet(book, titles[-1], sheet))
+        _write_sheet(book, titles[-1], sheet)
     book.save(file)
-    return shapes

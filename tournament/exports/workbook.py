@@ -508,19 +508,14 @@ def as_cells(sheet: Sheet) -> Sheet:
     return dataclasses.replace(sheet, rows=cell_values(sheet.rows))
 
 
-def write_standings_workbook(tournament, file) -> None:
-    """The whole tournament as an .xlsx: standings, sessions, hands, penalties, seating (and
-    teams), each sheet written as its rows are read."""
-    write_workbook(file, (as_cells(sheet) for sheet in workbook_sheets(tournament)))
-
-
-def file_bytes(write) -> bytes:
-    """The file ``write(file)`` makes."""
+def workbook_bytes(sheets: Iterable[Sheet]) -> bytes:
+    """The .xlsx file of ``sheets``, their rows made cells (``as_cells``) as they are written."""
     buffer = io.BytesIO()
-    write(buffer)
+    write_workbook(buffer, (as_cells(sheet) for sheet in sheets))
     return buffer.getvalue()
 
 
 def standings_xlsx_bytes(tournament) -> bytes:
-    """The workbook's file, in the active language."""
-    return file_bytes(lambda file: write_standings_workbook(tournament, file))
+    """The whole tournament as an .xlsx in the active language: standings, sessions, hands,
+    penalties, seating (and teams), each sheet written as its rows are read."""
+    return workbook_bytes(workbook_sheets(tournament))

@@ -1,5 +1,5 @@
 """Data of a tournament and the invariants the database can enforce, one module per area
-(docs/architecture.md lists them), everything named from here.
+(docs/architecture.md lists them), everything other packages use named from here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.
@@ -12,28 +12,23 @@ past, which the sheet lists) keep none.
 
 from tournament.models.check_in import CheckIn, ScheduledSession
 from tournament.models.draws import DrawCommitment, SeatingPlan
-from tournament.models.exports import EXPORT_KIND_CHOICES, ExportFile
+from tournament.models.exports import ExportFile
 from tournament.models.hands import Hand, HandRevision, HandSubmission, Penalty, TableReopening
-from tournament.models.imports import (
-    PLAYER_IMPORT_ACTIVE,
-    PLAYER_IMPORT_STATUS_CHOICES,
-    PlayerImport,
-)
-from tournament.models.mail import MAIL_REASON_CHOICES, OutgoingEmail
+from tournament.models.imports import PLAYER_IMPORT_ACTIVE, PlayerImport
+from tournament.models.mail import OutgoingEmail
 from tournament.models.people import (
     SERIES_RULE_CHOICES,
     Person,
     Series,
     parse_place_points,
 )
-from tournament.models.sign_ups import SIGN_UP_STATUS_CHOICES, SignUp
+from tournament.models.sign_ups import SignUp
 from tournament.models.tasks import ScheduledJob, TaskWorker
 from tournament.models.tournaments import (
     DEFAULT_SEATING_METHOD,
     DEFAULT_SUBSTITUTE_LIMIT,
     DEFAULT_TIEBREAK_ORDER,
     PLAYER_FIELDS,
-    SEAT_CHOICES,
     SEATING_METHOD_CHOICES,
     SEPARATE_BY_CHOICES,
     TIEBREAK_CHOICES,
@@ -50,16 +45,11 @@ __all__ = [
     "DEFAULT_SEATING_METHOD",
     "DEFAULT_SUBSTITUTE_LIMIT",
     "DEFAULT_TIEBREAK_ORDER",
-    "EXPORT_KIND_CHOICES",
-    "MAIL_REASON_CHOICES",
     "PLAYER_FIELDS",
     "PLAYER_IMPORT_ACTIVE",
-    "PLAYER_IMPORT_STATUS_CHOICES",
     "SEATING_METHOD_CHOICES",
-    "SEAT_CHOICES",
     "SEPARATE_BY_CHOICES",
     "SERIES_RULE_CHOICES",
-    "SIGN_UP_STATUS_CHOICES",
     "TIEBREAK_CHOICES",
     "CheckIn",
     "DrawCommitment",

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.history.audit import TournamentHistory
 from tournament.models.tournaments import Tournament
-from tournament.models.validators import validate_one_line
+from tournament.models.validators import one_line_field
 
 
 class SeatingPlan(models.Model):
@@ -74,12 +74,8 @@ class DrawCommitment(models.Model):
     secret_seed = models.BigIntegerField(_("secret seed"))
     salt = models.CharField(_("salt"), max_length=64)
     committed_at = models.DateTimeField(_("committed at"))
-    public_value_source = models.CharField(
-        _("public value promised"), max_length=200, blank=True, validators=[validate_one_line]
-    )
-    public_value = models.CharField(
-        _("public value"), max_length=200, blank=True, validators=[validate_one_line]
-    )
+    public_value_source = one_line_field(_("public value promised"), max_length=200, blank=True)
+    public_value = one_line_field(_("public value"), max_length=200, blank=True)
     public_value_at = models.DateTimeField(_("public value typed at"), null=True, blank=True)
     revealed_at = models.DateTimeField(_("revealed at"), null=True, blank=True)
     session_number = models.PositiveSmallIntegerField(_("session drawn"), null=True, blank=True)
@@ -119,14 +115,3 @@ class DrawCommitment(models.Model):
 
     def __str__(self):
         return f"{self.tournament} · {_('draw commitment')} {self.hash[:12]}"
-
-    @property
-    def is_live(self) -> bool:
-        """Not withdrawn: waiting for its draw, or drawn."""
-        return self.withdrawn_at is None
-
-    @property
-    def seed_is_public(self) -> bool:
-        """The seed and salt are shown once the draw revealed them or the commitment was
-        withdrawn (never used, so anyone may check what it held)."""
-        return self.revealed_at is not None or self.withdrawn_at is not None

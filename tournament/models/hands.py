@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.history.audit import TournamentHistory
 from tournament.language.formatting import SEAT_LABELS
 from tournament.models.tournaments import SEAT_CHOICES, Table
-from tournament.models.validators import validate_multi_line, validate_one_line
+from tournament.models.validators import one_line_field, validate_multi_line
 from tournament.scoring import MAX_FLOWERS, MIN_FAN, Outcome, PenaltyKind
 from tournament.seating import HANDS_PER_SESSION
 
@@ -134,7 +134,7 @@ class Penalty(models.Model):
     beneficiary = models.PositiveSmallIntegerField(
         _("paid to"), null=True, blank=True, choices=SEAT_CHOICES
     )
-    reason = models.CharField(_("reason"), max_length=200, validators=[validate_one_line])
+    reason = one_line_field(_("reason"), max_length=200)
     history = TournamentHistory()
 
     class Meta:

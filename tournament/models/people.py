@@ -20,21 +20,15 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.history.audit import TournamentHistory
 from tournament.models.tournaments import FEDERATION_CODES, Tournament
-from tournament.models.validators import validate_one_line
+from tournament.models.validators import one_line_field
 
 
 class Person(models.Model):
     """Someone who plays; named and coded as the player they were first linked from."""
 
-    name = models.CharField(
-        pgettext_lazy("player", "name"), max_length=120, validators=[validate_one_line]
-    )
-    name_zh = models.CharField(
-        _("Chinese name"), max_length=60, blank=True, validators=[validate_one_line]
-    )
-    country = models.CharField(
-        _("country"), max_length=60, blank=True, validators=[validate_one_line]
-    )
+    name = one_line_field(pgettext_lazy("player", "name"), max_length=120)
+    name_zh = one_line_field(_("Chinese name"), max_length=60, blank=True)
+    country = one_line_field(_("country"), max_length=60, blank=True)
     ema_number = models.CharField(_("EMA number"), max_length=8, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     history = TournamentHistory()
@@ -102,9 +96,7 @@ def validate_place_points(text: str) -> None:
 class Series(models.Model):
     """Tournaments ranked together: a season of a club or a national ranking."""
 
-    name = models.CharField(
-        pgettext_lazy("series", "name"), max_length=200, validators=[validate_one_line]
-    )
+    name = one_line_field(pgettext_lazy("series", "name"), max_length=200)
     slug = models.SlugField(_("short name in addresses"), max_length=60, unique=True)
     rule = models.CharField(
         _("ranking rule"), max_length=8, choices=SERIES_RULE_CHOICES, default="best"

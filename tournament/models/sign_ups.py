@@ -8,7 +8,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.history.audit import TournamentHistory
 from tournament.models.tournaments import FEDERATION_CODES, Player, Tournament
-from tournament.models.validators import validate_one_line
+from tournament.models.validators import one_line_field
 
 # Where a sign-up stands: "pending" holds a place and waits for the organiser; "waiting" is
 # on the waiting list (beyond the cap), in ``position`` order; "accepted" made ``player``;
@@ -26,21 +26,11 @@ LIVE_SIGN_UP_STATUSES = ("pending", "waiting", "accepted")
 
 class SignUp(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sign_ups")
-    name = models.CharField(
-        pgettext_lazy("player", "name"), max_length=120, validators=[validate_one_line]
-    )
-    first_name = models.CharField(
-        _("first name"), max_length=60, blank=True, validators=[validate_one_line]
-    )
-    last_name = models.CharField(
-        _("last name"), max_length=60, blank=True, validators=[validate_one_line]
-    )
-    name_zh = models.CharField(
-        _("Chinese name"), max_length=60, blank=True, validators=[validate_one_line]
-    )
-    team = models.CharField(
-        _("team or club"), max_length=120, blank=True, validators=[validate_one_line]
-    )
+    name = one_line_field(pgettext_lazy("player", "name"), max_length=120)
+    first_name = one_line_field(_("first name"), max_length=60, blank=True)
+    last_name = one_line_field(_("last name"), max_length=60, blank=True)
+    name_zh = one_line_field(_("Chinese name"), max_length=60, blank=True)
+    team = one_line_field(_("team or club"), max_length=120, blank=True)
     country = models.CharField(_("country"), max_length=3, blank=True)
     ema_number = models.CharField(_("EMA number"), max_length=8, blank=True)
     email = models.EmailField(_("e-mail"))

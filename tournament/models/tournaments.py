@@ -13,7 +13,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.history.audit import TournamentHistory
 from tournament.language.formatting import SEAT_LABELS
-from tournament.models.validators import validate_one_line
+from tournament.models.validators import one_line_field
 from tournament.seating import HANDS_PER_SESSION
 
 SEAT_CHOICES = [(i, label) for i, label in enumerate(SEAT_LABELS)]
@@ -64,9 +64,7 @@ def validate_tiebreak_order(value: str) -> None:
 
 
 class Tournament(models.Model):
-    name = models.CharField(
-        pgettext_lazy("tournament", "name"), max_length=200, validators=[validate_one_line]
-    )
+    name = one_line_field(pgettext_lazy("tournament", "name"), max_length=200)
     slug = models.SlugField(_("short name in addresses"), max_length=60, unique=True)
     session_count = models.PositiveSmallIntegerField(
         _("number of sessions"),
@@ -215,26 +213,14 @@ class Player(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField(_("number"), validators=[MinValueValidator(1)])
-    name = models.CharField(
-        pgettext_lazy("player", "name"), max_length=120, validators=[validate_one_line]
-    )
-    first_name = models.CharField(
-        _("first name"), max_length=60, blank=True, validators=[validate_one_line]
-    )
-    last_name = models.CharField(
-        _("last name"), max_length=60, blank=True, validators=[validate_one_line]
-    )
-    name_zh = models.CharField(
-        _("Chinese name"), max_length=60, blank=True, validators=[validate_one_line]
-    )
-    team = models.CharField(
-        _("team or club"), max_length=120, blank=True, validators=[validate_one_line]
-    )
+    name = one_line_field(pgettext_lazy("player", "name"), max_length=120)
+    first_name = one_line_field(_("first name"), max_length=60, blank=True)
+    last_name = one_line_field(_("last name"), max_length=60, blank=True)
+    name_zh = one_line_field(_("Chinese name"), max_length=60, blank=True)
+    team = one_line_field(_("team or club"), max_length=120, blank=True)
     # Three capital letters. The column keeps the width it had when countries were free
     # text, so that the history's earlier values (full names) stay as they were written.
-    country = models.CharField(
-        _("country"), max_length=60, blank=True, validators=[validate_one_line]
-    )
+    country = one_line_field(_("country"), max_length=60, blank=True)
     # What the country field held before countries were codes, when no code could be found
     # for it: shown to the organiser until they give the player's country again.
     country_unrecognised = models.CharField(

@@ -19,6 +19,7 @@ non-joiner are part of how some scripts and emoji are written. Several lines (a 
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -63,3 +64,8 @@ def validate_multi_line(value) -> None:
             code="control_character",
             params={"character": character_code(found)},
         )
+
+
+def one_line_field(verbose_name, **options) -> models.CharField:
+    """A model's one-line text (a name, a code): a ``CharField`` with ``validate_one_line``."""
+    return models.CharField(verbose_name, validators=[validate_one_line], **options)

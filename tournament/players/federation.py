@@ -20,9 +20,10 @@ apart from the translation of those messages.
 """
 
 import re
-import unicodedata
 
 from django.utils.translation import gettext as _
+
+from tournament.players.names import folded
 
 EMA_NUMBER_DIGITS = 8
 
@@ -124,9 +125,7 @@ _THREE_LETTERS = re.compile(r"[A-Z]{3}")
 
 def _key(text: str) -> str:
     """How names are compared: case, accents and spacing ignored."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(plain.replace(".", " ").split())
+    return " ".join(folded(text).replace(".", " ").split())
 
 
 _BY_NAME = {_key(alias): code for code, aliases in COUNTRIES for alias in (code, *aliases)}

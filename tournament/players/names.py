@@ -163,7 +163,7 @@ def resolve_names(
 # ---------------------------------------------------------------- order and search
 
 
-def _plain(text: str) -> str:
+def folded(text: str) -> str:
     """Case and accents folded: what a reader means whichever way they typed it."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -215,7 +215,7 @@ def _syllables(text: str) -> tuple[str, ...]:
     """The text's words, each Chinese character as its pinyin syllable (without tone)."""
     words, rest = _surname(text.strip())
     for part in lazy_pinyin(rest, style=Style.NORMAL, errors=lambda chars: [chars]):
-        words += _plain(part).split()
+        words += folded(part).split()
     return tuple(words)
 
 
@@ -227,7 +227,7 @@ def sort_key(name: str) -> tuple:
 
 def _forms(name: str) -> set[str]:
     syllables = _syllables(name)
-    forms = {_plain(name).replace(" ", ""), "".join(syllables)}
+    forms = {folded(name).replace(" ", ""), "".join(syllables)}
     if any(ord(c) > 0x2E7F for c in name):
         forms.add("".join(s[0] for s in syllables if s))
     return forms
@@ -236,7 +236,7 @@ def _forms(name: str) -> set[str]:
 def matches(query: str, *, name: str, name_zh: str, number: int, team: str = "") -> bool:
     """Whether a player is what the reader searched for (an empty query matches everyone); a
     query of digits only is a number, matched whole."""
-    wanted = _plain(query).replace(" ", "")
+    wanted = folded(query).replace(" ", "")
     if not wanted:
         return True
     if wanted.isdigit():
@@ -249,7 +249,7 @@ def identity_key(name: str) -> str:
     """What two spellings of one person's name share, to suggest that two players are the
     same person: case, accents, spaces and the order of the words aside ("Li Wang", "WANG
     li" and "Wáng Li" agree; "李 王" and "李王" too). Empty for an empty name."""
-    words = _plain(_tidy(name)).split()
+    words = folded(_tidy(name)).split()
     if is_cjk(name):
         return "".join(words)
     return " ".join(sorted(words))

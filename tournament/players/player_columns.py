@@ -1,5 +1,5 @@
 """The columns of a player list: the headings a file may give each player field (in English
-or Chinese), and how a preview names and orders the fields."""
+or Chinese), and how a preview names the fields."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -49,20 +49,6 @@ COLUMNS = {
 # A list names its players by ``name``, or by first and last names, or both.
 NAME_FIELDS = ("name", "first_name", "last_name")
 TEXT_FIELDS = ("name", "first_name", "last_name", "name_zh", "team")
-# The order fields are shown in a preview.
-FIELD_ORDER = (
-    "number",
-    "name",
-    "first_name",
-    "last_name",
-    "name_zh",
-    "team",
-    "country",
-    "ema_number",
-    "is_substitute",
-    "email",
-    "ema_guest",
-)
 
 
 def field_label(name: str) -> str:

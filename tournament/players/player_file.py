@@ -19,11 +19,11 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
+from tournament.models import PLAYER_FIELDS
 from tournament.models.validators import character_code, unsafe_character
 from tournament.players import federation, workbook_bounds
 from tournament.players.player_columns import (
     COLUMNS,
-    FIELD_ORDER,
     NAME_FIELDS,
     TEXT_FIELDS,
     field_label,
@@ -118,7 +118,7 @@ class RowPreview:
 
 @dataclass
 class ImportPreview:
-    columns: list[str]  # player fields present in the file, in FIELD_ORDER
+    columns: list[str]  # player fields present in the file, in PLAYER_FIELDS' order
     header_line: int
     header_problems: list[Problem]
     rows: list[RowPreview]
@@ -377,7 +377,7 @@ def parse_players(
         )
     header_line, header = filled[0]
     positions, header_problems = _read_header(header, filled[1:])
-    columns = [name for name in FIELD_ORDER if name in positions]
+    columns = [name for name in PLAYER_FIELDS if name in positions]
     preview = ImportPreview(
         columns=columns, header_line=header_line, header_problems=header_problems, rows=[]
     )

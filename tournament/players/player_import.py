@@ -81,10 +81,7 @@ def import_preview(tournament: Tournament, *, filename: str, content: bytes) -> 
     stored = stored_players(tournament)
     parsed = player_file.parse_players(table, existing=stored, limits=player_limits())
     return PlayerImportPreview(
-        columns=parsed.columns,
-        header_line=parsed.header_line,
-        header_problems=parsed.header_problems,
-        rows=parsed.rows,
+        **vars(parsed),
         # From the same read as the comparison, so the preview shown is what is fingerprinted.
         fingerprint=state_fingerprint(stored, parsed.rows_to_import),
     )

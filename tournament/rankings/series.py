@@ -15,7 +15,7 @@ Ties are broken as a tournament breaks them by default: the counted results' tab
 then their scores. People still equal share a rank.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 RULES = ("best", "places")
@@ -119,20 +119,9 @@ def series_ranking(results: list[Result], rule: Rule) -> list[Row]:
     ranked: list[Row] = []
     for position, row in enumerate(rows, start=1):
         shared = ranked and _row_key(ranked[-1]) == _row_key(row)
-        ranked.append(_with_rank(row, ranked[-1].rank if shared else position))
+        ranked.append(replace(row, rank=ranked[-1].rank if shared else position))
     return ranked
 
 
 def _row_key(row: Row) -> tuple:
     return (-row.total, -row.table_points, -row.score)
-
-
-def _with_rank(row: Row, rank: int) -> Row:
-    return Row(
-        rank=rank,
-        person=row.person,
-        total=row.total,
-        table_points=row.table_points,
-        score=row.score,
-        results=row.results,
-    )

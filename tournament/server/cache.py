@@ -31,6 +31,7 @@ import time
 import urllib.parse
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
@@ -42,12 +43,10 @@ LOG_SECONDS = 60.0
 STALE_LIMIT = 10_000
 
 
-def _failures() -> tuple[type[BaseException], ...]:
-    import redis
-
-    # OSError covers the socket's own errors (and the built-in ConnectionError and
-    # TimeoutError) that the client lets through.
-    return (redis.exceptions.RedisError, OSError)
+# What a Redis client raises when its server cannot be reached or answers wrongly: OSError
+# covers the socket's own errors (and the built-in ConnectionError and TimeoutError) that the
+# client lets through.
+CACHE_ERRORS = (RedisError, OSError)
 
 
 def _where(location: str) -> str:
@@ -137,7 +136,7 @@ class Outage:
                 return  # forgotten (``forget_outages``)
             try:
                 what = self._recover(client)
-            except _failures() as error:
+            except CACHE_ERRORS as error:
                 with self.lock:
                     self.error = f"{type(error).__name__}: {error}"
                 continue
@@ -228,7 +227,7 @@ class TolerantClient(RedisCacheClient):
             return fallback()
         try:
             return call(*args)
-        except _failures() as error:
+        except CACHE_ERRORS as error:
             outage.remember(stale)
             outage.failed(self, error)
             return fallback()

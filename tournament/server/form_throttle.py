@@ -15,16 +15,13 @@ SIGN_UPS_PER_WINDOW = 10
 WINDOW_SECONDS = 10 * 60
 
 
-def allowed(request, form: str, *, limit: int = SIGN_UPS_PER_WINDOW) -> bool:
+def allowed(request, form: str) -> bool:
     """Count one more post of ``form`` from the visitor's address; False once the address
-    has posted ``limit`` within the window."""
-    verdict = rate_limits.hit(
-        f"form:{form}",
-        client_ip(request) or "unknown",
-        rate_limits.Rate(limit, WINDOW_SECONDS),
-        fail_open=True,
-    )
-    return verdict.allowed
+    has posted ``SIGN_UPS_PER_WINDOW`` times within the window."""
+    rate = rate_limits.Rate(SIGN_UPS_PER_WINDOW, WINDOW_SECONDS)
+    return rate_limits.hit(
+        f"form:{form}", client_ip(request) or "unknown", rate, fail_open=True
+    ).allowed
 
 
 def window_minutes() -> int:

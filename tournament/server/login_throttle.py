@@ -5,7 +5,7 @@ organisers' list of locked-out accounts with its unlock."""
 import ipaddress
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from axes.backends import AxesStandaloneBackend
 from axes.helpers import get_cool_off
@@ -73,13 +73,9 @@ def client_ip(request) -> str | None:
     return request.META.get("REMOTE_ADDR")
 
 
-def cool_off() -> timedelta:
-    return get_cool_off()
-
-
 def cool_off_minutes() -> int:
     """The cool-off as the pages say it."""
-    return int(cool_off().total_seconds() // 60)
+    return int(get_cool_off().total_seconds() // 60)
 
 
 def lockout_response(request, original_response, credentials):
@@ -112,7 +108,7 @@ def failed_logins(
     first; those at the limit are locked out until ``locked_until``. Only the accounts
     named in ``usernames``, when given (``permissions.unlockable_usernames``)."""
     now = now or timezone.now()
-    attempts = AccessAttempt.objects.filter(attempt_time__gte=now - cool_off())
+    attempts = AccessAttempt.objects.filter(attempt_time__gte=now - get_cool_off())
     if usernames is not None:
         attempts = attempts.filter(username__in=usernames)
     rows = (
@@ -126,7 +122,7 @@ def failed_logins(
             ip_address=row["ip_address"],
             failures=row["failures"],
             last_failure=row["last_failure"],
-            locked_until=row["last_failure"] + cool_off()
+            locked_until=row["last_failure"] + get_cool_off()
             if row["failures"] >= settings.AXES_FAILURE_LIMIT
             else None,
         )

@@ -30,16 +30,10 @@ from functools import lru_cache
 
 from django.core.cache import cache
 
-try:
-    from redis.exceptions import RedisError
-except ImportError:  # pragma: no cover - redis is installed wherever MCR_REDIS_URL is used
-    RedisError = OSError
+from tournament.server.cache import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 
-# What a cache client raises when its server cannot be reached or answers wrongly; the
-# builtin ConnectionError and TimeoutError are OSErrors.
-CACHE_ERRORS = (RedisError, OSError)
 # Seconds a key is kept past its window's end: a request that read the clock just before
 # the end still finds its window's key (a Redis INCR on an expired key would start one
 # that never expires).

@@ -157,10 +157,6 @@ class SessionPlayed:
     play_seconds: float
 
 
-def default_slug(*, players: int, sessions: int, seed: int) -> str:
-    return f"rehearsal-{players}x{sessions}-s{seed}"
-
-
 def _refused(field: str, message: str, code: str) -> ValidationError:
     return ValidationError({field: ValidationError(message, code=code)})
 
@@ -340,7 +336,7 @@ def build_tournament(
     A build stopped part-way leaves the sessions played so far: delete the tournament from
     its settings page.
     """
-    slug = slug or default_slug(players=players, sessions=sessions, seed=seed)
+    slug = slug or f"rehearsal-{players}x{sessions}-s{seed}"
     played = sessions if played is None else played
     _check_arguments(players=players, sessions=sessions, seed=seed, slug=slug, played=played)
     with transaction.atomic():

@@ -143,13 +143,9 @@ class Pulse(threading.Thread):
             TaskWorker.objects.filter(worker_id=self.worker_id).delete()
 
 
-def run_worker(*, worker_id: str, interval: float = 0.5, batch: bool = False) -> None:
-    """Run tasks until stopped (SIGTERM or SIGINT: the task under way ends first), beating
-    meanwhile. ``batch``: stop when no task is ready."""
-    pulse = Pulse(worker_id)
-    beat(worker_id, started_at=pulse.started_at)
-    pulse.start()
-    worker = Worker(
+def _worker(worker_id: str, *, interval: float, batch: bool) -> Worker:
+    """django-tasks' database worker on every queue; ``batch``: it stops when none is ready."""
+    return Worker(
         queue_names=["*"],
         interval=interval,
         batch=batch,
@@ -159,6 +155,15 @@ def run_worker(*, worker_id: str, interval: float = 0.5, batch: bool = False) ->
         worker_id=worker_id,
         excluded_queue_names=[],
     )
+
+
+def run_worker(*, worker_id: str, interval: float = 0.5, batch: bool = False) -> None:
+    """Run tasks until stopped (SIGTERM or SIGINT: the task under way ends first), beating
+    meanwhile. ``batch``: stop when no task is ready."""
+    pulse = Pulse(worker_id)
+    beat(worker_id, started_at=pulse.started_at)
+    pulse.start()
+    worker = _worker(worker_id, interval=interval, batch=batch)
     worker.configure_signals()
     try:
         while True:
@@ -180,13 +185,4 @@ def run_worker(*, worker_id: str, interval: float = 0.5, batch: bool = False) ->
 def tasks_run_ready(worker_id: str = "in-process") -> None:
     """Run every ready task here and now, in this thread (the tests, and commands that must
     finish their work before they return)."""
-    Worker(
-        queue_names=["*"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id=worker_id,
-        excluded_queue_names=[],
-    ).run()
+    _worker(worker_id, interval=0, batch=True).run()

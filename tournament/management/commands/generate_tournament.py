@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament.server.rehearsal import SessionPlayed, build_tournament, default_slug
+from tournament.server.rehearsal import SessionPlayed, build_tournament
 
 
 class Command(BaseCommand):
@@ -48,7 +48,6 @@ class Command(BaseCommand):
             account = get_user_model().objects.filter(username=organiser).first()
             if account is None:
                 raise CommandError(_("No account with the username %(u)s.") % {"u": organiser})
-        slug = slug or default_slug(players=players, sessions=sessions, seed=seed)
         started = time.perf_counter()
         try:
             tournament = build_tournament(

@@ -16,6 +16,7 @@ scheduled task calls: a backup named by the time, the older ones beyond ``KEEP``
 
 import os
 import re
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -132,24 +133,20 @@ def backup(path: Path, *, portable: bool = False, using: str = DEFAULT_DB_ALIAS)
                 "migrate, then back up."
             )
         )
+    part = None
     try:
         handle, part = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
         os.close(handle)
-    except OSError as error:
-        raise BackupError(
-            _("Cannot write %(path)s: %(error)s") % {"path": path, "error": error}
-        ) from error
-    try:
         created_at, counts = _write(kind, Path(part), path.name, connection)
         os.replace(part, path)
     except OSError as error:
         raise BackupError(
             _("Cannot write %(path)s: %(error)s") % {"path": path, "error": error}
         ) from error
-    except DatabaseError as error:
+    except (DatabaseError, sqlite3.Error) as error:
         raise BackupError(_("Cannot read the database: %(error)s") % {"error": error}) from error
     finally:
-        if os.path.exists(part):
+        if part and os.path.exists(part):
             os.unlink(part)
     return BackupInfo(kind=kind, created_at=created_at, database=connection.vendor, counts=counts)
 
@@ -225,12 +222,7 @@ def restore(path: Path, *, using: str = DEFAULT_DB_ALIAS) -> BackupInfo:
         with transaction.atomic(using=using):
             header, counts = portable.restore(path, connection=connection)
             _restored(connection)
-        info = BackupInfo(
-            kind=kind,
-            created_at=header.get("created_at", ""),
-            database=header.get("database", ""),
-            counts=counts,
-        )
+        created_at, database = header.get("created_at", ""), header.get("database", "")
     else:
         if native_kind(connection) is not kind:
             raise BackupError(
@@ -249,11 +241,6 @@ def restore(path: Path, *, using: str = DEFAULT_DB_ALIAS) -> BackupInfo:
         created_at = native.restore(path, connection=connection)
         with transaction.atomic(using=using):
             _restored(connection)
-        info = BackupInfo(
-            kind=kind,
-            created_at=created_at,
-            database=connection.vendor,
-            counts=rows_counted(backed_up_models(), using),
-        )
+        database, counts = connection.vendor, rows_counted(backed_up_models(), using)
     planner_statistics_refresh(using)
-    return info
+    return BackupInfo(kind=kind, created_at=created_at, database=database, counts=counts)

@@ -13,7 +13,6 @@ from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Model
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tournament.models import ExportFile, ScheduledJob, TaskWorker
 
@@ -38,14 +37,12 @@ class Kind(enum.StrEnum):
 
     @property
     def label(self) -> str:
-        return str(KIND_LABELS[self])
+        return {
+            "postgresql": _("PostgreSQL dump (pg_dump's custom format)"),
+            "sqlite": _("SQLite database copy"),
+            "json": _("portable JSON"),
+        }[self.value]
 
-
-KIND_LABELS = {
-    Kind.POSTGRESQL: gettext_lazy("PostgreSQL dump (pg_dump's custom format)"),
-    Kind.SQLITE: gettext_lazy("SQLite database copy"),
-    Kind.PORTABLE: gettext_lazy("portable JSON"),
-}
 
 # The first bytes of each kind of file: pg_dump's custom format, SQLite's database header, gzip.
 MAGIC = (
@@ -188,6 +185,10 @@ def native_restore_check(path: Path, connection, taken_at: dict[str, list[str]])
     reads its tables. The database must hold no data: either no table at all (just
     created), or migrated by this version and without rows; its tables are replaced.
     """
+    if connection.in_atomic_block:
+        # SQLite copies into no connection with a transaction open; on PostgreSQL, its locks
+        # would keep pg_restore from replacing the tables for ever.
+        raise BackupError(_("A restore cannot run inside a transaction."))
     if not taken_at.get("tournament"):
         raise BackupError(
             _("%(path)s is not a backup of this site (it has no tournament tables).")

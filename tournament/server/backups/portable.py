@@ -170,14 +170,16 @@ class _Reader:
             if self.at < len(self.buffer) or not self._more():
                 return self.buffer[self.at : self.at + 1]
 
-    def expect(self, token: str) -> None:
-        self.next_character()
-        while len(self.buffer) - self.at < len(token) and self._more():
-            pass
-        if not self.buffer.startswith(token, self.at):
-            found = self.buffer[self.at : self.at + 20]
-            raise _NotABackup(f"{token!r} expected, found {found!r}")
-        self.at += len(token)
+    def expect(self, *tokens: str) -> None:
+        """Read ``tokens``, in order, white space around them aside."""
+        for token in tokens:
+            self.next_character()
+            while len(self.buffer) - self.at < len(token) and self._more():
+                pass
+            if not self.buffer.startswith(token, self.at):
+                found = self.buffer[self.at : self.at + 20]
+                raise _NotABackup(f"{token!r} expected, found {found!r}")
+            self.at += len(token)
 
     def value(self) -> dict:
         if self.next_character() != "{":
@@ -218,9 +220,7 @@ def opened(path: Path) -> Iterator[tuple[dict, Iterator[dict]]]:
     with gzip.open(path, "rt", encoding="utf-8", newline="") as text:
         reader = _Reader(text)
         try:
-            reader.expect("{")
-            reader.expect('"header"')
-            reader.expect(":")
+            reader.expect("{", '"header"', ":")
             header = reader.value()
         except _NotABackup:
             header = None
@@ -247,21 +247,14 @@ def opened(path: Path) -> Iterator[tuple[dict, Iterator[dict]]]:
 
         def rows() -> Iterator[dict]:
             try:
-                reader.expect(",")
-                reader.expect('"objects"')
-                reader.expect(":")
-                reader.expect("[")
-                if reader.next_character() == "]":
-                    reader.expect("]")
-                else:
-                    while True:
-                        yield reader.value()
-                        if reader.next_character() == ",":
-                            reader.expect(",")
-                        else:
-                            reader.expect("]")
-                            break
-                reader.expect("}")
+                reader.expect(",", '"objects"', ":", "[")
+                row_follows = reader.next_character() != "]"
+                while row_follows:
+                    yield reader.value()
+                    row_follows = reader.next_character() == ","
+                    if row_follows:
+                        reader.expect(",")
+                reader.expect("]", "}")
                 reader.end()
             except _UNREADABLE as error:
                 raise _not_a_backup(path, error) from error

@@ -134,9 +134,6 @@ def restore(path: Path, *, connection) -> str:
             % {"path": path, "error": error}
         ) from error
     created = _CREATED.search(listing)
-    if connection.in_atomic_block:
-        # Its locks would keep pg_restore from replacing the tables, for ever.
-        raise BackupError(_("A restore cannot run inside a transaction."))
     native_restore_check(path, connection, taken_at)
     # The checks' queries ran in autocommit: this connection holds no lock that would keep
     # pg_restore from replacing the tables.

@@ -39,17 +39,15 @@ def _counts(database: sqlite3.Connection) -> dict[str, int]:
 
 
 def write(part: Path, *, connection) -> dict[str, int]:
-    """Copy the site's database into the empty file ``part``; its rows per model."""
+    """Copy the site's database into the empty file ``part``; its rows per model. A failure
+    is SQLite's own error (``sqlite3.Error``)."""
     connection.ensure_connection()
-    try:
-        with closing(sqlite3.connect(part)) as copy:
-            # pages=-1: one step, one read snapshot (a writer between steps restarts the copy).
-            connection.connection.backup(copy, pages=-1)
-            # A file of its own, readable without a -wal file beside it.
-            copy.execute("PRAGMA journal_mode=DELETE")
-            return _counts(copy)
-    except sqlite3.Error as error:
-        raise BackupError(_("Cannot read the database: %(error)s") % {"error": error}) from error
+    with closing(sqlite3.connect(part)) as copy:
+        # pages=-1: one step, one read snapshot (a writer between steps restarts the copy).
+        connection.connection.backup(copy, pages=-1)
+        # A file of its own, readable without a -wal file beside it.
+        copy.execute("PRAGMA journal_mode=DELETE")
+        return _counts(copy)
 
 
 def _open_read_only(path: Path) -> sqlite3.Connection:
@@ -73,9 +71,6 @@ def restore(path: Path, *, connection) -> str:
                 rows = source.execute(f'SELECT app, name FROM "{table}"').fetchall()
             except sqlite3.OperationalError:
                 rows = []
-            if connection.in_atomic_block:
-                # SQLite copies into no connection that has a transaction open.
-                raise BackupError(_("A restore cannot run inside a transaction."))
             native_restore_check(path, connection, migrations_by_app(rows))
             connection.ensure_connection()
             source.backup(connection.connection, pages=-1)
