@@ -295,11 +295,6 @@ class ActivityLog(Sequence):
         return iter(self[:])
 
 
-def tournament_activity(tournament: Tournament, where: ActivityFilter | None = None):
-    """The tournament's changes that ``where`` keeps, newest first (``ActivityLog``)."""
-    return ActivityLog(tournament, where)
-
-
 def _activities(found) -> list[Activity]:
     """The changes ``found`` names, as (when, history id, source) in their order, each with
     the row before it and the names it refers to."""

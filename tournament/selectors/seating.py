@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from tournament import seating
@@ -35,18 +36,24 @@ from tournament.selectors.lookups import (
 )
 
 
-def drawn_tables(tournament) -> dict[int, list[tuple[int, ...]]]:
+def drawn_tables(
+    tournament, numbers: list[int] | None = None, *, as_drawn: bool = False
+) -> dict[int, list[tuple[int, ...]]]:
     """Session number -> its tables in table order, each the players' numbers East..North as
     drawn: in the order of their lots, which every draw gives in seat order (players recorded
-    in each other's seats after the draw keep their lots: ``services.table_seats_swap``)."""
+    in each other's seats after the draw keep their lots: ``services.table_seats_swap``). Of
+    sessions ``numbers`` only, when given; ``as_drawn``: a substitute given a seat by hand
+    counted as the drawn player it replaces. One query."""
+    seats = Seat.objects.filter(session__tournament=tournament)
+    if numbers is not None:
+        seats = seats.filter(session__number__in=numbers)
+    player = Coalesce("replaces__number", "player__number") if as_drawn else "player__number"
     sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
     # Unordered (sorted below): the model's default order would sort every seat first.
-    for session, table, lot, player in (
-        Seat.objects.filter(session__tournament=tournament)
-        .order_by()
-        .values_list("session__number", "table__number", "lot", "player__number")
+    for session, table, lot, number in seats.order_by().values_list(
+        "session__number", "table__number", "lot", player
     ):
-        sessions.setdefault(session, {}).setdefault(table, []).append((lot, player))
+        sessions.setdefault(session, {}).setdefault(table, []).append((lot, number))
     return {
         session: [tuple(p for _lot, p in sorted(tables[t])) for t in sorted(tables)]
         for session, tables in sessions.items()
@@ -372,11 +379,11 @@ Seating = tuple[list["PlayerSeat"], list[PlannedSeat], list["PlayedTable"]]
 
 
 def player_seating(player: Player, *, version: str | None = None) -> Seating:
-    """The player's schedule (``player_schedule``), planned sessions
-    (``player_planned_sessions``) and tables (``player_tables``) for the player's page,
-    cached under the player and the tournament's seating key (``version``, when the caller
-    has just read it): a draw, a publication, a new plan or a player's change raise it, a
-    hand does not.
+    """The player's schedule (every published session: table, starting seat and the three
+    opponents), planned sessions (``player_planned_sessions``) and tables (``player_tables``)
+    for the player's page, cached under the player and the tournament's seating key
+    (``version``, when the caller has just read it): a draw, a publication, a new plan or a
+    player's change raise it, a hand does not.
 
     After a draw every player looks up their seat within minutes: the first page read under
     a new key computes every player's seating in one reading (a few queries, as one player's
@@ -435,11 +442,6 @@ def player_tables(player: Player) -> list[PlayedTable]:
     """The tables the player sat at in the published sessions, in session order (hands are
     entered only in sessions open for play, which are published first)."""
     return _published_tables(player.tournament, player)[1].get(player.pk, ([], []))[1]
-
-
-def player_schedule(player: Player) -> list[PlayerSeat]:
-    """Every published session of the player: table, starting seat and the three opponents."""
-    return _published_tables(player.tournament, player)[1].get(player.pk, ([], []))[0]
 
 
 def player_planned_sessions(player: Player) -> list[PlannedSeat]:
