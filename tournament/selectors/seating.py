@@ -305,9 +305,7 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
             table=table,
             seat=seat,
             lot=lot,
-            player=ListedPlayer(
-                number, name, name_zh, is_substitute, withdrawn=withdrawn_at is not None
-            ),
+            player=_listed(number, name, name_zh, is_substitute, withdrawn_at),
             replaces=None if replaced is None else ListedPlayer(replaced, replaced_name),
             stands_in_for=None
             if stood_in_for is None or replaced is not None
@@ -456,6 +454,8 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     return _planned(player.tournament, set(drawn), player).get(player.pk, [])
 
 
+# A player's fields as ``_listed`` reads them.
+_LISTED_FIELDS = ("number", "name", "name_zh", "is_substitute", "withdrawn_at")
 # A seat of a player's table as ``_published_tables`` reads it.
 _TABLE_SEAT_FIELDS = (
     "table_id",
@@ -465,12 +465,12 @@ _TABLE_SEAT_FIELDS = (
     "player_id",
     "replaces_id",
     "stands_in_for_id",
-    "player__number",
-    "player__name",
-    "player__name_zh",
-    "player__is_substitute",
-    "player__withdrawn_at",
+    *(f"player__{name}" for name in _LISTED_FIELDS),
 )
+
+
+def _listed(number, name, name_zh, is_substitute, withdrawn_at) -> ListedPlayer:
+    return ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None)
 
 
 def _published_tables(
@@ -498,10 +498,7 @@ def _published_tables(
         stands_in_for,
         *listed,
     ) in seats.order_by().values_list(*_TABLE_SEAT_FIELDS):
-        number, name, name_zh, is_substitute, withdrawn_at = listed
-        players[player_id] = ListedPlayer(
-            number, name, name_zh, is_substitute, withdrawn_at is not None
-        )
+        players[player_id] = _listed(*listed)
         tables.setdefault(table_id, (session, table, []))[2].append(
             (seat, player_id, replaces or stands_in_for)
         )
@@ -518,14 +515,8 @@ def _published_tables(
         - players.keys()
     )
     if replaced:
-        players.update(
-            (pk, ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None))
-            for pk, number, name, name_zh, is_substitute, withdrawn_at in (
-                tournament.players.filter(pk__in=replaced).values_list(
-                    "pk", "number", "name", "name_zh", "is_substitute", "withdrawn_at"
-                )
-            )
-        )
+        found = tournament.players.filter(pk__in=replaced).values_list("pk", *_LISTED_FIELDS)
+        players.update((pk, _listed(*listed)) for pk, *listed in found)
     by_player: dict[int, tuple[list[PlayerSeat], list[PlayedTable]]] = {}
     for table_id, (session, table, seats_of) in sorted(tables.items(), key=lambda t: t[1][:2]):
         seats_of.sort()
