@@ -15,7 +15,7 @@ from tests.services.errors import codes
 from tournament import seating, services
 from tournament.models import HandRevision, Seat, SeatingPlan
 from tournament.scoring import notation
-from tournament.selectors.activity import tournament_activity
+from tournament.selectors.activity import ActivityLog
 from tournament.services import HandEntry, PenaltyEntry
 from tournament.services.tables import table_seating_key
 
@@ -177,7 +177,7 @@ def test_the_activity_log_names_the_swap(tables, organiser):
     table, _other = tables
     services.hand_record(table=table, entry=HandEntry(number=1, outcome="draw"))
     services.table_seats_swap(table=table, first=1, second=3, user=organiser)
-    log = tournament_activity(table.session.tournament)
+    log = ActivityLog(table.session.tournament)
     swapped = [a for a in log if "players swapped seats" in a.action]
     # The two seats and the hand, each by the organiser.
     assert len(swapped) == 3
@@ -185,13 +185,13 @@ def test_the_activity_log_names_the_swap(tables, organiser):
 
 
 def test_the_draw_still_reads_as_published(tables, organiser):
-    from tournament.selectors.fairness import _tables_as_drawn
+    from tournament.selectors.seating import drawn_tables
 
     table, _other = tables
     tournament = table.session.tournament
-    before = _tables_as_drawn(tournament, [1])
+    before = drawn_tables(tournament, [1], as_drawn=True)
     services.table_seats_swap(table=table, first=0, second=3, user=organiser)
-    assert _tables_as_drawn(tournament, [1]) == before
+    assert drawn_tables(tournament, [1], as_drawn=True) == before
 
 
 @pytest.mark.parametrize(("first", "second", "code"), [(1, 1, "same_seat"), (0, 4, "unknown_seat")])

@@ -233,7 +233,7 @@ def test_the_log_is_paged_newest_first_keeping_the_filters(personas, played, mon
     assert older[0].when <= entries(first)[-1].when
     everything = entries(organiser.get(log_url(session=1, page="all")))
     assert everything[:40] == entries(first) + older
-    assert len(everything) == len(activity.tournament_activity(played, ActivityFilter(session=1)))
+    assert len(everything) == len(activity.ActivityLog(played, ActivityFilter(session=1)))
 
 
 def test_the_number_of_queries_does_not_grow_with_the_history(

@@ -295,11 +295,6 @@ class ActivityLog(Sequence):
         return iter(self[:])
 
 
-def tournament_activity(tournament: Tournament, where: ActivityFilter | None = None):
-    """The tournament's changes that ``where`` keeps, newest first (``ActivityLog``)."""
-    return ActivityLog(tournament, where)
-
-
 def _activities(found) -> list[Activity]:
     """The changes ``found`` names, as (when, history id, source) in their order, each with
     the row before it and the names it refers to."""
@@ -437,9 +432,7 @@ def _subject(source: str, row, names: _Names) -> str:
 
 
 def _label(model, name: str) -> str:
-    if name in FIELD_LABELS:
-        return str(FIELD_LABELS[name])
-    return str(model._meta.get_field(name).verbose_name)
+    return str(FIELD_LABELS.get(name) or model._meta.get_field(name).verbose_name)
 
 
 def _shown(model, name: str, value, names: _Names) -> str:
@@ -535,7 +528,6 @@ def _action(source: str, row, before) -> str:
 
 
 def _activity(source: str, row, before, names: _Names) -> Activity:
-    model = SOURCE_MODELS[source]
     return Activity(
         when=row.history_date,
         user=row.history_user,
@@ -543,5 +535,5 @@ def _activity(source: str, row, before, names: _Names) -> Activity:
         kind=row.history_type,
         subject=_subject(source, row, names),
         action=_action(source, row, before),
-        changes=_changes(model, source, row, before, names),
+        changes=_changes(SOURCE_MODELS[source], source, row, before, names),
     )

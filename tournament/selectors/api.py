@@ -20,14 +20,12 @@ def api_tournaments():
 
 
 def api_tournament(slug: str) -> Tournament | None:
+    """Tournament ``slug`` as ``api_tournaments`` gives it, with its published sessions
+    counted."""
+    published = Q(sessions__published_at__isnull=False)
     return (
-        Tournament.objects.annotate(
-            data_number=F("version__number"),
-            player_count=Count("players", distinct=True),
-            sessions_published=Count(
-                "sessions", filter=Q(sessions__published_at__isnull=False), distinct=True
-            ),
-        )
+        api_tournaments()
+        .annotate(sessions_published=Count("sessions", filter=published, distinct=True))
         .filter(slug=slug)
         .first()
     )

@@ -7,13 +7,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tournament.models import (
-    SEATING_METHOD_CHOICES,
-    SEPARATE_BY_CHOICES,
-    DrawCommitment,
-    Seat,
-)
+from tournament.models import SEATING_METHOD_CHOICES, SEPARATE_BY_CHOICES, DrawCommitment
 from tournament.seating import commitment as commitment_rules
+from tournament.selectors.seating import drawn_tables
 
 
 def draw_commitments(tournament) -> list[DrawCommitment]:
@@ -110,26 +106,6 @@ def _options_in_words(options: dict) -> list[tuple[str, str]]:
     return words
 
 
-def _tables_as_drawn(tournament, numbers: list[int]) -> dict[int, list[tuple[int, ...]]]:
-    """Sessions ``numbers`` as drawn (a substitute's seat counted as the drawn player's),
-    each its tables in order, the players East..North: one query. The players are in the
-    order of their lots, which the draw gave in seat order: players who sat in each other's
-    seats, and were recorded so, keep their lots (``services.table_seats_swap``)."""
-    sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
-    for session, table, lot, player, replaced in (
-        Seat.objects.filter(session__tournament=tournament, session__number__in=numbers)
-        .order_by()
-        .values_list(
-            "session__number", "table__number", "lot", "player__number", "replaces__number"
-        )
-    ):
-        sessions.setdefault(session, {}).setdefault(table, []).append((lot, replaced or player))
-    return {
-        session: [tuple(p for _lot, p in sorted(tables[t])) for t in sorted(tables)]
-        for session, tables in sessions.items()
-    }
-
-
 def fairness_page(tournament, *, under_review: frozenset[int] = frozenset()) -> FairnessPage:
     """The tournament's commitments and, for the live one, the sessions it covers and
     whether they stand as drawn: two queries. The sessions kept ``under_review`` from the
@@ -150,7 +126,7 @@ def fairness_page(tournament, *, under_review: frozenset[int] = frozenset()) -> 
     revealed = live is not None and _revealed(live, under_review)
     if revealed:
         draw_seed = commitment_rules.draw_seed(live.secret_seed, live.public_value or None)
-        as_drawn = _tables_as_drawn(tournament, [int(number) for number in live.drawn])
+        as_drawn = drawn_tables(tournament, [int(number) for number in live.drawn], as_drawn=True)
         for key, tables in sorted(live.drawn.items(), key=lambda item: int(item[0])):
             number = int(key)
             if number in under_review:

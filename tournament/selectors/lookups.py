@@ -183,11 +183,6 @@ def tournament_list():
     return Tournament.objects.all()
 
 
-def tournament_players(tournament):
-    """The tournament's players by number, withdrawn ones included."""
-    return tournament.players.order_by("number")
-
-
 def badge_players(tournament, *, first: int | None = None, last: int | None = None):
     """The players whose badges are printed, by number: those still in the tournament, or
     every player from number ``first`` to ``last`` (either open) when a range is asked for."""

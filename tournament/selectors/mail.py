@@ -15,11 +15,17 @@ class MailCounts:
     failed: int  # tried ``MAX_ATTEMPTS`` times without success
 
 
+# Each status an e-mail may be in (``MailCounts``' fields), as a filter.
+STATUSES = {
+    "sent": Q(sent_at__isnull=False),
+    "queued": Q(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS),
+    "failed": Q(sent_at__isnull=True, attempts__gte=MAX_ATTEMPTS),
+}
+
+
 def mail_counts(tournament) -> MailCounts:
     counts = OutgoingEmail.objects.filter(tournament=tournament).aggregate(
-        sent=Count("pk", filter=Q(sent_at__isnull=False)),
-        queued=Count("pk", filter=Q(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS)),
-        failed=Count("pk", filter=Q(sent_at__isnull=True, attempts__gte=MAX_ATTEMPTS)),
+        **{status: Count("pk", filter=where) for status, where in STATUSES.items()}
     )
     return MailCounts(**counts)
 
@@ -28,10 +34,6 @@ def tournament_emails(tournament, *, status: str = ""):
     """The tournament's e-mails, newest first, with their players (``status``: "sent",
     "queued" or "failed" for those only)."""
     emails = OutgoingEmail.objects.filter(tournament=tournament).select_related("player")
-    if status == "sent":
-        emails = emails.filter(sent_at__isnull=False)
-    elif status == "queued":
-        emails = emails.filter(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS)
-    elif status == "failed":
-        emails = emails.filter(sent_at__isnull=True, attempts__gte=MAX_ATTEMPTS)
+    if status in STATUSES:
+        emails = emails.filter(STATUSES[status])
     return emails.defer("body").order_by("-created_at", "-id")

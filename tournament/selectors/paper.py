@@ -157,7 +157,7 @@ def session_penalty_record(session: Session, *, blank: bool = False) -> PenaltyR
     least ``PENALTY_RECORD_MIN_BLANK`` follow however many are recorded."""
     lines: list[PenaltyLine] = []
     if not blank:
-        rows = (
+        rows = list(
             Penalty.objects.filter(hand__table__session=session)
             .order_by("hand__table__number", "hand__number", "id")
             .values_list(
@@ -170,7 +170,6 @@ def session_penalty_record(session: Session, *, blank: bool = False) -> PenaltyR
                 "reason",
             )
         )
-        rows = list(rows)
         seats = _paper_seats(session) if rows else {}
         lines = [
             PenaltyLine(

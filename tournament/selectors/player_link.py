@@ -184,7 +184,6 @@ def _with_hands(session: OwnSession) -> OwnSession:
         Hand.objects.filter(table_id=session.table_id)
         .order_by("table_id", "number")
         .values_list(
-            "table_id",
             "number",
             "outcome",
             "winner",
@@ -198,9 +197,9 @@ def _with_hands(session: OwnSession) -> OwnSession:
         )
     )
     by_seat = {opponent.seat: opponent for opponent in session.opponents}
-    for _table_id, *row in hands:
+    for row in hands:
         running = session.hands[-1].running if session.hands else 0
-        session.hands.append(_hand_line(tuple(row), session.seat, by_seat, running))
+        session.hands.append(_hand_line(row, session.seat, by_seat, running))
     return session
 
 
@@ -259,12 +258,7 @@ def player_own_page(player: Player) -> OwnPage:
 def player_session_hands(player: Player, number: int) -> OwnSession | None:
     """The player's session ``number`` with its hands, when they sat it and it is published
     (the hands of a session played, opened on the page): two queries."""
-    found = next(
-        (
-            each
-            for each in _own_sessions(player, player.tournament.session_minutes, {})
-            if each.number == number
-        ),
-        None,
-    )
-    return _with_hands(found) if found is not None else None
+    for each in _own_sessions(player, player.tournament.session_minutes, {}):
+        if each.number == number:
+            return _with_hands(each)
+    return None

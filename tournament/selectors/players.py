@@ -1,7 +1,6 @@
 """The organiser's list of players, whole or as a search finds them."""
 
 from tournament.players import names
-from tournament.selectors.lookups import tournament_players
 
 
 def players_found(tournament, query: str = "") -> list:
@@ -12,7 +11,7 @@ def players_found(tournament, query: str = "") -> list:
     sorting by name."""
     found = [
         player
-        for player in tournament_players(tournament)
+        for player in tournament.players.order_by("number")
         if names.matches(
             query,
             name=player.name,

@@ -4,7 +4,6 @@ clock), cached under the versions so that each poll is one query.
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -13,7 +12,7 @@ from tournament.models import (
     Session,
     Tournament,
 )
-from tournament.selectors.lookups import PUBLISHED_SESSION, STANDINGS_CACHE_SECONDS
+from tournament.selectors.lookups import PUBLISHED_SESSION, cached
 
 
 @dataclass(frozen=True)
@@ -57,12 +56,9 @@ class ScreenState:
 def screen_state(tournament: Tournament, version: int) -> ScreenState:
     """The screen's state under the tournament's data ``version`` (read first): cached,
     so the screens of a hall share it until the next write."""
-    key = f"mcr:screen-state:{tournament.pk}:{version}"
-    state = cache.get(key)
-    if state is None:
-        state = compute_screen_state(tournament)
-        cache.set(key, state, STANDINGS_CACHE_SECONDS)
-    return state
+    return cached(
+        f"mcr:screen-state:{tournament.pk}:{version}", lambda: compute_screen_state(tournament)
+    )
 
 
 def compute_screen_state(tournament: Tournament) -> ScreenState:

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from tournament import seating
@@ -35,18 +36,24 @@ from tournament.selectors.lookups import (
 )
 
 
-def drawn_tables(tournament) -> dict[int, list[tuple[int, ...]]]:
+def drawn_tables(
+    tournament, numbers: list[int] | None = None, *, as_drawn: bool = False
+) -> dict[int, list[tuple[int, ...]]]:
     """Session number -> its tables in table order, each the players' numbers East..North as
     drawn: in the order of their lots, which every draw gives in seat order (players recorded
-    in each other's seats after the draw keep their lots: ``services.table_seats_swap``)."""
+    in each other's seats after the draw keep their lots: ``services.table_seats_swap``). Of
+    sessions ``numbers`` only, when given; ``as_drawn``: a substitute given a seat by hand
+    counted as the drawn player it replaces. One query."""
+    seats = Seat.objects.filter(session__tournament=tournament)
+    if numbers is not None:
+        seats = seats.filter(session__number__in=numbers)
+    player = Coalesce("replaces__number", "player__number") if as_drawn else "player__number"
     sessions: dict[int, dict[int, list[tuple[int, int]]]] = {}
     # Unordered (sorted below): the model's default order would sort every seat first.
-    for session, table, lot, player in (
-        Seat.objects.filter(session__tournament=tournament)
-        .order_by()
-        .values_list("session__number", "table__number", "lot", "player__number")
+    for session, table, lot, number in seats.order_by().values_list(
+        "session__number", "table__number", "lot", player
     ):
-        sessions.setdefault(session, {}).setdefault(table, []).append((lot, player))
+        sessions.setdefault(session, {}).setdefault(table, []).append((lot, number))
     return {
         session: [tuple(p for _lot, p in sorted(tables[t])) for t in sorted(tables)]
         for session, tables in sessions.items()
@@ -298,9 +305,7 @@ def _listed_seats(session: Session) -> list[ListedSeat]:
             table=table,
             seat=seat,
             lot=lot,
-            player=ListedPlayer(
-                number, name, name_zh, is_substitute, withdrawn=withdrawn_at is not None
-            ),
+            player=_listed(number, name, name_zh, is_substitute, withdrawn_at),
             replaces=None if replaced is None else ListedPlayer(replaced, replaced_name),
             stands_in_for=None
             if stood_in_for is None or replaced is not None
@@ -372,11 +377,11 @@ Seating = tuple[list["PlayerSeat"], list[PlannedSeat], list["PlayedTable"]]
 
 
 def player_seating(player: Player, *, version: str | None = None) -> Seating:
-    """The player's schedule (``player_schedule``), planned sessions
-    (``player_planned_sessions``) and tables (``player_tables``) for the player's page,
-    cached under the player and the tournament's seating key (``version``, when the caller
-    has just read it): a draw, a publication, a new plan or a player's change raise it, a
-    hand does not.
+    """The player's schedule (every published session: table, starting seat and the three
+    opponents), planned sessions (``player_planned_sessions``) and tables (``player_tables``)
+    for the player's page, cached under the player and the tournament's seating key
+    (``version``, when the caller has just read it): a draw, a publication, a new plan or a
+    player's change raise it, a hand does not.
 
     After a draw every player looks up their seat within minutes: the first page read under
     a new key computes every player's seating in one reading (a few queries, as one player's
@@ -437,11 +442,6 @@ def player_tables(player: Player) -> list[PlayedTable]:
     return _published_tables(player.tournament, player)[1].get(player.pk, ([], []))[1]
 
 
-def player_schedule(player: Player) -> list[PlayerSeat]:
-    """Every published session of the player: table, starting seat and the three opponents."""
-    return _published_tables(player.tournament, player)[1].get(player.pk, ([], []))[0]
-
-
 def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     """The player's seats in the sessions the published plan holds but that are not drawn yet.
 
@@ -454,6 +454,8 @@ def player_planned_sessions(player: Player) -> list[PlannedSeat]:
     return _planned(player.tournament, set(drawn), player).get(player.pk, [])
 
 
+# A player's fields as ``_listed`` reads them.
+_LISTED_FIELDS = ("number", "name", "name_zh", "is_substitute", "withdrawn_at")
 # A seat of a player's table as ``_published_tables`` reads it.
 _TABLE_SEAT_FIELDS = (
     "table_id",
@@ -463,12 +465,12 @@ _TABLE_SEAT_FIELDS = (
     "player_id",
     "replaces_id",
     "stands_in_for_id",
-    "player__number",
-    "player__name",
-    "player__name_zh",
-    "player__is_substitute",
-    "player__withdrawn_at",
+    *(f"player__{name}" for name in _LISTED_FIELDS),
 )
+
+
+def _listed(number, name, name_zh, is_substitute, withdrawn_at) -> ListedPlayer:
+    return ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None)
 
 
 def _published_tables(
@@ -496,10 +498,7 @@ def _published_tables(
         stands_in_for,
         *listed,
     ) in seats.order_by().values_list(*_TABLE_SEAT_FIELDS):
-        number, name, name_zh, is_substitute, withdrawn_at = listed
-        players[player_id] = ListedPlayer(
-            number, name, name_zh, is_substitute, withdrawn_at is not None
-        )
+        players[player_id] = _listed(*listed)
         tables.setdefault(table_id, (session, table, []))[2].append(
             (seat, player_id, replaces or stands_in_for)
         )
@@ -516,14 +515,8 @@ def _published_tables(
         - players.keys()
     )
     if replaced:
-        players.update(
-            (pk, ListedPlayer(number, name, name_zh, is_substitute, withdrawn_at is not None))
-            for pk, number, name, name_zh, is_substitute, withdrawn_at in (
-                tournament.players.filter(pk__in=replaced).values_list(
-                    "pk", "number", "name", "name_zh", "is_substitute", "withdrawn_at"
-                )
-            )
-        )
+        found = tournament.players.filter(pk__in=replaced).values_list("pk", *_LISTED_FIELDS)
+        players.update((pk, _listed(*listed)) for pk, *listed in found)
     by_player: dict[int, tuple[list[PlayerSeat], list[PlayedTable]]] = {}
     for table_id, (session, table, seats_of) in sorted(tables.items(), key=lambda t: t[1][:2]):
         seats_of.sort()

@@ -79,10 +79,6 @@ class TableSheet:
         return next((row.hand for row in self.rows if row.number == number), None)
 
 
-def _hands_prefetch():
-    return Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number"))
-
-
 def table_players(table: Table) -> list[Player]:
     """The table's players by starting seat, P1..P4."""
     return list(Player.objects.filter(seats__table_id=table.pk).order_by("seats__seat"))
@@ -171,7 +167,7 @@ def session_sheets(session: Session) -> list[TableSheet]:
     """Every table's sheet for a session, in three queries whatever the number of tables."""
     tables = session.tables.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
-        _hands_prefetch(),
+        Prefetch("hands", queryset=Hand.objects.prefetch_related("penalties").order_by("number")),
     ).order_by("number")
     return [
         _build_sheet(

@@ -14,10 +14,6 @@ class SignUpBoard:
     waiting: list[SignUp]  # the waiting list, first in line first, each with its ``place``
     decided: list[SignUp]  # accepted, refused or withdrawn, latest first
 
-    @property
-    def free(self) -> int | None:
-        return None if self.cap is None else max(self.cap - self.taken, 0)
-
 
 def sign_up_board(tournament) -> SignUpBoard:
     """Every sign-up of the tournament by where it stands: three queries."""

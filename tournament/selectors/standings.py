@@ -210,13 +210,10 @@ class Standings(Sequence):
         return len(self.players)
 
     def __getitem__(self, index):
+        # A range's indexing: negative indices count from the end, one beyond raises IndexError.
         if isinstance(index, slice):
-            return [self._row(each) for each in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        return self._row(index)
+            return [self._row(each) for each in range(len(self))[index]]
+        return self._row(range(len(self))[index])
 
     def __iter__(self):
         return (self._row(index) for index in range(len(self)))

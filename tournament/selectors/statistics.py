@@ -11,8 +11,8 @@ from tournament.selectors.lookups import cached, data_version
 from tournament.selectors.seating import ListedPlayer, PlayedTable, player_tables
 from tournament.selectors.standings import rank_history
 
-# A hand as the statistics read it: its table's id first (to find the table's players).
-# A hand's own fields the statistics read, in ``statistics.HandRow``'s order.
+# A hand's own fields the statistics read, in ``statistics.HandRow``'s order (its table's
+# players come between the flowers and the fan names).
 _HAND_FIELDS = (
     "number",
     "outcome",
@@ -23,6 +23,7 @@ _HAND_FIELDS = (
     "fan_names",
     "winning_hand",
 )
+# A hand as the statistics read it: its table's id first (to find the table's players).
 _HAND_ROW_FIELDS = ("table_id", "table__session__number", "table__number", *_HAND_FIELDS)
 
 
@@ -36,34 +37,11 @@ def _table_players(seats) -> dict[int, tuple[int, ...]]:
 
 def _hand_rows(hands, players: dict[int, tuple[int, ...]]) -> list[statistics.HandRow]:
     """``hands`` (a queryset) as plain rows, in one query."""
-    row = statistics.HandRow
     return [
-        row(
-            session,
-            table,
-            number,
-            outcome,
-            winner,
-            discarder,
-            fan,
-            flowers,
-            players[table_id],
-            names,
-            typed,
+        statistics.HandRow(session, table, *fields, players[table_id], names, typed)
+        for table_id, session, table, *fields, names, typed in hands.order_by().values_list(
+            *_HAND_ROW_FIELDS
         )
-        for (
-            table_id,
-            session,
-            table,
-            number,
-            outcome,
-            winner,
-            discarder,
-            fan,
-            flowers,
-            names,
-            typed,
-        ) in hands.order_by().values_list(*_HAND_ROW_FIELDS)
     ]
 
 
@@ -116,22 +94,11 @@ def compute_player_statistics(
     hands: dict[tuple[int, int], statistics.HandRow] = {}
     penalties = []
     rows = Hand.objects.filter(table_id__in=tables).order_by().values_list(*_PLAYER_HAND_FIELDS)
-    for table_id, number, *fields, penalty, offender, kind, points in rows:
+    for table_id, number, *fields, names, typed, penalty, offender, kind, points in rows:
         table = tables[table_id]
         if (table_id, number) not in hands:
-            outcome, winner, discarder, fan, flowers, names, typed = fields
             hands[table_id, number] = statistics.HandRow(
-                table.session,
-                table.number,
-                number,
-                outcome,
-                winner,
-                discarder,
-                fan,
-                flowers,
-                table.players,
-                names,
-                typed,
+                table.session, table.number, number, *fields, table.players, names, typed
             )
         if penalty is not None:
             penalties.append(statistics.PenaltyRow(table.players, offender, kind, points))

@@ -112,12 +112,13 @@ class RowsTable(Table):
     own sort of a list compares row by row through its accessors, ten times slower at a
     thousand rows, and puts empty values first one way)."""
 
-    def __init__(self, data, **kwargs):
+    def __init__(self, data, *, slug: str = "", **kwargs):
         # Any sequence: a page of it is all that is read unless the table is sorted, which
         # makes a list of its own (the rows may be shared). The cached standings build
         # only the rows of the page shown.
         rows = data if isinstance(data, Sequence) else list(data)
         super().__init__(TableListData(rows), **kwargs)
+        self.slug = slug  # the tournament's, for the addresses of the rows' links and actions
 
     @property
     def order_by(self):

@@ -22,8 +22,7 @@ class CheckInTable(RowsTable):
         template_name = "tables/check_in.html"
         empty_text = _("No player found.")
 
-    def __init__(self, rows, *, sheet, slug: str, query: str = "", **kwargs):
+    def __init__(self, rows, *, sheet, query: str = "", **kwargs):
         super().__init__(rows, **kwargs)
         self.sheet = sheet  # the session's check-in: its number, whether it has been opened
-        self.slug = slug  # the tournament's, for the ticks' addresses
         self.search = query  # kept by a tick, so the desk comes back to the same search

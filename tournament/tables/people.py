@@ -25,10 +25,6 @@ class LinkedPlayersTable(RowsTable):
         template_name = "tables/people_linked.html"
         empty_text = _("No player linked yet.")
 
-    def __init__(self, players, *, slug: str, **kwargs):
-        super().__init__(players, **kwargs)
-        self.slug = slug  # the tournament's, for Unlink
-
 
 class PersonResultsTable(RowsTable):
     """A person's tournaments, newest first (``selectors.people.person_results``)."""

@@ -32,7 +32,3 @@ class PlayersTable(RowsTable):
         attrs = {"class": "players"}
         template_name = "tables/players.html"
         empty_text = _("No player found.")
-
-    def __init__(self, players, *, slug: str, **kwargs):
-        super().__init__(players, **kwargs)
-        self.slug = slug  # the tournament's, for the rows' links

@@ -30,9 +30,8 @@ class SessionTablesTable(RowsTable):
     class Meta:
         template_name = "tables/session_tables.html"
 
-    def __init__(self, rows, *, slug: str, with_referee: bool, **kwargs):
+    def __init__(self, rows, *, with_referee: bool, **kwargs):
         super().__init__(rows, exclude=() if with_referee else ("referee",), **kwargs)
-        self.slug = slug  # the tournament's, for the sheets' links
         self.with_referee = with_referee
 
 

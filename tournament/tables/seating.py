@@ -38,19 +38,14 @@ def replaced_note(method: str, number: int, name: str) -> str:
     return text % {"n": number, "name": name}
 
 
-def stand_in_note(number: int, name: str) -> str:
-    """What the seat of a substitute the draw seated says of the withdrawn player they stand
-    in for."""
-    return _("replaces %(n)s %(name)s") % {"n": number, "name": name}
-
-
 def seat_note(seat: ListedSeat, method: str) -> str:
     """The small print under a seated player: the lot, whom they replace."""
     notes = [f"{_('lot')} {seat.lot}"] if method == "lot" else []
     if seat.replaces:
         notes.append(replaced_note(method, seat.replaces.number, seat.replaces.name))
-    elif seat.stands_in_for:
-        notes.append(stand_in_note(seat.stands_in_for.number, seat.stands_in_for.name))
+    elif seat.stands_in_for:  # a substitute the draw seated, standing in for a withdrawn player
+        withdrawn = seat.stands_in_for
+        notes.append(_("replaces %(n)s %(name)s") % {"n": withdrawn.number, "name": withdrawn.name})
     return " · ".join(notes)
 
 
@@ -129,10 +124,6 @@ class SeatingByNameTable(RowsTable):
         template_name = "tables/seating_by_name.html"
         orderable = False
 
-    def __init__(self, seats, *, slug: str, **kwargs):
-        super().__init__(seats, **kwargs)
-        self.slug = slug
-
 
 class PlayerSessionsTable(RowsTable):
     """A player's drawn sessions (``PlayerSeat``): the session (linked to its seating), the
@@ -148,16 +139,11 @@ class PlayerSessionsTable(RowsTable):
         template_name = "tables/player_sessions.html"
         orderable = False
 
-    def __init__(self, schedule, *, slug: str, **kwargs):
-        super().__init__(schedule, **kwargs)
-        self.slug = slug
-
 
 class PlannedSessionsTable(PlayerSessionsTable):
     """A player's planned sessions (``PlannedSeat``): session, table, seat, opponents; an
     opponent who withdrew is a seat to be filled."""
 
-    class Meta:
+    class Meta(PlayerSessionsTable.Meta):
         attrs = {"class": "player-schedule planned"}
         template_name = "tables/player_planned.html"
-        orderable = False

@@ -26,9 +26,8 @@ class PendingSignUpsTable(RowsTable):
         template_name = "tables/sign_ups.html"
         prefix = "pending-"
 
-    def __init__(self, sign_ups, *, slug: str, **kwargs):
+    def __init__(self, sign_ups, **kwargs):
         super().__init__(sign_ups, **kwargs)
-        self.slug = slug  # the tournament's, for the actions' addresses
         self.line_length = len(self.data)  # the last in line may only move up
 
 
@@ -53,7 +52,3 @@ class DecidedSignUpsTable(RowsTable):
         attrs = {"class": "sign-ups decided"}
         template_name = "tables/sign_ups_decided.html"
         prefix = "decided-"
-
-    def __init__(self, sign_ups, *, slug: str, **kwargs):
-        super().__init__(sign_ups, **kwargs)
-        self.slug = slug  # the tournament's, for the players' links

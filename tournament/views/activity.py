@@ -14,6 +14,6 @@ def activity_log(request, tournament):
     form = ActivityFilterForm(request.GET)
     table = None
     if form.is_valid():
-        log = activity.tournament_activity(tournament, form.activity_filter())
+        log = activity.ActivityLog(tournament, form.activity_filter())
         table = paginate(request, ActivityTable(log))
     return page(request, "tournaments/activity.html", tournament, form=form, table=table)
