@@ -26,6 +26,7 @@ from tournament.models.validators import unsafe_character
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
+from tournament.services.common import refused
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.tables import (
     locked_table,
@@ -98,19 +99,13 @@ def _hand_message(error: scoring.SettlementError) -> str:
 
 def _penalties_refused(code: str, index: int = 0) -> ValidationError:
     message = str(HAND_MESSAGES[code]) % {"n": index + 1, "most_penalties": MAX_PENALTIES_PER_HAND}
-    return ValidationError({"penalties": ValidationError(message, code=code)})
+    return refused("penalties", message, code)
 
 
-# What a referee enters for a hand and for a penalty, as stored on the models.
-HAND_ENTRY_FIELDS = (
-    "outcome",
-    "winner",
-    "discarder",
-    "fan",
-    "flowers",
-    "fan_names",
-    "winning_hand",
-)
+# What a referee enters for a hand and for a penalty, as stored on the models: the result
+# the scoring core settles, then the fans claimed and the winning hand typed.
+RESULT_FIELDS = ("outcome", "winner", "discarder", "fan", "flowers")
+HAND_ENTRY_FIELDS = (*RESULT_FIELDS, "fan_names", "winning_hand")
 PENALTY_FIELDS = ("offender", "kind", "points", "beneficiary", "reason")
 
 
@@ -159,25 +154,13 @@ def hand_result(
 def stored_hand_result(hand: Hand) -> scoring.HandResult:
     """The scoring core's input for a stored hand: settling it again must give its points."""
     return hand_result(
-        outcome=hand.outcome,
-        winner=hand.winner,
-        discarder=hand.discarder,
-        fan=hand.fan,
-        flowers=hand.flowers,
-        penalties=penalty_entries(hand),
+        **{name: getattr(hand, name) for name in RESULT_FIELDS}, penalties=penalty_entries(hand)
     )
 
 
-def settle(
-    *,
-    outcome: str,
-    winner: int | None,
-    discarder: int | None,
-    fan: int | None,
-    flowers: int,
-    penalties: Sequence[PenaltyEntry],
-) -> scoring.Settlement:
-    """Settle a hand with the scoring core, turning its errors into form errors.
+def settle(*, penalties: Sequence[PenaltyEntry], **result) -> scoring.Settlement:
+    """Settle a hand (``result``: its ``RESULT_FIELDS``, as ``hand_result`` takes them) with
+    the scoring core, turning its errors into form errors.
 
     Every penalty needs its reason (the sheet and the appeals read it).
     """
@@ -190,15 +173,7 @@ def settle(
         if unsafe_character(penalty.reason) is not None:
             raise _penalties_refused("penalty_reason_not_one_line", index)
     try:
-        result = hand_result(
-            outcome=outcome,
-            winner=winner,
-            discarder=discarder,
-            fan=fan,
-            flowers=flowers,
-            penalties=penalties,
-        )
-        return scoring.settle_hand(result)
+        return scoring.settle_hand(hand_result(**result, penalties=penalties))
     except scoring.SettlementError as error:
         raise ValidationError(
             {error.field: ValidationError(_hand_message(error), code=error.code)}
@@ -230,7 +205,7 @@ def score_winning_hand(
         return None
 
     def refuse(message, code):
-        return ValidationError({"winning_hand": ValidationError(message, code=code)})
+        return refused("winning_hand", message, code)
 
     if outcome not in Hand.WINS:
         raise refuse(_("A winning hand only goes with a win."), "winning_hand_without_win")
@@ -278,14 +253,10 @@ def score_winning_hand(
 
 
 def already_entered(number: int) -> ValidationError:
-    return ValidationError(
-        {
-            "number": ValidationError(
-                _("Hand %(number)s is already entered; open it to correct it.")
-                % {"number": number},
-                code="hand_already_entered",
-            )
-        }
+    return refused(
+        "number",
+        _("Hand %(number)s is already entered; open it to correct it.") % {"number": number},
+        "hand_already_entered",
     )
 
 
@@ -383,18 +354,14 @@ def parse_fan_names(fan_names: str):
 
 def submission_conflict(number: int) -> ValidationError:
     """The refusal of an entry whose form key already saved other content for the hand."""
-    return ValidationError(
-        {
-            "number": ValidationError(
-                _(
-                    "This entry was already saved with other content: hand %(number)s stays "
-                    "as it was stored. Nothing of this entry was saved; open the hand to "
-                    "correct it."
-                )
-                % {"number": number},
-                code="submission_key_conflict",
-            )
-        }
+    return refused(
+        "number",
+        _(
+            "This entry was already saved with other content: hand %(number)s stays as it was "
+            "stored. Nothing of this entry was saved; open the hand to correct it."
+        )
+        % {"number": number},
+        "submission_key_conflict",
     )
 
 
@@ -561,13 +528,7 @@ def entry_checked(entry: HandEntry, errors: dict) -> CheckedEntry:
         )
     except ValidationError as error:
         add_error(errors, error)
-    result = {
-        "outcome": outcome,
-        "winner": winner,
-        "discarder": entry.discarder,
-        "fan": fan,
-        "flowers": flowers,
-    }
+    result = {name: getattr(entry, name) for name in RESULT_FIELDS}
     try:
         settlement = settle(**result, penalties=entry.penalties)
     except ValidationError as error:
@@ -595,14 +556,8 @@ def entry_checked(entry: HandEntry, errors: dict) -> CheckedEntry:
 
 
 def number_out_of_range() -> ValidationError:
-    return ValidationError(
-        {
-            "number": ValidationError(
-                HAND_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION},
-                code="hand_out_of_range",
-            )
-        }
-    )
+    message = HAND_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION}
+    return refused("number", message, "hand_out_of_range")
 
 
 @transaction.atomic

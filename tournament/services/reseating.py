@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 from tournament.history import audit
 from tournament.language.formatting import SEAT_LABELS
 from tournament.models import Hand, HandRevision, Penalty, Seat, Table
+from tournament.services.common import refused
 from tournament.services.hands import (
     figure_disputed,
     hand_snapshot,
@@ -38,10 +39,6 @@ SWAP_SEATING_CHANGED = gettext_lazy(
     "The seats were changed after this page was opened (the swap was made already?): the "
     "table is shown as it is now, and nothing more was changed."
 )
-
-
-def _seats_refused(message: str, code: str) -> ValidationError:
-    return ValidationError({"second": ValidationError(message, code=code)})
 
 
 @dataclass(frozen=True)
@@ -66,9 +63,9 @@ def table_seats_swap(
     seating_unchanged(table, seating, SWAP_SEATING_CHANGED)
     seats = range(len(SEAT_LABELS))
     if first not in seats or second not in seats:
-        raise _seats_refused(_("Choose two seats of the table, P1 to P4."), "unknown_seat")
+        raise refused("second", _("Choose two seats of the table, P1 to P4."), "unknown_seat")
     if first == second:
-        raise _seats_refused(_("Choose two different seats."), "same_seat")
+        raise refused("second", _("Choose two different seats."), "same_seat")
     exchange = {first: second, second: first}
 
     def moved(seat: int | None) -> int | None:
