@@ -230,17 +230,10 @@ def _stand_ins(tournament, *, number, tables, players, planned) -> dict[int, Pla
 
 
 def _tables_by_lot(players: list[int], seed: int):
-    assignments = seating.draw_by_lot(players, seed)
     tables: dict[int, list[SeatAssignment]] = {}
-    for assignment in assignments:
+    for assignment in sorted(seating.draw_by_lot(players, seed), key=lambda a: (a.table, a.seat)):
         tables.setdefault(assignment.table, []).append(assignment)
-    return [
-        (
-            tuple(a.player for a in sorted(seats, key=lambda a: a.seat)),
-            [a.lot for a in sorted(seats, key=lambda a: a.seat)],
-        )
-        for _table, seats in sorted(tables.items())
-    ]
+    return [(tuple(a.player for a in seats), [a.lot for a in seats]) for seats in tables.values()]
 
 
 def _tables_by_mode(*, tournament, method, players, seed, top):

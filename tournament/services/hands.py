@@ -6,6 +6,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -204,9 +205,7 @@ def score_winning_hand(
     if not text:
         return None
 
-    def refuse(message, code):
-        return refused("winning_hand", message, code)
-
+    refuse = partial(refused, "winning_hand")
     if outcome not in Hand.WINS:
         raise refuse(_("A winning hand only goes with a win."), "winning_hand_without_win")
     if number is None or not 1 <= number <= HANDS_PER_SESSION or winner is None:
@@ -260,9 +259,10 @@ def already_entered(number: int) -> ValidationError:
     )
 
 
-def hand_snapshot(hand: Hand) -> dict:
-    """The hand as it stands, kept in a HandRevision before a correction replaces it."""
-    return {
+def revision_kept(hand: Hand, *, user) -> None:
+    """Keep the hand as it stands in a HandRevision before a correction replaces it, and
+    raise its version."""
+    previous = {
         **entered_fields(hand),
         "computed_fan": hand.computed_fan,
         "referee_figure_kept": hand.referee_figure_kept,
@@ -271,6 +271,8 @@ def hand_snapshot(hand: Hand) -> dict:
         "entered_by": hand.entered_by.get_username() if hand.entered_by else None,
         "entered_by_device": hand.entered_by_device,
     }
+    HandRevision.objects.create(hand=hand, version=hand.version, previous=previous, revised_by=user)
+    hand.version += 1
 
 
 def fan_list(scored) -> str:
@@ -618,10 +620,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
         if hand is None:
             hand = Hand(table=table, number=number, version=1)
         else:
-            HandRevision.objects.create(
-                hand=hand, version=hand.version, previous=hand_snapshot(hand), revised_by=user
-            )
-            hand.version += 1
+            revision_kept(hand, user=user)
             hand.penalties.all().delete()
         checked.fill(hand, user=user, device=device)
         try:

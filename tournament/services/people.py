@@ -21,11 +21,6 @@ def _linked_elsewhere(player: Player, person: Person) -> Player | None:
     )
 
 
-def _only_player_of(person: Person | None, player: Player) -> bool:
-    """Whether ``player`` is the person's one player (nobody else is that person)."""
-    return person is not None and not person.players.exclude(pk=player.pk).exists()
-
-
 # What a person takes from their one player when that player is corrected.
 PERSON_FIELDS = ("name", "name_zh", "country")
 
@@ -41,7 +36,8 @@ class PeopleByQueries:
         return Person.objects.filter(ema_number=ema_number).first()
 
     def only_player_of(self, person: Person | None, player: Player) -> bool:
-        return _only_player_of(person, player)
+        """Whether ``player`` is the person's one player (nobody else is that person)."""
+        return person is not None and not person.players.exclude(pk=player.pk).exists()
 
     def linked_elsewhere(self, player: Player, person: Person) -> bool:
         return _linked_elsewhere(player, person) is not None

@@ -17,12 +17,12 @@ from django.utils.translation import gettext_lazy
 
 from tournament.history import audit
 from tournament.language.formatting import SEAT_LABELS
-from tournament.models import Hand, HandRevision, Penalty, Seat, Table
+from tournament.models import Hand, Penalty, Seat, Table
 from tournament.services.common import refused
 from tournament.services.hands import (
     figure_disputed,
-    hand_snapshot,
     penalty_entries,
+    revision_kept,
     score_winning_hand,
     settle,
 )
@@ -144,10 +144,7 @@ def _follow_players(hand: Hand, moved, *, user, device: str) -> None:
             # The fan paid at the table stays; the tiles now say whether it is disputed.
             computed = scored.total_without_flowers
             kept = figure_disputed(fan=hand.fan, fan_names=hand.fan_names, scored=scored)
-    HandRevision.objects.create(
-        hand=hand, version=hand.version, previous=hand_snapshot(hand), revised_by=user
-    )
-    hand.version += 1
+    revision_kept(hand, user=user)
     hand.winner, hand.discarder = winner, discarder
     hand.computed_fan, hand.referee_figure_kept = computed, kept
     (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points
