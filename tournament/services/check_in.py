@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import CheckIn, Player, ScheduledSession, Seat, Session, Tournament
 from tournament.selectors.check_in import session_check_ins
+from tournament.services.common import fields_saved, refused
 from tournament.services.draws import seat_replace
 from tournament.services.results import tournament_touch
 from tournament.services.withdrawals import player_withdraw
@@ -56,8 +57,7 @@ def session_times_set(
     for number, starts_at in sorted(starts.items()):
         scheduled = _scheduled(tournament, number)
         if scheduled.starts_at != starts_at:
-            scheduled.starts_at = starts_at
-            scheduled.save(update_fields=["starts_at"])
+            fields_saved(scheduled, starts_at=starts_at)
         saved.append(scheduled)
     tournament_touch(tournament.pk, seating=False, standings=False)
     return saved
@@ -70,9 +70,11 @@ def check_in_open(*, tournament: Tournament, number: int) -> ScheduledSession:
     _refuse_if_played(tournament, number)
     scheduled = _scheduled(tournament, number, lock=True)
     if not scheduled.check_in_is_open:
-        scheduled.check_in_opened_at = scheduled.check_in_opened_at or timezone.now()
-        scheduled.check_in_closed_at = None
-        scheduled.save(update_fields=["check_in_opened_at", "check_in_closed_at"])
+        fields_saved(
+            scheduled,
+            check_in_opened_at=scheduled.check_in_opened_at or timezone.now(),
+            check_in_closed_at=None,
+        )
     tournament_touch(tournament.pk, seating=False, standings=False)
     return scheduled
 
@@ -88,8 +90,7 @@ def check_in_close(*, tournament: Tournament, number: int) -> ScheduledSession:
             code="check_in_not_opened",
         )
     if scheduled.check_in_closed_at is None:
-        scheduled.check_in_closed_at = timezone.now()
-        scheduled.save(update_fields=["check_in_closed_at"])
+        fields_saved(scheduled, check_in_closed_at=timezone.now())
     tournament_touch(tournament.pk, seating=False, standings=False)
     return scheduled
 
@@ -117,18 +118,12 @@ def player_check_in(*, player: Player, number: int, ticked_by=None) -> CheckIn:
             _("%(player)s has withdrawn from the tournament.") % {"player": player},
             code="player_withdrawn",
         )
-    found = CheckIn.objects.filter(scheduled_session=scheduled, player=player).first()
-    if found is not None:
-        return found
-    try:
-        with transaction.atomic():
-            check_in = CheckIn.objects.create(
-                scheduled_session=scheduled, player=player, ticked_by=ticked_by
-            )
-    except IntegrityError:
-        # Two taps at once on another connection: the first one's check-in stands.
-        return CheckIn.objects.get(scheduled_session=scheduled, player=player)
-    tournament_touch(tournament.pk, seating=False, standings=False)
+    # Two taps at once on another connection: the first one's check-in stands.
+    check_in, created = CheckIn.objects.get_or_create(
+        scheduled_session=scheduled, player=player, defaults={"ticked_by": ticked_by}
+    )
+    if created:
+        tournament_touch(tournament.pk, seating=False, standings=False)
     return check_in
 
 
@@ -184,29 +179,29 @@ def absent_seats_give(*, session: Session, choices: list[AbsentSeatChoice]) -> i
         field = absent_field(choice.absent, "substitute")
         if choice.absent.pk in present:
             message = _("%(player)s has checked in: their seat stays theirs.")
-            raise ValidationError(
-                {field: message % {"player": choice.absent}}, code="player_present"
-            )
+            raise refused(field, message % {"player": choice.absent}, "player_present")
         substitute = choice.substitute
         if substitute is not None:
             if substitute.pk in chosen:
                 message = _("%(player)s is already chosen for %(other)s's seat.")
-                raise ValidationError(
-                    {field: message % {"player": substitute, "other": chosen[substitute.pk]}},
-                    code="substitute_chosen_twice",
+                raise refused(
+                    field,
+                    message % {"player": substitute, "other": chosen[substitute.pk]},
+                    "substitute_chosen_twice",
                 )
             chosen[substitute.pk] = choice.absent
             seat = Seat.objects.filter(session=session, player=choice.absent).first()
             if seat is None:
                 message = _("%(player)s has no seat in session %(n)s.")
-                raise ValidationError(
-                    {field: message % {"player": choice.absent, "n": session.number}},
-                    code="absent_not_seated",
+                raise refused(
+                    field,
+                    message % {"player": choice.absent, "n": session.number},
+                    "absent_not_seated",
                 )
             try:
                 seat_replace(seat=seat, player=substitute)
-            except ValidationError as refused:
-                raise ValidationError({field: refused.messages}) from refused
+            except ValidationError as error:
+                raise ValidationError({field: error.messages}) from error
             given += 1
         if choice.withdraw:
             player_withdraw(player=choice.absent)

@@ -15,18 +15,13 @@ from tournament.models import SEATING_METHOD_CHOICES, DrawCommitment, SeatingPla
 from tournament.models.validators import unsafe_character
 from tournament.seating import commitment as rules
 from tournament.selectors.seating import players_for_draw, seating_groups
+from tournament.services.common import fields_saved, refused
 from tournament.services.results import tournament_touch
 
 # The largest seed an organiser may type (the draw form's bound): it fits the database's
 # seed columns, and is far more than anyone reads aloud.
 MAX_TYPED_SEED = 10**15
 MAX_PUBLIC_VALUE = DrawCommitment._meta.get_field("public_value").max_length
-
-
-def _refused(field: str | None, message: str, code: str) -> ValidationError:
-    if field is None:
-        return ValidationError(message, code=code)
-    return ValidationError({field: ValidationError(message, code=code)})
 
 
 def current_document(
@@ -83,12 +78,11 @@ def draw_commit(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     method = method or tournament.seating_method
     if method not in {key for key, _label in SEATING_METHOD_CHOICES}:
-        raise _refused("method", _("Unknown seating method."), "unknown_method")
+        raise refused("method", _("Unknown seating method."), "unknown_method")
     if tournament.sessions.exists():
-        raise _refused(
-            None,
+        raise ValidationError(
             _("A session is already drawn: only the first draw can be committed."),
-            "draw_already_made",
+            code="draw_already_made",
         )
     live = DrawCommitment.objects.filter(tournament=tournament, withdrawn_at__isnull=True).first()
     if live is not None:
@@ -99,11 +93,11 @@ def draw_commit(
                 "The first draw is already committed: withdraw that commitment (the "
                 "withdrawal stays public) before committing again."
             )
-        raise _refused(None, message, "already_committed")
+        raise ValidationError(message, code="already_committed")
     if method == "planned":
         plan = SeatingPlan.objects.filter(tournament=tournament).only("seed").first()
         if plan is not None:
-            raise _refused(
+            raise refused(
                 "method",
                 _(
                     "The schedule was planned with seed %(seed)s at a draw since cancelled: "
@@ -116,7 +110,7 @@ def draw_commit(
     if seed is not None and not (
         isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_TYPED_SEED
     ):
-        raise _refused(
+        raise refused(
             "seed",
             _("The seed must be a whole number from 0 to %(max)s.") % {"max": MAX_TYPED_SEED},
             "bad_seed",
@@ -127,14 +121,14 @@ def draw_commit(
             tournament=tournament, withdrawn_at__isnull=False, secret_seed=seed
         ).exists()
     ):
-        raise _refused(
+        raise refused(
             "seed",
             _("This seed was made public with a withdrawn commitment: choose another."),
             "seed_public",
         )
     source = (public_value_source or "").strip()
     if len(source) > MAX_PUBLIC_VALUE:
-        raise _refused(
+        raise refused(
             "public_value_source",
             _("Describe the public value in at most %(max)s characters.")
             % {"max": MAX_PUBLIC_VALUE},
@@ -146,7 +140,7 @@ def draw_commit(
     )
     table_count = len(document["players"]) // 4
     if method == "top_tables" and not 1 <= top <= table_count:
-        raise _refused(
+        raise refused(
             "top",
             _("Choose from 1 to %(count)s top tables.") % {"count": table_count},
             "bad_top",
@@ -167,41 +161,38 @@ def draw_commit(
         with transaction.atomic():
             commitment.save()
     except IntegrityError as error:  # a concurrent commitment won the race
-        raise _refused(
-            None, _("The first draw is already committed."), "already_committed"
+        raise ValidationError(
+            _("The first draw is already committed."), code="already_committed"
         ) from error
     tournament_touch(tournament.pk, seating=False, standings=False)
     return commitment
 
 
-def _locked(commitment: DrawCommitment) -> DrawCommitment:
-    return DrawCommitment.objects.select_for_update().get(pk=commitment.pk)
-
-
-def _still_pending(commitment: DrawCommitment) -> None:
+def _pending_locked(commitment: DrawCommitment) -> DrawCommitment:
+    """The commitment as stored, locked; refused once withdrawn or revealed."""
+    commitment = DrawCommitment.objects.select_for_update().get(pk=commitment.pk)
     if commitment.withdrawn_at is not None:
-        raise _refused(None, _("This commitment was withdrawn."), "commitment_withdrawn")
+        raise ValidationError(_("This commitment was withdrawn."), code="commitment_withdrawn")
     if commitment.revealed_at is not None:
-        raise _refused(
-            None,
+        raise ValidationError(
             _("The draw was made under this commitment: it can no longer change."),
-            "commitment_revealed",
+            code="commitment_revealed",
         )
+    return commitment
 
 
 @transaction.atomic
 def draw_commitment_public_value(*, commitment: DrawCommitment, value: str) -> DrawCommitment:
     """Record the public value the commitment promised, once, before the draw."""
-    commitment = _locked(commitment)
-    _still_pending(commitment)
+    commitment = _pending_locked(commitment)
     if not commitment.public_value_source:
-        raise _refused(
+        raise refused(
             "value", _("This commitment promised no public value."), "public_value_not_promised"
         )
     if commitment.public_value:
         # Typed once for good: a value changed after the seed can be mixed with it would let
         # whoever knows the seed choose among outcomes.
-        raise _refused(
+        raise refused(
             "value",
             _(
                 "The public value is already recorded: withdraw the commitment (the "
@@ -211,22 +202,20 @@ def draw_commitment_public_value(*, commitment: DrawCommitment, value: str) -> D
         )
     value = (value or "").strip()
     if not value:
-        raise _refused("value", _("Type the public value."), "public_value_empty")
+        raise refused("value", _("Type the public value."), "public_value_empty")
     if len(value) > MAX_PUBLIC_VALUE:
-        raise _refused(
+        raise refused(
             "value",
             _("The public value can have at most %(max)s characters.") % {"max": MAX_PUBLIC_VALUE},
             "public_value_too_long",
         )
     if unsafe_character(value) is not None:
-        raise _refused(
+        raise refused(
             "value",
             _("Type the public value on one line, without control characters."),
             "not_one_line",
         )
-    commitment.public_value = value
-    commitment.public_value_at = timezone.now()
-    commitment.save(update_fields=["public_value", "public_value_at"])
+    fields_saved(commitment, public_value=value, public_value_at=timezone.now())
     tournament_touch(commitment.tournament_id, seating=False, standings=False)
     return commitment
 
@@ -235,10 +224,8 @@ def draw_commitment_public_value(*, commitment: DrawCommitment, value: str) -> D
 def draw_commitment_withdraw(*, commitment: DrawCommitment) -> DrawCommitment:
     """Withdraw a commitment before its draw. It stays listed publicly, with its time, and
     its seed becomes public: the draw it promised can be checked by anyone."""
-    commitment = _locked(commitment)
-    _still_pending(commitment)
-    commitment.withdrawn_at = timezone.now()
-    commitment.save(update_fields=["withdrawn_at"])
+    commitment = _pending_locked(commitment)
+    fields_saved(commitment, withdrawn_at=timezone.now())
     tournament_touch(commitment.tournament_id, seating=False, standings=False)
     return commitment
 
@@ -291,20 +278,19 @@ def committed_draw_seed(
     one: no typed seed, the public value recorded if one was promised, and the players,
     method and options as committed (refused otherwise, saying what changed)."""
     if typed_seed is not None:
-        raise _refused(
+        raise refused(
             "seed",
             _("This draw is committed: it uses the committed seed. Leave the seed empty."),
             "seed_committed",
         )
     if commitment.public_value_source and not commitment.public_value:
-        raise _refused(
-            None,
+        raise ValidationError(
             _(
                 "This draw is committed with a public value (%(source)s) mixed into its seed: "
                 "record the public value first."
             )
             % {"source": commitment.public_value_source},
-            "public_value_missing",
+            code="public_value_missing",
         )
     committed = json.loads(commitment.document)
     current = current_document(
@@ -316,14 +302,13 @@ def committed_draw_seed(
     )
     differences = rules.draw_input_differences(committed, current)
     if differences:
-        raise _refused(
-            None,
+        raise ValidationError(
             _(
                 "This draw is committed, and its input changed since: %(changes)s Withdraw the "
                 "commitment to change them (the withdrawal stays public)."
             )
             % {"changes": " ".join(_difference_text(d) for d in differences)},
-            "commitment_differs",
+            code="commitment_differs",
         )
     return rules.draw_seed(commitment.secret_seed, commitment.public_value or None)
 
@@ -343,10 +328,9 @@ def record_draw(
     ``tables`` are the session's tables, each the players East..North."""
     drawn = [list(table) for table in tables]
     if pending is not None:
-        pending.revealed_at = timezone.now()
-        pending.session_number = number
-        pending.drawn = {str(number): drawn}
-        pending.save(update_fields=["revealed_at", "session_number", "drawn"])
+        fields_saved(
+            pending, revealed_at=timezone.now(), session_number=number, drawn={str(number): drawn}
+        )
         return
     if method != "planned":
         return
@@ -361,5 +345,4 @@ def record_draw(
     committed_seed = rules.draw_seed(commitment.secret_seed, commitment.public_value or None)
     # Still the committed schedule: planned from the committed seed, never re-planned.
     if plan is not None and plan.reproducible and plan.seed == committed_seed == seed:
-        commitment.drawn = {**commitment.drawn, str(number): drawn}
-        commitment.save(update_fields=["drawn"])
+        fields_saved(commitment, drawn={**commitment.drawn, str(number): drawn})

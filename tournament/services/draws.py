@@ -25,6 +25,7 @@ from tournament.selectors.fairness import pending_commitment
 from tournament.selectors.seating import drawn_tables, players_for_draw, seating_groups
 from tournament.selectors.standings import compute_standings
 from tournament.services.commitments import committed_draw_seed, record_draw
+from tournament.services.common import fields_saved, refused
 from tournament.services.mail import seat_emails_drop, seat_emails_queue
 from tournament.services.referees import previous_referees
 from tournament.services.results import tournament_touch
@@ -32,7 +33,7 @@ from tournament.services.tables import locked_table
 
 
 def _session_refused(number: int, message: str, code: str) -> ValidationError:
-    return ValidationError({"number": ValidationError(message % {"number": number}, code=code)})
+    return refused("number", message % {"number": number}, code)
 
 
 # The "top tables" method seats this many tables by standings unless told otherwise.
@@ -66,29 +67,19 @@ def session_draw(
         method = json.loads(pending.document)["method"]
     method = method or tournament.seating_method
     if method not in {key for key, _label in models.SEATING_METHOD_CHOICES}:
-        raise ValidationError(
-            {"method": ValidationError(_("Unknown seating method."), code="unknown_method")}
-        )
+        raise refused("method", _("Unknown seating method."), "unknown_method")
     if not 1 <= number <= tournament.session_count:
-        raise ValidationError(
-            {
-                "number": ValidationError(
-                    _("The tournament has sessions 1 to %(count)s.")
-                    % {"count": tournament.session_count},
-                    code="session_out_of_range",
-                )
-            }
+        raise refused(
+            "number",
+            _("The tournament has sessions 1 to %(count)s.") % {"count": tournament.session_count},
+            "session_out_of_range",
         )
     if seed is not None:
         try:
             seating.check_seed(seed)
         except seating.DrawError as error:
-            raise ValidationError(
-                {
-                    "seed": ValidationError(
-                        _("The seed must be a whole number of zero or more."), code=error.code
-                    )
-                }
+            raise refused(
+                "seed", _("The seed must be a whole number of zero or more."), error.code
             ) from error
     if tournament.sessions.filter(number=number).exists():
         raise _session_refused(
@@ -239,17 +230,10 @@ def _stand_ins(tournament, *, number, tables, players, planned) -> dict[int, Pla
 
 
 def _tables_by_lot(players: list[int], seed: int):
-    assignments = seating.draw_by_lot(players, seed)
     tables: dict[int, list[SeatAssignment]] = {}
-    for assignment in assignments:
+    for assignment in sorted(seating.draw_by_lot(players, seed), key=lambda a: (a.table, a.seat)):
         tables.setdefault(assignment.table, []).append(assignment)
-    return [
-        (
-            tuple(a.player for a in sorted(seats, key=lambda a: a.seat)),
-            [a.lot for a in sorted(seats, key=lambda a: a.seat)],
-        )
-        for _table, seats in sorted(tables.items())
-    ]
+    return [(tuple(a.player for a in seats), [a.lot for a in seats]) for seats in tables.values()]
 
 
 def _tables_by_mode(*, tournament, method, players, seed, top):
@@ -263,13 +247,8 @@ def _tables_by_mode(*, tournament, method, players, seed, top):
     ]
     table_count = len(players) // 4
     if method == "top_tables" and not 1 <= top <= table_count:
-        raise ValidationError(
-            {
-                "top": ValidationError(
-                    _("Choose from 1 to %(count)s top tables.") % {"count": table_count},
-                    code="bad_top",
-                )
-            }
+        raise refused(
+            "top", _("Choose from 1 to %(count)s top tables.") % {"count": table_count}, "bad_top"
         )
     groups = seating_groups(tournament, players.values())
     tables = modes.seat_session(
@@ -297,17 +276,14 @@ def _tables_from_plan(*, tournament, number, players, seed):
     """Session ``number`` from the tournament's plan, planned or re-planned first if needed."""
     plan = SeatingPlan.objects.select_for_update().filter(tournament=tournament).first()
     if plan is not None and seed is not None and seed != plan.seed:
-        raise ValidationError(
-            {
-                "seed": ValidationError(
-                    _(
-                        "The schedule is published with seed %(seed)s: leave the seed empty "
-                        "or give the same one."
-                    )
-                    % {"seed": plan.seed},
-                    code="plan_seed_fixed",
-                )
-            }
+        raise refused(
+            "seed",
+            _(
+                "The schedule is published with seed %(seed)s: leave the seed empty "
+                "or give the same one."
+            )
+            % {"seed": plan.seed},
+            "plan_seed_fixed",
         )
     drawn = drawn_tables(tournament)
     in_order = sorted(drawn) == list(range(1, len(drawn) + 1))
@@ -393,8 +369,7 @@ def session_publish(*, session: Session) -> Session:
     screen show it from now on. Publishing again changes nothing."""
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.published_at is None:
-        session.published_at = timezone.now()
-        session.save(update_fields=["published_at"])
+        fields_saved(session, published_at=timezone.now())
         seat_emails_queue(session=session)
         # The seating version too: what the players' pages keep under it holds the sessions
         # published (``selectors.seating``). It gives a new standings stamp as well, so the
@@ -438,17 +413,12 @@ def seat_replace(*, seat: Seat, player: Player) -> Seat:
             code="table_has_hands",
         )
     if player.tournament_id != seat.session.tournament_id or not player.is_active:
-        raise ValidationError(
-            {"player": ValidationError(_("Choose an active player."), code="player_not_active")}
-        )
+        raise refused("player", _("Choose an active player."), "player_not_active")
     if Seat.objects.filter(session=seat.session, player=player).exists():
-        raise ValidationError(
-            {
-                "player": ValidationError(
-                    _("%(name)s already has a seat in this session.") % {"name": player.name},
-                    code="player_already_seated",
-                )
-            }
+        raise refused(
+            "player",
+            _("%(name)s already has a seat in this session.") % {"name": player.name},
+            "player_already_seated",
         )
     drawn = seat.replaces or seat.player
     # The player leaving the seat is not to be told it any more, if not told yet.
@@ -457,9 +427,7 @@ def seat_replace(*, seat: Seat, player: Player) -> Seat:
         session_number=seat.session.number,
         players=[seat.player],
     )
-    seat.replaces = None if player == drawn else drawn
-    seat.player = player
-    seat.save(update_fields=["player", "replaces"])
+    fields_saved(seat, player=player, replaces=None if player == drawn else drawn)
     if seat.session.published_at is not None:
         # The player now in the seat learns it as the others learnt theirs.
         seat_emails_queue(session=seat.session, players=[player])

@@ -6,6 +6,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -26,6 +27,7 @@ from tournament.models.validators import unsafe_character
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
+from tournament.services.common import refused
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.tables import (
     locked_table,
@@ -98,19 +100,13 @@ def _hand_message(error: scoring.SettlementError) -> str:
 
 def _penalties_refused(code: str, index: int = 0) -> ValidationError:
     message = str(HAND_MESSAGES[code]) % {"n": index + 1, "most_penalties": MAX_PENALTIES_PER_HAND}
-    return ValidationError({"penalties": ValidationError(message, code=code)})
+    return refused("penalties", message, code)
 
 
-# What a referee enters for a hand and for a penalty, as stored on the models.
-HAND_ENTRY_FIELDS = (
-    "outcome",
-    "winner",
-    "discarder",
-    "fan",
-    "flowers",
-    "fan_names",
-    "winning_hand",
-)
+# What a referee enters for a hand and for a penalty, as stored on the models: the result
+# the scoring core settles, then the fans claimed and the winning hand typed.
+RESULT_FIELDS = ("outcome", "winner", "discarder", "fan", "flowers")
+HAND_ENTRY_FIELDS = (*RESULT_FIELDS, "fan_names", "winning_hand")
 PENALTY_FIELDS = ("offender", "kind", "points", "beneficiary", "reason")
 
 
@@ -159,25 +155,13 @@ def hand_result(
 def stored_hand_result(hand: Hand) -> scoring.HandResult:
     """The scoring core's input for a stored hand: settling it again must give its points."""
     return hand_result(
-        outcome=hand.outcome,
-        winner=hand.winner,
-        discarder=hand.discarder,
-        fan=hand.fan,
-        flowers=hand.flowers,
-        penalties=penalty_entries(hand),
+        **{name: getattr(hand, name) for name in RESULT_FIELDS}, penalties=penalty_entries(hand)
     )
 
 
-def settle(
-    *,
-    outcome: str,
-    winner: int | None,
-    discarder: int | None,
-    fan: int | None,
-    flowers: int,
-    penalties: Sequence[PenaltyEntry],
-) -> scoring.Settlement:
-    """Settle a hand with the scoring core, turning its errors into form errors.
+def settle(*, penalties: Sequence[PenaltyEntry], **result) -> scoring.Settlement:
+    """Settle a hand (``result``: its ``RESULT_FIELDS``, as ``hand_result`` takes them) with
+    the scoring core, turning its errors into form errors.
 
     Every penalty needs its reason (the sheet and the appeals read it).
     """
@@ -190,15 +174,7 @@ def settle(
         if unsafe_character(penalty.reason) is not None:
             raise _penalties_refused("penalty_reason_not_one_line", index)
     try:
-        result = hand_result(
-            outcome=outcome,
-            winner=winner,
-            discarder=discarder,
-            fan=fan,
-            flowers=flowers,
-            penalties=penalties,
-        )
-        return scoring.settle_hand(result)
+        return scoring.settle_hand(hand_result(**result, penalties=penalties))
     except scoring.SettlementError as error:
         raise ValidationError(
             {error.field: ValidationError(_hand_message(error), code=error.code)}
@@ -229,9 +205,7 @@ def score_winning_hand(
     if not text:
         return None
 
-    def refuse(message, code):
-        return ValidationError({"winning_hand": ValidationError(message, code=code)})
-
+    refuse = partial(refused, "winning_hand")
     if outcome not in Hand.WINS:
         raise refuse(_("A winning hand only goes with a win."), "winning_hand_without_win")
     if number is None or not 1 <= number <= HANDS_PER_SESSION or winner is None:
@@ -278,20 +252,17 @@ def score_winning_hand(
 
 
 def already_entered(number: int) -> ValidationError:
-    return ValidationError(
-        {
-            "number": ValidationError(
-                _("Hand %(number)s is already entered; open it to correct it.")
-                % {"number": number},
-                code="hand_already_entered",
-            )
-        }
+    return refused(
+        "number",
+        _("Hand %(number)s is already entered; open it to correct it.") % {"number": number},
+        "hand_already_entered",
     )
 
 
-def hand_snapshot(hand: Hand) -> dict:
-    """The hand as it stands, kept in a HandRevision before a correction replaces it."""
-    return {
+def revision_kept(hand: Hand, *, user) -> None:
+    """Keep the hand as it stands in a HandRevision before a correction replaces it, and
+    raise its version."""
+    previous = {
         **entered_fields(hand),
         "computed_fan": hand.computed_fan,
         "referee_figure_kept": hand.referee_figure_kept,
@@ -300,6 +271,8 @@ def hand_snapshot(hand: Hand) -> dict:
         "entered_by": hand.entered_by.get_username() if hand.entered_by else None,
         "entered_by_device": hand.entered_by_device,
     }
+    HandRevision.objects.create(hand=hand, version=hand.version, previous=previous, revised_by=user)
+    hand.version += 1
 
 
 def fan_list(scored) -> str:
@@ -383,18 +356,14 @@ def parse_fan_names(fan_names: str):
 
 def submission_conflict(number: int) -> ValidationError:
     """The refusal of an entry whose form key already saved other content for the hand."""
-    return ValidationError(
-        {
-            "number": ValidationError(
-                _(
-                    "This entry was already saved with other content: hand %(number)s stays "
-                    "as it was stored. Nothing of this entry was saved; open the hand to "
-                    "correct it."
-                )
-                % {"number": number},
-                code="submission_key_conflict",
-            )
-        }
+    return refused(
+        "number",
+        _(
+            "This entry was already saved with other content: hand %(number)s stays as it was "
+            "stored. Nothing of this entry was saved; open the hand to correct it."
+        )
+        % {"number": number},
+        "submission_key_conflict",
     )
 
 
@@ -561,13 +530,7 @@ def entry_checked(entry: HandEntry, errors: dict) -> CheckedEntry:
         )
     except ValidationError as error:
         add_error(errors, error)
-    result = {
-        "outcome": outcome,
-        "winner": winner,
-        "discarder": entry.discarder,
-        "fan": fan,
-        "flowers": flowers,
-    }
+    result = {name: getattr(entry, name) for name in RESULT_FIELDS}
     try:
         settlement = settle(**result, penalties=entry.penalties)
     except ValidationError as error:
@@ -595,14 +558,8 @@ def entry_checked(entry: HandEntry, errors: dict) -> CheckedEntry:
 
 
 def number_out_of_range() -> ValidationError:
-    return ValidationError(
-        {
-            "number": ValidationError(
-                HAND_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION},
-                code="hand_out_of_range",
-            )
-        }
-    )
+    message = HAND_MESSAGES["hand_out_of_range"] % {"last": HANDS_PER_SESSION}
+    return refused("number", message, "hand_out_of_range")
 
 
 @transaction.atomic
@@ -663,10 +620,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
         if hand is None:
             hand = Hand(table=table, number=number, version=1)
         else:
-            HandRevision.objects.create(
-                hand=hand, version=hand.version, previous=hand_snapshot(hand), revised_by=user
-            )
-            hand.version += 1
+            revision_kept(hand, user=user)
             hand.penalties.all().delete()
         checked.fill(hand, user=user, device=device)
         try:

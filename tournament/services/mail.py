@@ -248,18 +248,12 @@ def emails_release(*, keep: set[str]) -> int:
 
 
 def emails_send_due(
-    *,
-    tournament=None,
-    tournament_id: int | None = None,
-    everything: bool = False,
-    worker_id: str = "in-process",
+    *, tournament_id: int | None = None, everything: bool = False, worker_id: str = "in-process"
 ) -> int:
-    """Send the messages due (of ``tournament`` or ``tournament_id``, or every one); with
+    """Send the messages due (of tournament ``tournament_id``, or every one); with
     ``everything``, also those waiting for their retry or tried ``MAX_ATTEMPTS`` times (the
     organiser's *Send now*). Runs in a task worker, never in a request. Returns how many were
     sent. Never raises for a send that fails: the message keeps the error and its attempt."""
-    if tournament is not None:
-        tournament_id = tournament.pk
     sent = 0
     after = 0  # each pass takes the next messages by id: each is tried once per call
     while True:

@@ -8,16 +8,8 @@ from django.utils.translation import gettext as _
 
 from tournament.models import Person, Player, Tournament
 from tournament.services.bulk import created_with_history, updated_with_history
+from tournament.services.common import fields_saved
 from tournament.services.results import tournament_touch
-
-
-def _person_from(player: Player, *, ema_number: str = "") -> Person:
-    return Person.objects.create(
-        name=player.name,
-        name_zh=player.name_zh,
-        country=player.country,
-        ema_number=ema_number,
-    )
 
 
 def _linked_elsewhere(player: Player, person: Person) -> Player | None:
@@ -27,11 +19,6 @@ def _linked_elsewhere(player: Player, person: Person) -> Player | None:
         .exclude(pk=player.pk)
         .first()
     )
-
-
-def _only_player_of(person: Person | None, player: Player) -> bool:
-    """Whether ``player`` is the person's one player (nobody else is that person)."""
-    return person is not None and not person.players.exclude(pk=player.pk).exists()
 
 
 # What a person takes from their one player when that player is corrected.
@@ -49,7 +36,8 @@ class PeopleByQueries:
         return Person.objects.filter(ema_number=ema_number).first()
 
     def only_player_of(self, person: Person | None, player: Player) -> bool:
-        return _only_player_of(person, player)
+        """Whether ``player`` is the person's one player (nobody else is that person)."""
+        return person is not None and not person.players.exclude(pk=player.pk).exists()
 
     def linked_elsewhere(self, player: Player, person: Person) -> bool:
         return _linked_elsewhere(player, person) is not None
@@ -63,8 +51,7 @@ class PeopleByQueries:
         person.save(update_fields=fields)
 
     def linked(self, player: Player, person: Person) -> None:
-        player.person = person
-        player.save(update_fields=["person"])
+        fields_saved(player, person=person)
 
 
 def person_follow_player(player: Player, people: PeopleByQueries | None = None) -> None:
@@ -306,15 +293,13 @@ def people_link(*, tournament: Tournament, links: list[tuple[int, int]]) -> int:
     # Off their people first, so that two players may trade people in one go.
     for player, _person in moving:
         if player.person_id is not None:
-            player.person = None
-            player.save(update_fields=["person"])
+            fields_saved(player, person=None)
     try:
         # A savepoint: a person linked meanwhile by another organiser fails cleanly.
         with transaction.atomic():
             for player, person in moving:
                 _check_link(player, person)
-                player.person = person
-                player.save(update_fields=["person"])
+                fields_saved(player, person=person)
     except IntegrityError as error:
         raise ValidationError(
             _("These people changed meanwhile; reload the page."), code="link_gone"
@@ -334,8 +319,8 @@ def person_create_for(*, tournament: Tournament, numbers: list[int]) -> int:
         if player.ema_number:
             person_follow_player(player)
             continue
-        player.person = _person_from(player)
-        player.save(update_fields=["person"])
+        person = Person.objects.create(**{key: getattr(player, key) for key in PERSON_FIELDS})
+        fields_saved(player, person=person)
         created += 1
     tournament_touch(tournament.pk, seating=False)
     return created
@@ -350,7 +335,6 @@ def person_unlink(*, player: Player) -> Player:
             % {"player": player},
             code="person_by_ema_number",
         )
-    player.person = None
-    player.save(update_fields=["person"])
+    fields_saved(player, person=None)
     tournament_touch(player.tournament_id, seating=False)
     return player

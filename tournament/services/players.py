@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from tournament.models import PLAYER_FIELDS, Player, Seat, Tournament
 from tournament.players import federation, names
+from tournament.services.common import fields_saved, refused
 from tournament.services.people import person_follow_player
 from tournament.services.results import tournament_touch
 
@@ -45,13 +46,8 @@ def _names_resolved(player: Player, fields: dict) -> dict:
     )
     name, first, last = names.resolve_names(stored, given)
     if not name:
-        raise ValidationError(
-            {
-                "name": ValidationError(
-                    _("Give the player's name, or their first and last names."),
-                    code="name_missing",
-                )
-            }
+        raise refused(
+            "name", _("Give the player's name, or their first and last names."), "name_missing"
         )
     return {**fields, "name": name, "first_name": first, "last_name": last}
 
@@ -99,41 +95,32 @@ def player_fields_set(
     # A seat given to a substitute still names the drawn player (``Seat.replaces``).
     if renumbered and Seat.objects.filter(Q(player=player) | Q(replaces=player)).exists():
         # The published draw is sha256("seed:number"): renumbering would make it uncheckable.
-        raise ValidationError(
-            {
-                "number": ValidationError(
-                    _("%(name)s is already seated by a draw: the number can no longer change.")
-                    % {"name": player.name},
-                    code="number_fixed_after_draw",
-                )
-            }
+        raise refused(
+            "number",
+            _("%(name)s is already seated by a draw: the number can no longer change.")
+            % {"name": player.name},
+            "number_fixed_after_draw",
         )
     unknown = set(fields) - set(PLAYER_FIELDS)
     if unknown:
         raise TypeError(f"unknown player fields {sorted(unknown)}")
     holder = taken.number(new_number, player)
     if holder is not None:
-        raise ValidationError(
-            {
-                "number": ValidationError(
-                    _("Number %(number)s is already used by %(player)s.")
-                    % {"number": new_number, "player": holder.display_name},
-                    code="number_taken",
-                )
-            }
+        raise refused(
+            "number",
+            _("Number %(number)s is already used by %(player)s.")
+            % {"number": new_number, "player": holder.display_name},
+            "number_taken",
         )
     fields = _names_resolved(player, codes_normalised(dict(fields)))
     ema_number = fields.get("ema_number", player.ema_number)
     holder = taken.ema_number(ema_number, player) if ema_number else None
     if holder is not None:
-        raise ValidationError(
-            {
-                "ema_number": ValidationError(
-                    _("EMA number %(ema)s is already given to player %(player)s.")
-                    % {"ema": ema_number, "player": holder},
-                    code="ema_number_taken",
-                )
-            }
+        raise refused(
+            "ema_number",
+            _("EMA number %(ema)s is already given to player %(player)s.")
+            % {"ema": ema_number, "player": holder},
+            "ema_number_taken",
         )
     if "country" in fields:
         player.country_unrecognised = ""
@@ -161,15 +148,13 @@ def player_withdrawn_mark(player: Player) -> None:
     """What a withdrawal writes of the player: withdrawn now, unless already (the caller,
     in its transaction, frees the place and raises the version: ``withdrawals``)."""
     if player.withdrawn_at is None:
-        player.withdrawn_at = timezone.now()
-        player.save(update_fields=["withdrawn_at"])
+        fields_saved(player, withdrawn_at=timezone.now())
 
 
 @transaction.atomic
 def player_link_revoke(*, player: Player) -> Player:
     """Revoke the player's own link (a lost badge): it stops at its next request, and the
     player's new link is the one printed from now on."""
-    player.link_version += 1
-    player.save(update_fields=["link_version"])
+    fields_saved(player, link_version=player.link_version + 1)
     tournament_touch(player.tournament_id, seating=False)
     return player

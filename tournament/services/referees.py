@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 
 from tournament.models import Session, Table, Tournament
 from tournament.selectors.referees import tournament_referees
+from tournament.services.common import fields_saved, refused
 from tournament.services.results import tournament_touch
 
 # No tournament hall holds more tables; a bound so "1-999999999" is refused, not expanded.
@@ -61,10 +62,6 @@ def parse_table_numbers(text: str) -> list[int]:
     return sorted(numbers)
 
 
-def _refused(field: str, message: str, code: str) -> ValidationError:
-    return ValidationError({field: ValidationError(message, code=code)})
-
-
 @transaction.atomic
 def tables_assign(
     *, session: Session, referee: AbstractBaseUser | None, tables: Iterable[int]
@@ -77,12 +74,12 @@ def tables_assign(
     """
     numbers = sorted(set(tables))
     if not numbers:
-        raise _refused("tables", _("Give at least one table."), "no_tables")
+        raise refused("tables", _("Give at least one table."), "no_tables")
     if (
         referee is not None
         and not tournament_referees(session.tournament).filter(pk=referee.pk).exists()
     ):
-        raise _refused(
+        raise refused(
             "referee",
             _("%(name)s neither referees nor organises this tournament.")
             % {"name": referee.get_username()},
@@ -92,7 +89,7 @@ def tables_assign(
     found = list(session.tables.select_for_update().filter(number__in=numbers).order_by("number"))
     missing = sorted(set(numbers) - {table.number for table in found})
     if missing:
-        raise _refused(
+        raise refused(
             "tables",
             ngettext(
                 "Session %(session)s has no table %(tables)s.",
@@ -143,9 +140,8 @@ def referees_copy_from_previous(*, session: Session) -> list[Table]:
         session.tables.filter(referee__isnull=True, number__in=earlier).order_by("number")
     )
     for table in copied:
-        table.referee_id = earlier[table.number]
         # Saved one by one, not by QuerySet.update: the history keeps each assignment.
-        table.save(update_fields=["referee"])
+        fields_saved(table, referee_id=earlier[table.number])
     if copied:
         tournament_touch(session.tournament_id, seating=False, standings=False)
     return copied

@@ -17,11 +17,12 @@ from django.utils.translation import gettext_lazy
 
 from tournament.history import audit
 from tournament.language.formatting import SEAT_LABELS
-from tournament.models import Hand, HandRevision, Penalty, Seat, Table
+from tournament.models import Hand, Penalty, Seat, Table
+from tournament.services.common import refused
 from tournament.services.hands import (
     figure_disputed,
-    hand_snapshot,
     penalty_entries,
+    revision_kept,
     score_winning_hand,
     settle,
 )
@@ -38,10 +39,6 @@ SWAP_SEATING_CHANGED = gettext_lazy(
     "The seats were changed after this page was opened (the swap was made already?): the "
     "table is shown as it is now, and nothing more was changed."
 )
-
-
-def _seats_refused(message: str, code: str) -> ValidationError:
-    return ValidationError({"second": ValidationError(message, code=code)})
 
 
 @dataclass(frozen=True)
@@ -66,9 +63,9 @@ def table_seats_swap(
     seating_unchanged(table, seating, SWAP_SEATING_CHANGED)
     seats = range(len(SEAT_LABELS))
     if first not in seats or second not in seats:
-        raise _seats_refused(_("Choose two seats of the table, P1 to P4."), "unknown_seat")
+        raise refused("second", _("Choose two seats of the table, P1 to P4."), "unknown_seat")
     if first == second:
-        raise _seats_refused(_("Choose two different seats."), "same_seat")
+        raise refused("second", _("Choose two different seats."), "same_seat")
     exchange = {first: second, second: first}
 
     def moved(seat: int | None) -> int | None:
@@ -147,10 +144,7 @@ def _follow_players(hand: Hand, moved, *, user, device: str) -> None:
             # The fan paid at the table stays; the tiles now say whether it is disputed.
             computed = scored.total_without_flowers
             kept = figure_disputed(fan=hand.fan, fan_names=hand.fan_names, scored=scored)
-    HandRevision.objects.create(
-        hand=hand, version=hand.version, previous=hand_snapshot(hand), revised_by=user
-    )
-    hand.version += 1
+    revision_kept(hand, user=user)
     hand.winner, hand.discarder = winner, discarder
     hand.computed_fan, hand.referee_figure_kept = computed, kept
     (hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4) = settlement.points

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.models import Session, Table
 from tournament.selectors.withdrawals import withdrawn_seated
+from tournament.services.common import fields_saved, refused
 from tournament.services.results import tournament_touch
 
 # As the model's validator: more would be another session, not extra time.
@@ -56,8 +57,7 @@ def session_open(*, session: Session, playing_after_all: bool = False) -> Sessio
                 code="withdrawn_seated",
             )
     if session.opened_at is None:
-        session.opened_at = timezone.now()
-        session.save(update_fields=["opened_at"])
+        fields_saved(session, opened_at=timezone.now())
     tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
@@ -76,8 +76,7 @@ def session_close(*, session: Session) -> Session:
             code="tables_not_confirmed",
         )
     if session.closed_at is None:
-        session.closed_at = timezone.now()
-        session.save(update_fields=["closed_at"])
+        fields_saved(session, closed_at=timezone.now())
     tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
@@ -85,8 +84,7 @@ def session_close(*, session: Session) -> Session:
 @transaction.atomic
 def session_reopen(*, session: Session) -> Session:
     if session.closed_at is not None:
-        session.closed_at = None
-        session.save(update_fields=["closed_at"])
+        fields_saved(session, closed_at=None)
     tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
@@ -98,14 +96,21 @@ def table_extra_time(*, table: Table, minutes: int) -> Table:
     whole = isinstance(minutes, int) and not isinstance(minutes, bool)
     if not (whole and 0 <= minutes <= MAX_EXTRA_MINUTES):
         message = str(EXTRA_MINUTES_MESSAGE) % {"most": MAX_EXTRA_MINUTES}
-        raise ValidationError({"minutes": ValidationError(message, code="bad_extra_minutes")})
+        raise refused("minutes", message, "bad_extra_minutes")
     # Read now, not from the caller's copy: the session may have closed since.
     if Session.objects.filter(pk=table.session_id, closed_at__isnull=False).exists():
         raise ValidationError(_("The session is closed."), code="session_closed")
-    table.extra_minutes = minutes
-    table.save(update_fields=["extra_minutes"])
+    fields_saved(table, extra_minutes=minutes)
     tournament_touch(table.session.tournament_id, seating=False, standings=False)
     return table
+
+
+def _version_raised(row: Session | Table, field: str) -> None:
+    """Raise ``field`` of ``row`` by one from the row as stored, locked: two revocations both
+    count. Saved (not a QuerySet.update) so that the history keeps the revocation."""
+    stored = type(row).objects.select_for_update().get(pk=row.pk)
+    fields_saved(stored, **{field: getattr(stored, field) + 1})
+    setattr(row, field, getattr(stored, field))
 
 
 @transaction.atomic
@@ -113,12 +118,7 @@ def device_links_revoke(*, session: Session) -> Session:
     """Revoke every table device link of ``session`` (cards lost, the session over): each
     tablet signed in with one is refused from its next request; the cards printed from now on
     carry new links."""
-    # Raised from the row as stored, locked: two revocations both count. Saved (not a
-    # QuerySet.update) so that the history keeps the revocation.
-    stored = Session.objects.select_for_update().get(pk=session.pk)
-    stored.device_links_version += 1
-    stored.save(update_fields=["device_links_version"])
-    session.device_links_version = stored.device_links_version
+    _version_raised(session, "device_links_version")
     tournament_touch(session.tournament_id, seating=False, standings=False)
     return session
 
@@ -126,9 +126,6 @@ def device_links_revoke(*, session: Session) -> Session:
 @transaction.atomic
 def device_link_revoke(*, table: Table) -> Table:
     """Revoke one table's device link (a lost or stolen tablet); the other tables' hold."""
-    stored = Table.objects.select_for_update().get(pk=table.pk)
-    stored.device_link_version += 1
-    stored.save(update_fields=["device_link_version"])
-    table.device_link_version = stored.device_link_version
+    _version_raised(table, "device_link_version")
     tournament_touch(table.session.tournament_id, seating=False, standings=False)
     return table

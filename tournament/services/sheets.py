@@ -12,6 +12,7 @@ from simple_history.utils import bulk_create_with_history
 from tournament.history import audit
 from tournament.models import Hand, Penalty, Table
 from tournament.seating import HANDS_PER_SESSION
+from tournament.services.common import refused
 from tournament.services.hands import HandEntry, add_error, entry_checked, number_out_of_range
 from tournament.services.results import table_results_store
 from tournament.services.tables import (
@@ -23,14 +24,8 @@ from tournament.services.tables import (
 
 
 def _twice(number: int) -> ValidationError:
-    return ValidationError(
-        {
-            "number": ValidationError(
-                _("Hand %(number)s is on the sheet twice: keep one.") % {"number": number},
-                code="hand_on_sheet_twice",
-            )
-        }
-    )
+    message = _("Hand %(number)s is on the sheet twice: keep one.") % {"number": number}
+    return refused("number", message, "hand_on_sheet_twice")
 
 
 def _sheet_refused(refusals: list[tuple[int, dict]]) -> ValidationError:

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from tournament.models import PLAYER_FIELDS, SignUp, Tournament
 from tournament.models.sign_ups import LIVE_SIGN_UP_STATUSES
 from tournament.selectors.lookups import ACTIVE_PLAYERS
+from tournament.services.common import fields_saved, refused
 from tournament.services.mail import sign_up_email_queue
 from tournament.services.players import codes_normalised, player_save, player_withdrawn_mark
 from tournament.services.results import tournament_touch
@@ -52,7 +53,8 @@ def _locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def _closed_reason(tournament: Tournament) -> str:
+def sign_up_closed_reason(tournament: Tournament) -> str:
+    """Why the public form takes no sign-up now; empty while it does."""
     if not tournament.sign_up_open:
         return _("Sign-up for this tournament is closed.")
     closes_at = tournament.sign_up_closes_at
@@ -69,11 +71,6 @@ def sign_up_withdrawable(sign_up: SignUp) -> bool:
     """The player may still withdraw the sign-up with its link: it is live, and no session
     is drawn yet."""
     return sign_up.status in LIVE_SIGN_UP_STATUSES and not sign_up.tournament.sessions.exists()
-
-
-def sign_up_closed_reason(tournament: Tournament) -> str:
-    """Why the public form takes no sign-up now; empty while it does."""
-    return _closed_reason(tournament)
 
 
 def places_taken(tournament: Tournament) -> int:
@@ -93,14 +90,11 @@ def _refuse_duplicates(tournament: Tournament, fields: dict) -> None:
         live.filter(ema_number=ema_number).exists()
         or tournament.players.filter(ema_number=ema_number).exists()
     ):
-        raise ValidationError(
-            {
-                "ema_number": ValidationError(
-                    _("EMA number %(ema)s has already signed up for this tournament.")
-                    % {"ema": ema_number},
-                    code="sign_up_ema_number_taken",
-                )
-            }
+        raise refused(
+            "ema_number",
+            _("EMA number %(ema)s has already signed up for this tournament.")
+            % {"ema": ema_number},
+            "sign_up_ema_number_taken",
         )
     name, email = fields["name"].casefold(), fields["email"].casefold()
     same = Q(email__iexact=email) & Q(lowered=name)
@@ -108,14 +102,10 @@ def _refuse_duplicates(tournament: Tournament, fields: dict) -> None:
         live.annotate(lowered=Lower("name")).filter(same).exists()
         or tournament.players.annotate(lowered=Lower("name")).filter(same).exists()
     ):
-        raise ValidationError(
-            {
-                "email": ValidationError(
-                    _("%(name)s has already signed up with this e-mail.")
-                    % {"name": fields["name"]},
-                    code="sign_up_repeated",
-                )
-            }
+        raise refused(
+            "email",
+            _("%(name)s has already signed up with this e-mail.") % {"name": fields["name"]},
+            "sign_up_repeated",
         )
 
 
@@ -139,17 +129,14 @@ def _refuse_floods(tournament: Tournament, email: str) -> None:
         email__iexact=email, signed_up_at__gte=now - timedelta(days=1)
     )
     if same_address.count() >= settings.SIGN_UPS_PER_EMAIL:
-        raise ValidationError(
-            {
-                "email": ValidationError(
-                    _(
-                        "This e-mail address has signed up %(count)s times today, as many "
-                        "as one address may: please use another, or try again tomorrow."
-                    )
-                    % {"count": settings.SIGN_UPS_PER_EMAIL},
-                    code="sign_ups_per_email",
-                )
-            }
+        raise refused(
+            "email",
+            _(
+                "This e-mail address has signed up %(count)s times today, as many "
+                "as one address may: please use another, or try again tomorrow."
+            )
+            % {"count": settings.SIGN_UPS_PER_EMAIL},
+            "sign_ups_per_email",
         )
 
 
@@ -166,10 +153,7 @@ def _accepted(sign_up: SignUp) -> SignUp:
         number=number,
         **{field: getattr(sign_up, field) for field in SIGN_UP_FIELDS},
     )
-    sign_up.player = player
-    sign_up.status = "accepted"
-    sign_up.decided_at = timezone.now()
-    sign_up.save(update_fields=["player", "status", "decided_at"])
+    fields_saved(sign_up, player=player, status="accepted", decided_at=timezone.now())
     return sign_up
 
 
@@ -182,7 +166,7 @@ def sign_up(*, tournament: Tournament, **fields) -> SignUp:
     if unknown:
         raise TypeError(f"unknown sign-up fields {sorted(unknown)}")
     tournament = _locked(tournament)
-    if reason := _closed_reason(tournament):
+    if reason := sign_up_closed_reason(tournament):
         raise ValidationError(reason, code="sign_up_closed")
     fields = codes_normalised({key: (value or "").strip() for key, value in fields.items()})
     if not fields.get("name"):
@@ -190,7 +174,7 @@ def sign_up(*, tournament: Tournament, **fields) -> SignUp:
             part for part in (fields.get("first_name"), fields.get("last_name")) if part
         )
     if not fields["name"]:
-        raise ValidationError({"name": ValidationError(_("Give your name."), code="name_missing")})
+        raise refused("name", _("Give your name."), "name_missing")
     _refuse_duplicates(tournament, fields)
     _refuse_floods(tournament, fields["email"])
     # Those already waiting come first: a place freed without a promotion (a cancelled
@@ -223,8 +207,7 @@ def _promote(tournament: Tournament) -> list[SignUp]:
         first = tournament.sign_ups.filter(status="waiting").order_by("position").first()
         if first is None:
             break
-        first.status = "pending"
-        first.save(update_fields=["status"])
+        fields_saved(first, status="pending")
         if not tournament.sign_up_review:
             try:
                 with transaction.atomic():
@@ -245,8 +228,17 @@ def waiting_list_promote(*, tournament: Tournament) -> list[SignUp]:
     return promoted
 
 
-def _fresh(sign_up: SignUp) -> SignUp:
-    return SignUp.objects.select_for_update().select_related("tournament").get(pk=sign_up.pk)
+def _fresh(sign_up: SignUp, *, undecided: bool = False) -> SignUp:
+    """The sign-up as stored, locked; ``undecided``: refused unless it waits for the
+    organiser or on the waiting list."""
+    sign_up = SignUp.objects.select_for_update().select_related("tournament").get(pk=sign_up.pk)
+    if undecided and sign_up.status not in ("pending", "waiting"):
+        raise ValidationError(
+            _("%(name)s's sign-up is %(status)s already.")
+            % {"name": sign_up.name, "status": sign_up.get_status_display()},
+            code="sign_up_decided",
+        )
+    return sign_up
 
 
 @transaction.atomic
@@ -254,18 +246,12 @@ def sign_up_accept(*, sign_up: SignUp) -> SignUp:
     """The organiser accepts a sign-up waiting for them (or one on the waiting list, while a
     place is free): it becomes a player, told by e-mail."""
     _locked(sign_up.tournament)
-    sign_up = _fresh(sign_up)
+    sign_up = _fresh(sign_up, undecided=True)
     if sign_up.status == "waiting" and not _place_free(sign_up.tournament):
         raise ValidationError(
             _("No place is free: the tournament takes %(cap)s players.")
             % {"cap": sign_up.tournament.player_cap},
             code="no_place_free",
-        )
-    if sign_up.status not in ("pending", "waiting"):
-        raise ValidationError(
-            _("%(name)s's sign-up is %(status)s already.")
-            % {"name": sign_up.name, "status": sign_up.get_status_display()},
-            code="sign_up_decided",
         )
     _accepted(sign_up)
     sign_up_email_queue(sign_up=sign_up, template="sign_up_accepted", reason="sign_up")
@@ -278,16 +264,8 @@ def sign_up_refuse(*, sign_up: SignUp) -> SignUp:
     """The organiser refuses a sign-up waiting for them or on the waiting list; a place it
     held goes to the first in line."""
     tournament = _locked(sign_up.tournament)
-    sign_up = _fresh(sign_up)
-    if sign_up.status not in ("pending", "waiting"):
-        raise ValidationError(
-            _("%(name)s's sign-up is %(status)s already.")
-            % {"name": sign_up.name, "status": sign_up.get_status_display()},
-            code="sign_up_decided",
-        )
-    sign_up.status = "refused"
-    sign_up.decided_at = timezone.now()
-    sign_up.save(update_fields=["status", "decided_at"])
+    sign_up = _fresh(sign_up, undecided=True)
+    fields_saved(sign_up, status="refused", decided_at=timezone.now())
     _promote(tournament)
     tournament_touch(tournament.pk)
     return sign_up
@@ -312,12 +290,9 @@ def sign_up_move(*, sign_up: SignUp, up: bool) -> SignUp:
         return sign_up
     # Through a free position: each one is unique in the tournament at every moment.
     mine, theirs = sign_up.position, neighbour.position
-    sign_up.position = _next_position(sign_up.tournament)
-    sign_up.save(update_fields=["position"])
-    neighbour.position = mine
-    neighbour.save(update_fields=["position"])
-    sign_up.position = theirs
-    sign_up.save(update_fields=["position"])
+    fields_saved(sign_up, position=_next_position(sign_up.tournament))
+    fields_saved(neighbour, position=mine)
+    fields_saved(sign_up, position=theirs)
     tournament_touch(sign_up.tournament_id)
     return sign_up
 
@@ -336,9 +311,7 @@ def sign_up_withdraw(*, sign_up: SignUp) -> SignUp:
     if sign_up.status in ("refused", "withdrawn"):
         return sign_up
     player = sign_up.player
-    sign_up.status = "withdrawn"
-    sign_up.decided_at = timezone.now()
-    sign_up.save(update_fields=["status", "decided_at"])
+    fields_saved(sign_up, status="withdrawn", decided_at=timezone.now())
     if player is not None:
         player_withdrawn_mark(player)
     _promote(tournament)

@@ -16,6 +16,7 @@ from tournament.models import Hand, Seat, Table, TableReopening
 from tournament.models.validators import validate_multi_line, validate_one_line
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.sheets import sheet_version, table_sheet
+from tournament.services.common import fields_saved, refused
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.sessions import session_reopen
 
@@ -182,10 +183,9 @@ def table_confirm(
                 Hand,
                 **audit.bulk_history(),
             )
-        table.confirmed_at = timezone.now()
-        table.confirmed_by = user
-        table.confirmed_initials = initials
-        table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
+        fields_saved(
+            table, confirmed_at=timezone.now(), confirmed_by=user, confirmed_initials=initials
+        )
     if missing:
         # Hands not played count as entered, with no points: the table has its result.
         table_results_store(table)
@@ -199,9 +199,7 @@ def table_reopen(*, table: Table, user, reason: str) -> Table:
     table = locked_table(table, with_session=True)
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError(
-            {"reason": ValidationError(_("Say why the table is reopened."), code="required")}
-        )
+        raise refused("reason", _("Say why the table is reopened."), "required")
     try:
         # Saved by create(), without full_clean: the model's rule applied here.
         validate_multi_line(reason)
@@ -213,10 +211,7 @@ def table_reopen(*, table: Table, user, reason: str) -> Table:
         if table.session.closed_at is not None:
             session_reopen(session=table.session)
         TableReopening.objects.create(table=table, reopened_by=user, reason=reason)
-        table.confirmed_at = None
-        table.confirmed_by = None
         # The players' check was of the sheet as it was: a new confirmation asks them again.
-        table.confirmed_initials = []
-        table.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_initials"])
+        fields_saved(table, confirmed_at=None, confirmed_by=None, confirmed_initials=[])
     tournament_touch(table.session.tournament_id, seating=False, standings=False)
     return table

@@ -1,6 +1,5 @@
 """Creating a tournament and changing its settings."""
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -12,6 +11,7 @@ from tournament.models import (
     Tournament,
     TournamentVersion,
 )
+from tournament.services.common import refused
 from tournament.services.results import tournament_touch
 from tournament.services.sign_ups import place_freed
 
@@ -90,26 +90,16 @@ def tournament_update(
     A tournament keeps at least one organiser: nobody else could change it.
     """
     if organisers is not None and not list(organisers):
-        raise ValidationError(
-            {
-                "organisers": ValidationError(
-                    _("A tournament needs at least one organiser."), code="organiser_required"
-                )
-            }
+        raise refused(
+            "organisers", _("A tournament needs at least one organiser."), "organiser_required"
         )
     drawn = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
     if drawn and fields.get("session_count", tournament.session_count) < drawn:
-        raise ValidationError(
-            {
-                "session_count": ValidationError(
-                    _(
-                        "Session %(n)s is already drawn: "
-                        "the tournament needs at least %(n)s sessions."
-                    )
-                    % {"n": drawn},
-                    code="sessions_already_drawn",
-                )
-            }
+        raise refused(
+            "session_count",
+            _("Session %(n)s is already drawn: the tournament needs at least %(n)s sessions.")
+            % {"n": drawn},
+            "sessions_already_drawn",
         )
     for key, value in fields.items():
         setattr(tournament, key, value)
@@ -134,14 +124,10 @@ def tournament_delete(*, tournament: Tournament, confirm_slug: str) -> dict[str,
     # means the organiser confirmed a name the tournament no longer has.
     tournament = Tournament.objects.get(pk=tournament.pk)
     if confirm_slug != tournament.slug:
-        raise ValidationError(
-            {
-                "confirm_slug": ValidationError(
-                    _("Type “%(slug)s” exactly to confirm the deletion.")
-                    % {"slug": tournament.slug},
-                    code="confirmation_mismatch",
-                )
-            }
+        raise refused(
+            "confirm_slug",
+            _("Type “%(slug)s” exactly to confirm the deletion.") % {"slug": tournament.slug},
+            "confirmation_mismatch",
         )
     # The history keeps every row deleted, each marked as part of the tournament's deletion.
     with audit.acting(reason=audit.TOURNAMENT_DELETED):

@@ -4,6 +4,7 @@ the waiting list) or reinstated."""
 from django.db import transaction
 
 from tournament.models import Player, Tournament
+from tournament.services.common import fields_saved
 from tournament.services.players import player_withdrawn_mark
 from tournament.services.results import tournament_touch
 from tournament.services.sign_ups import place_freed
@@ -25,7 +26,6 @@ def player_withdraw(*, player: Player) -> Player:
 @transaction.atomic
 def player_reinstate(*, player: Player) -> Player:
     if player.withdrawn_at is not None:
-        player.withdrawn_at = None
-        player.save(update_fields=["withdrawn_at"])
+        fields_saved(player, withdrawn_at=None)
     tournament_touch(player.tournament_id)
     return player
