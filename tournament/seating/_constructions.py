@@ -102,15 +102,15 @@ class GF:
         return out
 
     def _reduce(self, a: list[int], modulus: list[int]) -> list[int]:
-        # modulus is monic of degree e (e + 1 coefficients, lowest first)
+        # the remainder of a by the monic modulus of degree d (coefficients lowest first)
         a = a[:]
-        e = len(modulus) - 1
-        for i in range(len(a) - 1, e - 1, -1):
+        d = len(modulus) - 1
+        for i in range(len(a) - 1, d - 1, -1):
             c = a[i]
             if c:
-                for j in range(e + 1):
-                    a[i - e + j] = (a[i - e + j] - c * modulus[j]) % self.p
-        return (a + [0] * e)[:e]
+                for j in range(d + 1):
+                    a[i - d + j] = (a[i - d + j] - c * modulus[j]) % self.p
+        return (a + [0] * d)[:d]
 
     def _irreducible(self) -> list[int]:
         p, e = self.p, self.e
@@ -126,19 +126,9 @@ class GF:
         # try every monic polynomial of this degree as a divisor
         for low in range(self.p**degree):
             div = [*[(low // self.p**i) % self.p for i in range(degree)], 1]
-            if not any(self._reduce_any(poly, div)):
+            if not any(self._reduce(poly, div)):
                 return False
         return True
-
-    def _reduce_any(self, a: list[int], modulus: list[int]) -> list[int]:
-        a = a[:]
-        d = len(modulus) - 1
-        for i in range(len(a) - 1, d - 1, -1):
-            c = a[i]
-            if c:
-                for j in range(d + 1):
-                    a[i - d + j] = (a[i - d + j] - c * modulus[j]) % self.p
-        return a[:d]
 
     def _mul(self, da: list[int], db: list[int], modulus: list[int] | None) -> int:
         if modulus is None:
