@@ -30,6 +30,7 @@ solution in a fixed order) and are kept as constants; the tests re-verify them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 Session = list[tuple[int, ...]]
@@ -144,7 +145,8 @@ def field(q: int) -> GF:
 # --- constructions -------------------------------------------------------------------
 
 
-def _sorted_session(tables: list[tuple[int, ...]]) -> Session:
+def sorted_session(tables: Iterable[Iterable[int]]) -> Session:
+    """A session in normal form: each table sorted, tables sorted by their first player."""
     return sorted(tuple(sorted(t)) for t in tables)
 
 
@@ -159,10 +161,10 @@ def transversal(q: int) -> Schedule:
     for m in range(q):
         shift = [f.mul[m][ck] for ck in c]
         tables = [tuple(k * q + f.add[a][shift[k]] for k in range(4)) for a in range(q)]
-        sessions.append(_sorted_session(tables))
+        sessions.append(sorted_session(tables))
     if q % 4 == 0:
         sessions.append(
-            _sorted_session(
+            sorted_session(
                 [
                     tuple(k * q + x for x in range(j, j + 4))
                     for k in range(4)
@@ -179,8 +181,8 @@ def affine_plane_4() -> Schedule:
     sessions = []
     for slope in range(4):  # lines y = slope·x + b
         tables = [tuple(4 * x + f.add[f.mul[slope][x]][b] for x in range(4)) for b in range(4)]
-        sessions.append(_sorted_session(tables))
-    sessions.append(_sorted_session([tuple(4 * x + y for y in range(4)) for x in range(4)]))
+        sessions.append(sorted_session(tables))
+    sessions.append(sorted_session([tuple(4 * x + y for y in range(4)) for x in range(4)]))
     return sessions
 
 
@@ -215,7 +217,7 @@ def develop(base, modulus: int, rows: int) -> Schedule:
         return r * modulus + (x + shift) % modulus
 
     return [
-        _sorted_session([tuple(index(pt, s) for pt in block) for block in base])
+        sorted_session([tuple(index(pt, s) for pt in block) for block in base])
         for s in range(modulus)
     ]
 

@@ -73,10 +73,6 @@ def lower_bound(n: int, sessions: int) -> int:
 # --- planning ----------------------------------------------------------------------------
 
 
-def _normal(tables: Iterable[Iterable[int]]) -> list[tuple[int, ...]]:
-    return sorted(tuple(sorted(t)) for t in tables)
-
-
 def _check(players: Sequence[int], sessions: int) -> None:
     if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
         raise SeatingError(
@@ -277,7 +273,7 @@ def _aligned(
     the sessions played so far of the published plan), that plan with the fixed sessions
     moved to the front, provided it still reaches the bound on extra meetings."""
     full = plan_tables(players, sessions, seed=seed, groups=groups, budget=budget)
-    wanted = [_normal(s) for s in fixed]
+    wanted = [_constructions.sorted_session(s) for s in fixed]
     remaining = list(full)
     for session in wanted:
         if session not in remaining:
@@ -347,4 +343,4 @@ def plan_tables(
         target = lower_bound(n, sessions) * search.we
         if search.cost() > target:
             plan = search.run(budget, target, quiet=max(20_000, budget // 20))
-    return [_normal([order[i] for i in t] for t in s) for s in plan]
+    return [_constructions.sorted_session([order[i] for i in t] for t in s) for s in plan]
