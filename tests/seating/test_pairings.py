@@ -5,14 +5,8 @@ import time
 
 import pytest
 
-from tournament.seating.pairings import (
-    consecutive_repeats,
-    extra_meetings,
-    group_conflicts,
-    lower_bound,
-    meeting_counts,
-    plan_tables,
-)
+from tournament.seating.pairings import extra_meetings, lower_bound, meeting_counts, plan_tables
+from tournament.seating.schedule import schedule_stats
 
 
 def assert_valid(schedule, players, sessions):
@@ -62,14 +56,14 @@ def test_small_targets(n, sessions, extra):
     assert time.perf_counter() - start < 3
     assert_valid(plan, range(1, n + 1), sessions)
     assert extra_meetings(plan) == extra == lower_bound(n, sessions)
-    assert consecutive_repeats(plan) == 0
+    assert schedule_stats(plan).consecutive_repeats == 0
 
 
 def test_groups_48_by_8():
     groups = {p: f"team {(p - 1) // 4}" for p in range(1, 49)}
     plan = plan_tables(range(1, 49), 8, seed=5, groups=groups)
     assert extra_meetings(plan) == 0
-    assert group_conflicts(plan, groups) == 0
+    assert schedule_stats(plan, groups).group_conflicts == 0
 
 
 @pytest.mark.parametrize(
@@ -79,7 +73,7 @@ def test_groups_on_a_construction(n, sessions, size):
     groups = {p: f"club {p % (n // size)}" for p in range(1, n + 1)}
     plan = plan_tables(range(1, n + 1), sessions, seed=3, groups=groups)
     assert extra_meetings(plan) == 0
-    assert group_conflicts(plan, groups) == 0
+    assert schedule_stats(plan, groups).group_conflicts == 0
 
 
 @pytest.mark.parametrize(
@@ -124,11 +118,12 @@ def test_figures_on_a_hand_made_schedule():
     assert counts[(1, 2)] == 3 and counts[(3, 4)] == 3 and counts[(1, 5)] == 1
     assert (1, 1) not in counts and len(counts) == 28
     assert extra_meetings(schedule) == 2 + 2 + 2 + 2  # 1-2, 3-4, 5-6, 7-8 meet 3 times
-    assert consecutive_repeats(schedule) == 4 + 4  # {12,34,56,78}, then {12,34,56,78}
+    # {12,34,56,78} in sessions 1 and 2, then again in sessions 2 and 3
+    assert schedule_stats(schedule).consecutive_repeats == 4 + 4
     groups = {1: "a", 2: "a", 3: "a", 5: "b", 6: "b"}
     # s1: 1-2, 1-3, 2-3, 5-6; s2: 1-2, 5-6; s3: 1-2, 5-6
-    assert group_conflicts(schedule, groups) == 8
-    assert group_conflicts(schedule, None) == 0
+    assert schedule_stats(schedule, groups).group_conflicts == 8
+    assert schedule_stats(schedule, None).group_conflicts == 0
 
 
 @pytest.mark.parametrize(

@@ -5,13 +5,8 @@ from itertools import combinations, pairwise
 
 import pytest
 
-from tournament.seating.schedule import (
-    Schedule,
-    ScheduleStats,
-    counting_bound,
-    plan_schedule,
-    schedule_stats,
-)
+from tournament.seating.pairings import lower_bound
+from tournament.seating.schedule import Schedule, ScheduleStats, plan_schedule, schedule_stats
 
 
 def recount(sessions, groups=None):
@@ -101,9 +96,9 @@ def test_schedule_stats_by_hand():
         max_meetings=2,
         group_conflicts=2 * (1 + 3),
         seat_spread=2,  # players 5 and 8 start East, North twice
-        lower_bound=counting_bound(8, 2),
+        lower_bound=lower_bound(8, 2),
         consecutive_repeats=12,
     )
-    assert counting_bound(16, 8) == 72
-    assert counting_bound(16, 5) == 0
+    assert lower_bound(16, 8) == 72
+    assert lower_bound(16, 5) == 0
     assert schedule_stats([]).as_dict()["max_meetings"] == 0

@@ -77,14 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read_groups(path: str, players: int) -> dict[int, str]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as error:
-        raise ValueError(f"cannot read the groups file {path!r}: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"the groups file {path!r} is not valid JSON: {error}") from None
+def _read_groups(data: object, path: str, players: int) -> dict[int, str]:
+    """The groups of the file at ``path``, which holds ``data``; ``ValueError`` says why not."""
     if not isinstance(data, dict):
         raise ValueError(
             f"the groups file {path!r} must hold a JSON object mapping player numbers "
@@ -118,15 +112,17 @@ def _read_input(parser: argparse.ArgumentParser, argv: Sequence[str], fields: st
     return _read_json(parser, parser.parse_args(argv).input)
 
 
-def _read_json(parser: argparse.ArgumentParser, path: str):
-    """The JSON held by the file at ``path``; a file that cannot be read stops the parser."""
+def _read_json(parser: argparse.ArgumentParser, path: str, name: str = ""):
+    """The JSON held by the file at ``path`` (``name`` in messages, by default its path in
+    quotes); a file that cannot be read stops the parser."""
+    name = name or repr(path)
     try:
         with open(path, encoding="utf-8") as handle:
             return json.load(handle)
     except OSError as error:
-        parser.error(f"cannot read {path!r}: {error.strerror}")
+        parser.error(f"cannot read {name}: {error.strerror}")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        parser.error(f"{path!r} is not valid JSON: {error}")
+        parser.error(f"{name} is not valid JSON: {error}")
 
 
 def _session_main(argv: Sequence[str]) -> int:
@@ -250,8 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--seed must be zero or more (not {args.seed})")
     groups = None
     if args.groups is not None:
+        data = _read_json(parser, args.groups, f"the groups file {args.groups!r}")
         try:
-            groups = _read_groups(args.groups, args.players)
+            groups = _read_groups(data, args.groups, args.players)
         except ValueError as error:
             parser.error(str(error))
     seed = new_seed() if args.seed is None else args.seed

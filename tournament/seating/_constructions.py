@@ -30,6 +30,7 @@ solution in a fixed order) and are kept as constants; the tests re-verify them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 Session = list[tuple[int, ...]]
@@ -102,15 +103,15 @@ class GF:
         return out
 
     def _reduce(self, a: list[int], modulus: list[int]) -> list[int]:
-        # modulus is monic of degree e (e + 1 coefficients, lowest first)
+        # the remainder of a by the monic modulus of degree d (coefficients lowest first)
         a = a[:]
-        e = len(modulus) - 1
-        for i in range(len(a) - 1, e - 1, -1):
+        d = len(modulus) - 1
+        for i in range(len(a) - 1, d - 1, -1):
             c = a[i]
             if c:
-                for j in range(e + 1):
-                    a[i - e + j] = (a[i - e + j] - c * modulus[j]) % self.p
-        return (a + [0] * e)[:e]
+                for j in range(d + 1):
+                    a[i - d + j] = (a[i - d + j] - c * modulus[j]) % self.p
+        return (a + [0] * d)[:d]
 
     def _irreducible(self) -> list[int]:
         p, e = self.p, self.e
@@ -126,19 +127,9 @@ class GF:
         # try every monic polynomial of this degree as a divisor
         for low in range(self.p**degree):
             div = [*[(low // self.p**i) % self.p for i in range(degree)], 1]
-            if not any(self._reduce_any(poly, div)):
+            if not any(self._reduce(poly, div)):
                 return False
         return True
-
-    def _reduce_any(self, a: list[int], modulus: list[int]) -> list[int]:
-        a = a[:]
-        d = len(modulus) - 1
-        for i in range(len(a) - 1, d - 1, -1):
-            c = a[i]
-            if c:
-                for j in range(d + 1):
-                    a[i - d + j] = (a[i - d + j] - c * modulus[j]) % self.p
-        return a[:d]
 
     def _mul(self, da: list[int], db: list[int], modulus: list[int] | None) -> int:
         if modulus is None:
@@ -154,7 +145,8 @@ def field(q: int) -> GF:
 # --- constructions -------------------------------------------------------------------
 
 
-def _sorted_session(tables: list[tuple[int, ...]]) -> Session:
+def sorted_session(tables: Iterable[Iterable[int]]) -> Session:
+    """A session in normal form: each table sorted, tables sorted by their first player."""
     return sorted(tuple(sorted(t)) for t in tables)
 
 
@@ -169,10 +161,10 @@ def transversal(q: int) -> Schedule:
     for m in range(q):
         shift = [f.mul[m][ck] for ck in c]
         tables = [tuple(k * q + f.add[a][shift[k]] for k in range(4)) for a in range(q)]
-        sessions.append(_sorted_session(tables))
+        sessions.append(sorted_session(tables))
     if q % 4 == 0:
         sessions.append(
-            _sorted_session(
+            sorted_session(
                 [
                     tuple(k * q + x for x in range(j, j + 4))
                     for k in range(4)
@@ -189,8 +181,8 @@ def affine_plane_4() -> Schedule:
     sessions = []
     for slope in range(4):  # lines y = slope·x + b
         tables = [tuple(4 * x + f.add[f.mul[slope][x]][b] for x in range(4)) for b in range(4)]
-        sessions.append(_sorted_session(tables))
-    sessions.append(_sorted_session([tuple(4 * x + y for y in range(4)) for x in range(4)]))
+        sessions.append(sorted_session(tables))
+    sessions.append(sorted_session([tuple(4 * x + y for y in range(4)) for x in range(4)]))
     return sessions
 
 
@@ -225,7 +217,7 @@ def develop(base, modulus: int, rows: int) -> Schedule:
         return r * modulus + (x + shift) % modulus
 
     return [
-        _sorted_session([tuple(index(pt, s) for pt in block) for block in base])
+        sorted_session([tuple(index(pt, s) for pt in block) for block in base])
         for s in range(modulus)
     ]
 

@@ -93,11 +93,7 @@ class Search:
         ws = where[s]
         a_side = self.tables[s][ws[p]]
         b_side = self.tables[s][ws[q]]
-        mp = self.meet[p]
-        mq = self.meet[q]
-        group = self.group
-        gp = group[p]
-        gq = group[q]
+        meet, group = self.meet, self.group
         we, wg = self.we, self.wg
         nbs = []
         if s > 0:
@@ -105,44 +101,29 @@ class Search:
         if s + 1 < self.nsessions:
             nbs.append(where[s + 1])
         d = 0
-        for a in a_side:
-            if a == p:
-                continue
-            if mp[a] >= 2:
-                d -= we
-            if mq[a] >= 1:
-                d += we
-            if gp != gq:
-                ga = group[a]
-                if ga == gp:
-                    d -= wg
-                elif ga == gq:
-                    d += wg
-            for nb in nbs:
-                na = nb[a]
-                if na == nb[p]:
-                    d -= 1
-                if na == nb[q]:
-                    d += 1
-        for b in b_side:
-            if b == q:
-                continue
-            if mq[b] >= 2:
-                d -= we
-            if mp[b] >= 1:
-                d += we
-            if gp != gq:
-                gb = group[b]
-                if gb == gq:
-                    d -= wg
-                elif gb == gp:
-                    d += wg
-            for nb in nbs:
-                nb_ = nb[b]
-                if nb_ == nb[q]:
-                    d -= 1
-                if nb_ == nb[p]:
-                    d += 1
+        # each side's table-mates lose the player who leaves and gain the one who comes
+        for side, out, come in ((a_side, p, q), (b_side, q, p)):
+            m_out, m_come = meet[out], meet[come]
+            g_out, g_come = group[out], group[come]
+            for a in side:
+                if a == out:
+                    continue
+                if m_out[a] >= 2:
+                    d -= we
+                if m_come[a] >= 1:
+                    d += we
+                if g_out != g_come:
+                    ga = group[a]
+                    if ga == g_out:
+                        d -= wg
+                    elif ga == g_come:
+                        d += wg
+                for nb in nbs:
+                    na = nb[a]
+                    if na == nb[out]:
+                        d -= 1
+                    if na == nb[come]:
+                        d += 1
         return d
 
     def swap(self, s: int, p: int, q: int) -> None:
@@ -151,19 +132,13 @@ class Search:
         a_side = self.tables[s][tp]
         b_side = self.tables[s][tq]
         meet = self.meet
-        mp, mq = meet[p], meet[q]
-        for a in a_side:
-            if a != p:
-                mp[a] -= 1
-                meet[a][p] -= 1
-                mq[a] += 1
-                meet[a][q] += 1
-        for b in b_side:
-            if b != q:
-                mq[b] -= 1
-                meet[b][q] -= 1
-                mp[b] += 1
-                meet[b][p] += 1
+        for side, out, come in ((a_side, p, q), (b_side, q, p)):
+            for a in side:
+                if a != out:
+                    meet[out][a] -= 1
+                    meet[a][out] -= 1
+                    meet[come][a] += 1
+                    meet[a][come] += 1
         a_side[a_side.index(p)] = q
         b_side[b_side.index(q)] = p
         ws[p], ws[q] = tq, tp
@@ -348,7 +323,6 @@ def relabel_for_groups(
             for i in members:
                 mates[s][i] = tuple(m for m in members if m != i)
     perm = list(range(n))  # structure index -> player
-    inv = list(range(n))  # player -> structure index
 
     def conflicts_of(i: int) -> int:
         g = group[perm[i]]
@@ -391,7 +365,6 @@ def relabel_for_groups(
             continue
         j = choices[rng.randrange(len(choices))]
         perm[i], perm[j] = perm[j], perm[i]
-        inv[perm[i]], inv[perm[j]] = i, j
         stale = stale + n if best_d == 0 else 0
         cost += best_d
     return perm

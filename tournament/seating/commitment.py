@@ -34,7 +34,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tournament import __version__
-from tournament.seating.draw import SEED_MAX, SEED_MIN, DrawError, check_seed, draw_by_lot
+from tournament.seating.draw import (
+    SEED_MAX,
+    SEED_MIN,
+    DrawError,
+    check_seed,
+    is_int,
+    lot_tables,
+)
 from tournament.seating.modes import seat_session
 from tournament.seating.published import plan_registered
 
@@ -263,14 +270,7 @@ def committed_seating(document: Mapping, seed: int) -> list[list[tuple[int, ...]
     method = document["method"]
     options = document["options"]
     if method == "lot":
-        by_table: dict[int, list] = {}
-        for seat in draw_by_lot(players, seed):
-            by_table.setdefault(seat.table, []).append(seat)
-        tables = [
-            tuple(s.player for s in sorted(seats, key=lambda s: s.seat))
-            for _table, seats in sorted(by_table.items())
-        ]
-        return [tables]
+        return [lot_tables(players, seed)]
     if method == "planned":
         schedule = plan_registered(sorted(players), options["sessions"], seed=seed, groups=groups)
         return [[tuple(table) for table in tables] for tables in schedule.sessions]
@@ -313,10 +313,6 @@ def fairness_record(
     }
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _read_record(record: object) -> tuple[dict, str, int, str, str | None, dict]:
     """The record's parts, or ``RecordError`` saying why it is not a record to check."""
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
@@ -327,7 +323,7 @@ def _read_record(record: object) -> tuple[dict, str, int, str, str | None, dict]
     players = document.get("players")
     if not isinstance(players, list) or not all(
         isinstance(p, dict)
-        and _is_int(p.get("number"))
+        and is_int(p.get("number"))
         and isinstance(p.get("group"), str)
         and isinstance(p.get("substitute"), bool)
         for p in players
@@ -344,7 +340,7 @@ def _read_record(record: object) -> tuple[dict, str, int, str, str | None, dict]
     seed, salt = record.get("seed"), record.get("salt")
     if seed is None:
         raise RecordError("the seed is not revealed yet: the draw has not been made")
-    if not _is_int(seed) or seed < 0 or not isinstance(salt, str):
+    if not is_int(seed) or seed < 0 or not isinstance(salt, str):
         raise RecordError('the record\'s "seed" must be a whole number and its "salt" a text')
     public_value = record.get("public_value")
     if public_value is not None and not isinstance(public_value, str):
@@ -355,7 +351,7 @@ def _read_record(record: object) -> tuple[dict, str, int, str, str | None, dict]
         and key.isascii()
         and key.isdigit()
         and isinstance(tables, list)
-        and all(isinstance(t, list) and all(_is_int(p) for p in t) for t in tables)
+        and all(isinstance(t, list) and all(is_int(p) for p in t) for t in tables)
         for key, tables in seating.items()
     ):
         raise RecordError(

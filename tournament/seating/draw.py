@@ -76,14 +76,14 @@ class SeatAssignment:
     lot: int
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
     # bool is an int subclass, but True as a seed or a player number is always a mistake.
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_seed(seed: object) -> None:
     """Raise DrawError ``bad_seed`` unless ``seed`` is a whole number of zero or more."""
-    if not _is_int(seed) or seed < 0:
+    if not is_int(seed) or seed < 0:
         raise DrawError(
             gettext_noop("The seed must be a whole number of zero or more, not %(seed)s."),
             {"seed": repr(seed)},
@@ -92,7 +92,7 @@ def check_seed(seed: object) -> None:
 
 
 def _check_player(player: object) -> None:
-    if not _is_int(player) or player < 1:
+    if not is_int(player) or player < 1:
         raise DrawError(
             gettext_noop("Player numbers must be positive whole numbers, not %(player)s."),
             {"player": repr(player)},
@@ -220,3 +220,9 @@ def draw_by_lot(players: Sequence[int], seed: int) -> list[SeatAssignment]:
         )
         for index, player in enumerate(ordered)
     ]
+
+
+def lot_tables(players: Sequence[int], seed: int) -> list[tuple[int, ...]]:
+    """The tables of ``draw_by_lot(players, seed)``, each its players East..North."""
+    drawn = [seat.player for seat in draw_by_lot(players, seed)]
+    return [tuple(drawn[i : i + SEATS_PER_TABLE]) for i in range(0, len(drawn), SEATS_PER_TABLE)]

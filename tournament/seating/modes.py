@@ -56,11 +56,12 @@ whenever the table allows it.
 
 import itertools
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from tournament.core_errors import gettext_noop
 from tournament.seating.errors import SeatingError
+from tournament.seating.pairings import meeting_counts
+from tournament.seating.seats import seat_counts
 
 MODES = ("random", "standings", "serpentine", "top_tables")
 
@@ -104,7 +105,7 @@ def seat_session(
             code="unknown_mode",
         )
     players = list(players)
-    _check_players(players)
+    check_players(players)
     _check_history(history)
     n_tables = len(players) // 4
     if mode != "random" or ranking:
@@ -148,7 +149,7 @@ def orient_tables(
     Starts are counted in ``history`` (tables ordered East..North). See the module docstring
     for the exact rule; deterministic for a given seed.
     """
-    starts = starting_seats(history)
+    starts = seat_counts(history)
     rng = random.Random(f"{seed}:seats")
     result = []
     for table in tables:
@@ -171,30 +172,10 @@ def orient_tables(
     return result
 
 
-def starting_seats(history: Sequence[Sequence[Sequence[int]]]) -> dict[int, tuple[int, ...]]:
-    """Each player's number of starts as East, South, West, North in ``history``."""
-    starts: dict[int, list[int]] = {}
-    for session in history:
-        for table in session:
-            for seat, player in enumerate(table):
-                starts.setdefault(player, [0, 0, 0, 0])[seat] += 1
-    return {player: tuple(counts) for player, counts in starts.items()}
-
-
-def meetings(history: Sequence[Sequence[Sequence[int]]]) -> Counter:
-    """How many times each pair (smaller number first) sat at one table in ``history``."""
-    counts: Counter = Counter()
-    for session in history:
-        for table in session:
-            for a, b in itertools.combinations(sorted(table), 2):
-                counts[(a, b)] += 1
-    return counts
-
-
 # --- checks -------------------------------------------------------------------------------
 
 
-def _check_players(players: list[int]) -> None:
+def check_players(players: list[int]) -> None:
     if not players or len(players) % 4:
         raise SeatingError(
             gettext_noop("The number of players must be a positive multiple of 4, not %(count)s."),
@@ -243,8 +224,8 @@ class _PairCosts:
         # near[a][b]: the cost of a and b having met, for the pairs that have (a few per
         # player), looked up from either side.
         self.near: dict[int, dict[int, int]] = {}
-        last = meetings(history[-1:]) if history else Counter()
-        for (a, b), times in meetings(history).items():
+        last = meeting_counts(history[-1:])
+        for (a, b), times in meeting_counts(history).items():
             cost = times * self.w_met + last.get((a, b), 0)
             self.near.setdefault(a, {})[b] = cost
             self.near.setdefault(b, {})[a] = cost

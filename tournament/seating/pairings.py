@@ -17,15 +17,12 @@ gives, a seeded greedy seating repaired by a local search (``_search``). Everyth
 comes from ``random.Random(seed)``; the work is bounded by ``budget`` (evaluated moves),
 never by time, so the same arguments give the same plan on every machine.
 
-Figures (all computed from a schedule = sessions → tables → players):
+Figures of a schedule (sessions → tables → players), beside the others that
+``schedule.schedule_stats`` counts (group conflicts, consecutive repeats, ...):
 
 * :func:`meeting_counts`: pair ``(a, b)`` with ``a < b`` → number of sessions in which they
   share a table (pairs that never meet are absent);
-* :func:`extra_meetings`: sum over pairs of ``max(0, count - 1)``;
-* :func:`group_conflicts`: over every session and table, the number of *pairs* of players
-  of the same group (three team-mates at one table count 3);
-* :func:`consecutive_repeats`: over consecutive sessions ``s, s+1``, the number of pairs at
-  one table in both (a pair together in three sessions in a row counts 2).
+* :func:`extra_meetings`: sum over pairs of ``max(0, count - 1)``.
 """
 
 from __future__ import annotations
@@ -41,9 +38,7 @@ from tournament.seating.errors import SeatingError
 Schedule = list[list[tuple[int, ...]]]
 
 __all__ = [
-    "consecutive_repeats",
     "extra_meetings",
-    "group_conflicts",
     "lower_bound",
     "meeting_counts",
     "plan_tables",
@@ -75,40 +70,7 @@ def lower_bound(n: int, sessions: int) -> int:
     return max(0, n * (3 * sessions - n + 1) // 2)
 
 
-def group_conflicts(
-    schedule: Iterable[Iterable[Iterable[int]]], groups: Mapping[int, str] | None
-) -> int:
-    """Pairs of players of the same group at one table, summed over tables and sessions.
-    Players absent from ``groups`` belong to no group."""
-    if not groups:
-        return 0
-    total = 0
-    for session in schedule:
-        for table in session:
-            for a, b in combinations(table, 2):
-                ga = groups.get(a)
-                if ga is not None and ga == groups.get(b):
-                    total += 1
-    return total
-
-
-def consecutive_repeats(schedule: Iterable[Iterable[Iterable[int]]]) -> int:
-    """Pairs at one table in a session and in the next, summed over consecutive sessions."""
-    total = 0
-    previous: set[tuple[int, int]] | None = None
-    for session in schedule:
-        pairs = {pair for table in session for pair in combinations(sorted(table), 2)}
-        if previous is not None:
-            total += len(pairs & previous)
-        previous = pairs
-    return total
-
-
 # --- planning ----------------------------------------------------------------------------
-
-
-def _normal(tables: Iterable[Iterable[int]]) -> list[tuple[int, ...]]:
-    return sorted(tuple(sorted(t)) for t in tables)
 
 
 def _check(players: Sequence[int], sessions: int) -> None:
@@ -291,7 +253,6 @@ def _from_construction(
         if best_conflicts is not None:
             perm = best_perm
             chosen = [structure[i] for i in best_used]
-    if any(g >= 0 for g in group):
         grouped = [group[p] for p in perm]  # group of the player at structure index i
         better = _search.relabel_for_groups(
             [[list(t) for t in s] for s in chosen], n, grouped, rng, budget // 4
@@ -312,7 +273,7 @@ def _aligned(
     the sessions played so far of the published plan), that plan with the fixed sessions
     moved to the front, provided it still reaches the bound on extra meetings."""
     full = plan_tables(players, sessions, seed=seed, groups=groups, budget=budget)
-    wanted = [_normal(s) for s in fixed]
+    wanted = [_constructions.sorted_session(s) for s in fixed]
     remaining = list(full)
     for session in wanted:
         if session not in remaining:
@@ -365,26 +326,21 @@ def plan_tables(
         plan += _from_construction(n, sessions - f, fixed_idx, group, rng, budget) or []
         # sessions beyond the construction: seeded greedy
         meet = [[0] * n for _ in range(n)]
-        where_prev = None
         for s in plan:
             for t in s:
                 for a, b in combinations(t, 2):
                     meet[a][b] += 1
                     meet[b][a] += 1
-        if plan:
-            where_prev = [0] * n
-            for ti, t in enumerate(plan[-1]):
-                for p in t:
-                    where_prev[p] = ti
         while len(plan) < sessions:
-            tabs = _search.greedy_session(n, meet, group, where_prev, rng)
-            plan.append(tabs)
-            where_prev = [0] * n
-            for ti, t in enumerate(tabs):
-                for p in t:
-                    where_prev[p] = ti
+            where_prev = None
+            if plan:  # each player's table in the previous session
+                where_prev = [0] * n
+                for ti, t in enumerate(plan[-1]):
+                    for p in t:
+                        where_prev[p] = ti
+            plan.append(_search.greedy_session(n, meet, group, where_prev, rng))
         search = _search.Search(n, plan, group, f, rng)
         target = lower_bound(n, sessions) * search.we
         if search.cost() > target:
             plan = search.run(budget, target, quiet=max(20_000, budget // 20))
-    return [_normal([order[i] for i in t] for t in s) for s in plan]
+    return [_constructions.sorted_session([order[i] for i in t] for t in s) for s in plan]

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournament.seating.draw import draw_by_lot
+from tournament.seating.draw import lot_tables
 from tournament.seating.modes import seat_session
-from tournament.seating.pairings import extra_meetings
-from tournament.seating.schedule import counting_bound, plan_schedule
+from tournament.seating.pairings import extra_meetings, lower_bound
+from tournament.seating.schedule import plan_schedule
 
 # Any fixed seed: the same players always get the same preview.
 PREVIEW_SEED = 20261204
@@ -53,17 +53,11 @@ def method_previews(
                 "random", players=players, seed=seed + session, history=at_random, groups=groups
             )
         )
-    by_lot = []
-    for session in range(sessions):
-        seats = draw_by_lot(players, seed + session)
-        tables: dict[int, list[int]] = {}
-        for seat in seats:
-            tables.setdefault(seat.table, []).append(seat.player)
-        by_lot.append([tables[table] for table in sorted(tables)])
+    by_lot = [lot_tables(players, seed + session) for session in range(sessions)]
     return MethodPreviews(
         players=len(players),
         sessions=sessions,
-        bound=counting_bound(len(players), sessions),
+        bound=lower_bound(len(players), sessions),
         extra_meetings={
             "planned": planned,
             "random": extra_meetings(at_random),

@@ -17,9 +17,7 @@ Tables are listed by registration number, East first; sessions are lists of tabl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournament.core_errors import gettext_noop
-from tournament.seating.errors import SeatingError
-from tournament.seating.replan import replan
+from tournament.seating.replan import check_played, replan
 from tournament.seating.schedule import plan_schedule, schedule_stats
 
 
@@ -153,12 +151,7 @@ def replan_from_input(data: Mapping) -> PublishedSchedule:
     """Run the re-plan that ``replan_input`` describes."""
     played = data["played"]
     schedule = data["schedule"]
-    if not (isinstance(played, int) and 0 <= played <= len(schedule)):
-        raise SeatingError(
-            gettext_noop("played must be from 0 to %(sessions)s, not %(played)s."),
-            {"sessions": len(schedule), "played": repr(played)},
-            code="bad_played",
-        )
+    check_played(played, schedule)
     return replan_registered(
         schedule,
         drawn=schedule[:played],

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 from tournament.core_errors import gettext_noop
 from tournament.seating.errors import SeatingError
+from tournament.seating.modes import check_players
 
 Table = tuple[int, int, int, int]
 
@@ -90,22 +91,8 @@ def replan(
     distinct players.
     """
     players = list(players)
-    if not players or len(players) % 4:
-        raise SeatingError(
-            gettext_noop("The number of players must be a positive multiple of 4, not %(count)s."),
-            {"count": len(players)},
-            code="bad_player_count",
-        )
-    if len(set(players)) != len(players):
-        raise SeatingError(
-            gettext_noop("A player is listed more than once."), code="duplicate_player"
-        )
-    if not (isinstance(played, int) and 0 <= played <= len(published)):
-        raise SeatingError(
-            gettext_noop("played must be from 0 to %(sessions)s, not %(played)s."),
-            {"sessions": len(published), "played": repr(played)},
-            code="bad_played",
-        )
+    check_players(players)
+    check_played(played, published)
     for session in published:
         seated = [p for table in session for p in table]
         if any(len(table) != 4 for table in session) or len(set(seated)) != len(seated):
@@ -129,6 +116,16 @@ def replan(
     search.run()
     later = [[tuple(table) for table in session] for session in search.tables]
     return Replan(sessions=kept + later, moved_seats=search.moved_total())
+
+
+def check_played(played: object, sessions: Sequence) -> None:
+    """Raise ``SeatingError`` unless ``played`` is a whole number from 0 to ``len(sessions)``."""
+    if not (isinstance(played, int) and 0 <= played <= len(sessions)):
+        raise SeatingError(
+            gettext_noop("played must be from 0 to %(sessions)s, not %(played)s."),
+            {"sessions": len(sessions), "played": repr(played)},
+            code="bad_played",
+        )
 
 
 def _initial_session(

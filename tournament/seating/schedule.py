@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import combinations
 
+from tournament.seating.pairings import lower_bound, plan_tables
 from tournament.seating.seats import balance_seats, seat_spread
 
 Table = tuple[int, int, int, int]
@@ -39,15 +40,8 @@ class ScheduleStats:
     consecutive_repeats: int
 
     def as_dict(self) -> dict[str, int]:
-        """The figures in a fixed key order (the command-line output's ``stats``)."""
-        return {
-            "extra_meetings": self.extra_meetings,
-            "max_meetings": self.max_meetings,
-            "group_conflicts": self.group_conflicts,
-            "seat_spread": self.seat_spread,
-            "lower_bound": self.lower_bound,
-            "consecutive_repeats": self.consecutive_repeats,
-        }
+        """The figures in the order above (the command-line output's ``stats``)."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -58,11 +52,6 @@ class Schedule:
     players: tuple[int, ...]
     sessions: tuple[tuple[Table, ...], ...]
     stats: ScheduleStats
-
-
-def counting_bound(players: int, sessions: int) -> int:
-    """max(0, N·(3R − N + 1)/2): each player meets 3R opponents among N − 1 others."""
-    return max(0, players * (3 * sessions - players + 1) // 2)
 
 
 def schedule_stats(
@@ -96,7 +85,7 @@ def schedule_stats(
         max_meetings=max(meetings.values(), default=0),
         group_conflicts=conflicts,
         seat_spread=seat_spread(sessions),
-        lower_bound=counting_bound(len(players), len(sessions)),
+        lower_bound=lower_bound(len(players), len(sessions)),
         consecutive_repeats=consecutive,
     )
 
@@ -115,8 +104,6 @@ def plan_schedule(
     schedule, unchanged (seats included), and the seats of the other sessions are balanced
     against the starts made in them (see ``seats.balance_seats``).
     """
-    from tournament.seating.pairings import plan_tables  # the table planner, imported late
-
     if isinstance(players, int):
         players = range(1, players + 1)
     roster = tuple(players)

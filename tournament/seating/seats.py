@@ -211,21 +211,19 @@ def balance_seats(
     fixed_set = {int(s) for s in fixed}
     rng = random.Random(seed)
 
-    # Vertices: tables 0..T-1, then player copies.
-    table_ids: list[tuple[int, int]] = []
+    # Vertices: tables 0..T-1 (the free tables, in order), then player copies.
     edges: list[tuple[int, int]] = []
     edge_player: list[int] = []
     copy_ids: dict[tuple[int, int], int] = {}
     played: dict[int, int] = {}
-    free_tables: list[tuple[int, int]] = []
-    for s, tables in enumerate(sessions):
-        if s in fixed_set:
-            continue
-        for t in range(len(tables)):
-            free_tables.append((s, t))
+    free_tables = [
+        (s, t)
+        for s, tables in enumerate(sessions)
+        if s not in fixed_set
+        for t in range(len(tables))
+    ]
     vertex_count = len(free_tables)
     for table_vertex, (s, t) in enumerate(free_tables):
-        table_ids.append((s, t))
         for player in sessions[s][t]:
             block = played.get(player, 0)
             played[player] = block + 1
@@ -239,16 +237,11 @@ def balance_seats(
 
     seated = [[list(table) for table in tables] for tables in sessions]
     for e, (_copy, table_vertex) in enumerate(edges):
-        s, t = table_ids[table_vertex]
+        s, t = free_tables[table_vertex]
         seated[s][t][colours[e]] = edge_player[e]
 
     if fixed_set & set(range(len(sessions))):
-        counts: dict[int, list[int]] = {}
-        for tables in seated:
-            for table in tables:
-                for c, player in enumerate(table):
-                    counts.setdefault(player, [0] * SEATS)[c] += 1
-        _repair(seated, free_tables, counts)
+        _repair(seated, free_tables, seat_counts(seated))
 
     return [[(t[0], t[1], t[2], t[3]) for t in tables] for tables in seated]
 
