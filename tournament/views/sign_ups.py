@@ -2,8 +2,7 @@
 status, and withdrawing), and the organiser's board (accept, refuse, move on the waiting
 list)."""
 
-from django.contrib import messages
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -26,10 +25,12 @@ from tournament.tables.sign_ups import (
 from tournament.views.common import (
     POST,
     READ,
+    action_told,
+    found_or_404,
     get_tournament,
     page,
-    refusal_told,
     roles,
+    token_page,
     tournament_page,
 )
 
@@ -64,22 +65,15 @@ def sign_up_form(request, slug):
     return render(request, "sign_ups/form.html", context, status=status)
 
 
-def _refused(request):
-    return render(request, "sign_ups/refused.html", status=403)
-
-
 @never_cache
 @require_safe
-def sign_up_status(request, token):
+@token_page(sign_up_for_token, "sign_ups/refused.html")
+def sign_up_status(request, found, token):
     """Where a sign-up stands, with its withdrawal before the first draw."""
-    found = sign_up_for_token(token)
-    if found is None:
-        return _refused(request)
-    tournament = found.tournament
     return page(
         request,
         "sign_ups/status.html",
-        tournament,
+        found.tournament,
         sign_up=found,
         token=token,
         place=waiting_place(found),
@@ -88,16 +82,13 @@ def sign_up_status(request, token):
 
 
 @require_POST
-def sign_up_withdraw(request, token):
-    found = sign_up_for_token(token)
-    if found is None:
-        return _refused(request)
-    try:
-        services.sign_up_withdraw(sign_up=found)
-    except ValidationError as refused:
-        refusal_told(request, refused)
-    else:
-        messages.success(request, _("Your sign-up is withdrawn."))
+@token_page(sign_up_for_token, "sign_ups/refused.html")
+def sign_up_withdraw(request, found, token):
+    action_told(
+        request,
+        lambda: services.sign_up_withdraw(sign_up=found),
+        _("Your sign-up is withdrawn."),
+    )
     return redirect("sign_up_status", token)
 
 
@@ -130,19 +121,12 @@ ACTIONS = {
 def sign_up_decide(request, tournament, pk, action):
     if action not in ACTIONS:
         raise Http404
-    found = sign_up_by_id(tournament, pk)
-    if found is None:
-        raise Http404
-    try:
-        ACTIONS[action](found)
-    except ValidationError as refused:
-        refusal_told(request, refused)
-    else:
-        done = {
-            "accept": _("%(name)s is accepted."),
-            "refuse": _("%(name)s's sign-up is refused."),
-            "up": _("%(name)s moved up the waiting list."),
-            "down": _("%(name)s moved down the waiting list."),
-        }[action]
-        messages.success(request, done % {"name": found.name})
+    found = found_or_404(sign_up_by_id(tournament, pk))
+    done = {
+        "accept": _("%(name)s is accepted."),
+        "refuse": _("%(name)s's sign-up is refused."),
+        "up": _("%(name)s moved up the waiting list."),
+        "down": _("%(name)s moved down the waiting list."),
+    }[action]
+    action_told(request, lambda: ACTIONS[action](found), done % {"name": found.name})
     return redirect("sign_up_list", tournament.slug)
