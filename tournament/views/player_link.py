@@ -14,7 +14,7 @@ from tournament import services
 from tournament.forms.check_in import OwnCheckInForm
 from tournament.players.player_links import player_for_token
 from tournament.selectors.player_link import player_own_page, player_session_hands
-from tournament.views.common import action_told, roles, token_page
+from tournament.views.common import action_told, page, token_page
 
 
 @never_cache
@@ -22,8 +22,6 @@ from tournament.views.common import action_told, roles, token_page
 @token_page(player_for_token, "player_link/refused.html")
 def player_link(request, player, token):
     """The player's page (never cached: it changes with every hand of their table)."""
-    tournament = player.tournament
-    context = roles(request, tournament)
     if "session" in request.GET:
         # The hands of a session played, asked for when the player opens it.
         form = OwnCheckInForm(request.GET)
@@ -32,15 +30,15 @@ def player_link(request, player, token):
         )
         if own is None:
             raise Http404
-        context.update(own=own)
-        return render(request, "player_link/_hands.html", context)
-    context.update(
-        tournament=tournament,
+        return render(request, "player_link/_hands.html", {"own": own})
+    return page(
+        request,
+        "player_link/page.html",
+        player.tournament,
         token=token,
         page=player_own_page(player),
         poll_seconds=settings.PLAYER_PAGE_SECONDS,
     )
-    return render(request, "player_link/page.html", context)
 
 
 @require_POST
