@@ -72,12 +72,11 @@ def tournament_page(role: str, methods: list[str]):
     return decorate
 
 
-def page(request, template: str, tournament, **context):
+def page(request, template: str, tournament, *, http_status: int = 200, **context):
     """A tournament's page: ``template`` drawn with the tournament, the visitor's roles and
     ``context``."""
-    return render(
-        request, template, {**roles(request, tournament), "tournament": tournament, **context}
-    )
+    context = {**roles(request, tournament), "tournament": tournament, **context}
+    return render(request, template, context, status=http_status)
 
 
 def refusal_told(request, refused: ValidationError) -> None:

@@ -105,8 +105,7 @@ def _under_review(request, tournament, session):
     referees see; None for them, or once it is published."""
     if session.is_published or is_referee(request.user, tournament):
         return None
-    context = {**roles(request, tournament), "tournament": tournament, "session": session}
-    return render(request, "seating/under_review.html", context, status=404)
+    return page(request, "seating/under_review.html", tournament, session=session, http_status=404)
 
 
 @require_safe

@@ -4,7 +4,7 @@ list)."""
 
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -29,7 +29,6 @@ from tournament.views.common import (
     found_or_404,
     get_tournament,
     page,
-    roles,
     token_page,
     tournament_page,
 )
@@ -39,7 +38,6 @@ from tournament.views.common import (
 def sign_up_form(request, slug):
     """The public sign-up form; a sign-up taken goes to its own page."""
     tournament = get_tournament(request, slug)
-    context = roles(request, tournament)
     closed = sign_up_closed_reason(tournament)
     form = SignUpForm(request.POST or None)
     status = 200
@@ -61,8 +59,9 @@ def sign_up_form(request, slug):
             # Refused for the tournament's number of sign-ups, not for what was typed. (An
             # e-mail address used too often is said beside its field, as a field's error.)
             status = 429
-    context.update(tournament=tournament, form=form, closed=closed)
-    return render(request, "sign_ups/form.html", context, status=status)
+    return page(
+        request, "sign_ups/form.html", tournament, form=form, closed=closed, http_status=status
+    )
 
 
 @never_cache
