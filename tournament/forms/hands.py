@@ -156,9 +156,8 @@ class HandForm(forms.Form):
 
     def __init__(self, *args, players, slot=None, editing=False, **kwargs):
         super().__init__(*args, **kwargs)
-        if not self.is_bound and not self.initial.get("submission_key"):
-            self.initial["submission_key"] = uuid.uuid4()
         if not self.is_bound:
+            self.initial["submission_key"] = self.initial.get("submission_key") or uuid.uuid4()
             self.initial.setdefault("seating", seating_key(p.number for p in players))
         choices = seat_choices(players, slot)
         self.fields["winner"].choices = choices

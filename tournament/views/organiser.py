@@ -5,7 +5,7 @@ import copy
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournament import services
 from tournament.forms.hands import ExtraTimeForm
-from tournament.forms.service_errors import add_service_errors, form_saved
+from tournament.forms.service_errors import form_saved
 from tournament.forms.tournaments import (
     CommitForm,
     DrawForm,
@@ -389,16 +389,15 @@ def table_extra_time(request, tournament, number, table):
     the form is, with the outcome."""
     table = get_table(tournament, number, table)
     form = ExtraTimeForm(request.POST)
-    if form.is_valid():
-        try:
-            services.table_extra_time(table=table, minutes=form.cleaned_data["minutes"])
-        except ValidationError as error:
-            add_service_errors(form, error)
-    if form.errors:
+
+    def give():
+        return services.table_extra_time(table=table, minutes=form.cleaned_data["minutes"])
+
+    if form_saved(request, form, give):
+        messages.success(request, _extra_time_done(table))
+    else:
         refusal = [message for errors in form.errors.values() for message in errors]
         messages.error(request, " ".join(refusal))
-    else:
-        messages.success(request, _extra_time_done(table))
     return redirect("table_sheet", tournament.slug, number, table.number)
 
 

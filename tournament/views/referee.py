@@ -344,10 +344,9 @@ def table_sheet_page(request, slug, number, table):
         # Refused: show the sheet as it is now, and the stored hand beside a different entry
         # for it (another tablet's, or this form's first save), with the way to correct it.
         sheet = table_sheet(table)
-        posted = _posted_number(request.POST)
-        stored = _stored_beside(form, sheet, posted)
+        stored = _stored_beside(form, sheet, posted_number)
         if conflict and _wants_json(request):
-            correct = reverse("hand_edit", args=[slug, number, table.number, posted])
+            correct = reverse("hand_edit", args=[slug, number, table.number, posted_number])
             return _conflict_json(form, stored, correct)
         if conflict:
             _fresh_key(form)
