@@ -1,5 +1,6 @@
-"""The lookups the views use: the tournament with the visitor's role, and one object in it
-(404 when there is none); who may open a table's pages, by account or by table device link."""
+"""What the views share: the tournament with the visitor's role, and one object in it (404
+when there is none); a tournament's page drawn, a service's action told; who may open a
+table's pages, by account or by table device link, and the pages a signed token opens."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def tournament_page(role: str, methods: list[str]):
 
 def page(request, template: str, tournament, *, http_status: int = 200, **context):
     """A tournament's page: ``template`` drawn with the tournament, the visitor's roles and
-    ``context``."""
+    ``context``, answered with ``http_status``."""
     context = {**roles(request, tournament), "tournament": tournament, **context}
     return render(request, template, context, status=http_status)
 
