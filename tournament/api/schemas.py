@@ -58,6 +58,8 @@ class TournamentDetailOut(TournamentOut):
     ema_qualifying: bool
 
 
+# The players and the sessions answered are the stored ones, read field by field; ninja's
+# ``resolve_`` methods give the fields that are not theirs as such.
 class PlayerOut(Schema):
     number: int
     name: str
@@ -72,6 +74,14 @@ class PlayerOut(Schema):
     withdrawn: bool
     person: int | None = Field(description="The person across tournaments, if linked.")
 
+    @staticmethod
+    def resolve_withdrawn(player) -> bool:
+        return player.withdrawn_at is not None
+
+    @staticmethod
+    def resolve_person(player) -> int | None:
+        return player.person_id
+
 
 class SessionOut(Schema):
     number: int
@@ -83,6 +93,10 @@ class SessionOut(Schema):
     closed_at: datetime | None
     tables: int
     tables_confirmed: int
+
+    @staticmethod
+    def resolve_tables(session) -> int:
+        return session.table_count
 
 
 class SeatOut(Schema):

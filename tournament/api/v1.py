@@ -222,42 +222,13 @@ def tournament(request, slug: str = SLUG):
 @_tournament_read("/players", list[PlayerOut], "A tournament's players", paged=True)
 def players(request, slug: str = SLUG):
     """By number, substitutes and withdrawn players included; never an e-mail."""
-    return [
-        {
-            "number": p.number,
-            "name": p.name,
-            "first_name": p.first_name,
-            "last_name": p.last_name,
-            "name_zh": p.name_zh,
-            "team": p.team,
-            "country": p.country,
-            "ema_number": p.ema_number,
-            "is_substitute": p.is_substitute,
-            "ema_guest": p.ema_guest,
-            "withdrawn": p.withdrawn_at is not None,
-            "person": p.person_id,
-        }
-        for p in reads.api_players(_tournament(slug))
-    ]
+    return list(reads.api_players(_tournament(slug)))
 
 
 @_tournament_read("/sessions", list[SessionOut], "A tournament's published sessions")
 def sessions(request, slug: str = SLUG):
     """The sessions whose draw is public, by number (a draw under review is not listed)."""
-    return [
-        {
-            "number": s.number,
-            "status": s.status,
-            "method": s.method,
-            "seed": s.seed,
-            "published_at": s.published_at,
-            "opened_at": s.opened_at,
-            "closed_at": s.closed_at,
-            "tables": s.table_count,
-            "tables_confirmed": s.tables_confirmed,
-        }
-        for s in reads.api_sessions(_tournament(slug))
-    ]
+    return list(reads.api_sessions(_tournament(slug)))
 
 
 def _session(slug: str, number: int):

@@ -110,10 +110,7 @@ class HandForm(forms.Form):
         label=_("Hand"),
         min_value=1,
         max_value=HANDS_PER_SESSION,
-        error_messages={
-            "min_value": HAND_NUMBER_RANGE,
-            "max_value": HAND_NUMBER_RANGE,
-        },
+        error_messages=dict.fromkeys(("min_value", "max_value"), HAND_NUMBER_RANGE),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     outcome = forms.ChoiceField(
@@ -133,10 +130,7 @@ class HandForm(forms.Form):
         min_value=0,
         max_value=MAX_FLOWERS,
         initial=0,
-        error_messages={
-            "min_value": FLOWERS_RANGE,
-            "max_value": FLOWERS_RANGE,
-        },
+        error_messages=dict.fromkeys(("min_value", "max_value"), FLOWERS_RANGE),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     fan_names = forms.CharField(label=_("Fans claimed (optional)"), required=False, max_length=500)
@@ -162,9 +156,8 @@ class HandForm(forms.Form):
 
     def __init__(self, *args, players, slot=None, editing=False, **kwargs):
         super().__init__(*args, **kwargs)
-        if not self.is_bound and not self.initial.get("submission_key"):
-            self.initial["submission_key"] = uuid.uuid4()
         if not self.is_bound:
+            self.initial["submission_key"] = self.initial.get("submission_key") or uuid.uuid4()
             self.initial.setdefault("seating", seating_key(p.number for p in players))
         choices = seat_choices(players, slot)
         self.fields["winner"].choices = choices

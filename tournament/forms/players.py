@@ -13,7 +13,25 @@ from tournament.players.player_import import PlayerImportPreview
 PREVIEW_MAX_AGE_SECONDS = 2 * 60 * 60
 
 
-class PlayerForm(forms.ModelForm):
+class FederationCodesMixin:
+    """The country and the EMA number read as the federation's codes, as the service stores
+    them (``tournament.players.federation``): a wrong one is shown beside its field."""
+
+    def clean_country(self) -> str:
+        return _parsed(federation.normalise_country, self.cleaned_data["country"])
+
+    def clean_ema_number(self) -> str:
+        return _parsed(federation.normalise_ema_number, self.cleaned_data["ema_number"])
+
+
+def _parsed(normalise, value) -> str:
+    try:
+        return normalise(value)
+    except federation.FieldValueError as error:
+        raise forms.ValidationError(error.message, code=error.code) from error
+
+
+class PlayerForm(FederationCodesMixin, forms.ModelForm):
     """One player. The service keeps the name and the first and last names in step and
     stores the country and the EMA number as codes; the form reads the codes the same way
     (``tournament.players.federation``) so that a wrong one is shown beside its field."""
@@ -50,22 +68,9 @@ class PlayerForm(forms.ModelForm):
         self.fields["country"].widget.attrs.update(autocapitalize="characters", size=12)
         self.fields["ema_number"].widget.attrs.update(inputmode="numeric", size=12)
 
-    def clean_country(self) -> str:
-        return _parsed(federation.normalise_country, self.cleaned_data["country"])
-
-    def clean_ema_number(self) -> str:
-        return _parsed(federation.normalise_ema_number, self.cleaned_data["ema_number"])
-
     def player_fields(self) -> dict:
         """The player's fields as ``services.player_save`` takes them."""
         return {name: self.cleaned_data[name] for name in PLAYER_FIELDS}
-
-
-def _parsed(normalise, value) -> str:
-    try:
-        return normalise(value)
-    except federation.FieldValueError as error:
-        raise forms.ValidationError(error.message, code=error.code) from error
 
 
 class PlayerImportForm(forms.Form):

@@ -37,10 +37,7 @@ class SeriesForm(forms.ModelForm):
     def settings(self) -> dict:
         data = self.cleaned_data
         return {
-            "name": data["name"],
-            "slug": data["slug"],
-            "rule": data["rule"],
-            "counted_results": data["counted_results"],
+            **{name: data[name] for name in ("name", "slug", "rule", "counted_results")},
             "place_points": data["place_points"] or "",
             "tournaments": list(data["tournaments"]),
         }

@@ -3,12 +3,12 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.forms.players import FederationCodesMixin
 from tournament.models import SignUp
-from tournament.players import federation
 from tournament.services.sign_ups import SIGN_UP_FIELDS
 
 
-class SignUpForm(forms.ModelForm):
+class SignUpForm(FederationCodesMixin, forms.ModelForm):
     # Longer than the stored eight digits may be typed ("0401-0005"): the reading says what
     # is wrong with it.
     ema_number = forms.CharField(
@@ -46,12 +46,6 @@ class SignUpForm(forms.ModelForm):
         self.fields["email"].widget.attrs.update(autocomplete="email")
         self.fields["website"].widget.attrs.update(tabindex="-1", autocomplete="off")
 
-    def clean_country(self) -> str:
-        return _parsed(federation.normalise_country, self.cleaned_data["country"])
-
-    def clean_ema_number(self) -> str:
-        return _parsed(federation.normalise_ema_number, self.cleaned_data["ema_number"])
-
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("website"):
@@ -66,10 +60,3 @@ class SignUpForm(forms.ModelForm):
 
     def sign_up_fields(self) -> dict:
         return {name: self.cleaned_data.get(name) or "" for name in SIGN_UP_FIELDS}
-
-
-def _parsed(normalise, value) -> str:
-    try:
-        return normalise(value)
-    except federation.FieldValueError as error:
-        raise forms.ValidationError(error.message, code=error.code) from error

@@ -43,13 +43,6 @@ def aria_sort(column) -> str:
     return "descending" if column.order_by_alias.is_descending else "ascending"
 
 
-@register.filter
-def table_points(value) -> str:
-    """Exact table points, "7/3" or "1.75"."""
-    return format_table_points(value)
-
-
-@register.filter
-def seat_wind(seat: int):
-    """A starting seat (0..3) as "P1 (East)"."""
-    return seat_heading(seat)
+register.filter("table_points", format_table_points)
+# A starting seat (0..3) as "P1 (East)".
+register.filter("seat_wind", seat_heading)

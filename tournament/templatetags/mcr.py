@@ -42,10 +42,11 @@ def rule_number(name: str) -> int | str:
     return RULE_NUMBERS[name]
 
 
-@register.filter
-def signed(value):
-    """+12, −8, 0: how the paper sheet writes a player's plus or minus."""
-    return formatting.signed(value)
+# The languages' own writing, under the names the templates use.
+register.filter("signed", formatting.signed)
+register.filter("outcome_words", formatting.hand_outcome_words)
+register.filter("fans_listed", translated.fans_in_words)
+register.simple_tag(statistics.percent, name="share")
 
 
 @register.filter
@@ -91,12 +92,6 @@ def fan_name(fan) -> str:
 
 
 @register.filter
-def fans_listed(fans) -> str:
-    """Counted fans in the page's language, as a referee writes them: "清龙、喜相逢 ×2"."""
-    return translated.fans_in_words(fans)
-
-
-@register.filter
 def fans_claimed(text: str) -> str:
     """The fans a referee claimed for a hand, as stored, written in the page's language
     ("Pure Straight, Short Straight ×2"); as typed when they cannot be read."""
@@ -125,12 +120,6 @@ def fan_points(key: str):
     return "" if fan is None else fan.points
 
 
-@register.simple_tag
-def share(part: int, whole: int) -> str:
-    """``part`` out of ``whole`` as a percentage to one decimal (without the sign)."""
-    return statistics.percent(part, whole)
-
-
 @register.filter
 def seat_wind(seat):
     """A starting seat's wind at the first hand: P1 (0) East, P2 South, P3 West, P4 North."""
@@ -151,9 +140,3 @@ def tile_picker(target: str, on_sheet: bool = False) -> dict:
         "names": tile_names(),
         "winds": [(code, WIND_NAMES[code]) for code in WIND_NAMES],
     }
-
-
-@register.filter
-def outcome_words(hand) -> str:
-    """Who won ``hand`` and how, in plain words: "P2 self-drawn 88 + 2 flowers", "Draw"."""
-    return formatting.hand_outcome_words(hand)

@@ -2,7 +2,6 @@
 ticked), and the seats of players who did not come, given to substitutes on confirmation."""
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,10 +17,10 @@ from tournament.views.common import (
     FORM,
     POST,
     READ,
+    action_told,
     get_player,
     get_session,
     page,
-    refusal_told,
     tournament_page,
 )
 
@@ -76,54 +75,44 @@ def check_in_desk(request, tournament):
     )
 
 
-def _check_in_step(request, tournament, number, service, done: str):
-    try:
-        service(tournament=tournament, number=number)
-    except ValidationError as refused:
-        refusal_told(request, refused)
-    else:
-        messages.success(request, done % {"n": number})
+@tournament_page("organiser", POST)
+def check_in_open(request, tournament, number):
+    action_told(
+        request,
+        lambda: services.check_in_open(tournament=tournament, number=number),
+        _("The check-in of session %(n)s is open: players check in with their links.")
+        % {"n": number},
+    )
     return redirect(_desk(tournament.slug, number))
 
 
 @tournament_page("organiser", POST)
-def check_in_open(request, tournament, number):
-    return _check_in_step(
-        request,
-        tournament,
-        number,
-        services.check_in_open,
-        _("The check-in of session %(n)s is open: players check in with their links."),
-    )
-
-
-@tournament_page("organiser", POST)
 def check_in_close(request, tournament, number):
-    return _check_in_step(
+    action_told(
         request,
-        tournament,
-        number,
-        services.check_in_close,
-        _("The check-in of session %(n)s is closed; the desk can still tick late arrivals."),
+        lambda: services.check_in_close(tournament=tournament, number=number),
+        _("The check-in of session %(n)s is closed; the desk can still tick late arrivals.")
+        % {"n": number},
     )
+    return redirect(_desk(tournament.slug, number))
 
 
 @tournament_page("organiser", POST)
 def check_in_tick(request, tournament, number, player):
     """The desk ticks a player present (``action=undo`` takes a tick back)."""
     found = get_player(tournament, player)
-    try:
-        if request.POST.get("action") == "undo":
-            services.player_check_in_undo(player=found, number=number)
-            messages.success(request, _("%(player)s is no longer checked in.") % {"player": found})
-        else:
-            services.player_check_in(player=found, number=number, ticked_by=request.user)
-            messages.success(
-                request,
-                _("%(player)s is checked in for session %(n)s.") % {"player": found, "n": number},
-            )
-    except ValidationError as refused:
-        refusal_told(request, refused)
+    if request.POST.get("action") == "undo":
+        action_told(
+            request,
+            lambda: services.player_check_in_undo(player=found, number=number),
+            _("%(player)s is no longer checked in.") % {"player": found},
+        )
+    else:
+        action_told(
+            request,
+            lambda: services.player_check_in(player=found, number=number, ticked_by=request.user),
+            _("%(player)s is checked in for session %(n)s.") % {"player": found, "n": number},
+        )
     return redirect(_desk(tournament.slug, number, request.POST.get("q", "").strip()))
 
 

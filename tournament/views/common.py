@@ -1,8 +1,10 @@
-"""The lookups the views use: the tournament with the visitor's role, and one object in it
-(404 when there is none); who may open a table's pages, by account or by table device link."""
+"""What the views share: the tournament with the visitor's role, and one object in it (404
+when there is none); a tournament's page drawn, a service's action told; who may open a
+table's pages, by account or by table device link, and the pages a signed token opens."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING
 
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
     from tournament.models import Player, Session, Table, Tournament
 
 
-def _found(found):
+def found_or_404(found):
+    """``found``, or a 404 when it is None."""
     if found is None:
         raise Http404
     return found
@@ -41,7 +44,7 @@ def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
     Views needing a role are also wrapped in ``login_required``, so an anonymous
     visitor is sent to the login page before reaching this check.
     """
-    tournament = _found(tournament_by_slug(slug))
+    tournament = found_or_404(tournament_by_slug(slug))
     if role == "organiser" and not is_organiser(request.user, tournament):
         raise PermissionDenied
     if role == "referee" and not is_referee(request.user, tournament):
@@ -70,12 +73,11 @@ def tournament_page(role: str, methods: list[str]):
     return decorate
 
 
-def page(request, template: str, tournament, **context):
+def page(request, template: str, tournament, *, http_status: int = 200, **context):
     """A tournament's page: ``template`` drawn with the tournament, the visitor's roles and
-    ``context``."""
-    return render(
-        request, template, {**roles(request, tournament), "tournament": tournament, **context}
-    )
+    ``context``, answered with ``http_status``."""
+    context = {**roles(request, tournament), "tournament": tournament, **context}
+    return render(request, template, context, status=http_status)
 
 
 def refusal_told(request, refused: ValidationError) -> None:
@@ -84,41 +86,57 @@ def refusal_told(request, refused: ValidationError) -> None:
         messages.error(request, message)
 
 
+def action_told(request, action: Callable[[], object], done: str) -> bool:
+    """Run a service's ``action`` that has no form: ``done`` said when it is taken, its
+    refusal's messages (``refusal_told``) when not; whether it was taken."""
+    try:
+        action()
+    except ValidationError as refused:
+        refusal_told(request, refused)
+        return False
+    messages.success(request, done)
+    return True
+
+
 def get_session(tournament, number) -> Session:
-    return _found(session_by_number(tournament, number))
+    return found_or_404(session_by_number(tournament, number))
 
 
 def get_player(tournament, number) -> Player:
-    return _found(player_by_number(tournament, number))
+    return found_or_404(player_by_number(tournament, number))
 
 
 def get_session_of(slug, number) -> Session:
     """Session ``number`` of tournament ``slug`` (404), holding its tournament as read with
     its versions (``tournament_by_slug`` reads them the same way)."""
-    return _found(session_of(slug, number))
+    return found_or_404(session_of(slug, number))
 
 
 def get_player_of(slug, number) -> Player:
     """Player ``number`` of tournament ``slug`` (404), holding its tournament likewise."""
-    return _found(player_of(slug, number))
+    return found_or_404(player_of(slug, number))
 
 
 def get_table(tournament, number, table) -> Table:
-    return _found(table_by_number(tournament, number, table))
+    return found_or_404(table_by_number(tournament, number, table))
 
 
-def get_table_for_entry(request, tournament, number, table) -> Table:
-    """The table, or 404; 403 unless the visitor may enter its hands (its assigned referee,
-    or an organiser)."""
-    found = get_table(tournament, number, table)
-    if not can_enter_at_table(request.user, found):
-        raise PermissionDenied
-    return found
+def token_page(find, refused: str):
+    """A page opened by the signed token in its address, without an account: the view gets
+    what ``find`` gives for the token (and the token), or the visitor the page ``refused``
+    (403) for a token that is forged, expired or revoked."""
 
+    def decorate(view):
+        @wraps(view)
+        def checked(request, token):
+            found = find(token)
+            if found is None:
+                return render(request, refused, status=403)
+            return view(request, found, token)
 
-def device_link_refused(request):
-    """The page a tablet gets for a table device link that was revoked or never was one."""
-    return render(request, "devices/refused.html", status=403)
+        return checked
+
+    return decorate
 
 
 def table_entry_required(view):
@@ -135,7 +153,7 @@ def table_entry_required(view):
         request.device_grant = device_links.current_grant(request)
         if not request.user.is_authenticated and request.device_grant is None:
             if device_links.holds_grant(request):
-                return device_link_refused(request)
+                return render(request, "devices/refused.html", status=403)
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
 
@@ -159,17 +177,17 @@ def table_access(request, slug, number, table) -> tuple[Tournament, Table]:
     grant = getattr(request, "device_grant", None)
     if grant is None:
         tournament = get_tournament(request, slug, role="referee")
-        return tournament, get_table_for_entry(request, tournament, number, table)
-    if _is_granted_table(grant.table, slug, number, table) and not request.user.is_authenticated:
+    elif _is_granted_table(grant.table, slug, number, table) and not request.user.is_authenticated:
         # The tablet's own table, as its link loaded it (with session and tournament): the
         # common case of every save and sheet load, without looking the table up again.
         request.device_link = grant.link
         return grant.table.session.tournament, grant.table
-    tournament = _found(tournament_by_slug(slug))
+    else:
+        tournament = found_or_404(tournament_by_slug(slug))
     found = get_table(tournament, number, table)
     if can_enter_at_table(request.user, found):
         return tournament, found
-    if grant.table.pk != found.pk:
+    if grant is None or grant.table.pk != found.pk:
         raise PermissionDenied
     request.device_link = grant.link
     return tournament, found

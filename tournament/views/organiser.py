@@ -5,8 +5,7 @@ import copy
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournament import services
 from tournament.forms.hands import ExtraTimeForm
-from tournament.forms.service_errors import add_service_errors, form_saved
+from tournament.forms.service_errors import form_saved
 from tournament.forms.tournaments import (
     CommitForm,
     DrawForm,
@@ -45,10 +44,11 @@ from tournament.tables.referees import TableRefereesTable
 from tournament.views.common import (
     FORM,
     POST,
+    action_told,
+    found_or_404,
     get_session,
     get_table,
     page,
-    refusal_told,
     tournament_page,
 )
 
@@ -171,17 +171,10 @@ def draw_commit(request, tournament):
     return page(request, "tournaments/commit.html", tournament, form=form)
 
 
-def _pending_commitment(tournament):
-    found = pending_commitment(tournament)
-    if found is None:
-        raise Http404
-    return found
-
-
 @tournament_page("organiser", FORM)
 def commitment_public_value(request, tournament):
     """Type in the public value the commitment promised, once it is known."""
-    commitment = _pending_commitment(tournament)
+    commitment = found_or_404(pending_commitment(tournament))
     form = PublicValueForm(request.POST or None)
 
     def record():
@@ -200,26 +193,12 @@ def commitment_public_value(request, tournament):
 @tournament_page("organiser", POST)
 def commitment_withdraw(request, tournament):
     """Withdraw the commitment before its draw: the fairness page keeps listing it."""
-    commitment = _pending_commitment(tournament)
-    try:
-        services.draw_commitment_withdraw(commitment=commitment)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(
-            request, _("The commitment is withdrawn; the fairness page keeps showing it.")
-        )
-    return redirect(tournament)
-
-
-def _session_step(request, tournament, number, service, done, **options):
-    """Open or close a session: one POST, then back to the overview with the outcome."""
-    try:
-        service(session=get_session(tournament, number), **options)
-    except ValidationError as error:
-        refusal_told(request, error)
-    else:
-        messages.success(request, done % {"n": number})
+    commitment = found_or_404(pending_commitment(tournament))
+    action_told(
+        request,
+        lambda: services.draw_commitment_withdraw(commitment=commitment),
+        _("The commitment is withdrawn; the fairness page keeps showing it."),
+    )
     return redirect(tournament)
 
 
@@ -227,14 +206,14 @@ def _session_step(request, tournament, number, service, done, **options):
 def session_open(request, tournament, number):
     """Open a session for play; refused while withdrawn players hold seats, unless the post
     confirms that they are playing after all (the overview's second button)."""
-    return _session_step(
+    session = get_session(tournament, number)
+    playing = request.POST.get("playing_after_all") == "1"
+    action_told(
         request,
-        tournament,
-        number,
-        services.session_open,
-        _("Session %(n)s is open for play."),
-        playing_after_all=request.POST.get("playing_after_all") == "1",
+        lambda: services.session_open(session=session, playing_after_all=playing),
+        _("Session %(n)s is open for play.") % {"n": number},
     )
+    return redirect(tournament)
 
 
 @tournament_page("organiser", POST)
@@ -251,9 +230,13 @@ def session_publish(request, tournament, number):
 
 @tournament_page("organiser", POST)
 def session_close(request, tournament, number):
-    return _session_step(
-        request, tournament, number, services.session_close, _("Session %(n)s is closed.")
+    session = get_session(tournament, number)
+    action_told(
+        request,
+        lambda: services.session_close(session=session),
+        _("Session %(n)s is closed.") % {"n": number},
     )
+    return redirect(tournament)
 
 
 @tournament_page("organiser", FORM)
@@ -304,13 +287,13 @@ def seat_change(request, tournament, number):
 @tournament_page("organiser", POST)
 def session_cancel_draw(request, tournament, number):
     session = get_session(tournament, number)
-    try:
-        services.session_cancel_draw(session=session)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return redirect("seat_change", tournament.slug, number)
-    messages.success(request, _("The draw of session %(n)s is cancelled.") % {"n": number})
-    return redirect(tournament)
+    if action_told(
+        request,
+        lambda: services.session_cancel_draw(session=session),
+        _("The draw of session %(n)s is cancelled.") % {"n": number},
+    ):
+        return redirect(tournament)
+    return redirect("seat_change", tournament.slug, number)
 
 
 @tournament_page("organiser", FORM)
@@ -406,16 +389,15 @@ def table_extra_time(request, tournament, number, table):
     the form is, with the outcome."""
     table = get_table(tournament, number, table)
     form = ExtraTimeForm(request.POST)
-    if form.is_valid():
-        try:
-            services.table_extra_time(table=table, minutes=form.cleaned_data["minutes"])
-        except ValidationError as error:
-            add_service_errors(form, error)
-    if form.errors:
+
+    def give():
+        return services.table_extra_time(table=table, minutes=form.cleaned_data["minutes"])
+
+    if form_saved(request, form, give):
+        messages.success(request, _extra_time_done(table))
+    else:
         refusal = [message for errors in form.errors.values() for message in errors]
         messages.error(request, " ".join(refusal))
-    else:
-        messages.success(request, _extra_time_done(table))
     return redirect("table_sheet", tournament.slug, number, table.number)
 
 

@@ -2,11 +2,10 @@
 session's penalty record, one A4 page each, printed like the table cards and by the same
 people (the tournament's referees and organisers)."""
 
-from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from tournament.selectors.paper import session_penalty_record, session_score_sheets
-from tournament.views.common import READ, get_session, page, roles, tournament_page
+from tournament.views.common import READ, get_session, page, tournament_page
 
 
 def _blank(request) -> bool:
@@ -29,23 +28,25 @@ def score_sheets(request, tournament, number):
     session = get_session(tournament, number)
     table = _table_number(request)
     sheets = session_score_sheets(session, blank=_blank(request), table=table)
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    error = ""
+    if table is not None and not sheets:
+        # Said beside the field, with the form to try another number.
+        error = _("Session %(session)s has no table %(table)s.") % {
+            "session": session.number,
+            "table": request.GET.get("table", ""),
+        }
+    return page(
+        request,
+        "referee/score_sheets.html",
+        tournament,
         session=session,
         sheets=sheets,
         blank=_blank(request),
         table=table,
         table_value=request.GET.get("table", ""),
+        table_error=error,
+        http_status=404 if error else 200,
     )
-    if table is not None and not sheets:
-        # Said beside the field, with the form to try another number.
-        context["table_error"] = _("Session %(session)s has no table %(table)s.") % {
-            "session": session.number,
-            "table": request.GET.get("table", ""),
-        }
-        return render(request, "referee/score_sheets.html", context, status=404)
-    return render(request, "referee/score_sheets.html", context)
 
 
 @tournament_page("referee", READ)

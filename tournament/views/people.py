@@ -3,7 +3,6 @@ people (matches by name to confirm, a search to link by hand, new people), and a
 public page of tournaments and results."""
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -23,7 +22,7 @@ from tournament.selectors.people import (
 from tournament.selectors.series import person_series
 from tournament.tables import paginate
 from tournament.tables.people import LinkedPlayersTable, PersonResultsTable
-from tournament.views.common import POST, READ, get_player, page, tournament_page
+from tournament.views.common import POST, READ, action_told, get_player, page, tournament_page
 
 
 def _suggestion_choices(suggestions) -> list[str]:
@@ -130,12 +129,11 @@ def people_link_by_ema(request, tournament):
 @tournament_page("organiser", POST)
 def person_unlink(request, tournament, number):
     player = get_player(tournament, number)
-    try:
-        services.person_unlink(player=player)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, _("%(player)s is no longer linked.") % {"player": player})
+    action_told(
+        request,
+        lambda: services.person_unlink(player=player),
+        _("%(player)s is no longer linked.") % {"player": player},
+    )
     return redirect("tournament_people", tournament.slug)
 
 

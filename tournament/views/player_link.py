@@ -4,7 +4,6 @@ address is the player's key, and it opens that one player's page only."""
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -15,22 +14,14 @@ from tournament import services
 from tournament.forms.check_in import OwnCheckInForm
 from tournament.players.player_links import player_for_token
 from tournament.selectors.player_link import player_own_page, player_session_hands
-from tournament.views.common import refusal_told, roles
-
-
-def _refused(request):
-    return render(request, "player_link/refused.html", status=403)
+from tournament.views.common import action_told, page, token_page
 
 
 @never_cache
 @require_safe
-def player_link(request, token):
+@token_page(player_for_token, "player_link/refused.html")
+def player_link(request, player, token):
     """The player's page (never cached: it changes with every hand of their table)."""
-    player = player_for_token(token)
-    if player is None:
-        return _refused(request)
-    tournament = player.tournament
-    context = roles(request, tournament)
     if "session" in request.GET:
         # The hands of a session played, asked for when the player opens it.
         form = OwnCheckInForm(request.GET)
@@ -39,32 +30,29 @@ def player_link(request, token):
         )
         if own is None:
             raise Http404
-        context.update(own=own)
-        return render(request, "player_link/_hands.html", context)
-    context.update(
-        tournament=tournament,
+        return render(request, "player_link/_hands.html", {"own": own})
+    return page(
+        request,
+        "player_link/page.html",
+        player.tournament,
         token=token,
         page=player_own_page(player),
         poll_seconds=settings.PLAYER_PAGE_SECONDS,
     )
-    return render(request, "player_link/page.html", context)
 
 
 @require_POST
-def player_link_check_in(request, token):
+@token_page(player_for_token, "player_link/refused.html")
+def player_link_check_in(request, player, token):
     """The player checks in for the session whose check-in is open, then sees their page."""
-    player = player_for_token(token)
-    if player is None:
-        return _refused(request)
     form = OwnCheckInForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose the session to check in for."))
         return redirect("player_link", token)
     number = form.cleaned_data["session"]
-    try:
-        services.player_check_in(player=player, number=number)
-    except ValidationError as refused:
-        refusal_told(request, refused)
-    else:
-        messages.success(request, _("Checked in for session %(n)s.") % {"n": number})
+    action_told(
+        request,
+        lambda: services.player_check_in(player=player, number=number),
+        _("Checked in for session %(n)s.") % {"n": number},
+    )
     return redirect("player_link", token)

@@ -3,13 +3,13 @@ fairness of the committed draw."""
 
 import json
 
-from django.http import Http404, HttpResponse, QueryDict
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from tournament import seating
 from tournament.forms.tournaments import DrawForm
-from tournament.permissions import can_create_tournament
+from tournament.permissions import can_create_tournament, is_organiser, is_referee
 from tournament.selectors.fairness import (
     draw_commitments,
     fairness_page,
@@ -41,10 +41,12 @@ from tournament.tables.seating import (
     SeatingTable,
 )
 from tournament.views.common import (
+    found_or_404,
     get_player_of,
     get_session,
     get_session_of,
     get_tournament,
+    page,
     roles,
 )
 from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
@@ -66,16 +68,18 @@ def home(request):
 @require_safe
 def tournament_detail(request, slug):
     tournament = get_tournament(request, slug)
-    context = roles(request, tournament)
-    staff = context["is_organiser"] or context["is_referee"]
-    # Organisers and referees see a draw under review; everybody else, published draws.
+    # Organisers and referees (``is_referee`` counts both) see a draw under review; everybody
+    # else, published draws.
+    staff = is_referee(request.user, tournament)
     overview = tournament_overview(tournament, published_only=not staff)
     commitments = draw_commitments(tournament)
     live = live_commitment(commitments)
     pending = live if live is not None and live.revealed_at is None else None
-    organiser = context["is_organiser"]
-    context.update(
-        tournament=tournament,
+    organiser = is_organiser(request.user, tournament)
+    return page(
+        request,
+        "tournaments/detail.html",
+        tournament,
         sessions=overview.sessions,
         player_count=overview.active_players,
         substitutes=overview.substitutes,
@@ -86,32 +90,29 @@ def tournament_detail(request, slug):
         can_commit=organiser and live is None and not overview.sessions,
         sign_up_taken=not sign_up_closed_reason(tournament),
     )
-    return render(request, "tournaments/detail.html", context)
 
 
-def _hidden_sessions(context, tournament) -> frozenset[int]:
+def _hidden_sessions(request, tournament) -> frozenset[int]:
     """The drawn sessions kept from the visitor: those under review, but for organisers and
-    referees, who review them."""
-    if context["is_organiser"] or context["is_referee"]:
+    referees (``is_referee`` counts both), who review them."""
+    if is_referee(request.user, tournament):
         return frozenset()
     return frozenset(sessions_under_review(tournament))
 
 
-def _under_review(request, context, tournament, session):
+def _under_review(request, tournament, session):
     """The page a visitor gets for a draw not published yet, which only organisers and
     referees see; None for them, or once it is published."""
-    if session.is_published or context["is_organiser"] or context["is_referee"]:
+    if session.is_published or is_referee(request.user, tournament):
         return None
-    context.update(tournament=tournament, session=session)
-    return render(request, "seating/under_review.html", context, status=404)
+    return page(request, "seating/under_review.html", tournament, session=session, http_status=404)
 
 
 @require_safe
 def seating_page(request, slug, number):
     session = get_session_of(slug, number)
     tournament = session.tournament
-    roles_held = roles(request, tournament)
-    if refused := _under_review(request, roles_held, tournament, session):
+    if refused := _under_review(request, tournament, session):
         return refused
     version = seating_key(tournament, as_read=True)
     # What the page reads of its query: the page of the tables and the page of the plan.
@@ -128,7 +129,7 @@ def seating_page(request, slug, number):
             plan = PlanPlayersTable(figures.plan_players, with_changes=bool(figures.plan.replans))
             plan = paginate(request, plan, query)
         return {
-            **roles_held,
+            **roles(request, tournament),
             "page_path": page_path(request, query),
             "tournament": tournament,
             "session": session,
@@ -148,8 +149,8 @@ def seating_page(request, slug, number):
     # without it, and the tournament's name and link (which the services' changes raise it
     # for, not the admin's).
     shown = (session.pk, version, session.published_at, tournament.name, tournament.slug)
-    page = page_key("seating-page", shown, query)
-    return shared_page(request, page, "seating/seating.html", context)
+    key = page_key("seating-page", shown, query)
+    return shared_page(request, key, "seating/seating.html", context)
 
 
 @require_safe
@@ -158,18 +159,18 @@ def seating_by_name(request, slug, number):
     tournament = get_tournament(request, slug)
     session = get_session(tournament, number)
     query = request.GET.get("q", "").strip()[:60]
-    context = roles(request, tournament)
-    if refused := _under_review(request, context, tournament, session):
+    if refused := _under_review(request, tournament, session):
         return refused
     seats = session_seats_by_name(session, query)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "seating/by_name.html",
+        tournament,
         session=session,
         query=query,
         seats=seats,
         by_name=SeatingByNameTable(seats, slug=tournament.slug),
     )
-    return render(request, "seating/by_name.html", context)
 
 
 @require_safe
@@ -180,9 +181,10 @@ def player_page(request, slug, number):
     tournament = player.tournament
     version = seating_key(tournament, as_read=True)
     schedule, planned, tables = player_seating(player, version=version)
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "seating/player.html",
+        tournament,
         player=player,
         schedule=schedule,
         planned=planned,
@@ -197,7 +199,6 @@ def player_page(request, slug, number):
         kept_seconds=STANDINGS_CACHE_SECONDS,
         record=player_record(player, tables, as_read=True),
     )
-    return render(request, "seating/player.html", context)
 
 
 @require_safe
@@ -205,10 +206,8 @@ def fairness(request, slug):
     """The committed draw: the hash and what it covers before the draw; the seed, the public
     value, the record to download and the command that checks it after."""
     tournament = get_tournament(request, slug)
-    context = roles(request, tournament)
-    page = fairness_page(tournament, under_review=_hidden_sessions(context, tournament))
-    context.update(tournament=tournament, page=page)
-    return render(request, "seating/fairness.html", context)
+    shown = fairness_page(tournament, under_review=_hidden_sessions(request, tournament))
+    return page(request, "seating/fairness.html", tournament, page=shown)
 
 
 @require_safe
@@ -216,11 +215,8 @@ def fairness_record_file(request, slug):
     """The live commitment's fairness record, as a file to give to
     ``python -m tournament.seating verify``."""
     tournament = get_tournament(request, slug)
-    live = live_commitment(draw_commitments(tournament))
-    if live is None:
-        raise Http404
-    hidden = _hidden_sessions(roles(request, tournament), tournament)
-    record = fairness_record(live, under_review=hidden)
+    live = found_or_404(live_commitment(draw_commitments(tournament)))
+    record = fairness_record(live, under_review=_hidden_sessions(request, tournament))
     response = HttpResponse(
         json.dumps(record, ensure_ascii=False, indent=2) + "\n",
         content_type="application/json; charset=utf-8",

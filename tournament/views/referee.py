@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -28,6 +28,7 @@ from tournament.forms.hands import (
 from tournament.forms.service_errors import add_service_errors
 from tournament.hall import device_links
 from tournament.language.formatting import SEAT_LABELS, WIND_NAMES, hand_outcome_words, signed
+from tournament.permissions import is_organiser
 from tournament.scoring import Outcome
 from tournament.selectors.referees import referee_home
 from tournament.selectors.sheets import (
@@ -44,7 +45,9 @@ from tournament.tables.referees import SessionTablesTable
 from tournament.views.common import (
     READ,
     entering_user,
+    found_or_404,
     get_session,
+    page,
     roles,
     table_access,
     table_entry_required,
@@ -58,11 +61,12 @@ if TYPE_CHECKING:
 @tournament_page("referee", READ)
 def referee_home_page(request, tournament):
     """The session in play with the referee's own tables; an organiser sees every table."""
-    context = roles(request, tournament)
-    referee = None if context["is_organiser"] else request.user
-    home = referee_home(tournament, referee=referee)
-    context.update(
-        tournament=tournament,
+    organiser = is_organiser(request.user, tournament)
+    home = referee_home(tournament, referee=None if organiser else request.user)
+    return page(
+        request,
+        "referee/home.html",
+        tournament,
         # Each session in play with its tables, sorted and paged by parameters of its own.
         sessions=[
             (
@@ -72,7 +76,7 @@ def referee_home_page(request, tournament):
                     SessionTablesTable(
                         item.tables,
                         slug=tournament.slug,
-                        with_referee=context["is_organiser"],
+                        with_referee=organiser,
                         prefix=f"session-{item.session.number}-",
                     ),
                 ),
@@ -82,20 +86,18 @@ def referee_home_page(request, tournament):
         closed_sessions=home.closed,
         not_open_sessions=home.not_open,
     )
-    return render(request, "referee/home.html", context)
 
 
 def _table_context(request, tournament, sheet) -> dict:
     """What every page of one table shows: the table, its sheet and the hands missing."""
-    context = roles(request, tournament)
-    context.update(
-        tournament=tournament,
-        session=sheet.table.session,
-        table=sheet.table,
-        sheet=sheet,
-        missing=sheet.missing,
-    )
-    return context
+    return {
+        **roles(request, tournament),
+        "tournament": tournament,
+        "session": sheet.table.session,
+        "table": sheet.table,
+        "sheet": sheet,
+        "missing": sheet.missing,
+    }
 
 
 def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None):
@@ -342,10 +344,9 @@ def table_sheet_page(request, slug, number, table):
         # Refused: show the sheet as it is now, and the stored hand beside a different entry
         # for it (another tablet's, or this form's first save), with the way to correct it.
         sheet = table_sheet(table)
-        posted = _posted_number(request.POST)
-        stored = _stored_beside(form, sheet, posted)
+        stored = _stored_beside(form, sheet, posted_number)
         if conflict and _wants_json(request):
-            correct = reverse("hand_edit", args=[slug, number, table.number, posted])
+            correct = reverse("hand_edit", args=[slug, number, table.number, posted_number])
             return _conflict_json(form, stored, correct)
         if conflict:
             _fresh_key(form)
@@ -370,9 +371,7 @@ def hand_edit(request, slug, number, table, hand):
     """Correct an entered hand; a concurrent change is refused, never overwritten."""
     tournament, table = table_access(request, slug, number, table)
     sheet = table_sheet(table)
-    hand = sheet.hand(hand)
-    if hand is None:
-        raise Http404
+    hand = found_or_404(sheet.hand(hand))
     stored = None
     players = sheet.players
     slot = _slot(hand.number)
@@ -383,14 +382,10 @@ def hand_edit(request, slug, number, table, hand):
         penalties = PenaltyFormSet(
             request.POST, prefix="penalty", form_kwargs={"players": players, "slot": slot}
         )
-        if "compute" in request.POST:
+        if "compute" in request.POST or "add_penalty" in request.POST:
             kwargs = {"players": players, "slot": slot, "editing": True}
-            return _compute(request, tournament, sheet, form, penalties, kwargs, editing=hand)
-        if "add_penalty" in request.POST:
-            kwargs = {"players": players, "slot": slot, "editing": True}
-            return _add_penalty_row(
-                request, tournament, sheet, form, penalties, kwargs, editing=hand
-            )
+            show = _compute if "compute" in request.POST else _add_penalty_row
+            return show(request, tournament, sheet, form, penalties, kwargs, editing=hand)
         if _save_hand(request, table, form, penalties, editing=True):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
@@ -508,18 +503,18 @@ def table_cards(request, tournament, number):
     also carry each table's device link and its QR code (a referee could otherwise hand a
     tablet any table's link)."""
     session = get_session(tournament, number)
-    context = roles(request, tournament)
     sheets = session_sheets(session)
     links = [None] * len(sheets)
-    if context["is_organiser"]:
+    if is_organiser(request.user, tournament):
         links = [
             device_links.device_link_card(sheet.table, request.build_absolute_uri)
             for sheet in sheets
         ]
-    context.update(
-        tournament=tournament,
+    return page(
+        request,
+        "referee/cards.html",
+        tournament,
         session=session,
         sheets=sheets,
         cards=list(zip(sheets, links, strict=True)),
     )
-    return render(request, "referee/cards.html", context)

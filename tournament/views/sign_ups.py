@@ -2,10 +2,9 @@
 status, and withdrawing), and the organiser's board (accept, refuse, move on the waiting
 list)."""
 
-from django.contrib import messages
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -26,10 +25,11 @@ from tournament.tables.sign_ups import (
 from tournament.views.common import (
     POST,
     READ,
+    action_told,
+    found_or_404,
     get_tournament,
     page,
-    refusal_told,
-    roles,
+    token_page,
     tournament_page,
 )
 
@@ -38,7 +38,6 @@ from tournament.views.common import (
 def sign_up_form(request, slug):
     """The public sign-up form; a sign-up taken goes to its own page."""
     tournament = get_tournament(request, slug)
-    context = roles(request, tournament)
     closed = sign_up_closed_reason(tournament)
     form = SignUpForm(request.POST or None)
     status = 200
@@ -60,26 +59,20 @@ def sign_up_form(request, slug):
             # Refused for the tournament's number of sign-ups, not for what was typed. (An
             # e-mail address used too often is said beside its field, as a field's error.)
             status = 429
-    context.update(tournament=tournament, form=form, closed=closed)
-    return render(request, "sign_ups/form.html", context, status=status)
-
-
-def _refused(request):
-    return render(request, "sign_ups/refused.html", status=403)
+    return page(
+        request, "sign_ups/form.html", tournament, form=form, closed=closed, http_status=status
+    )
 
 
 @never_cache
 @require_safe
-def sign_up_status(request, token):
+@token_page(sign_up_for_token, "sign_ups/refused.html")
+def sign_up_status(request, found, token):
     """Where a sign-up stands, with its withdrawal before the first draw."""
-    found = sign_up_for_token(token)
-    if found is None:
-        return _refused(request)
-    tournament = found.tournament
     return page(
         request,
         "sign_ups/status.html",
-        tournament,
+        found.tournament,
         sign_up=found,
         token=token,
         place=waiting_place(found),
@@ -88,16 +81,13 @@ def sign_up_status(request, token):
 
 
 @require_POST
-def sign_up_withdraw(request, token):
-    found = sign_up_for_token(token)
-    if found is None:
-        return _refused(request)
-    try:
-        services.sign_up_withdraw(sign_up=found)
-    except ValidationError as refused:
-        refusal_told(request, refused)
-    else:
-        messages.success(request, _("Your sign-up is withdrawn."))
+@token_page(sign_up_for_token, "sign_ups/refused.html")
+def sign_up_withdraw(request, found, token):
+    action_told(
+        request,
+        lambda: services.sign_up_withdraw(sign_up=found),
+        _("Your sign-up is withdrawn."),
+    )
     return redirect("sign_up_status", token)
 
 
@@ -130,19 +120,12 @@ ACTIONS = {
 def sign_up_decide(request, tournament, pk, action):
     if action not in ACTIONS:
         raise Http404
-    found = sign_up_by_id(tournament, pk)
-    if found is None:
-        raise Http404
-    try:
-        ACTIONS[action](found)
-    except ValidationError as refused:
-        refusal_told(request, refused)
-    else:
-        done = {
-            "accept": _("%(name)s is accepted."),
-            "refuse": _("%(name)s's sign-up is refused."),
-            "up": _("%(name)s moved up the waiting list."),
-            "down": _("%(name)s moved down the waiting list."),
-        }[action]
-        messages.success(request, done % {"name": found.name})
+    found = found_or_404(sign_up_by_id(tournament, pk))
+    done = {
+        "accept": _("%(name)s is accepted."),
+        "refuse": _("%(name)s's sign-up is refused."),
+        "up": _("%(name)s moved up the waiting list."),
+        "down": _("%(name)s moved down the waiting list."),
+    }[action]
+    action_told(request, lambda: ACTIONS[action](found), done % {"name": found.name})
     return redirect("sign_up_list", tournament.slug)

@@ -13,8 +13,6 @@ copy (``downloads``); the pages that link them say when the download gives the p
 version's file while a newer one is prepared.
 """
 
-from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -27,7 +25,7 @@ from tournament.selectors.standings import standings_found, tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.tables import page_value, paginate, sort_value
 from tournament.tables.standings import StandingsTable, TeamStandingsTable
-from tournament.views.common import get_tournament, roles
+from tournament.views.common import READ, get_tournament, page, roles, tournament_page
 from tournament.views.downloads import export_download
 from tournament.views.shared_pages import page_key, page_path, page_query, shared_page
 
@@ -104,8 +102,8 @@ def standings_page(request, slug):
         tournament.name,
         tournament.slug,
     )
-    page = page_key("standings-page", shown, query)
-    return shared_page(request, page, "standings/standings.html", context)
+    key = page_key("standings-page", shown, query)
+    return shared_page(request, key, "standings/standings.html", context)
 
 
 def _tournament_download(request, slug, kind: str):
@@ -135,16 +133,18 @@ def ema_csv(request, slug):
     return _tournament_download(request, slug, "ema.csv")
 
 
-@login_required
-@require_safe
-def ema_results(request, slug):
+@tournament_page("organiser", READ)
+def ema_results(request, tournament):
     """*Results for the EMA*: the EMA's checks, each passed or failed with what fails it, the
     tournament's ranking weight factor by factor, and the downloads."""
-    tournament = get_tournament(request, slug, role="organiser")
-    context = roles(request, tournament)
     behind = exports_behind(tournament, export_version(tournament), {"ema.xlsx": "", "ema.csv": ""})
-    context.update(tournament=tournament, report=ema_report(tournament), downloads_behind=behind)
-    return render(request, "standings/ema.html", context)
+    return page(
+        request,
+        "standings/ema.html",
+        tournament,
+        report=ema_report(tournament),
+        downloads_behind=behind,
+    )
 
 
 @require_safe

@@ -2,22 +2,15 @@
 and the sessions' figures. Anyone may read it; the figures are cached under the
 tournament's version (``tournament_figures``)."""
 
-from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from tournament.selectors.statistics import tournament_figures
-from tournament.views.common import get_tournament, roles
+from tournament.views.common import get_tournament, page
 
 
 @require_safe
 def statistics_page(request, slug):
     tournament = get_tournament(request, slug)
-    return render(
-        request,
-        "statistics/tournament.html",
-        {
-            "tournament": tournament,
-            "figures": tournament_figures(tournament),
-            **roles(request, tournament),
-        },
+    return page(
+        request, "statistics/tournament.html", tournament, figures=tournament_figures(tournament)
     )
