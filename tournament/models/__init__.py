@@ -1,5 +1,5 @@
 """Data of a tournament and the invariants the database can enforce, one module per area
-(docs/architecture.md lists them), everything other packages use named from here.
+(docs/architecture.md lists them), the models named from here.
 
 Behaviour lives in ``services`` (writes), ``selectors`` (reads) and the pure
 cores ``scoring`` and ``seating``; the models only hold data and constraints.

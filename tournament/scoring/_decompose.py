@@ -6,7 +6,8 @@ bamboo (suit = index // 9, rank = index % 9, rank 0 is the one), 27–30 winds E
 
 Sets never cross a suit, so the concealed part is split per *group*: the three suits (nine
 ranks each) and the seven honours (one tile each, pungs and pairs only). Each group's
-arrangements and waits depend only on its own counts and are memoised on the count tuple;
+arrangements and waits depend only on its own counts and are memoised on them (a suit's on
+the suit and its counts, in tile indices);
 a whole hand's arrangements are then a product of a few cached lists.
 """
 

@@ -36,7 +36,8 @@ class TournamentOverview:
 
 def _counted(rows, group: str = "session") -> Coalesce:
     """The number of ``rows`` (a session's seats or tables, or what lies under a tournament:
-    filtered by an ``OuterRef`` to the row ``group`` leads to), as a scalar subquery. Counted
+    filtered by an ``OuterRef`` to the row that the path ``group`` leads to), as a scalar
+    subquery. Counted
     so rather than through a join: a join makes the query group the session's 250 tables, and
     SQLite then ran the seats' subquery once per table (410 ms at 1,000 players × 10
     sessions, against 2.4 ms so)."""

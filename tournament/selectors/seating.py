@@ -39,11 +39,11 @@ from tournament.selectors.lookups import (
 def drawn_tables(
     tournament, numbers: list[int] | None = None, *, as_drawn: bool = False
 ) -> dict[int, list[tuple[int, ...]]]:
-    """Session number -> its tables in table order, each the players' numbers East..North as
-    drawn: in the order of their lots, which every draw gives in seat order (players recorded
-    in each other's seats after the draw keep their lots: ``services.table_seats_swap``). Of
-    sessions ``numbers`` only, when given; ``as_drawn``: a substitute given a seat by hand
-    counted as the drawn player it replaces. One query."""
+    """Session number -> its tables in table order, each the numbers of the players holding
+    its seats, East..North: in the order of their lots, which every draw gives in seat order
+    (players recorded in each other's seats after the draw keep their lots:
+    ``services.table_seats_swap``). Of sessions ``numbers`` only, when given; ``as_drawn``: a
+    substitute given a seat by hand counted as the drawn player it replaces. One query."""
     seats = Seat.objects.filter(session__tournament=tournament)
     if numbers is not None:
         seats = seats.filter(session__number__in=numbers)

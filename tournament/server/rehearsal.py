@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -28,6 +27,7 @@ from tournament.scoring import Outcome, PenaltyKind
 from tournament.seating import HANDS_PER_SESSION
 from tournament.seating.draw import SEED_MAX, SEED_MIN
 from tournament.server.planner_statistics import planner_statistics_refresh
+from tournament.services.common import refused
 
 # The tournament's time limit; it only shows on the table clocks.
 SESSION_MINUTES = 150
@@ -157,10 +157,6 @@ class SessionPlayed:
     play_seconds: float
 
 
-def _refused(field: str, message: str, code: str) -> ValidationError:
-    return ValidationError({field: ValidationError(message, code=code)})
-
-
 def _max_sessions() -> int:
     """The most sessions a tournament may have, as its model allows."""
     field = Tournament._meta.get_field("session_count")
@@ -172,7 +168,7 @@ def _check_arguments(*, players, sessions, seed, slug, played) -> None:
         return isinstance(value, int) and not isinstance(value, bool)
 
     if not whole(players) or players < 4 or players % 4:
-        raise _refused(
+        raise refused(
             "players",
             _(
                 "The number of players must be a multiple of 4, at least 4 (tables of four): "
@@ -183,27 +179,27 @@ def _check_arguments(*, players, sessions, seed, slug, played) -> None:
         )
     most = _max_sessions()
     if not whole(sessions) or not 1 <= sessions <= most:
-        raise _refused(
+        raise refused(
             "sessions",
             _("The number of sessions must be from 1 to %(most)s: got %(sessions)s.")
             % {"most": most, "sessions": sessions},
             "bad_session_count",
         )
     if not whole(played) or not 0 <= played <= sessions:
-        raise _refused(
+        raise refused(
             "played",
             _("The sessions played must be from 0 to %(sessions)s: got %(played)s.")
             % {"sessions": sessions, "played": played},
             "bad_played_count",
         )
     if not whole(seed) or seed < 0:
-        raise _refused(
+        raise refused(
             "seed",
             _("The seed must be a whole number of zero or more: got %(seed)s.") % {"seed": seed},
             "bad_seed",
         )
     if Tournament.objects.filter(slug=slug).exists():
-        raise _refused(
+        raise refused(
             "slug",
             _("A tournament with the short name %(slug)s already exists: choose another slug.")
             % {"slug": slug},

@@ -118,7 +118,8 @@ def player_check_in(*, player: Player, number: int, ticked_by=None) -> CheckIn:
             _("%(player)s has withdrawn from the tournament.") % {"player": player},
             code="player_withdrawn",
         )
-    # Two taps at once on another connection: the first one's check-in stands.
+    # Two taps at once on another connection: get_or_create reads again the check-in the
+    # first one stored when its own insert is refused by the unique constraint; that one stands.
     check_in, created = CheckIn.objects.get_or_create(
         scheduled_session=scheduled, player=player, defaults={"ticked_by": ticked_by}
     )

@@ -176,9 +176,7 @@ def settle(*, penalties: Sequence[PenaltyEntry], **result) -> scoring.Settlement
     try:
         return scoring.settle_hand(hand_result(**result, penalties=penalties))
     except scoring.SettlementError as error:
-        raise ValidationError(
-            {error.field: ValidationError(_hand_message(error), code=error.code)}
-        ) from error
+        raise refused(error.field, _hand_message(error), error.code) from error
     except ValueError as error:  # an unknown outcome or penalty kind
         raise ValidationError(_("Unknown outcome or penalty kind."), code="invalid") from error
 

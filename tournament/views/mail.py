@@ -5,13 +5,11 @@ from django.shortcuts import redirect
 from django.utils.translation import ngettext
 
 from tournament import services
-from tournament.selectors.mail import mail_counts, tournament_emails
+from tournament.selectors.mail import STATUSES, mail_counts, tournament_emails
 from tournament.selectors.tasks import queue_state
 from tournament.tables import paginate
 from tournament.tables.mail import EmailsTable
 from tournament.views.common import POST, READ, page, tournament_page
-
-STATUSES = ("sent", "queued", "failed")
 
 
 @tournament_page("organiser", READ)
