@@ -196,10 +196,11 @@ bench-workbook: $(STAMP)
 # 1,000-player tournament in session 3 of 8 on the PostgreSQL of DATABASE_URL (default: the
 # local server's `test`; a database of its own, dropped after) and the Redis of
 # MCR_BENCH_REDIS_URL (default: database 13 of the local Redis, emptied); one server, then two
-# (`make serve` each): 250 tablets at the pace of play, spectators at 200 requests a second,
-# a burst of 200 saves with a server killed (SIGKILL) and started again. Prints the saves'
-# and pages' times, lost/duplicated hands, stale reads, the connections at the peak (about
-# 7 minutes; not part of `make test`). BENCH_CLUSTER_ARGS="--players 10000 --burst 500" for
+# (`make serve` each), each with one pool of workers and then hall first (docs/deploy.md): 250
+# tablets at the pace of play, spectators at 200 requests a second, a burst of 200 saves with
+# a server killed (SIGKILL) and started again. Prints the saves' and pages' times,
+# lost/duplicated hands, stale reads, the connections at the peak (about 20 minutes; not part
+# of `make test`). BENCH_CLUSTER_ARGS="--players 10000 --burst 500" for
 # the stress run (about 25 minutes); "--against ../other-checkout" runs another checkout's
 # servers first on the same load, both sides printed side by side.
 .PHONY: bench-cluster

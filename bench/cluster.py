@@ -2,7 +2,7 @@
 spectators, and a server killed in the middle of a burst.
 
     .venv/bin/python bench/cluster.py [--players 1000] [--pace-seconds 150] [--burst 200]
-        [--spectators 200] [--layouts one,two] [--against OTHER_CHECKOUT]
+        [--spectators 200] [--layouts one,one-hall,two,two-hall] [--against OTHER_CHECKOUT]
 
 (``make bench-cluster``.) 1,000 players by default, the event the site is built for
 (docs/architecture.md, "The scale it is built for"); ``--players 10000 --burst 500`` is the
@@ -16,7 +16,11 @@ run against each layout in turn:
 - **two**: two app servers with ``--workers`` workers each, a request sent to either as the
   proxy of docs/deploy.md does (the driver picks, per request, the server with the fewer
   requests in flight; a server that refused a connection is left out for a few seconds, as
-  the proxy's health check does).
+  the proxy's health check does);
+- **one-hall**, **two-hall**: the same machines run hall first (docs/deploy.md): each
+  machine's workers split in two pools of half as many, the hall's (``make serve``, with the
+  task worker) for the tablets and the spectators' (``make serve`` at nice 10, no task
+  worker) for the spectators' pages, each request sent to its pool as nginx's map does.
 
 Each layout's run:
 
@@ -30,9 +34,10 @@ Each layout's run:
    after one save in ten, the table's first player's page is read from each server and
    must count the hand just saved (a page older than the save is a stale read);
 3. **burst**: ``--burst`` tables save a hand within the same second; halfway through, one
-   app server is killed with SIGKILL and started again. A tablet keeps a save it got no
-   answer for and sends it again (the same form key) a second later, as the offline-safe
-   sheet does; the time counted is the referee's, from the first send to the answer.
+   app machine (both its pools, hall first) is killed with SIGKILL and started again. A
+   tablet keeps a save it got no answer for and sends it again (the same form key) a second
+   later, as the offline-safe sheet does; the time counted is the referee's, from the first
+   send to the answer.
 
 With ``--against`` (another checkout of the project, an older commit say, with its own
 ``.venv``: ``git worktree add ../base <commit> && make -C ../base .venv/.installed-app``),
@@ -418,17 +423,53 @@ def load(event, tablets, balancer, ports, number, args, rng, figures: Figures) -
     figures.spectators_asked, figures.spectators_dropped = count, pool.dropped
 
 
-def burst(tablets, servers, kill_index, number, figures: Figures) -> float:
-    """``tablets`` save hand ``number`` within one second; server ``kill_index`` is killed
+class Machine:
+    """One app machine: one ``make serve``, or hall first two (the hall's pool, then the
+    spectators' at a lower priority), killed and started again together."""
+
+    def __init__(self, database, workers: int, root: Path, *, hall_first: bool):
+        if hall_first:
+            self.servers = [
+                Server(database, workers=workers // 2, root=root),
+                Server(database, workers=workers // 2, root=root, spectators_only=True),
+            ]
+        else:
+            self.servers = [Server(database, workers=workers, root=root)]
+
+    @property
+    def hall_port(self) -> int:
+        return self.servers[0].port
+
+    @property
+    def spectators_port(self) -> int:
+        return self.servers[-1].port
+
+    def start(self, timeout: float) -> None:
+        for server in self.servers:
+            server.launch()
+        for server in self.servers:
+            server.wait_until_up(timeout)
+
+    def kill(self) -> None:
+        for server in self.servers:
+            server.kill()
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+
+def burst(tablets, machines, kill_index, number, figures: Figures) -> float:
+    """``tablets`` save hand ``number`` within one second; machine ``kill_index`` is killed
     halfway through and started again. The restart's duration, in seconds."""
     restart: dict = {}
     half = len(tablets) // 2
 
     def kill_and_restart():
         try:
-            servers[kill_index].kill()
+            machines[kill_index].kill()
             started = time.monotonic()
-            servers[kill_index].start(timeout=120)
+            machines[kill_index].start(timeout=120)
             restart["seconds"] = time.monotonic() - started
         except Exception as error:  # reported on the caller's thread, after the burst
             restart["error"] = error
@@ -496,19 +537,21 @@ def stored(database: EventDatabase) -> dict:
     )
 
 
-def run_layout(
-    name, count, workers, database, event, tablets, number, args, rng, redis_cache, root
-):
-    """The three phases against ``count`` servers of the checkout ``root``; the figures."""
-    servers = [Server(database, workers=workers, root=root) for _ in range(count)]
+def run_layout(layout, database, event, tablets, number, args, rng, redis_cache, root):
+    """The three phases against the ``layout``'s machines (its count, workers a machine and
+    whether hall first) serving the checkout ``root``; the figures."""
+    name, count, workers, hall_first = layout
+    machines = [Machine(database, workers, root, hall_first=hall_first) for _ in range(count)]
+    servers = [server for machine in machines for server in machine.servers]
     figures = Figures()
     try:
-        for server in servers:
-            server.start(timeout=180)
+        for machine in machines:
+            machine.start(timeout=180)
         ports = [server.port for server in servers]
-        balancer = Balancer(ports, random.Random(rng.random()))
+        balancer = Balancer([m.spectators_port for m in machines], random.Random(rng.random()))
+        tables = Balancer([m.hall_port for m in machines], random.Random(rng.random()))
         for tablet in tablets:
-            tablet.balancer = balancer
+            tablet.balancer = tables
         with ConnectionPeak(database.env["DATABASE_URL"]) as connections:
             if not tablets[0].cookies:
                 Pool(args.threads).run(
@@ -526,13 +569,13 @@ def run_layout(
             )
             (busy, ticks), (busy_before, ticks_before) = machine_ticks(), machine_before
             figures.machine_busy = (busy - busy_before) / max(ticks - ticks_before, 1)
-            restart = burst(tablets[: args.burst], servers, count - 1, number + 1, figures)
+            restart = burst(tablets[: args.burst], machines, count - 1, number + 1, figures)
         figures.connections = connections.peak
         figures.restart = restart
         figures.redis_mb = redis_cache.info("memory")["used_memory"] / 2**20
     finally:
-        for server in servers:
-            server.stop()
+        for machine in machines:
+            machine.stop()
     figures.name = name
     return figures
 
@@ -540,12 +583,14 @@ def run_layout(
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=2, help="per server of two")
+    parser.add_argument("--workers", type=int, default=2, help="per machine of two")
     parser.add_argument("--pace-seconds", type=float, default=150)
     parser.add_argument("--burst", type=int, default=200)
     parser.add_argument("--spectators", type=float, default=200, help="requests a second")
     parser.add_argument("--threads", type=int, default=96)
-    parser.add_argument("--layouts", default="one,two")
+    # Each machine count with one pool, then hall first: both sides of docs/deploy.md's
+    # "Hall first" in one run.
+    parser.add_argument("--layouts", default="one,one-hall,two,two-hall")
     parser.add_argument("--postgres-url", default=os.environ.get("DATABASE_URL") or DEFAULT_PG)
     parser.add_argument("--redis", default=os.environ.get("MCR_BENCH_REDIS_URL") or DEFAULT_REDIS)
     parser.add_argument("--seed", type=int, default=20261205)
@@ -577,8 +622,10 @@ def main(argv=None) -> int:
         )
         tablets = [Tablet(table, None) for table in sorted(event.tokens)]
         layouts = {
-            "one": ("one server", 1, args.workers * 2),
-            "two": ("two servers", 2, args.workers),
+            "one": ("one server", 1, args.workers * 2, False),
+            "two": ("two servers", 2, args.workers, False),
+            "one-hall": ("one, hall first", 1, args.workers * 2, True),
+            "two-hall": ("two, hall first", 2, args.workers, True),
         }
         checkouts = (
             [(args.against.resolve(), "(other)"), (ROOT, "")] if args.against else [(ROOT, "")]
@@ -586,15 +633,19 @@ def main(argv=None) -> int:
         number = 1
         for key in args.layouts.split(","):
             for root, side in checkouts:
-                name, count, workers = layouts[key]
+                name, count, workers, hall_first = layouts[key]
                 name = f"{name} {side}".strip()
+                pools = " in two pools (hall first)" if hall_first else ""
                 print(
-                    f"{name}: {count} × `make serve` in {root} with {workers} workers …", flush=True
+                    f"{name}: {count} × {workers} workers{pools}, the code of {root} …", flush=True
                 )
+                layout = (name, count, workers, hall_first)
                 figures = run_layout(
-                    name, count, workers, database, event, tablets, number, args, rng, cache, root
+                    layout, database, event, tablets, number, args, rng, cache, root
                 )
-                results.append((figures, count, workers))
+                # A machine's workers, hall first as the hall's pool + the spectators'.
+                split = f"({workers // 2} + {workers // 2})" if hall_first else workers
+                results.append((figures, count, split))
                 number += 2
         verdict = check([s for f, _c, _w in results for s in f.saves], stored(database))
     finally:

@@ -201,9 +201,19 @@ class Server:
     """``make serve`` on a free port (its own process group, so that a kill takes the
     master and every worker at once, as a crash of the machine's service would)."""
 
-    def __init__(self, database: EventDatabase, workers: int = 4, root: Path = ROOT):
+    def __init__(
+        self,
+        database: EventDatabase,
+        workers: int = 4,
+        root: Path = ROOT,
+        *,
+        spectators_only: bool = False,
+    ):
         self.database = database
         self.workers = workers
+        # The spectators' pool of docs/deploy.md's hall-first layout: at a lower CPU priority
+        # (nice 10) and without a task worker of its own (the hall's pool has one).
+        self.spectators_only = spectators_only
         # The checkout served: this one, or another (``bench/cluster.py --against``).
         self.root = root
         self.port = free_port()
@@ -218,8 +228,12 @@ class Server:
         """``make serve`` started, not waited for: servers launched together start side by
         side (``wait_until_up`` each)."""
         env = {**self.database.env, "PORT": str(self.port), "MCR_WORKERS": str(self.workers)}
+        command = ["make", "--no-print-directory", "-s", "serve"]
+        if self.spectators_only:
+            env["TASK_WORKERS"] = "0"
+            command = ["nice", "-n", "10", *command]
         self.process = subprocess.Popen(
-            ["make", "--no-print-directory", "-s", "serve"],
+            command,
             cwd=self.root,
             env=env,
             stdout=self.log,
