@@ -57,7 +57,6 @@ Exit status 1 if a hand was lost or duplicated or a read was stale.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
@@ -73,13 +72,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hall import (
     ROOT,
+    Answer,
+    Balancer,
     EventDatabase,
+    Machine,
     Save,
-    Server,
     check,
     cpu_seconds,
     machine_ticks,
     percentile,
+    request,
     save_request,
 )
 
@@ -91,78 +93,7 @@ SESSION = PLAYED + 1
 HANDS_PLAYED = re.compile(rb'id="stat-hands-played">(\d+)<')
 
 
-# ---------------------------------------------------------------- the servers and requests
-
-
-class Balancer:
-    """Sends each request to a server as a proxy balancing by least connections does
-    (nginx's ``least_conn``, haproxy's ``balance leastconn``: docs/deploy.md): to the server
-    with the fewest requests in flight, at random among equals. A server that refused a
-    connection is left out for ``rest`` seconds."""
-
-    def __init__(self, ports: list[int], rng: random.Random, rest: float = 3.0):
-        self.ports = ports
-        self.rng = rng
-        self.rest = rest
-        self.down_until: dict[int, float] = {}
-        self.in_flight = dict.fromkeys(ports, 0)
-        self.lock = threading.Lock()
-
-    def pick(self) -> int:
-        """A server for one request, counted in flight until ``done``."""
-        now = time.monotonic()
-        with self.lock:
-            up = [p for p in self.ports if self.down_until.get(p, 0) <= now] or self.ports
-            fewest = min(self.in_flight[p] for p in up)
-            port = self.rng.choice([p for p in up if self.in_flight[p] == fewest])
-            self.in_flight[port] += 1
-            return port
-
-    def done(self, port: int) -> None:
-        with self.lock:
-            self.in_flight[port] -= 1
-
-    def refused(self, port: int) -> None:
-        with self.lock:
-            self.down_until[port] = time.monotonic() + self.rest
-
-    def request(self, method: str, path: str, **kwargs) -> Answer:
-        """``request`` on the server picked; one that does not answer is left out a while."""
-        port = self.pick()
-        try:
-            answer = request(port, method, path, **kwargs)
-        finally:
-            self.done(port)
-        if answer.status is None:
-            self.refused(port)
-        return answer
-
-
-@dataclass
-class Answer:
-    status: int | None  # None: no answer
-    body: bytes
-    milliseconds: float
-    port: int
-
-
-def request(port: int, method: str, path: str, *, body=None, headers=None) -> Answer:
-    """One request on a connection of its own (the servers' sync workers close it after)."""
-    started = time.perf_counter()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        payload = response.read()
-        status = response.status
-        cookies = [v for h, v in response.getheaders() if h.lower() == "set-cookie"]
-    except (OSError, http.client.HTTPException):
-        status, payload, cookies = None, b"", []
-    finally:
-        connection.close()
-    answer = Answer(status, payload, (time.perf_counter() - started) * 1000, port)
-    answer.cookies = cookies
-    return answer
+# ---------------------------------------------------------------- the tablets
 
 
 class Tablet:
@@ -421,42 +352,6 @@ def load(event, tablets, balancer, ports, number, args, rng, figures: Figures) -
     pool.run(calls)
     figures.spectator_seconds = time.monotonic() - started
     figures.spectators_asked, figures.spectators_dropped = count, pool.dropped
-
-
-class Machine:
-    """One app machine: one ``make serve``, or hall first two (the hall's pool, then the
-    spectators' at a lower priority), killed and started again together."""
-
-    def __init__(self, database, workers: int, root: Path, *, hall_first: bool):
-        if hall_first:
-            self.servers = [
-                Server(database, workers=workers // 2, root=root),
-                Server(database, workers=workers // 2, root=root, spectators_only=True),
-            ]
-        else:
-            self.servers = [Server(database, workers=workers, root=root)]
-
-    @property
-    def hall_port(self) -> int:
-        return self.servers[0].port
-
-    @property
-    def spectators_port(self) -> int:
-        return self.servers[-1].port
-
-    def start(self, timeout: float) -> None:
-        for server in self.servers:
-            server.launch()
-        for server in self.servers:
-            server.wait_until_up(timeout)
-
-    def kill(self) -> None:
-        for server in self.servers:
-            server.kill()
-
-    def stop(self) -> None:
-        for server in self.servers:
-            server.stop()
 
 
 def burst(tablets, machines, kill_index, number, figures: Figures) -> float:
