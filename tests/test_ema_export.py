@@ -139,6 +139,8 @@ def test_the_tournament_block_above_the_results(cup):
     services.player_save(tournament=cup, player=cup.players.get(number=1), team="Lyon")
     assert block(workbook(cup)["Results"]) == {
         "Tournament": "Standings Cup",
+        "City": None,
+        "Country": None,
         "Players": 7,
         "Substitutes": 1,
         "Substitute limit": 3,

@@ -588,14 +588,14 @@ def test_the_standings_open_with_the_tournaments_name_days_and_when_the_file_was
     made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
     assert workbook.heading_rows(standings_scenario, made) == [
         ("Standings Cup",),
-        ("May 16, 2026 – May 18, 2026",),
-        ("Made on May 18, 2026, 6:30 p.m.",),
+        ("16 May 2026 – 18 May 2026",),
+        ("Made on 18 May 2026, 18:30 (UTC)",),
         (),
     ]
     sheet = load(standings_scenario)["Standings"]
     assert (sheet["A1"].value, sheet["A2"].value) == (
         "Standings Cup",
-        "May 16, 2026 – May 18, 2026",
+        "16 May 2026 – 18 May 2026",
     )
     assert sheet["A3"].value.startswith("Made on ")
     assert (sheet["A1"].font.bold, sheet["A1"].font.size) == (True, 14)
@@ -611,7 +611,7 @@ def test_the_heading_is_in_the_readers_language(standings_scenario):
     made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
     with translation.override("zh-hans"):
         _title, days, when, _blank = workbook.heading_rows(standings_scenario, made)
-    assert when == ("生成于 2026年5月18日 18:30",)
+    assert when == ("生成于 2026年5月18日 18:30（UTC）",)
     assert days[0].startswith("20")
 
 
@@ -621,6 +621,6 @@ def test_a_tournament_without_days_has_no_days_line(db):
     made = timezone.make_aware(datetime.datetime(2026, 5, 18, 18, 30))
     assert [row[:1] for row in workbook.heading_rows(tournament, made)] == [
         ("Standings Cup",),
-        ("Made on May 18, 2026, 6:30 p.m.",),
+        ("Made on 18 May 2026, 18:30 (UTC)",),
         (),
     ]

@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # The site's time zone for every request until a tournament's page sets its own.
+    "tournament.server.event_time.EventTimeMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -208,8 +210,15 @@ LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
 # The Chinese catalogue: `python manage.py catalogue` keeps it in step with the source and
 # compiles it (docs/translation.md); both the .po and the compiled .mo are committed.
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = "UTC"
+# The site's time zone: what a new tournament starts with when the organiser's browser does
+# not say its own, and the zone of the pages that belong to no tournament. Each tournament
+# has its own (``Tournament.time_zone``), activated for its pages, e-mails and files.
+TIME_ZONE = os.environ.get("MCR_TIME_ZONE", "").strip() or "UTC"
 USE_I18N = True
+# Dates and times as each language writes them: Django's own formats, except English's,
+# which are its American ones (12/06/2026, 8:04 a.m.): tournament/formats/en/ holds the
+# day-month-year and 24-hour clock an international event reads.
+FORMAT_MODULE_PATH = ["tournament.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -122,8 +122,9 @@ def test_overview_reads_the_same_number_of_queries_whatever_the_sessions(
     for number in range(1, sessions + 1):
         services.session_draw(tournament=tournament, number=number, seed=number)
     # The tournament, its sessions with their tables counted, the active players, the
-    # draw's commitments.
-    with django_assert_num_queries(4):
+    # draw's commitments, and its days as the timetable and the openings give them (it was
+    # given none of its own).
+    with django_assert_num_queries(5):
         response = client.get(reverse("tournament", args=[tournament.slug]))
     assert len(html.elements(response.content, "td.seed")) == sessions
 

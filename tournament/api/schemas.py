@@ -2,7 +2,7 @@
 language). Table points are exact: a fraction as text ("7/3", "4") and the same value in
 twelfths (28, 48), never a rounded number."""
 
-from datetime import datetime
+from datetime import date, datetime
 from fractions import Fraction
 
 from ninja import Field, Schema
@@ -43,6 +43,15 @@ class InvalidRequest(Schema):
 class TournamentOut(Schema):
     slug: str
     name: str
+    first_day: date | None = Field(description="The first day of play, if announced.")
+    last_day: date | None = Field(description="The last day of play, if announced.")
+    venue: str
+    city: str
+    country: str = Field(description="As the organiser wrote it.")
+    website: str
+    time_zone: str = Field(
+        description="The IANA time zone the tournament is played in (its pages' clock)."
+    )
     session_count: int = Field(description="Sessions planned.")
     players: int = Field(description="Players registered, substitutes and withdrawn included.")
     tiebreaks: list[str] = Field(description="The ranking order, first criterion first.")

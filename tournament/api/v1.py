@@ -49,7 +49,7 @@ from tournament.selectors.standings import tournament_standings
 PAGE_SIZE = 100
 MAX_PAGE_SIZE = 500
 # Raised when a document's shape changes, so that no client keeps an ETag of the old shape.
-FORMAT = 1
+FORMAT = 2
 
 
 class ResultsAPI(NinjaAPI):
@@ -194,6 +194,13 @@ def _tournament_out(tournament) -> dict:
     return {
         "slug": tournament.slug,
         "name": tournament.name,
+        "first_day": tournament.first_day,
+        "last_day": tournament.last_day,
+        "venue": tournament.venue,
+        "city": tournament.city,
+        "country": tournament.country,
+        "website": tournament.website,
+        "time_zone": tournament.time_zone,
         "session_count": tournament.session_count,
         "players": tournament.player_count,
         "tiebreaks": tournament.tiebreaks,

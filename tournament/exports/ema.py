@@ -11,7 +11,7 @@ from fractions import Fraction
 from tournament.exports.spreadsheet import Sheet, csv_cell, fraction_text
 from tournament.exports.workbook import ExactPoints, Row, cell_values, workbook_bytes
 from tournament.selectors.ema import ema_report
-from tournament.selectors.overview import session_dates
+from tournament.selectors.overview import event_days, session_dates
 from tournament.selectors.standings import StandingRow, tournament_standings
 from tournament.selectors.withdrawals import players_replaced
 
@@ -79,20 +79,24 @@ def ema_rows(
 
 
 def ema_tournament_rows(tournament, listed: list[StandingRow]) -> list[Row]:
-    """The block above the results: the tournament, its numbers of players and of the
-    substitutes listed (who played) against the federation's limit, as the standings
-    workbook counts them, its dates (the days a session was opened for play) and its
-    rules, then a blank row."""
+    """The block above the results: the tournament, where it was played, its numbers of
+    players and of the substitutes listed (who played) against the federation's limit, as
+    the standings workbook counts them, its first and last day (``event_days``: the
+    organiser's, else the days a session was opened for play, on the tournament's own
+    calendar), the number of days a session was played, and its rules, then a blank row."""
     days = session_dates(tournament)
+    first_last = event_days(tournament)
     ranked = sum(1 for row in listed if row.ranked)
     report = ema_report(tournament)
     return [
         ("Tournament", tournament.name),
+        ("City", tournament.city or None),
+        ("Country", tournament.country or None),
         ("Players", ranked),
         ("Substitutes", len(listed) - ranked),
         ("Substitute limit", tournament.substitute_limit),
-        ("First day", days[0].isoformat() if days else None),
-        ("Last day", days[-1].isoformat() if days else None),
+        ("First day", first_last[0].isoformat() if first_last else None),
+        ("Last day", first_last[1].isoformat() if first_last else None),
         ("Days", len(days)),
         ("Rules", EMA_RULES),
         # The tournament's weight in the EMA's ranking, and whether the EMA's checks pass:

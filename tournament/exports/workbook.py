@@ -27,11 +27,11 @@ from django.utils.translation import ngettext, pgettext
 
 from tournament import scoring, seating
 from tournament.exports.spreadsheet import PageText, Sheet, Title, page_text, write_workbook
-from tournament.language.formatting import SEAT_LABELS, WIND_NAMES
+from tournament.language.formatting import SEAT_LABELS, WIND_NAMES, days_text, place_text
 from tournament.models import Hand, Penalty, Seat
 from tournament.scoring import PenaltyKind
 from tournament.selectors.lookups import PLAYED_SEAT
-from tournament.selectors.overview import tournament_days
+from tournament.selectors.overview import event_days
 from tournament.selectors.standings import (
     StandingRow,
     TeamRow,
@@ -150,24 +150,17 @@ def substitute_rows(count: SubstituteCount) -> list[Row]:
     return block
 
 
-def days_text(days: list) -> str:
-    """A tournament's days as a heading says them: "April 12, 2026", or its first and last
-    day, in the reader's language."""
-    if not days:
-        return ""
-    first, last = (formats.date_format(day, "DATE_FORMAT") for day in (days[0], days[-1]))
-    return first if first == last else f"{first} – {last}"
-
-
 def heading_rows(tournament, made) -> list[Row]:
     """The rows above the standings, for the sheet printed as a handout: the tournament's
-    name, its days where its data tells them (the model holds no venue), when the file was
-    made (``made``, an aware datetime, in the site's time zone), then a blank row."""
-    made_text = _("Made on %(moment)s") % {
-        "moment": formats.date_format(timezone.localtime(made), "DATETIME_FORMAT")
+    name, its days (``event_days``) and place where known, when the file was made
+    (``made``, an aware datetime, on the tournament's clock, its zone named), then a blank
+    row."""
+    made_text = _("Made on %(moment)s (%(zone)s)") % {
+        "moment": formats.date_format(timezone.localtime(made, tournament.zone), "DATETIME_FORMAT"),
+        "zone": tournament.time_zone,
     }
-    days = days_text(tournament_days(tournament))
-    return [(Title(tournament.name),), *([(days,)] if days else []), (made_text,), ()]
+    facts = [days_text(event_days(tournament)), place_text(tournament)]
+    return [(Title(tournament.name),), *[(fact,) for fact in facts if fact], (made_text,), ()]
 
 
 SESSION_SEAT_FIELDS = (

@@ -1,21 +1,29 @@
 """Forms an organiser fills in: the tournament, a draw and its commitment, a reopening."""
 
 import json
+import zoneinfo
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournament.language.formatting import zone_label
 from tournament.models import (
     DEFAULT_TIEBREAK_ORDER,
     SEATING_METHOD_CHOICES,
     TIEBREAK_CHOICES,
     SeatingPlan,
     Tournament,
+    default_time_zone,
 )
-from tournament.models.validators import validate_multi_line, validate_one_line
+from tournament.models.validators import (
+    known_time_zones,
+    validate_multi_line,
+    validate_one_line,
+)
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.lookups import ACTIVE_PLAYERS
 from tournament.selectors.referees import tournament_referees
@@ -47,6 +55,13 @@ class AccountsField(forms.ModelMultipleChoiceField):
         return super().clean(value)
 
 
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every time zone by its IANA name, with its offset from UTC today ("Asia/Shanghai
+    (UTC+08:00)"), in alphabetical order: the organiser finds their city's by its name."""
+    now = timezone.now()
+    return [(name, zone_label(name, now)) for name in sorted(known_time_zones())]
+
+
 class TournamentForm(forms.ModelForm):
     """The tournament's settings; the ranking order is chosen as up to four criteria."""
 
@@ -61,6 +76,17 @@ class TournamentForm(forms.ModelForm):
         label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
     )
     CRITERIA = ("criterion_1", "criterion_2", "criterion_3", "criterion_4")
+    website = forms.URLField(
+        label=_("Website"), max_length=300, required=False, assume_scheme="https"
+    )
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        choices=time_zone_choices,
+        help_text=_(
+            "Where the tournament is played: every time its pages, e-mails and files give "
+            "is in this zone."
+        ),
+    )
     referees = AccountsField(
         label=_("Table referees"),
         queryset=get_user_model().objects.filter(is_active=True).order_by("username"),
@@ -81,6 +107,13 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name",
             "slug",
+            "first_day",
+            "last_day",
+            "venue",
+            "city",
+            "country",
+            "website",
+            "time_zone",
             "session_count",
             "session_minutes",
             "seating_method",
@@ -94,12 +127,16 @@ class TournamentForm(forms.ModelForm):
             "ema_qualifying",
         ]
         widgets = {
+            "first_day": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "last_day": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "website": forms.URLInput(attrs={"placeholder": "https://"}),
             "sign_up_closes_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
             ),
         }
         help_texts = {
             "slug": _("Letters, digits and hyphens; used in the public addresses."),
+            "venue": _("The hall or building, as players look for it."),
             "session_count": format_lazy(
                 _("Each session is {hands} hands at every table."), hands=HANDS_PER_SESSION
             ),
@@ -144,17 +181,39 @@ class TournamentForm(forms.ModelForm):
         else:
             # Whoever creates the tournament organises it; others are added in its settings.
             del self.fields["organisers"]
+            if not self.is_bound:
+                # The site's zone until the page's script puts the organiser's browser's
+                # in its place (js/page.js, data-browser-time-zone).
+                self.fields["time_zone"].widget.attrs["data-browser-time-zone"] = ""
+        self.fields["time_zone"].initial = (
+            self.instance.time_zone if self.instance.pk else default_time_zone()
+        )
         # Left out of a post (an older form, a script): the stored or the default value.
         self.fields["seating_method"].required = False
         self.fields["substitute_limit"].required = False
+        self.fields["time_zone"].required = False
 
     def clean_seating_method(self):
         # A new instance holds the model's default method.
         return self.cleaned_data.get("seating_method") or self.instance.seating_method
 
+    def clean_time_zone(self):
+        return self.cleaned_data.get("time_zone") or self.fields["time_zone"].initial
+
     def clean_substitute_limit(self):
         limit = self.cleaned_data.get("substitute_limit")
         return self.instance.substitute_limit if limit is None else limit
+
+    def clean_sign_up_closes_at(self):
+        """The closing time as the organiser typed it, on the clock of the tournament's zone
+        as chosen in this same form (Django read it on the clock of the zone the page was
+        drawn in: the tournament's as stored, or the site's for a new one)."""
+        closes_at = self.cleaned_data.get("sign_up_closes_at")
+        zone = self.data.get(self.add_prefix("time_zone")) or self.fields["time_zone"].initial
+        if closes_at is None or zone not in known_time_zones():
+            return closes_at
+        wall_clock = timezone.make_naive(closes_at)
+        return timezone.make_aware(wall_clock, zoneinfo.ZoneInfo(zone))
 
     def clean(self):
         cleaned = super().clean()

@@ -1,7 +1,10 @@
 """How figures and labels are written on pages and in the workbook, in one place."""
 
+import datetime
+import zoneinfo
 from fractions import Fraction
 
+from django.utils import formats
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from tournament.scoring import Outcome
@@ -82,3 +85,25 @@ def hand_outcome_words(hand) -> str:
     if hand.outcome == Outcome.DRAW:
         return gettext("Draw")
     return gettext("Not played")
+
+
+def days_text(days: tuple[datetime.date, datetime.date] | None) -> str:
+    """A tournament's first and last day as a heading says them, in the reader's language:
+    "12 April 2026", "12 April 2026 – 13 April 2026"; "" for none."""
+    if not days:
+        return ""
+    first, last = (formats.date_format(day, "DATE_FORMAT") for day in days)
+    return first if first == last else f"{first} – {last}"
+
+
+def place_text(tournament) -> str:
+    """Where a tournament is played, as a heading says it: "Hall 3, Shanghai, China"."""
+    parts = (tournament.venue, tournament.city, tournament.country)
+    return ", ".join(part for part in parts if part)
+
+
+def zone_label(name: str, moment: datetime.datetime) -> str:
+    """A time zone by its name and its offset from UTC at ``moment`` (an aware datetime):
+    "Asia/Shanghai (UTC+08:00)"."""
+    offset = moment.astimezone(zoneinfo.ZoneInfo(name)).strftime("%z")
+    return f"{name} (UTC{offset[:3]}:{offset[3:]})"

@@ -38,6 +38,7 @@ from tournament.models.tournaments import (
     Table,
     Tournament,
     TournamentVersion,
+    default_time_zone,
     validate_tiebreak_order,
 )
 
@@ -74,6 +75,7 @@ __all__ = [
     "TaskWorker",
     "Tournament",
     "TournamentVersion",
+    "default_time_zone",
     "parse_place_points",
     "validate_tiebreak_order",
 ]

@@ -1,6 +1,7 @@
 """A tournament, its version, its players, and its sessions with their tables and seats."""
 
 import secrets
+import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -13,7 +14,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.history.audit import TournamentHistory
 from tournament.language.formatting import SEAT_LABELS
-from tournament.models.validators import one_line_field
+from tournament.models.validators import one_line_field, validate_time_zone
 from tournament.seating import HANDS_PER_SESSION
 
 SEAT_CHOICES = [(i, label) for i, label in enumerate(SEAT_LABELS)]
@@ -52,6 +53,11 @@ SEPARATE_BY_CHOICES = [
 ]
 
 
+def default_time_zone() -> str:
+    """A new tournament's time zone when its organiser gives none: the site's."""
+    return settings.TIME_ZONE
+
+
 def validate_tiebreak_order(value: str) -> None:
     keys = [key for key in value.split(",") if key]
     known = {key for key, _label in TIEBREAK_CHOICES}
@@ -66,6 +72,20 @@ def validate_tiebreak_order(value: str) -> None:
 class Tournament(models.Model):
     name = one_line_field(pgettext_lazy("tournament", "name"), max_length=200)
     slug = models.SlugField(_("short name in addresses"), max_length=60, unique=True)
+    # When and where: said on the public page, carried by the API, the workbook and the
+    # EMA file. Every time the site shows or sends about the tournament is in its zone.
+    first_day = models.DateField(_("first day"), null=True, blank=True)
+    last_day = models.DateField(_("last day"), null=True, blank=True)
+    venue = one_line_field(_("venue"), max_length=200, blank=True)
+    city = one_line_field(_("city"), max_length=100, blank=True)
+    country = one_line_field(_("country"), max_length=100, blank=True)
+    website = models.URLField(_("website"), max_length=300, blank=True)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+    )
     session_count = models.PositiveSmallIntegerField(
         _("number of sessions"),
         default=4,
@@ -131,6 +151,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(session_count__gte=1), name="tournament_session_count_positive"
             ),
+            models.CheckConstraint(
+                condition=Q(first_day__isnull=True)
+                | Q(last_day__isnull=True)
+                | Q(last_day__gte=models.F("first_day")),
+                name="tournament_days_in_order",
+            ),
         ]
 
     def __str__(self):
@@ -138,6 +164,20 @@ class Tournament(models.Model):
 
     def get_absolute_url(self):
         return reverse("tournament", args=[self.slug])
+
+    def clean(self):
+        super().clean()
+        if self.first_day and self.last_day and self.last_day < self.first_day:
+            raise ValidationError(
+                {"last_day": _("The last day cannot come before the first day.")},
+                code="days_out_of_order",
+            )
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The tournament's time zone, in which its pages, e-mails and files give every
+        time (``validate_time_zone`` keeps the name one the machine knows)."""
+        return zoneinfo.ZoneInfo(self.time_zone)
 
     @property
     def tiebreaks(self) -> list[str]:

@@ -17,6 +17,8 @@ non-joiner are part of how some scripts and emoji are written. Several lines (a 
 """
 
 import unicodedata
+import zoneinfo
+from functools import cache
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -69,3 +71,23 @@ def validate_multi_line(value) -> None:
 def one_line_field(verbose_name, **options) -> models.CharField:
     """A model's one-line text (a name, a code): a ``CharField`` with ``validate_one_line``."""
     return models.CharField(verbose_name, validators=[validate_one_line], **options)
+
+
+@cache
+def known_time_zones() -> frozenset[str]:
+    """The IANA names of the time zones this machine knows (read from disk once: the list
+    changes only with a new release of the time zone database, installed with a restart)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> None:
+    """A time zone by its IANA name ("Asia/Shanghai", "Europe/Copenhagen", "UTC")."""
+    if value not in known_time_zones():
+        raise ValidationError(
+            _(
+                "“%(value)s” is not a time zone: choose one from the list (for example "
+                "Asia/Shanghai)."
+            ),
+            code="unknown_time_zone",
+            params={"value": value},
+        )

@@ -77,23 +77,33 @@ def tournament_overview(tournament, *, published_only: bool = False) -> Tourname
 
 
 def session_dates(tournament) -> list[datetime.date]:
-    """The days, in the site's time zone and in order, on which a session was opened for
-    play: the tournament's dates as far as its data tells them."""
+    """The days, on the tournament's own calendar (its time zone) and in order, on which a
+    session was opened for play: the tournament's dates as far as its data tells them."""
     opened = tournament.sessions.filter(opened_at__isnull=False).values_list("opened_at", flat=True)
-    return sorted({timezone.localdate(moment) for moment in opened})
+    return sorted({timezone.localdate(moment, tournament.zone) for moment in opened})
+
+
+def event_days(tournament) -> tuple[datetime.date, datetime.date] | None:
+    """The tournament's first and last day: as its organiser gave them (a first day alone is
+    a one-day event), else as its data tells them (``tournament_days``); None when neither
+    does."""
+    if tournament.first_day:
+        return tournament.first_day, tournament.last_day or tournament.first_day
+    days = tournament_days(tournament)
+    return (days[0], days[-1]) if days else None
 
 
 def tournament_days(tournament) -> list[datetime.date]:
-    """The tournament's days as far as its data tells them, in the site's time zone and in
-    order: the days its timetable gives the sessions, with the days a session was opened
-    for play (a session played on another day than announced, or without a timetable). One
-    query."""
+    """The tournament's days as far as its data tells them, on its own calendar (its time
+    zone) and in order: the days its timetable gives the sessions, with the days a session
+    was opened for play (a session played on another day than announced, or without a
+    timetable). One query."""
     planned = tournament.scheduled_sessions.filter(starts_at__isnull=False).values_list(
         "starts_at", flat=True
     )
     opened = tournament.sessions.filter(opened_at__isnull=False).values_list("opened_at", flat=True)
     moments = planned.order_by().union(opened.order_by(), all=True)
-    return sorted({timezone.localdate(moment) for moment in moments})
+    return sorted({timezone.localdate(moment, tournament.zone) for moment in moments})
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,10 @@ def export_build(context, file_id: int) -> str:
         return "not building"  # built by a first run, or its tournament deleted
     owner = row.tournament or row.series
     try:
-        with translation.override(row.language or settings.LANGUAGE_CODE):
+        # In the asker's language; a tournament's file on its own clock (a series' on the
+        # site's: its tournaments may have several).
+        zone = row.tournament.zone if row.tournament_id else None
+        with translation.override(row.language or settings.LANGUAGE_CODE), timezone.override(zone):
             content = BUILDERS[row.kind](owner)
     except Exception as error:
         logger.exception("The %s of %s could not be built", row.kind, owner)

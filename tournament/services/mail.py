@@ -52,9 +52,11 @@ SEND_ERRORS = (smtplib.SMTPException, OSError, socket.timeout)
 
 
 def _bilingual(template: str, context: dict) -> str:
+    """The message in each language, every time in it on the clock of the tournament it is
+    about (``context["tournament"]``), whoever's request or task writes it."""
     parts = []
     for language in MAIL_LANGUAGES:
-        with translation.override(language):
+        with translation.override(language), timezone.override(context["tournament"].zone):
             parts.append(render_to_string(template, context).strip())
     return "\n\n————————\n\n".join(parts)
 
@@ -62,7 +64,7 @@ def _bilingual(template: str, context: dict) -> str:
 def _subject(template: str, context: dict) -> str:
     parts = []
     for language in MAIL_LANGUAGES:
-        with translation.override(language):
+        with translation.override(language), timezone.override(context["tournament"].zone):
             parts.append(" ".join(render_to_string(template, context).split()))
     return " / ".join(parts)[:300]
 

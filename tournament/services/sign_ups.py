@@ -28,7 +28,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
 from django.db.models.functions import Lower
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import PLAYER_FIELDS, SignUp, Tournament
@@ -60,7 +60,9 @@ def sign_up_closed_reason(tournament: Tournament) -> str:
     closes_at = tournament.sign_up_closes_at
     if closes_at is not None and timezone.now() >= closes_at:
         return _("Sign-up for this tournament closed on %(when)s.") % {
-            "when": timezone.localtime(closes_at).strftime("%Y-%m-%d %H:%M")
+            "when": formats.date_format(
+                timezone.localtime(closes_at, tournament.zone), "SHORT_DATETIME_FORMAT"
+            )
         }
     if tournament.sessions.exists():
         return _("The first session is drawn: sign-up is over.")

@@ -10,6 +10,7 @@ from tournament.models import (
     DEFAULT_TIEBREAK_ORDER,
     Tournament,
     TournamentVersion,
+    default_time_zone,
 )
 from tournament.services.common import refused
 from tournament.services.results import tournament_touch
@@ -33,14 +34,29 @@ def tournament_create(
     player_cap: int | None = None,
     sign_up_review: bool = True,
     ema_qualifying: bool = False,
+    first_day=None,
+    last_day=None,
+    venue: str = "",
+    city: str = "",
+    country: str = "",
+    website: str = "",
+    time_zone: str | None = None,
     creator=None,
     referees=(),
 ) -> Tournament:
     """A new tournament; ``substitute_limit`` is how many substitutes its federation counts
-    (0 or more: seating more is allowed, with a warning)."""
+    (0 or more: seating more is allowed, with a warning). ``time_zone``: an IANA name, the
+    site's when None."""
     tournament = Tournament(
         name=name,
         slug=slug,
+        first_day=first_day,
+        last_day=last_day,
+        venue=venue,
+        city=city,
+        country=country,
+        website=website,
+        time_zone=time_zone or default_time_zone(),
         session_count=session_count,
         session_minutes=session_minutes,
         tiebreak_order=tiebreak_order,

@@ -14,6 +14,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from tournament.hall import device_links
@@ -38,13 +39,22 @@ def found_or_404(found):
     return found
 
 
+def in_event_time(tournament: Tournament) -> Tournament:
+    """Give every time of this request on the tournament's clock: the page, the form read
+    (a time typed is the tournament's wall clock), the e-mails and files it makes.
+    ``EventTimeMiddleware`` sets the site's zone back after the request."""
+    timezone.activate(tournament.zone)
+    return tournament
+
+
 def get_tournament(request, slug, *, role: str | None = None) -> Tournament:
-    """The tournament, or 404; with ``role`` "organiser" or "referee", 403 for others.
+    """The tournament, or 404; with ``role`` "organiser" or "referee", 403 for others. Its
+    time zone is the request's from then on (``in_event_time``).
 
     Views needing a role are also wrapped in ``login_required``, so an anonymous
     visitor is sent to the login page before reaching this check.
     """
-    tournament = found_or_404(tournament_by_slug(slug))
+    tournament = in_event_time(found_or_404(tournament_by_slug(slug)))
     if role == "organiser" and not is_organiser(request.user, tournament):
         raise PermissionDenied
     if role == "referee" and not is_referee(request.user, tournament):
@@ -108,13 +118,18 @@ def get_player(tournament, number) -> Player:
 
 def get_session_of(slug, number) -> Session:
     """Session ``number`` of tournament ``slug`` (404), holding its tournament as read with
-    its versions (``tournament_by_slug`` reads them the same way)."""
-    return found_or_404(session_of(slug, number))
+    its versions (``tournament_by_slug`` reads them the same way), in its time zone."""
+    session = found_or_404(session_of(slug, number))
+    in_event_time(session.tournament)
+    return session
 
 
 def get_player_of(slug, number) -> Player:
-    """Player ``number`` of tournament ``slug`` (404), holding its tournament likewise."""
-    return found_or_404(player_of(slug, number))
+    """Player ``number`` of tournament ``slug`` (404), holding its tournament likewise, in
+    its time zone."""
+    player = found_or_404(player_of(slug, number))
+    in_event_time(player.tournament)
+    return player
 
 
 def get_table(tournament, number, table) -> Table:
@@ -123,8 +138,8 @@ def get_table(tournament, number, table) -> Table:
 
 def token_page(find, refused: str):
     """A page opened by the signed token in its address, without an account: the view gets
-    what ``find`` gives for the token (and the token), or the visitor the page ``refused``
-    (403) for a token that is forged, expired or revoked."""
+    what ``find`` gives for the token (and the token), in its tournament's time zone, or the
+    visitor the page ``refused`` (403) for a token that is forged, expired or revoked."""
 
     def decorate(view):
         @wraps(view)
@@ -132,6 +147,9 @@ def token_page(find, refused: str):
             found = find(token)
             if found is None:
                 return render(request, refused, status=403)
+            # A player, a sign-up, or a table (whose session holds the tournament).
+            holder = getattr(found, "session", found)
+            in_event_time(holder.tournament)
             return view(request, found, token)
 
         return checked
@@ -181,9 +199,9 @@ def table_access(request, slug, number, table) -> tuple[Tournament, Table]:
         # The tablet's own table, as its link loaded it (with session and tournament): the
         # common case of every save and sheet load, without looking the table up again.
         request.device_link = grant.link
-        return grant.table.session.tournament, grant.table
+        return in_event_time(grant.table.session.tournament), grant.table
     else:
-        tournament = found_or_404(tournament_by_slug(slug))
+        tournament = in_event_time(found_or_404(tournament_by_slug(slug)))
     found = get_table(tournament, number, table)
     if can_enter_at_table(request.user, found):
         return tournament, found

@@ -5,10 +5,12 @@ import json
 
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from tournament import seating
 from tournament.forms.tournaments import DrawForm
+from tournament.language.formatting import days_text, place_text, zone_label
 from tournament.permissions import can_create_tournament, is_organiser, is_referee
 from tournament.selectors.fairness import (
     draw_commitments,
@@ -22,7 +24,7 @@ from tournament.selectors.lookups import (
     sessions_under_review,
     tournament_list,
 )
-from tournament.selectors.overview import tournament_overview
+from tournament.selectors.overview import event_days, tournament_overview
 from tournament.selectors.seating import (
     player_seating,
     seating_figures,
@@ -89,6 +91,9 @@ def tournament_detail(request, slug):
         # Before the first draw, with no commitment live: the draw can be committed.
         can_commit=organiser and live is None and not overview.sessions,
         sign_up_taken=not sign_up_closed_reason(tournament),
+        when=days_text(event_days(tournament)),
+        place=place_text(tournament),
+        zone=zone_label(tournament.time_zone, timezone.now()),
     )
 
 

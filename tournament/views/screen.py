@@ -24,6 +24,7 @@ from tournament.selectors.lookups import STANDINGS_CACHE_SECONDS, tournament_wit
 from tournament.selectors.screen import screen_state
 from tournament.selectors.seating import session_seats_by_name, session_tables
 from tournament.selectors.standings import tournament_standings
+from tournament.views.common import in_event_time
 
 # Old versions are never asked for again; they only need to leave the cache eventually.
 PANEL_CACHE_SECONDS = STANDINGS_CACHE_SECONDS
@@ -72,6 +73,7 @@ def _screen(slug, *, step: int = 0, phase: str | None = None) -> dict:
     if found is None:
         raise Http404
     tournament, version, seating = found
+    in_event_time(tournament)
     state = screen_state(tournament, version)
     if phase is not None and phase != state.phase:
         step = 0
