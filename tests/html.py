@@ -11,6 +11,7 @@ a reader sees keeps them green.
     one(html, selector)            the only element ``selector`` finds (fails on none or
                                    several)
     text(html)                     the whole page's text, as a reader reads it
+    problems(html)                 what keeps a page from being well-formed (none: [])
 
 A selector is a few simple selectors separated by spaces (descendants): each a tag name,
 ``*`` (any element), a ``.class``, an ``#id``, an ``[attribute]`` or ``[attribute=value]``,
@@ -197,3 +198,68 @@ def tables(html) -> list[list[list[str]]]:
 def table(html, selector: str) -> list[list[str]]:
     (found,) = elements(html, selector)
     return rows_of(found)
+
+
+class _Checker(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self.open: list[str] = []
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.doctype = False
+
+    def handle_decl(self, decl):
+        self.doctype = self.doctype or decl.lower() == "doctype html"
+
+    def handle_starttag(self, tag, attrs):
+        names = [name for name, _value in attrs]
+        for name in sorted({name for name in names if names.count(name) > 1}):
+            self.found.append(f"<{tag}> has {name} twice")
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.append(values["id"])
+        if (values.get("href") or "").startswith("#") and len(values["href"]) > 1:
+            self.links.append(values["href"][1:])
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        if tag not in VOID:
+            self.found.append(f"<{tag}/> is no void element: it needs its end tag")
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.open.pop()
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            self.found.append(f"</{tag}> ends a void element")
+        elif not self.open or self.open[-1] != tag:
+            innermost = f"<{self.open[-1]}>" if self.open else "nothing"
+            self.found.append(f"</{tag}> where {innermost} is open")
+            if tag in self.open:  # closed with what it holds, as a browser would
+                del self.open[len(self.open) - 1 - self.open[::-1].index(tag) :]
+        else:
+            self.open.pop()
+
+
+def problems(html) -> list[str]:
+    """What keeps the page ``html`` from being well-formed as the site writes its pages: no
+    ``<!doctype html>``, an end tag that does not close the innermost open element (the
+    pages write every end tag, even those HTML lets a page leave out), an element left open,
+    an end tag to a void element, an attribute given twice, an id used twice, a link within
+    the page (``href="#x"``) to no element. An empty list when there is none."""
+    checker = _Checker()
+    checker.feed(html.decode() if isinstance(html, bytes) else html)
+    checker.close()
+    found = list(checker.found)
+    if not checker.doctype:
+        found.insert(0, "no <!doctype html>")
+    found.extend(f"<{tag}> is never closed" for tag in checker.open)
+    found.extend(
+        f"id {i!r} used twice" for i in sorted({i for i in checker.ids if checker.ids.count(i) > 1})
+    )
+    found.extend(
+        f"a link to #{a}, which no element has" for a in checker.links if a not in checker.ids
+    )
+    return found

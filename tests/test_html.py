@@ -62,3 +62,26 @@ def test_a_pages_text_leaves_out_what_is_never_shown():
     # Blocks are read apart, as a browser shows them.
     assert html.texts("<ul><li>a</li><li>b</li></ul>", "ul") == ["a b"]
     assert html.texts(page, "template p") == ["Copied by a script"]
+
+
+def test_problems_finds_what_keeps_a_page_from_being_well_formed():
+    good = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>T</title></head>
+    <body><p id="a">One<br>two <a href="#a">up</a></p><img src="x.svg" alt=""></body></html>"""
+    assert html.problems(good) == []
+    assert html.problems(good.encode()) == []
+    page = """<p id="a" class="x" class="y"><b>Bold</p><a href="#b">no</a><br></br>
+    <div id="a"><span/></div><ul><li>open</ul>"""
+    assert html.problems(page) == [
+        "no <!doctype html>",
+        "<p> has class twice",
+        "</p> where <b> is open",
+        "</br> ends a void element",
+        "<span/> is no void element: it needs its end tag",
+        "</ul> where <li> is open",
+        "id 'a' used twice",
+        "a link to #b, which no element has",
+    ]
+    assert html.problems("<!doctype html><main><div>") == [
+        "<main> is never closed",
+        "<div> is never closed",
+    ]

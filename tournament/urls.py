@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tournament.api import docs as api_docs
 from tournament.api.v1 import api as results_api
 from tournament.views import (
     accounts,
@@ -137,7 +138,10 @@ urlpatterns = [
     path("accounts/locked-out/", accounts.lockout_list, name="lockouts"),
     path("accounts/locked-out/unlock/", accounts.lockout_unlock, name="lockout_unlock"),
     path("admin/", admin.site.urls),
-    # The open results API, its OpenAPI document at /api/v1/openapi.json
+    # The open results API, its OpenAPI document at /api/v1/openapi.json, read for a human
+    # at /api/v1/docs (with a final slash too, as every address of the API).
+    path("api/v1/docs", api_docs.docs_page, name="api_docs"),
+    path("api/v1/docs/", api_docs.docs_page),
     path("api/v1/", results_api.urls),
     # The language switch in the header posts here (Django's set_language view).
     path("i18n/", include("django.conf.urls.i18n")),

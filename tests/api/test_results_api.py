@@ -53,6 +53,29 @@ def test_every_endpoint_answers_every_persona_the_same_public_document(results, 
         assert "email" not in response.content.decode()
 
 
+def test_every_endpoint_answers_the_same_with_a_final_slash(results):
+    """As the site's pages are written; answered directly, no redirect (docs/api.md)."""
+    client = login(None)
+    for url in endpoints():
+        plain, slashed = client.get(url), client.get(f"{url}/")
+        assert (plain.status_code, slashed.status_code) == (200, 200), url
+        assert (slashed.content, slashed["ETag"]) == (plain.content, plain["ETag"]), url
+        again = client.get(f"{url}/", HTTP_IF_NONE_MATCH=plain["ETag"])
+        assert again.status_code == 304, url
+    page = f"{BASE}/tournaments/spring-open/players?page=2&page_size=3"
+    slashed_page = page.replace("?", "/?")
+    assert client.get(slashed_page).content == client.get(page).content
+    assert (
+        client.get(slashed_page)["ETag"]
+        != client.get(f"{BASE}/tournaments/spring-open/players/")["ETag"]
+    )
+    # What is not found is as the document says, in both forms; HEAD and OPTIONS too.
+    missing = client.get(f"{BASE}/tournaments/no-such-cup/")
+    assert (missing.status_code, missing.json()) == (404, {"detail": "No such tournament."})
+    assert client.head(f"{BASE}/series/").status_code == 200
+    assert client.options(f"{BASE}/series/")["Allow"] == "GET, HEAD, OPTIONS"
+
+
 def test_the_documents_hold_the_tournaments_figures(results):
     client = login(None)
     _response, tournament = get(client, f"{BASE}/tournaments/spring-open")

@@ -16,7 +16,7 @@ from django.http import Http404, HttpResponse
 from ninja import NinjaAPI, Path
 from ninja.pagination import PageNumberPagination, paginate
 
-from tournament.api.methods import read_only_urls
+from tournament.api.methods import read_only_urls, with_final_slash
 from tournament.api.schemas import (
     HandOut,
     InvalidRequest,
@@ -55,7 +55,7 @@ FORMAT = 2
 class ResultsAPI(NinjaAPI):
     @property
     def urls(self):
-        return read_only_urls(super().urls)
+        return with_final_slash(read_only_urls(super().urls))
 
     def create_response(self, request, data, *, status=None, temporal_response=None):
         response = super().create_response(
@@ -97,6 +97,13 @@ def _etag(*parts) -> str:
     return f'"{digest[:32]}"'
 
 
+def _address(request) -> str:
+    """What an answer's ETag names: the address without a final slash (both forms answer the
+    same, ``methods.with_final_slash``), with its query (each page its own)."""
+    address, mark, query = request.get_full_path().partition("?")
+    return address.rstrip("/") + mark + query
+
+
 def conditional(version_of):
     """The operation answers 304 when the caller's ``If-None-Match`` holds the ETag of
     ``version_of(**kwargs)`` (None: not found, the operation says so); else it runs and its
@@ -107,7 +114,7 @@ def conditional(version_of):
         def answered(request, **kwargs):
             version = version_of(**kwargs)
             if version is not None:
-                etag = _etag(request.get_full_path(), version)
+                etag = _etag(_address(request), version)
                 sent = request.headers.get("If-None-Match", "")
                 # A weak validator ("W/...") is the same tag for this comparison (RFC 9110).
                 tags = [tag.strip().removeprefix("W/") for tag in sent.split(",")]
