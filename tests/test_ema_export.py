@@ -2,7 +2,7 @@
 
 The two-session scenario of tests/test_exports.py, whose standings are worked out by hand
 there (``EXPECTED_STANDINGS``), with EMA numbers given to three players, first and last
-names set apart for one, a substitute who never played and a player who withdrew before
+names set apart for two, a substitute who never played and a player who withdrew before
 playing.
 """
 
@@ -41,9 +41,10 @@ EXPECTED_RESULTS = [
     [2, "Novak", "Dana", "22000031", "CZE", Fraction(9, 2), 24, "yes", None],
     [3, "Martin", "Alice", "04010005", "FRA", Fraction(9, 2), 0, "yes", None],
     [4, "Sato", "Eve", "05000012", "JPN", Fraction(4), 40, "yes", None],
-    [5, "Ming", "Gao", None, "CHN", Fraction(17, 6), -32, "no", None],
+    # "Gao Ming" and "Fu Hao" beside 高明 and 傅浩: the family name first, as in Chinese.
+    [5, "Gao", "Ming", None, "CHN", Fraction(17, 6), -32, "no", None],
     [6, "Li", "Bo", None, "CHN", Fraction(2), 13, "no", None],
-    [7, "Hao", "Fu", None, "CHN", Fraction(3, 2), -62, "no", None],
+    [7, "Fu", "Hao", None, "CHN", Fraction(3, 2), -62, "no", None],
     # The substitute played both sessions: listed after the ranked players, without a place.
     [None, "Zhang", "Hui", None, "CHN", Fraction(10, 3), -25, "no", "substitute"],
 ]
@@ -53,11 +54,15 @@ def make_ema_cup(slug="standings-cup"):
     """The scenario with the EMA numbers, names and extra players of the module's docstring."""
     tournament = make_scenario_tournament(slug=slug)
     players = {player.number: player for player in tournament.players.all()}
-    for number, ema_number in ((1, "4010005"), (4, "22000031"), (5, "05000012")):
+    for number, ema_number in ((1, "04010005"), (4, "22000031"), (5, "05000012")):
         services.player_save(tournament=tournament, player=players[number], ema_number=ema_number)
-    # "Chen Jing" would split as first name Chen: the organiser wrote them apart.
+    # Written apart by the organiser, and kept: Chen's family name in capitals, and Eve
+    # Sato's names, whose 佐藤惠 (Japanese) would be read as Chinese, family name first.
     services.player_save(
         tournament=tournament, player=players[3], first_name="Jing", last_name="CHEN"
+    )
+    services.player_save(
+        tournament=tournament, player=players[5], first_name="Eve", last_name="Sato"
     )
     # Neither is listed: a substitute never seated, a player withdrawn before playing.
     services.player_save(tournament=tournament, number=9, name="Ivo Spare", is_substitute=True)
@@ -179,9 +184,9 @@ def test_the_header_stays_in_view_below_the_block(cup):
 def test_the_file_follows_the_data(cup):
     # Kept once per version by the downloads (tests/web/test_downloads.py), not here: each
     # call writes the file from the data as it is.
-    services.player_save(tournament=cup, player=cup.players.get(number=2), ema_number="6")
+    services.player_save(tournament=cup, player=cup.players.get(number=2), ema_number="06000006")
     _header, rows = results(workbook(cup)["Results"])
-    assert [row[3] for row in rows if row[1] == "Li"] == ["00000006"]
+    assert [row[3] for row in rows if row[1] == "Li"] == ["06000006"]
 
 
 def test_text_that_looks_like_a_formula_stays_text(cup):

@@ -47,13 +47,44 @@ from tournament.players.names import join_names, resolve_names, split_name
         ("欧阳 娜娜", "娜娜", "欧阳"),
         # Korean in Hangul: surname first.
         ("김민수", "민수", "김"),
-        # A Chinese name in Latin letters follows the Latin rule; "LAST, First" or the
-        # first and last name fields say otherwise.
+        # Without a Chinese name beside it, a name in Latin letters follows the Latin rule.
         ("Li Wei", "Li", "Wei"),
     ],
 )
 def test_a_name_alone_is_split_by_its_script(name, first, last):
     assert split_name(name) == (first, last)
+
+
+@pytest.mark.parametrize(
+    ("name", "name_zh", "first", "last"),
+    [
+        # Romanised beside its Chinese name: the family name first, as in Chinese.
+        ("Wang Fang", "王芳", "Fang", "Wang"),
+        ("Chan Tai Man", "陈大文", "Tai Man", "Chan"),  # not pinyin: the order is kept
+        ("Ou Yang Na Na", "欧阳娜娜", "Na Na", "Ou Yang"),
+        ("Zeng Li", "曾丽", "Li", "Zeng"),  # 曾 read as a surname
+        # Only the last word reads as the family name in pinyin: written given name first.
+        ("Fang WANG", "王芳", "Fang", "WANG"),
+        ("Nana Ouyang", "欧阳娜娜", "Nana", "Ouyang"),
+        ("Bu Lü", "吕布", "Bu", "Lü"),
+        # "LAST, First" and one word are as without a Chinese name.
+        ("WANG, Fang", "王芳", "Fang", "WANG"),
+        ("Wang", "王芳", "", "Wang"),
+        # Not a Chinese name: kana (Japanese), or a transliterated foreign name's dot.
+        ("Haruka Sato", "さとう はるか", "Haruka", "Sato"),
+        ("Alice Martin", "艾丽丝·马丁", "Alice", "Martin"),
+    ],
+)
+def test_a_romanised_name_beside_a_chinese_name_keeps_the_family_name_first(
+    name, name_zh, first, last
+):
+    assert split_name(name, name_zh=name_zh) == (first, last)
+
+
+def test_first_and_last_names_beside_a_chinese_name_make_it_family_name_first():
+    assert join_names("Fang", "Wang", name_zh="王芳") == "Wang Fang"
+    assert join_names("Alice", "Martin", name_zh="艾丽丝·马丁") == "Alice Martin"
+    assert join_names("芳", "王", name_zh="王芳") == "王芳"
 
 
 @pytest.mark.parametrize(
@@ -137,6 +168,40 @@ def test_names_kept_in_step(stored, given, kept):
     assert resolve_names(stored, given) == kept
 
 
+@pytest.mark.parametrize(
+    ("stored", "given", "kept"),
+    [
+        # A new player's romanised name beside a Chinese name: the family name first.
+        ({}, {"name": "Wang Fang", "name_zh": "王芳"}, ("Wang Fang", "Fang", "Wang")),
+        # Given first and last names win: nothing is split again.
+        (
+            {},
+            {"name": "Wang Fang", "first_name": "Wang", "last_name": "Fang", "name_zh": "王芳"},
+            ("Wang Fang", "Wang", "Fang"),
+        ),
+        (
+            {},
+            {"first_name": "Fang", "last_name": "Wang", "name_zh": "王芳"},
+            ("Wang Fang", "Fang", "Wang"),
+        ),
+        # A Chinese name added later turns names that were the split of the name...
+        (
+            {"name": "Wang Fang", "first_name": "Wang", "last_name": "Fang"},
+            {"name_zh": "王芳"},
+            ("Wang Fang", "Fang", "Wang"),
+        ),
+        # ... but not names set apart from it.
+        (
+            {"name": "Wang Fang", "first_name": "F.", "last_name": "Wang"},
+            {"name_zh": "王芳"},
+            ("Wang Fang", "F.", "Wang"),
+        ),
+    ],
+)
+def test_names_follow_the_chinese_name_beside_them(stored, given, kept):
+    assert names.resolve_fields(stored, given) == kept
+
+
 # ---------------------------------------------------------------- EMA number
 
 
@@ -144,17 +209,16 @@ def test_names_kept_in_step(stored, given, kept):
     ("value", "stored"),
     [
         ("04010005", "04010005"),
-        ("4010005", "04010005"),  # a spreadsheet dropped the leading zero
-        (4010005, "04010005"),
-        (4010005.0, "04010005"),
         (" 12345678 ", "12345678"),
-        ("7", "00000007"),
+        # A workbook's number of eight digits lost nothing.
+        (12345678, "12345678"),
+        (12345678.0, "12345678"),
         ("", ""),
         ("   ", ""),
         (None, ""),
     ],
 )
-def test_ema_numbers_are_stored_as_eight_digits(value, stored):
+def test_ema_numbers_are_taken_with_their_eight_digits(value, stored):
     assert normalise_ema_number(value) == stored
 
 
@@ -167,6 +231,11 @@ def test_ema_numbers_are_stored_as_eight_digits(value, stored):
         (4010005.5, "ema_number_not_digits"),
         ("-4010005", "ema_number_not_digits"),
         ("123456789", "ema_number_too_long"),
+        # Never padded: a spreadsheet that dropped the leading zero, or a number too short.
+        ("4010005", "ema_number_too_short"),
+        ("1234", "ema_number_too_short"),
+        (4010005, "ema_number_short_cell"),
+        (4010005.0, "ema_number_short_cell"),
         ("0", "ema_number_zero"),
         ("00000000", "ema_number_zero"),
     ],
@@ -176,6 +245,9 @@ def test_bad_ema_numbers_are_refused_with_a_reason(value, code):
         normalise_ema_number(value)
     assert raised.value.code == code
     assert raised.value.message
+    if code.startswith("ema_number_short"):
+        # The message says how to keep the leading zeros.
+        assert "format the column as text" in raised.value.message
 
 
 # ---------------------------------------------------------------- country
@@ -237,7 +309,7 @@ def test_the_country_table_gives_each_name_one_code_and_codes_of_three_capitals(
 
 def test_the_names_table_of_docs_federation():
     doc = Path(__file__).resolve().parents[1] / "docs" / "federation.md"
-    rows = table_rows(doc, "| name | first name | last name |")
-    assert len(rows) == 9
-    for name, first, last in rows:
-        assert split_name(name) == (first, last)
+    rows = table_rows(doc, "| name | Chinese name | first name | last name |")
+    assert len(rows) == 13
+    for name, name_zh, first, last in rows:
+        assert split_name(name, name_zh=name_zh) == (first, last)

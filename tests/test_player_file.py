@@ -27,6 +27,8 @@ LIMITS = FieldLimits(max_lengths={"name": 120, "name_zh": 60, "team": 120, "coun
 ALICE = {
     "number": 1,
     "name": "Alice",
+    "first_name": "",
+    "last_name": "Alice",
     "name_zh": "张三",
     "team": "Lyon",
     "country": "FRA",
@@ -485,7 +487,8 @@ def test_first_and_last_name_ema_number_and_country_code_columns_are_read():
     preview = parse(
         [
             ["Number", "First name", "Last_Name", "EMA ID", "Country code"],
-            [1, "Alice", "MARTIN", 4010005, "fra"],
+            # A workbook's number of eight digits lost nothing: it is read as its digits.
+            [1, "Alice", "MARTIN", 14010005, "fra"],
             [2, "Bo", "LI", "05000012", "China"],
             [3, "Cy", "Guest", None, None],
         ]
@@ -494,7 +497,7 @@ def test_first_and_last_name_ema_number_and_country_code_columns_are_read():
     assert preview.columns == ["number", "first_name", "last_name", "country", "ema_number"]
     # No name column: the names are made of the first and last names when saved.
     assert [row.values for row in preview.rows] == [
-        {"number": 1, "first_name": "Alice", "last_name": "MARTIN", "ema_number": "04010005",
+        {"number": 1, "first_name": "Alice", "last_name": "MARTIN", "ema_number": "14010005",
          "country": "FRA"},
         {"number": 2, "first_name": "Bo", "last_name": "LI", "ema_number": "05000012",
          "country": "CHN"},
@@ -543,6 +546,9 @@ def test_a_list_without_any_name_column_is_a_header_error():
     [
         ("ema_number", "0401-0005", "ema_number_not_digits"),
         ("ema_number", "123456789", "ema_number_too_long"),
+        # Never padded: a short number, as text or as a workbook's number, is refused.
+        ("ema_number", "1234", "ema_number_too_short"),
+        ("ema_number", 4010005, "ema_number_short_cell"),
         ("ema_number", 0, "ema_number_zero"),
         ("country", "Atlantis", "country_not_a_code"),
         ("country", "F", "country_not_a_code"),
@@ -566,9 +572,9 @@ def test_an_ema_number_on_two_rows_or_kept_by_another_player_is_a_row_error():
     preview = parse(
         [
             ["number", "name", "ema_number"],
-            ["3", "Cy", "4010005"],  # player 1 keeps it (not in the file)
-            ["4", "Di", "7"],
-            ["5", "Ed", "00000007"],  # the same as row 3 once padded
+            ["3", "Cy", "04010005"],  # player 1 keeps it (not in the file)
+            ["4", "Di", "00000007"],
+            ["5", "Ed", " 00000007 "],  # the same as row 3 once the spaces are trimmed
             ["2", "Bo", "05000012"],  # unchanged
         ],
         existing=existing,
@@ -596,7 +602,7 @@ def test_an_ema_number_moved_by_the_file_is_no_clash():
 def test_codes_are_compared_as_stored():
     existing = {1: {**ALICE, "country": "FRA", "ema_number": "04010005"}}
     preview = parse(
-        [["number", "name", "country", "ema_number"], ["1", "Alice", "France", 4010005]],
+        [["number", "name", "country", "ema_number"], ["1", "Alice", "France", " 04010005"]],
         existing=existing,
     )
     assert preview.rows[0].action == UNCHANGED

@@ -33,7 +33,7 @@ def test_an_ema_number_links_the_player_at_once_and_the_next_tournament_to_the_s
     first = add(spring, 1, "Anna Berg", ema_number="04010005", country="swe")
     person = first.person
     assert (person.name, person.ema_number, person.country) == ("Anna Berg", "04010005", "SWE")
-    second = add(autumn, 7, "Anna Berg-Lund", ema_number="4010005")
+    second = add(autumn, 7, "Anna Berg-Lund", ema_number="04010005")
     assert second.person == person
     assert Person.objects.count() == 1
 

@@ -127,7 +127,7 @@ def test_an_invalid_row_rolls_back_the_whole_import(ann_and_bo):
 def test_an_import_stores_codes_and_splits_names(ann_and_bo):
     content = (
         b"number,name,first_name,last_name,country,ema_number\n"
-        b"2,,Bo,LI,china,5000012\n"
+        b"2,,Bo,LI,china,05000012\n"
         b"3,Cleo Durand,,,fr,\n"
     )
     preview = import_preview(ann_and_bo, filename="players.csv", content=content)

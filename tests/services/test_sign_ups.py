@@ -50,14 +50,16 @@ def test_within_the_cap_a_place_is_held_beyond_it_the_waiting_list(tournament):
 def test_without_review_a_sign_up_within_the_cap_is_a_player_at_once(tournament):
     open_sign_up(tournament, cap=4, review=False)
     make_players(tournament, 2)
-    first = sign(tournament, 1, country="fr", ema_number="4010005")
-    assert first.status == "accepted"
-    assert (first.player.number, first.player.country, first.player.ema_number) == (
-        3,
-        "FRA",
-        "04010005",
+    first = sign(
+        tournament, 1, name="Wang Fang", name_zh="王芳", country="fr", ema_number="04010005"
     )
-    assert first.player.email == "s1@example.org"
+    assert first.status == "accepted"
+    player = first.player
+    assert (player.number, player.country, player.ema_number) == (3, "FRA", "04010005")
+    assert player.email == "s1@example.org"
+    # A romanised name beside a Chinese name: family name first, on the sign-up and player.
+    assert (first.first_name, first.last_name) == ("Fang", "Wang")
+    assert (player.name, player.first_name, player.last_name) == ("Wang Fang", "Fang", "Wang")
     sign(tournament, 2)
     assert sign(tournament, 3).status == "waiting"
 

@@ -23,6 +23,8 @@ from tests.web.player_pages import (
     xlsx_file,
 )
 from tournament import services
+from tournament.exports import ema
+from tournament.players import player_columns
 
 # ---------------------------------------------------------------- import
 
@@ -329,7 +331,7 @@ def test_confirm_applies_when_the_previewed_players_are_unchanged(cast):
 
 def federation_fields(player_number=1, **fields) -> dict:
     data = {"number": player_number, "name": "", "first_name": "Alice", "last_name": "MARTIN"}
-    data.update(country="fra", ema_number="4010005", team="Lyon")
+    data.update(country="fra", ema_number="04010005", team="Lyon")
     data.update(fields)
     return data
 
@@ -379,6 +381,7 @@ def test_adding_a_player_by_name_alone_splits_it(cast):
     ("fields", "field", "text"),
     [
         ({"ema_number": "0401-0005"}, "ema_number", "must be digits only"),
+        ({"ema_number": "1234"}, "ema_number", "format the column as text"),
         ({"ema_number": "0"}, "ema_number", "cannot be zero"),
         ({"country": "Atlantis"}, "country", "is not a country code"),
         ({"name": "", "first_name": "", "last_name": ""}, "name", "Give the player"),
@@ -438,20 +441,46 @@ def test_a_country_written_before_codes_is_flagged_until_the_organiser_gives_it(
 @pytest.mark.django_db
 def test_an_import_with_federation_columns_is_previewed_and_applied(cast):
     text = (
-        "number,first name,last name,country,ema_number\n"
-        "1,Alice,MARTIN,France,4010005\n"
-        "2,Bo,LI,CHN,\n"
-        "3,Cy,,Atlantis,12\n"
+        "number,name,name_zh,first name,last name,country,ema_number,email\n"
+        "1,,,Alice,MARTIN,France,04010005,\n"
+        "2,Wang Fang,王芳,,,CHN,,wang.fang.plays.mahjong@example.org\n"
+        "3,Cy,,,,Atlantis,1234,\n"
     )
     response = upload(cast, csv_file(text))
-    html = response.content.decode()
     assert [row.action for row in response.context["preview"].rows] == ["update", "new", "error"]
-    assert "“Atlantis” is not a country code" in html
-    response = upload(cast, csv_file(text.replace("Atlantis", "ATL")))
+    # A row's problems come first, before its fields; the EMA number is never padded.
+    page = html_reader.parse(response.content)
+    cells = [cell.text() for cell in page.one("table.import-rows tr.import-error").find("td")]
+    assert cells[0] == "4"  # the file's row, below the header
+    assert "“Atlantis” is not a country code" in cells[1]
+    assert "The EMA number “1234” is too short" in cells[1]
+    assert "format the column as text" in cells[1]
+    assert cells[2:4] == ["3", "Cy"] and "1234" in cells[4:]
+    # The romanised name beside 王芳 is shown as it will be stored: family name Wang.
+    new = page.one("table.import-rows tr.import-new")
+    assert [cell.text() for cell in new.find("td")][3:7] == ["Wang Fang", "Fang", "Wang", "王芳"]
+    assert new.one("td.email").text() == "wang.fang.plays.mahjong@example.org"
+
+    response = upload(cast, csv_file(text.replace("Atlantis", "ATL").replace("1234", "00001234")))
     assert not response.context["preview"].has_errors
     confirm(cast, response.context["confirm_form"].initial["payload"])
     # Player 1's name, not in the file, stays as it was.
     assert stored_federation_fields(cast.tournament, 1) == (
         "Alice", "Alice", "MARTIN", "FRA", "04010005",
     )  # fmt: skip
-    assert stored_federation_fields(cast.tournament, 3) == ("Cy", "Cy", "", "ATL", "00000012")
+    assert stored_federation_fields(cast.tournament, 2) == ("Wang Fang", "Fang", "Wang", "CHN", "")
+    assert stored_federation_fields(cast.tournament, 3) == ("Cy", "", "Cy", "ATL", "00001234")
+    # The EMA's file lists her family name first: "Wang, Fang".
+    assert ",Wang,Fang,," in ema.ema_csv_text(cast.tournament)
+
+
+@pytest.mark.django_db
+def test_the_import_page_lists_every_column_the_reader_reads(cast):
+    page = html_reader.parse(cast.organiser.get(reverse("player_import", args=[SLUG])).content)
+    assert {code.text() for code in page.find("table.columns-read code")} == set(
+        player_columns.COLUMNS
+    )
+    rows = page.find("table.columns-read tr[id]")
+    assert {row.attrs["id"] for row in rows} == {
+        f"column-{field}" for field in player_columns.COLUMNS.values()
+    }

@@ -188,12 +188,14 @@ def test_list_and_preview_show_a_players_fields_in_the_same_columns(cast):
     assert row_cells(listed, "2")[:9] == ["2", "Bo", "", "Bo", "李四", "", "", "", "yes"]
 
     previewed = upload(cast, csv_file()).content.decode()
-    # After the row's line and action, the cells as the file has them (no first and last
-    # name columns in this file).
+    # After the row's line and what importing does, the cells as the file has them, the
+    # first and last names as they will be stored (split from the name beside 张三).
     assert row_cells(previewed, "2")[2:11] == [
-        "1", "Zhang San", "", "", "张三", "Lyon", "FRA", "", "no",
+        "1", "Zhang San", "San", "Zhang", "张三", "Lyon", "FRA", "", "no",
     ]  # fmt: skip
-    assert row_cells(previewed, "3")[2:11] == ["2", "Li Si", "", "", "李四", "", "CHN", "", "yes"]
+    assert row_cells(previewed, "3")[2:11] == [
+        "2", "Li Si", "Si", "Li", "李四", "", "CHN", "", "yes",
+    ]  # fmt: skip
 
 
 # ---------------------------------------------------------------- one player

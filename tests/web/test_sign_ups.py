@@ -38,12 +38,23 @@ def form_data(n: int, **fields) -> dict:
 
 def test_a_sign_up_through_the_form_lands_on_its_own_page(open_form):
     visitor = Client()
-    assert "Sign up for Spring Open" in text(visitor.get(url("sign_up_form")))
-    response = visitor.post(url("sign_up_form"), form_data(1, name_zh="王一", country="fra"))
+    form = visitor.get(url("sign_up_form"))
+    assert "Sign up for Spring Open" in text(form)
+    # The name's fields are one question, which says how each is used.
+    names = html.one(form.content, "fieldset.name-fields")
+    assert names.one("legend").text() == "Your name"
+    assert "family name first when you also give a Chinese name" in names.text()
+    assert [field.attrs["name"] for field in names.find("input")] == [
+        "name", "name_zh", "last_name", "first_name",
+    ]  # fmt: skip
+    response = visitor.post(
+        url("sign_up_form"), form_data(1, name="Wang Fang", name_zh="王芳", country="fra")
+    )
     found = SignUp.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("sign_up_status", args=[sign_up_token(found)])
-    assert (found.status, found.country, found.name_zh) == ("pending", "FRA", "王一")
+    assert (found.status, found.country, found.name_zh) == ("pending", "FRA", "王芳")
+    assert (found.first_name, found.last_name) == ("Fang", "Wang")
     page = text(visitor.get(response["Location"]))
     assert "Your sign-up holds a place" in page
     assert "Sign up" in text(Client().get(url("tournament")))

@@ -51,8 +51,10 @@ class PlayerForm(FederationCodesMixin, forms.ModelForm):
             "number": _("The player's number in this tournament, used on the draw and sheets."),
             "name": _(
                 "As pages and sheets show it. Left empty, it is made of the first and last "
-                "names; given alone, it is split into them."
+                "names; given alone, it is split into them, the family name first when a "
+                "Chinese name is given (Wang Fang with 王芳: last name Wang, first name Fang)."
             ),
+            "name_zh": _("In Chinese characters."),
             "first_name": _("Given name(s), as the federation's results list them."),
             "last_name": _("Family name, as the federation's results list them."),
             "country": _("Three letters, as the EMA writes them: CHN, FRA, GER, JPN, NED…"),
@@ -79,8 +81,8 @@ class PlayerImportForm(forms.Form):
     file = forms.FileField(
         label=_("Player list"),
         help_text=_(
-            "A .csv (UTF-8) or .xlsx file with a header row: number, name (or first_name and "
-            "last_name), and optionally name_zh, team, country, ema_number, substitute."
+            "A .csv (UTF-8) or .xlsx file with a header row: number, and name or first_name "
+            "and last_name; the other columns read are listed below the form."
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}),
     )

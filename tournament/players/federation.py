@@ -2,8 +2,13 @@
 
 **EMA number.** The European Mahjong Association numbers its members' players with eight
 digits, the first two being the member country's (04 France, 05 Germany, 08 the
-Netherlands): "04010005". A number is stored and shown with its leading zeros; a
-spreadsheet that dropped them ("4010005") is padded back. A player without one is a guest.
+Netherlands): "04010005". A number is taken only with its eight digits, and stored and shown
+as given. One a spreadsheet dropped leading zeros from ("4010005") is refused, never padded:
+a short number may as well have lost a digit elsewhere, and a number padded wrongly would
+give one player's results to another. The message says how to keep the zeros (the column
+formatted as text). A workbook's cell holding a number, not text, is read as its digits:
+eight of them lost nothing and are taken; fewer are refused the same way, the message saying
+that the cell is a number. A player without one is a guest.
 
 **Country.** Three capital letters, as the EMA's result pages and workbooks write them. They
 use the sports codes (GER, NED, DEN, SUI, POR), not ISO 3166's (DEU, NLD, DNK, CHE, PRT):
@@ -43,10 +48,11 @@ _DIGITS = re.compile(r"[0-9]+")
 
 
 def normalise_ema_number(value: object) -> str:
-    """The eight-digit EMA number in ``value`` ("4010005", 4010005, "04010005"), "" for
-    none; raises ``FieldValueError`` for anything else."""
+    """The EMA number in ``value``: exactly eight digits ("04010005"; a workbook's number
+    12345678 too), "" for none; raises ``FieldValueError`` for anything else."""
     if value is None:
         return ""
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = str(value).strip()
@@ -58,18 +64,38 @@ def normalise_ema_number(value: object) -> str:
             % {"value": text},
             code="ema_number_not_digits",
         )
-    if len(text) > EMA_NUMBER_DIGITS:
-        raise FieldValueError(
-            _("The EMA number “%(value)s” has %(length)s digits; it has %(digits)s at most.")
-            % {"value": text, "length": len(text), "digits": EMA_NUMBER_DIGITS},
-            code="ema_number_too_long",
-        )
     if not text.strip("0"):
         raise FieldValueError(
             _("The EMA number cannot be zero: leave it empty for a guest."),
             code="ema_number_zero",
         )
-    return text.zfill(EMA_NUMBER_DIGITS)
+    if len(text) > EMA_NUMBER_DIGITS:
+        raise FieldValueError(
+            _("The EMA number “%(value)s” is too long: an EMA number has %(digits)s digits.")
+            % {"value": text, "digits": EMA_NUMBER_DIGITS},
+            code="ema_number_too_long",
+        )
+    if len(text) < EMA_NUMBER_DIGITS and is_number:
+        raise FieldValueError(
+            _(
+                "The EMA number %(value)s is too short, and the workbook holds it as a "
+                "number, which keeps no leading zero: format the column as text and type "
+                "the %(digits)s digits again (for example 04010005)."
+            )
+            % {"value": text, "digits": EMA_NUMBER_DIGITS},
+            code="ema_number_short_cell",
+        )
+    if len(text) < EMA_NUMBER_DIGITS:
+        raise FieldValueError(
+            _(
+                "The EMA number “%(value)s” is too short: an EMA number has %(digits)s "
+                "digits, leading zeros included (for example 04010005). In a spreadsheet, "
+                "format the column as text so that they stay."
+            )
+            % {"value": text, "digits": EMA_NUMBER_DIGITS},
+            code="ema_number_too_short",
+        )
+    return text
 
 
 # ---------------------------------------------------------------- country

@@ -9,11 +9,30 @@ expect, found by what readers type.
 - only the name: it is split (``split_name``). "LAST, First" splits at the comma; a name in
   Chinese, Japanese or Korean characters puts the surname first (one character, or two for
   the common two-character surnames such as 欧阳 or 司马; at its first space when it has one);
-  any other name splits at its last space, first name(s) then last name. One word is a last
-  name.
+  a name in Latin letters given with a Chinese name (``name_zh``) is that name romanised, and
+  keeps its order, the family name first: "Wang Fang" with 王芳 is family name Wang, given
+  name Fang. Only when its last word, and not its first, reads as the Chinese family name in
+  pinyin was it written given name first ("Fang Wang" with 王芳). Any other name splits at
+  its last space, first name(s) then last name. One word is a last name.
 - only first and last names: the name is made of them (``join_names``): "First Last", or
-  surname then given name with no space in CJK characters.
-- all three: they are kept as given.
+  surname then given name with no space in CJK characters, or "Family Given" in Latin
+  letters beside a Chinese name.
+- all three: they are kept as given, and so are first and last names given with a name:
+  nothing given is split again.
+
+    >>> split_name("Wang Fang", name_zh="王芳")
+    ('Fang', 'Wang')
+    >>> split_name("Wang Fang")
+    ('Wang', 'Fang')
+    >>> split_name("Fang WANG", name_zh="王芳")
+    ('Fang', 'WANG')
+    >>> join_names("Fang", "Wang", name_zh="王芳")
+    'Wang Fang'
+
+A Chinese name is one in Chinese characters only: kana or hangul make it Japanese or Korean,
+and a middle dot (艾丽丝·马丁) a foreign name transliterated, whose Latin spelling keeps the
+Western order. A Japanese name written in kanji alone cannot be told from a Chinese one: its
+romanised name is read family name first, unless its first and last names are given.
 
 First and last names split from the name follow it when it changes (``resolve_names``):
 renaming "Jon Smith" to "John Smith" splits the new name again, unless the first or last
@@ -91,7 +110,8 @@ COMPOUND_SURNAMES = frozenset(
     }
 )
 
-_CJK_SCRIPTS = ("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH", "HIRAGANA", "KATAKANA")
+_HAN_SCRIPTS = ("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH")
+_CJK_SCRIPTS = (*_HAN_SCRIPTS, "HIRAGANA", "KATAKANA")
 
 
 def _is_cjk_character(char: str) -> bool:
@@ -109,8 +129,46 @@ def _tidy(text: str) -> str:
     return " ".join(text.split())
 
 
-def split_name(name: str) -> tuple[str, str]:
-    """(first name, last name) of ``name``, by the rules of the module's docstring."""
+# The dots that join the parts of a foreign name written in Chinese characters (艾丽丝·马丁).
+_NAME_DOTS = frozenset("·・•‧")
+
+
+def is_chinese(text: str) -> bool:
+    """Whether ``text`` is a Chinese name: Chinese characters only (no kana, hangul or Latin
+    letter), without the dot of a transliterated foreign name."""
+    letters = [char for char in text if char.isalpha()]
+    return (
+        bool(letters)
+        and all(unicodedata.name(char, "").startswith(_HAN_SCRIPTS) for char in letters)
+        and not _NAME_DOTS.intersection(text)
+    )
+
+
+def _family_words(words: list[str], family: str) -> tuple[int, int]:
+    """How many of ``words`` spell the pinyin ``family`` ("Ouyang" or "Ou Yang" for ouyang)
+    at their start, and at their end: 0 where they do not, nor when all of them do."""
+    # Pinyin's ü is written u, v or ü (Lü, Lu, Lv for 吕): all are read u.
+    spelt = [folded(word).replace("-", "").replace("v", "u") for word in words]
+    family = family.replace("v", "u")
+    sizes = range(1, len(words))
+    leading = next((size for size in sizes if "".join(spelt[:size]) == family), 0)
+    trailing = next((size for size in sizes if "".join(spelt[-size:]) == family), 0)
+    return leading, trailing
+
+
+def _romanised_split(words: list[str], name_zh: str) -> tuple[str, str]:
+    """(first, last) of a romanised Chinese name: the family name first, unless only its
+    last words read as the Chinese name's family name."""
+    leading, trailing = _family_words(words, "".join(_syllables(split_name(name_zh)[1])))
+    if trailing and not leading:
+        return " ".join(words[:-trailing]), " ".join(words[-trailing:])
+    leading = leading or 1
+    return " ".join(words[leading:]), " ".join(words[:leading])
+
+
+def split_name(name: str, *, name_zh: str = "") -> tuple[str, str]:
+    """(first name, last name) of ``name`` (``name_zh``: the Chinese name beside it), by the
+    rules of the module's docstring."""
     name = _tidy(name)
     if not name:
         return "", ""
@@ -125,39 +183,68 @@ def split_name(name: str) -> tuple[str, str]:
         # first character is the surname.
         size = 2 if len(name) > 2 and name[:2] in COMPOUND_SURNAMES else 1
         return name[size:], name[:size]
+    if " " in name and is_chinese(name_zh):
+        return _romanised_split(name.split(" "), _tidy(name_zh))
     if " " in name:
         first, last = name.rsplit(" ", 1)
         return first, last
     return "", name
 
 
-def join_names(first: str, last: str) -> str:
-    """The name shown for ``first`` and ``last``: "First Last", or 欧阳娜娜 in CJK characters."""
+def join_names(first: str, last: str, *, name_zh: str = "") -> str:
+    """The name shown for ``first`` and ``last``: "First Last", 欧阳娜娜 in CJK characters, or
+    "Last First" beside a Chinese name ``name_zh``."""
     first, last = _tidy(first), _tidy(last)
     if first and last and is_cjk(first) and is_cjk(last):
         return last + first
+    if first and last and is_chinese(name_zh):
+        return f"{last} {first}"
     return " ".join(part for part in (first, last) if part)
 
 
 def resolve_names(
-    stored: tuple[str, str, str], given: tuple[str, str, str]
+    stored: tuple[str, str, str],
+    given: tuple[str, str, str],
+    *,
+    stored_zh: str = "",
+    given_zh: str = "",
 ) -> tuple[str, str, str]:
     """(name, first name, last name) to store, from those stored and those given.
 
     ``stored`` is ("", "", "") for a new player; ``given`` holds the values after the
-    change (the stored ones where the change sets nothing).
+    change (the stored ones where the change sets nothing); ``stored_zh`` and ``given_zh``
+    the Chinese name before and after it, which decides the order of a romanised name.
     """
     old_name, old_first, old_last = (_tidy(part) for part in stored)
     name, first, last = (_tidy(part) for part in given)
     names_kept = (first, last) == (old_first, old_last)
-    if name != old_name and names_kept and (old_first, old_last) == split_name(old_name):
-        # The first and last names were the old name's split: they follow the new name.
-        first, last = split_name(name)
+    old_split = split_name(old_name, name_zh=stored_zh)
+    changed = (name, _tidy(given_zh)) != (old_name, _tidy(stored_zh))
+    if changed and names_kept and (old_first, old_last) == old_split:
+        # The first and last names were the old name's split: they follow the new name (and
+        # the new Chinese name, which may turn its order).
+        first, last = split_name(name, name_zh=given_zh)
     if not name:
-        name = join_names(first, last)
+        name = join_names(first, last, name_zh=given_zh)
     elif not first and not last:
-        first, last = split_name(name)
+        first, last = split_name(name, name_zh=given_zh)
     return name, first, last
+
+
+NAME_KEYS = ("name", "first_name", "last_name", "name_zh")
+
+
+def resolve_fields(stored: dict, given: dict) -> tuple[str, str, str]:
+    """``resolve_names`` for a player's fields: ``stored`` as they are (empty for a new
+    player), ``given`` those a change sets (the rest left as stored)."""
+    before = {key: stored.get(key) or "" for key in NAME_KEYS}
+    after = {key: (given[key] if key in given else before[key]) or "" for key in NAME_KEYS}
+    return resolve_names(
+        (before["name"], before["first_name"], before["last_name"]),
+        (after["name"], after["first_name"], after["last_name"]),
+        stored_zh=before["name_zh"],
+        given_zh=after["name_zh"],
+    )
 
 
 # ---------------------------------------------------------------- order and search

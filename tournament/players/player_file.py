@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from tournament.models import PLAYER_FIELDS
 from tournament.models.validators import character_code, unsafe_character
-from tournament.players import federation, workbook_bounds
+from tournament.players import federation, names, workbook_bounds
 from tournament.players.player_columns import (
     COLUMNS,
     NAME_FIELDS,
@@ -106,10 +106,21 @@ class RowPreview:
     problems: list[Problem] = field(default_factory=list)
     action: str = ERROR
     changes: list[FieldChange] = field(default_factory=list)
+    # (name, first name, last name) as importing the row stores them (``names``), once the
+    # row is compared with the stored player; None for a row with errors.
+    names: tuple[str, str, str] | None = None
 
     @property
     def has_errors(self) -> bool:
         return bool(self.problems)
+
+    @property
+    def shown(self) -> dict[str, str]:
+        """The row's fields as the preview shows them: the file's text, with the names as
+        they will be stored (a name split, or made of first and last names)."""
+        if self.names is None:
+            return self.cells
+        return {**self.cells, **dict(zip(NAME_FIELDS, self.names, strict=True))}
 
     def refuse(self, code: str, message: str, field: str | None = None) -> None:
         """Say what is wrong with the row, beside ``field`` (None: the whole row)."""
@@ -640,17 +651,25 @@ def _flag_shared_ema_numbers(
             )
 
 
+def _or_empty(value: object) -> object:
+    return "" if value is None else value
+
+
 def _compare(row: RowPreview, existing: Mapping[int, Mapping[str, object]]) -> None:
     if row.has_errors:
         row.action = ERROR
         return
     stored = existing.get(row.values["number"])
+    row.names = names.resolve_fields(stored or {}, row.values)
     if stored is None:
         row.action = NEW
         return
+    # The names as they will be stored (split, or made of first and last names) beside the
+    # fields the file gives; a field stored empty reads "".
+    after = {**row.values, **dict(zip(NAME_FIELDS, row.names, strict=True))}
     row.changes = [
-        FieldChange(name, stored.get(name), value)
-        for name, value in row.values.items()
-        if stored.get(name) != value
+        FieldChange(name, stored.get(name), after[name])
+        for name in PLAYER_FIELDS
+        if name in after and _or_empty(stored.get(name)) != after[name]
     ]
     row.action = UPDATE if row.changes else UNCHANGED

@@ -37,14 +37,10 @@ def codes_normalised(fields: dict) -> dict:
 
 def _names_resolved(player: Player, fields: dict) -> dict:
     """``fields`` with the name, first name and last name kept in step
-    (``tournament.players.names``): a name alone is split, first and last names alone make
-    the name."""
-    stored = (player.name or "", player.first_name, player.last_name)
-    given = tuple(
-        fields.get(key, stored[index]) or ""
-        for index, key in enumerate(("name", "first_name", "last_name"))
-    )
-    name, first, last = names.resolve_names(stored, given)
+    (``tournament.players.names``): a name alone is split (in the order of a Chinese name
+    given beside it), first and last names alone make the name."""
+    stored = {key: getattr(player, key) for key in names.NAME_KEYS}
+    name, first, last = names.resolve_fields(stored, fields)
     if not name:
         raise refused(
             "name", _("Give the player's name, or their first and last names."), "name_missing"

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from tournament.models import PLAYER_FIELDS, SignUp, Tournament
 from tournament.models.sign_ups import LIVE_SIGN_UP_STATUSES
+from tournament.players import names
 from tournament.selectors.lookups import ACTIVE_PLAYERS
 from tournament.services.common import fields_saved, refused
 from tournament.services.mail import sign_up_email_queue
@@ -171,10 +172,12 @@ def sign_up(*, tournament: Tournament, **fields) -> SignUp:
     if reason := sign_up_closed_reason(tournament):
         raise ValidationError(reason, code="sign_up_closed")
     fields = codes_normalised({key: (value or "").strip() for key, value in fields.items()})
-    if not fields.get("name"):
-        fields["name"] = " ".join(
-            part for part in (fields.get("first_name"), fields.get("last_name")) if part
-        )
+    # As a player's: the name split, or made of the first and last names, by one rule (the
+    # acceptance keeps what the sign-up stored). What was given stays as given, for the
+    # model's checks to judge (a line break is refused, not tidied away).
+    made = names.resolve_fields({}, fields)
+    for key, value in zip(("name", "first_name", "last_name"), made, strict=True):
+        fields[key] = fields.get(key) or value
     if not fields["name"]:
         raise refused("name", _("Give your name."), "name_missing")
     _refuse_duplicates(tournament, fields)

@@ -15,6 +15,7 @@ from tournament.forms.players import (
 )
 from tournament.forms.service_errors import form_saved
 from tournament.players import player_file
+from tournament.players.player_columns import column_help
 from tournament.players.player_import import import_preview
 from tournament.players.player_links import player_link_card
 from tournament.selectors.lookups import badge_players
@@ -195,6 +196,7 @@ def player_import(request, tournament):
         job=job,
         queue_problem=queue_state().problem() if job and job.active else "",
         poll_seconds=IMPORT_POLL_SECONDS,
+        columns=column_help(),
     )
 
 
