@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0033_tournament_version_exports'),
+        ('tournament', '0034_event_facts_and_time_zone'),
     ]
 
     operations = [
