@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tests.conftest import make_players
 from tournament import scoring, services
-from tournament.models import Seat, Table, Tournament, TournamentVersion
+from tournament.models import Seat, Session, Table, Tournament, TournamentVersion
 from tournament.players import player_import
 from tournament.selectors.sheets import table_sheet
 from tournament.selectors.standings import (
@@ -253,7 +253,9 @@ SEATING_KEPT = {
     "hand_record",
     "referees_copy_from_previous",
     "session_close",
+    "session_close_undo",
     "session_open",
+    "session_open_undo",
     "session_reopen",
     "table_confirm",
     "table_extra_time",
@@ -419,11 +421,19 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
     services.table_confirm(table=table, user=referee)
     step("session_close", lambda: services.session_close(session=session))
     step("session_reopen", lambda: services.session_reopen(session=session))
+    services.session_close(session=session)
+    step("session_close_undo", lambda: services.session_close_undo(session=session))
     services.player_withdraw(player=nine)
     Tournament.objects.filter(pk=tournament.pk).update(review_draws=True)
     tournament.refresh_from_db()
     second = services.session_draw(tournament=tournament, number=2, seed=2)
     step("session_publish", lambda: services.session_publish(session=second))
+    step("session_publish_undo", lambda: services.session_publish_undo(session=second))
+    services.session_publish(session=second)
+    second = services.session_open(
+        session=Session.objects.get(pk=second.pk), playing_after_all=True
+    )
+    step("session_open_undo", lambda: services.session_open_undo(session=second))
     services.tables_assign(session=second, referee=None, tables=[1])
     step(
         "referees_copy_from_previous",

@@ -148,6 +148,13 @@ ENDPOINTS = {
     "session_open": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "session_close": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "session_publish": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
+    "session_publish_undo": (
+        "organiser",
+        {"slug": st.just(SLUG), "number": SESSION},
+        lambda w: {},
+    ),
+    "session_open_undo": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
+    "session_close_undo": ("organiser", {"slug": st.just(SLUG), "number": SESSION}, lambda w: {}),
     "session_cancel_draw": (
         "organiser",
         {"slug": st.just(SLUG), "number": SESSION},

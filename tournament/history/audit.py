@@ -37,6 +37,8 @@ TIME_CALLED = "time_called"
 SEATS_SWAPPED = "seats_swapped"
 # Countries became three-letter codes (migration 0014): the players it rewrote.
 COUNTRY_CODES = "country_codes"
+# An organiser undid a session's last step (its draw published, opened for play, closed).
+UNDONE = "undone"
 
 DEVICE_MAX_LENGTH = 40
 

@@ -1,7 +1,7 @@
 """The e-mails the site sends players, kept as an outbox: each is stored in the transaction
-of what it tells (a draw published, a place off the waiting list), sent after that
-transaction commits by the task queue's workers, retried when sending fails, and listed for
-the organiser.
+of what it tells (a draw published, a place off the waiting list, a player withdrawn), sent
+after that transaction commits by the task queue's workers, retried when sending fails, and
+listed for the organiser.
 
 No history of their own: a row is itself the record of a message and its attempts."""
 
@@ -18,6 +18,7 @@ MAIL_REASON_CHOICES = [
     ("seat", _("Table and seat")),
     ("waiting_list", _("Off the waiting list")),
     ("sign_up", _("Sign-up")),
+    ("withdrawn", _("Withdrawn")),
 ]
 
 

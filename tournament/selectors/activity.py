@@ -108,6 +108,7 @@ REASONS = {
     audit.TIME_CALLED: gettext_lazy("not played: time called"),
     audit.SEATS_SWAPPED: gettext_lazy("players swapped seats"),
     audit.COUNTRY_CODES: gettext_lazy("countries written as codes"),
+    audit.UNDONE: gettext_lazy("undone"),
 }
 
 # What a change of these fields means, said instead of "changed": (when the field is set,
@@ -115,6 +116,7 @@ REASONS = {
 EVENTS = {
     "player": {"withdrawn_at": (gettext_lazy("withdrawn"), gettext_lazy("reinstated"))},
     "session": {
+        "published_at": (gettext_lazy("published"), gettext_lazy("back under review")),
         "opened_at": (gettext_lazy("opened for play"), gettext_lazy("back to drawn")),
         "closed_at": (gettext_lazy("closed"), gettext_lazy("reopened")),
         "device_links_version": (gettext_lazy("device links revoked"),) * 2,

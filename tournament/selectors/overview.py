@@ -22,13 +22,15 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors.lookups import ACTIVE_PLAYERS, PUBLISHED_SESSION
+from tournament.selectors.undo import session_undo, with_undo_facts
 from tournament.selectors.withdrawals import SEATED_SUBSTITUTE, SubstituteCount
 
 
 @dataclass(frozen=True)
 class TournamentOverview:
     # By number, each annotated with table_count, confirmed_count and withdrawn_seated (the
-    # withdrawn players still holding one of its seats).
+    # withdrawn players still holding one of its seats); for the organisers, with ``undo``:
+    # the undo of its last step (``selectors.undo.SessionUndo``), or None.
     sessions: list[Session]
     active_players: int
     substitutes: "SubstituteCount"
@@ -45,11 +47,13 @@ def _counted(rows, group: str = "session") -> Coalesce:
     return Coalesce(Subquery(counted), 0)
 
 
-def tournament_overview(tournament, *, published_only: bool = False) -> TournamentOverview:
+def tournament_overview(
+    tournament, *, published_only: bool = False, undo: bool = False
+) -> TournamentOverview:
     """The drawn sessions (``published_only``: those the players may see) with their tables
-    and confirmed tables counted and the withdrawn players still seated, the number of
-    active players and of substitutes who have sat at a table: two queries whatever the
-    number of sessions and tables."""
+    and confirmed tables counted and the withdrawn players still seated (``undo``: and the
+    undo each offers), the number of active players and of substitutes who have sat at a
+    table: two queries whatever the number of sessions and tables."""
     # Without the draw input: a session-by-session draw keeps every earlier table in it.
     withdrawn_seats = Seat.objects.filter(
         session=OuterRef("pk"), player__withdrawn_at__isnull=False
@@ -66,11 +70,16 @@ def tournament_overview(tournament, *, published_only: bool = False) -> Tourname
     )
     if published_only:
         sessions = sessions.filter(PUBLISHED_SESSION)
+    if undo:
+        sessions = with_undo_facts(sessions)
+    sessions = list(sessions)
+    for session in sessions:
+        session.undo = session_undo(session, review_draws=tournament.review_draws) if undo else None
     counts = tournament.players.aggregate(
         active=Count("pk", filter=ACTIVE_PLAYERS), seated=Count("pk", filter=SEATED_SUBSTITUTE)
     )
     return TournamentOverview(
-        sessions=list(sessions),
+        sessions=sessions,
         active_players=counts["active"],
         substitutes=SubstituteCount(seated=counts["seated"], limit=tournament.substitute_limit),
     )

@@ -1,9 +1,9 @@
 """E-mails to players: stored in the transaction of what they tell, sent by the task queue.
 
 A message is an ``OutgoingEmail`` row written by the write it belongs to (a draw published,
-a seat given, a place off the waiting list), together with the task that sends it
-(``emails_deliver``, a row of the queue): both exist exactly when that write does, and the
-request that made them never waits on a mail server. A worker sends the messages due through
+a seat given, a place off the waiting list, a player withdrawn), together with the task that
+sends it (``emails_deliver``, a row of the queue): both exist exactly when that write does,
+and the request that made them never waits on a mail server. A worker sends the messages due through
 the SMTP server of ``MCR_EMAIL_*``, ``EMAIL_CONNECTIONS`` at a time, each marked sent the
 moment the server accepts it. A refused or unreachable server leaves the message with its
 error, tried again by a task the queue holds until the wait is over, at most ``MAX_ATTEMPTS``
@@ -169,6 +169,39 @@ def sign_up_email_queue(*, sign_up: SignUp, template: str, reason: str) -> None:
         body=_bilingual(f"mail/{template}.txt", context),
     )
     _send_after_commit(sign_up.tournament_id)
+
+
+def withdrawal_email_queue(*, player: Player) -> bool:
+    """Queue, in the caller's transaction (the withdrawal's), the message telling ``player``
+    that the organisers withdrew them, if they have an e-mail. Returns whether one was."""
+    if not player.email:
+        return False
+    context = {
+        "tournament": player.tournament,
+        "player": player,
+        "link": player_link_url(player),
+    }
+    OutgoingEmail.objects.create(
+        tournament=player.tournament,
+        player=player,
+        reason="withdrawn",
+        to=player.email,
+        subject=_subject("mail/withdrawn_subject.txt", context),
+        body=_bilingual("mail/withdrawn.txt", context),
+    )
+    _send_after_commit(player.tournament_id)
+    return True
+
+
+def withdrawal_emails_drop(*, player: Player) -> int:
+    """Drop the messages telling ``player`` of their withdrawal that no worker has sent or
+    taken yet: they are reinstated, and a message sent later would tell a withdrawal that no
+    longer is. Returns how many."""
+    unsent = OutgoingEmail.objects.filter(
+        player=player, reason="withdrawn", sent_at__isnull=True, claimed_by=""
+    )
+    deleted, _by_model = unsent.delete()
+    return deleted
 
 
 def _due(now):

@@ -1,5 +1,6 @@
-"""A drawn session opened for play, closed once every table is confirmed, reopened; extra time
-for one table; its table device links revoked."""
+"""A drawn session opened for play, closed once every table is confirmed, reopened; its last
+step undone (published, opened, closed: ``selectors.undo`` has the rules); extra time for one
+table; its table device links revoked."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -7,7 +8,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.models import Session, Table
+from tournament.history import audit
+from tournament.models import OutgoingEmail, Session, Table, Tournament
+from tournament.selectors.undo import TOLD, SessionUndo, session_undo_now
 from tournament.selectors.withdrawals import withdrawn_seated
 from tournament.services.common import fields_saved, refused
 from tournament.services.results import tournament_touch
@@ -84,6 +87,82 @@ def session_close(*, session: Session) -> Session:
 @transaction.atomic
 def session_reopen(*, session: Session) -> Session:
     if session.closed_at is not None:
+        fields_saved(session, closed_at=None)
+    tournament_touch(session.tournament_id, seating=False, standings=False)
+    return session
+
+
+def _undo_checked(session: Session, step: str) -> SessionUndo:
+    """The undo of ``step`` of ``session`` as stored now, or its refusal."""
+    undo = session_undo_now(session)
+    if undo is not None and undo.step == step:
+        if not undo.allowed:
+            raise ValidationError(undo.refusal, code="undo_refused")
+        return undo
+    words = {"n": session.number}
+    if step == "publish" and session.opened_at is not None:
+        message = _(
+            "Session %(n)s has been opened for play: its draw can no longer go back under review."
+        )
+    elif step == "publish" and session.published_at is not None:
+        message = _(
+            "This tournament publishes each draw as it is made: there is no publishing to undo."
+        )
+    elif step == "publish":
+        message = _("The draw of session %(n)s is under review already.")
+    elif step == "open" and session.closed_at is not None:
+        message = _("Session %(n)s is closed: undo the close first.")
+    elif step == "open":
+        message = _("Session %(n)s is not open for play.")
+    else:
+        message = _("Session %(n)s is not closed.")
+    raise ValidationError(message % words, code="nothing_to_undo")
+
+
+@transaction.atomic
+def session_publish_undo(*, session: Session) -> int:
+    """Take a reviewed draw back under review, hidden from the players again, with its seat
+    e-mails not sent yet; refused once one of them is sent. Returns how many were dropped."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    _undo_checked(session, "publish")
+    unsent = OutgoingEmail.objects.filter(
+        tournament_id=session.tournament_id, reason="seat", session_number=session.number
+    ).exclude(TOLD)
+    dropped, _by_model = unsent.delete()
+    # Checked again after the deletion: a message a worker took in the meantime was not
+    # deleted, and refuses the undo (rolling the deletion back) as one sent would.
+    _undo_checked(session, "publish")
+    with audit.acting(reason=audit.UNDONE):
+        fields_saved(session, published_at=None)
+    # As publishing: the players' pages and the seating kept under the versions change back.
+    tournament_touch(session.tournament_id)
+    return dropped
+
+
+@transaction.atomic
+def session_open_undo(*, session: Session) -> Session:
+    """Take a session opened for play back to drawn, while no hand is entered at its tables."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    # Its tables locked too: a hand being saved at one of them (which locks its table) is
+    # stored first, and then refuses the undo.
+    list(Table.objects.select_for_update().filter(session=session).values_list("pk"))
+    _undo_checked(session, "open")
+    with audit.acting(reason=audit.UNDONE):
+        fields_saved(session, opened_at=None)
+    tournament_touch(session.tournament_id, seating=False, standings=False)
+    return session
+
+
+@transaction.atomic
+def session_close_undo(*, session: Session) -> Session:
+    """Put a closed session back in play (its tables stay confirmed), while no other session
+    has been drawn or opened since it closed."""
+    # The tournament locked, as a draw locks it: a draw made meanwhile waits, then refuses
+    # the undo.
+    list(Tournament.objects.select_for_update().filter(pk=session.tournament_id).values("pk"))
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    _undo_checked(session, "close")
+    with audit.acting(reason=audit.UNDONE):
         fields_saved(session, closed_at=None)
     tournament_touch(session.tournament_id, seating=False, standings=False)
     return session

@@ -71,8 +71,10 @@ def sign_up_closed_reason(tournament: Tournament) -> str:
 
 
 def sign_up_withdrawable(sign_up: SignUp) -> bool:
-    """The player may still withdraw the sign-up with its link: it is live, and no session
-    is drawn yet."""
+    """The player may still withdraw the sign-up with its link: it is live, its player (if
+    accepted) not withdrawn by the organisers already, and no session is drawn yet."""
+    if sign_up.player is not None and sign_up.player.withdrawn_at is not None:
+        return False
     return sign_up.status in LIVE_SIGN_UP_STATUSES and not sign_up.tournament.sessions.exists()
 
 

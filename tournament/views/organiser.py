@@ -1,11 +1,11 @@
-"""Organiser actions: create, edit and delete a tournament, draw and run sessions, reopen tables,
-revoke table device links."""
+"""Organiser actions: create, edit and delete a tournament, draw and run sessions (and undo a
+session's last step), reopen tables, revoke table device links."""
 
 import copy
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -49,6 +49,7 @@ from tournament.views.common import (
     get_session,
     get_table,
     page,
+    refusal_told,
     tournament_page,
 )
 
@@ -235,6 +236,54 @@ def session_close(request, tournament, number):
         request,
         lambda: services.session_close(session=session),
         _("Session %(n)s is closed.") % {"n": number},
+    )
+    return redirect(tournament)
+
+
+@tournament_page("organiser", POST)
+def session_publish_undo(request, tournament, number):
+    """Take a reviewed draw back under review, with its seat e-mails not sent yet."""
+    session = get_session(tournament, number)
+    try:
+        dropped = services.session_publish_undo(session=session)
+    except ValidationError as refused:
+        refusal_told(request, refused)
+        return redirect(tournament)
+    messages.success(
+        request,
+        _("Publishing undone: the draw of session %(n)s is back under review.") % {"n": number},
+    )
+    if dropped:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)s seat e-mail not sent yet will not be sent.",
+                "%(count)s seat e-mails not sent yet will not be sent.",
+                dropped,
+            )
+            % {"count": dropped},
+        )
+    return redirect(tournament)
+
+
+@tournament_page("organiser", POST)
+def session_open_undo(request, tournament, number):
+    session = get_session(tournament, number)
+    action_told(
+        request,
+        lambda: services.session_open_undo(session=session),
+        _("Opening undone: session %(n)s is drawn, not in play.") % {"n": number},
+    )
+    return redirect(tournament)
+
+
+@tournament_page("organiser", POST)
+def session_close_undo(request, tournament, number):
+    session = get_session(tournament, number)
+    action_told(
+        request,
+        lambda: services.session_close_undo(session=session),
+        _("Closing undone: session %(n)s is in play again.") % {"n": number},
     )
     return redirect(tournament)
 

@@ -73,11 +73,11 @@ def tournament_detail(request, slug):
     # Organisers and referees (``is_referee`` counts both) see a draw under review; everybody
     # else, published draws.
     staff = is_referee(request.user, tournament)
-    overview = tournament_overview(tournament, published_only=not staff)
+    organiser = is_organiser(request.user, tournament)
+    overview = tournament_overview(tournament, published_only=not staff, undo=organiser)
     commitments = draw_commitments(tournament)
     live = live_commitment(commitments)
     pending = live if live is not None and live.revealed_at is None else None
-    organiser = is_organiser(request.user, tournament)
     return page(
         request,
         "tournaments/detail.html",
