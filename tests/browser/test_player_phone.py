@@ -26,8 +26,8 @@ WORDS = {
         "won": "You won by self-draw, 8 fan",
     },
     "zh-hans": {
-        "check_in": "我已到场：签到第1节",
-        "checked": "你已签到第1节。",
+        "check_in": "我已到场：签到第1局",
+        "checked": "你已签到第1局。",
         "table": "第{t}桌",
         "wind": "起始为{wind}",
         "winds": ["东", "南", "西", "北"],
