@@ -11,6 +11,8 @@ from tournament.selectors.paper import (
     PENALTY_RECORD_MIN_BLANK,
     PENALTY_RECORD_ROWS,
     PaperPlayer,
+    PenaltyLine,
+    PenaltyRecord,
     paper_rows,
     session_penalty_record,
     session_score_sheets,
@@ -204,7 +206,41 @@ def test_blank_rows_follow_however_many_penalties_are_recorded(drawn):
         )
     record = session_penalty_record(drawn)
     assert len(record.lines) == 28
-    assert record.blank_rows == PENALTY_RECORD_MIN_BLANK
+    # 28 entered and 4 blank rows: two pages, the second with 4 entered and 20 blank.
+    assert [(len(page.lines), len(page.blanks)) for page in record.pages] == [(24, 0), (4, 20)]
+
+
+@pytest.mark.parametrize(
+    "entered, rows",
+    [
+        (0, [(0, 24)]),
+        (20, [(20, 4)]),
+        (21, [(21, 3), (0, 24)]),
+        (44, [(24, 0), (20, 4)]),
+        (45, [(24, 0), (21, 3), (0, 24)]),
+    ],
+)
+def test_the_penalty_record_fills_whole_pages_leaving_blank_rows(entered, rows):
+    line = PenaltyLine(
+        table=1,
+        hand=1,
+        offender=0,
+        player=None,
+        kind="deducted",
+        points=5,
+        beneficiary=None,
+        reason="Foul",
+    )
+    record = PenaltyRecord(lines=[line] * entered)
+    pages = record.pages
+    assert [(len(page.lines), len(page.blanks)) for page in pages] == rows
+    assert [(page.number, page.count) for page in pages] == [
+        (n, len(rows)) for n in range(1, len(rows) + 1)
+    ]
+    assert sum(len(page.lines) for page in pages) == entered
+    assert record.blank_rows == PENALTY_RECORD_ROWS * len(rows) - entered
+    assert all(len(page.lines) + len(page.blanks) == PENALTY_RECORD_ROWS for page in pages)
+    assert len(pages[-1].blanks) >= PENALTY_RECORD_MIN_BLANK
 
 
 def test_penalties_of_other_sessions_are_not_listed(drawn, tournament):

@@ -1,5 +1,6 @@
-"""The paper fallback: a blank score sheet per table and the session's penalty record, one
-A4 page each, for when a tablet fails.
+"""The paper fallback: a blank score sheet per table, one A4 page each, and the session's
+penalty record on whole A4 pages (one but in a session of many penalties), for when a tablet
+fails.
 """
 
 from dataclasses import dataclass
@@ -13,11 +14,12 @@ from tournament.models import (
 )
 from tournament.seating.rotation import HANDS_PER_ROUND
 
-# Rows of the penalty record: enough for a session on one A4 page, the recorded ones first.
+# Rows of the penalty record on each A4 page, the recorded ones first.
 PENALTY_RECORD_ROWS = 24
 
 
-# Blank rows kept after the recorded penalties, even when these fill the page.
+# Blank rows kept after the recorded penalties: when these leave fewer on the page, the
+# record goes on to another page.
 PENALTY_RECORD_MIN_BLANK = 4
 
 
@@ -140,20 +142,47 @@ class PenaltyLine:
 
 
 @dataclass(frozen=True)
-class PenaltyRecord:
-    """The session's penalty record: the recorded penalties, then blank rows to write in."""
+class PenaltyRecordPage:
+    """One A4 page of the penalty record: its share of the recorded penalties, then blank
+    rows, ``PENALTY_RECORD_ROWS`` in all."""
 
+    number: int
+    count: int  # how many pages the record has
     lines: list[PenaltyLine]
-    blank_rows: int
 
     @property
     def blanks(self) -> range:
-        return range(self.blank_rows)
+        return range(PENALTY_RECORD_ROWS - len(self.lines))
+
+
+@dataclass(frozen=True)
+class PenaltyRecord:
+    """The session's penalty record: the recorded penalties, then blank rows to write in, on
+    as many whole pages as leave at least ``PENALTY_RECORD_MIN_BLANK`` blank rows (one page
+    but in a session of many penalties)."""
+
+    lines: list[PenaltyLine]
+
+    @property
+    def pages(self) -> list[PenaltyRecordPage]:
+        count = -(-(len(self.lines) + PENALTY_RECORD_MIN_BLANK) // PENALTY_RECORD_ROWS)  # ceiling
+        return [
+            PenaltyRecordPage(
+                number=index + 1,
+                count=count,
+                lines=self.lines[index * PENALTY_RECORD_ROWS : (index + 1) * PENALTY_RECORD_ROWS],
+            )
+            for index in range(count)
+        ]
+
+    @property
+    def blank_rows(self) -> int:
+        return sum(len(page.blanks) for page in self.pages)
 
 
 def session_penalty_record(session: Session, *, blank: bool = False) -> PenaltyRecord:
     """The penalties recorded in the session by table, hand and entry, with their offenders'
-    names (two queries); ``blank`` gives an empty record. Blank rows fill the page, and at
+    names (two queries); ``blank`` gives an empty record. Blank rows fill the last page, and at
     least ``PENALTY_RECORD_MIN_BLANK`` follow however many are recorded."""
     lines: list[PenaltyLine] = []
     if not blank:
@@ -184,5 +213,4 @@ def session_penalty_record(session: Session, *, blank: bool = False) -> PenaltyR
             )
             for table, hand, offender, kind, points, beneficiary, reason in rows
         ]
-    blank_rows = max(PENALTY_RECORD_ROWS - len(lines), PENALTY_RECORD_MIN_BLANK)
-    return PenaltyRecord(lines=lines, blank_rows=blank_rows)
+    return PenaltyRecord(lines=lines)

@@ -1,6 +1,7 @@
-"""The paper fallback, for a table whose tablet dies: a blank score sheet per table and the
-session's penalty record, one A4 page each, printed like the table cards and by the same
-people (the tournament's referees and organisers)."""
+"""The paper fallback, for a table whose tablet dies: a blank score sheet per table, one A4
+page each, and the session's penalty record on whole A4 pages (one, but for many penalties),
+printed like the table cards and by the same people (the tournament's referees and
+organisers)."""
 
 from django.utils.translation import gettext as _
 
@@ -51,8 +52,8 @@ def score_sheets(request, tournament, number):
 
 @tournament_page("referee", READ)
 def penalty_sheet(request, tournament, number):
-    """The session's penalty record on one A4 page: the penalties recorded so far, then
-    blank rows (all blank with ``?blank=1``)."""
+    """The session's penalty record on whole A4 pages (one, but for many penalties): the
+    penalties recorded so far, then blank rows (all blank with ``?blank=1``)."""
     session = get_session(tournament, number)
     return page(
         request,

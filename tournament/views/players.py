@@ -143,13 +143,13 @@ def player_link_revoke(request, tournament, number):
     return redirect("player_edit", tournament.slug, player.number)
 
 
-# Ten badges on an A4 sheet: two across, five down.
+# Ten badges on an A4 page: two across, five down (site.css, @page badges).
 BADGES_PER_SHEET = 10
 
 
 @tournament_page("organiser", READ)
 def player_badges(request, tournament):
-    """Name badges to print, ten on an A4 sheet: each player's names in both scripts, number,
+    """Name badges to print, ten on an A4 page: each player's names in both scripts, number,
     team and the QR code of their own link. Players still in the tournament, or those from
     ``?first=`` to ``?last=`` (by number), withdrawn ones included when asked for by number."""
     form = BadgeRangeForm(request.GET or None)
