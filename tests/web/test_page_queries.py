@@ -134,12 +134,13 @@ def test_the_overview(db, django_assert_num_queries, players, drawn):
     tournament, organiser = build(players, drawn)
     url = reverse("tournament", args=[tournament.slug])
     # The tournament, its sessions with their tables counted, the active players, the
-    # draw's commitments.
-    response = read(login(None), url, django_assert_num_queries, 4)
+    # draw's commitments, and its days as its timetable and openings give them (it was given
+    # none of its own).
+    response = read(login(None), url, django_assert_num_queries, 5)
     assert len(html.elements(response.content, "td.seed")) == drawn
     # An organiser's: the session (unless kept in Redis) and account, the role checks (each asked
-    # once) and the draw form.
-    read(login(organiser), url, django_assert_num_queries, SESSION_READS + 8)
+    # once) and the draw form, besides the five.
+    read(login(organiser), url, django_assert_num_queries, SESSION_READS + 9)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
