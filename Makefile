@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test check test-database api-check lint format demo clean
+.PHONY: run serve test check test-database api-check lint format demo clean axe
 
 $(APP_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,22 @@ test: check
 		left_out="$${left_out:+$$left_out and }not libreoffice"; \
 	fi; \
 	$(PYTEST) $${left_out:+-m "$$left_out"}
+
+# axe-core, the accessibility checker the browser tests run in each kind of page
+# (tests/browser/test_every_page.py): fetched once from the npm registry into a folder git
+# ignores, the release pinned and its script checked against the digest it had when chosen.
+# The test fetches it through this target when it is missing.
+AXE_VERSION := 4.10.3
+AXE_SHA256 := 880970c081707360e64f34cea25ff91892f5bc95675b0776925b9709dd8a68bb
+AXE := .cache/axe-core/$(AXE_VERSION)/axe.min.js
+axe: $(AXE)
+$(AXE):
+	@mkdir -p $(@D)
+	@cd $(@D) && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null \
+		&& tar -xzf axe-core-$(AXE_VERSION).tgz --strip-components=1 package/axe.min.js \
+		&& rm axe-core-$(AXE_VERSION).tgz \
+		&& echo "$(AXE_SHA256)  axe.min.js" | sha256sum --check --quiet \
+		|| { rm -f axe.min.js; echo "axe-core $(AXE_VERSION) could not be fetched (npm pack)." >&2; exit 1; }
 
 # What gives the same answer on any database, once: the migrations are complete, lint and
 # format, and the architecture's import contracts (docs/architecture.md).

@@ -684,7 +684,7 @@ def test_the_score_sheet_writes_the_winds_in_words(personas, urls):
 def test_the_home_lists_the_tables_in_play_the_organiser_with_their_referees(personas, urls):
     page = personas["organiser"].get(urls["home"])
     ((head, *rows),) = html.tables(page.content)
-    assert head == ["Table", "Players", "Referee", "Hands", ""]
+    assert head == ["Table", "Players", "Referee", "Hands", "Confirmed"]
     first = rows[0]
     assert (first[0], first[3]) == ("1", "1 / 16")
     (button,) = [a for a in html.elements(page.content, "a.button") if a.text() == "1"]
@@ -695,4 +695,4 @@ def test_the_home_lists_the_tables_in_play_the_organiser_with_their_referees(per
     assert (sorted_rows[0][3], sorted_rows[-1][:1]) == ("0 / 16", ["1"])
     # A referee sees their own tables, without the referees' column.
     ((head, *_rows),) = html.tables(personas["referee"].get(urls["home"]).content)
-    assert head == ["Table", "Players", "Hands", ""]
+    assert head == ["Table", "Players", "Hands", "Confirmed"]

@@ -16,6 +16,8 @@ class LockoutsTable(RowsTable):
     status = Column(verbose_name=_("Status"), order_by=("locked_until", "username"))
     actions = Column(verbose_name=_("Actions"), orderable=False)
 
+    caption = _("Locked-out accounts")
+
     class Meta:
         attrs = {"class": "lockouts"}
         template_name = "tables/lockouts.html"

@@ -25,6 +25,8 @@ class ActivityTable(Table):
 
     time_format = TIME_FORMAT
 
+    caption = _("Activity")
+
     class Meta:
         attrs = {"class": "activity"}
         template_name = "tables/activity.html"

@@ -17,6 +17,8 @@ class CheckInTable(RowsTable):
     checked_in = Column(verbose_name=_("Checked in"), order_by=("checked_in_at", "player__number"))
     actions = Column(verbose_name=_("Actions"), orderable=False)
 
+    caption = _("Check-in")
+
     class Meta:
         attrs = {"class": "check-in"}
         template_name = "tables/check_in.html"

@@ -12,6 +12,8 @@ class EmailsTable(Table):
     subject = Column(verbose_name=_("Subject"))
     status = Column(verbose_name=_("Status"), accessor="pk")
 
+    caption = _("E-mails")
+
     class Meta:
         attrs = {"class": "emails"}
         template_name = "tables/emails.html"

@@ -18,7 +18,9 @@ class LinkedPlayersTable(RowsTable):
         order_by=("person__tournament_count", "number"),
         largest_first=False,
     )
-    unlink = Column(verbose_name="", orderable=False)
+    unlink = Column(verbose_name=_("Actions"), orderable=False)
+
+    caption = _("Linked players")
 
     class Meta:
         attrs = {"class": "people-linked"}
@@ -34,6 +36,8 @@ class PersonResultsTable(RowsTable):
     table_points = NumberColumn(verbose_name=_("Table points"))
     score = NumberColumn(verbose_name=_("Score"))
     sessions_played = NumberColumn(verbose_name=_("Sessions played"))
+
+    caption = _("Results")
 
     class Meta:
         attrs = {"class": "person-results"}

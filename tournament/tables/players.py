@@ -28,6 +28,8 @@ class PlayersTable(RowsTable):
     status = Column(verbose_name=_("Status"), order_by=("-is_active", "number"))
     actions = Column(verbose_name=_("Actions"), orderable=False)
 
+    caption = _("Players")
+
     class Meta:
         attrs = {"class": "players"}
         template_name = "tables/players.html"

@@ -22,10 +22,14 @@ class SessionTablesTable(RowsTable):
     hands = NumberColumn(
         verbose_name=_("Hands"), order_by=("entered", "table__number"), largest_first=False
     )
-    confirmed = Column(verbose_name="", order_by=("table__confirmed_at", "table__number"))
+    confirmed = Column(
+        verbose_name=_("Confirmed"), order_by=("table__confirmed_at", "table__number")
+    )
 
     # A button to the sheet, the referees' way in (TableRefereesTable: a link).
     as_buttons = True
+
+    caption = _("Tables")
 
     class Meta:
         template_name = "tables/session_tables.html"

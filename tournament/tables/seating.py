@@ -97,6 +97,8 @@ class PlanPlayersTable(RowsTable):
     player = Column(verbose_name=gettext_lazy("Player"))
     changes = Column(verbose_name=gettext_lazy("Since the first plan"))
 
+    caption = gettext_lazy("Players")
+
     class Meta:
         attrs = {"class": "compact plan-players"}
         template_name = "tables/plan_players.html"
@@ -133,6 +135,8 @@ class PlayerSessionsTable(RowsTable):
     table = NumberColumn(verbose_name=gettext_lazy("Table"))
     seat = Column(verbose_name=gettext_lazy("Starting seat"))
     opponents = Column(verbose_name=gettext_lazy("Opponents"))
+
+    caption = gettext_lazy("Sessions")
 
     class Meta:
         attrs = {"class": "player-schedule"}

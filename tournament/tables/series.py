@@ -18,6 +18,8 @@ class SeriesRankingTable(RowsTable):
     )
     score = NumberColumn(verbose_name=_("Score"), order_by=("-score", "rank"), largest_first=False)
 
+    caption = _("Ranking")
+
     class Meta:
         attrs = {"class": "series-ranking"}
         template_name = "tables/series_ranking.html"

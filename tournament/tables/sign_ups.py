@@ -21,6 +21,8 @@ class PendingSignUpsTable(RowsTable):
     signed_up_at = Column(verbose_name=_("Signed up"))
     actions = Column(verbose_name=_("Actions"), orderable=False)
 
+    caption = _("Waiting for your acceptance")
+
     class Meta:
         attrs = {"class": "sign-ups pending"}
         template_name = "tables/sign_ups.html"
@@ -35,6 +37,8 @@ class WaitingListTable(PendingSignUpsTable):
     """The waiting list in its order, each with its place in line: the order is the
     organiser's (Move up, Move down), so it is not sorted otherwise."""
 
+    caption = _("Waiting list")
+
     class Meta(PendingSignUpsTable.Meta):
         attrs = {"class": "sign-ups waiting"}
         orderable = False
@@ -47,6 +51,8 @@ class DecidedSignUpsTable(RowsTable):
     name = Column(verbose_name=_("Name"))
     email = Column(verbose_name=_("E-mail"), orderable=False)
     status = Column(verbose_name=_("Status"))
+
+    caption = _("Decided")
 
     class Meta:
         attrs = {"class": "sign-ups decided"}
