@@ -1,7 +1,7 @@
-"""The public pages' data tables on a phone (360 × 740): the standings (with the search),
-the seating by table and by name, a player's sessions. The page never scrolls sideways; a
-table wider than the screen scrolls inside its own box; the pager's links, the sorting
-headings and the search's button are big enough to tap (44 px)."""
+"""The standings on a phone (360 × 740), with the search: the page never scrolls sideways;
+the table, wider than the screen, scrolls inside its own box; the pager's links, the sorting
+headings and the search's button are big enough to tap (44 px). (Every other page, the
+organisers' lists among them, is measured alike by test_every_page.py.)"""
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -65,11 +65,3 @@ def test_the_standings_fit_a_phone_and_its_pager_and_search_can_be_tapped(
     rows = browser.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
     assert [row.find_elements(By.TAG_NAME, "td")[1].text for row in rows] == ["1"]
     assert fits(browser)
-
-
-@pytest.mark.parametrize("page", ["seating/1/", "seating/1/players/", "players/1/"])
-def test_the_seating_lists_fit_a_phone(browser, drawn, page):
-    set_viewport(browser, *PHONE_SMALL)
-    browser.get(f"{browser.live_server_url}/t/{drawn.slug}/{page}")
-    assert fits(browser)
-    assert browser.find_elements(By.CSS_SELECTOR, ".table-wrap table tbody tr")
