@@ -11,7 +11,6 @@ the API speaks; the page around them is in the reader's language.
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from csp.constants import SELF
 from csp.decorators import csp_replace
@@ -238,13 +237,6 @@ def reference(document: dict) -> Reference:
     )
 
 
-@lru_cache(maxsize=4)
-def _api_reference(root: str) -> Reference:
-    # The document is the code's: it changes with a release, never while a process runs,
-    # and takes some 50 ms to generate.
-    return reference(api.get_openapi_schema(path_prefix=root))
-
-
 @require_safe
 # The page has no inline style either: it may say so, stricter than the site's policy.
 @csp_replace({"style-src": [SELF]})
@@ -255,7 +247,9 @@ def docs_page(request):
         request,
         "api/docs.html",
         {
-            "reference": _api_reference(root),
+            # Generated for each reading (some 50 ms): a page read now and then, by those
+            # writing a client, is not worth a copy kept in every process.
+            "reference": reference(api.get_openapi_schema(path_prefix=root)),
             "openapi_url": f"{root}openapi.json",
             "page_size": PAGE_SIZE,
             "max_page_size": MAX_PAGE_SIZE,
