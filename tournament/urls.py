@@ -11,6 +11,7 @@ from tournament.views import (
     check_in,
     devices,
     mail,
+    offline,
     organiser,
     paper,
     people,
@@ -136,6 +137,9 @@ tournament_urls = [
 
 urlpatterns = [
     path("", public.home, name="home"),
+    # At the root, so that the service worker may keep any page of the site (views/offline.py).
+    path("service-worker.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/locked-out/", accounts.lockout_list, name="lockouts"),

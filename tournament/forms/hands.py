@@ -105,6 +105,13 @@ FLOWERS_RANGE = _with_numbers(HAND_MESSAGES["flowers_out_of_range"], most=MAX_FL
 FAN_QUICK_PICKS = (8, 9, 10, 12, 16, 24, 32, 48, 64, 88)
 
 
+# A form drawn by an earlier release of the site (HandForm.release).
+STALE_RELEASE_MESSAGE = _(
+    "The site was updated after this page was loaded: reload the page, then enter this hand "
+    "again (on the tablet: “Edit it”, then save)."
+)
+
+
 class HandForm(forms.Form):
     number = forms.IntegerField(
         label=_("Hand"),
@@ -153,12 +160,18 @@ class HandForm(forms.Form):
     submission_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
     # Who sat where when the form was shown: its seats are those players (services.tables).
     seating = forms.CharField(required=False, max_length=80, widget=forms.HiddenInput)
+    # The release of the site that drew the form (server.release): a form drawn by an earlier
+    # release (a tablet's page kept from before an upgrade) may not have the fields this one
+    # reads, and is refused rather than read. A post that does not say (a script) is read.
+    release = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
-    def __init__(self, *args, players, slot=None, editing=False, **kwargs):
+    def __init__(self, *args, players, slot=None, editing=False, release="", **kwargs):
         super().__init__(*args, **kwargs)
+        self.site_release = release
         if not self.is_bound:
             self.initial["submission_key"] = self.initial.get("submission_key") or uuid.uuid4()
             self.initial.setdefault("seating", seating_key(p.number for p in players))
+            self.initial["release"] = release
         choices = seat_choices(players, slot)
         self.fields["winner"].choices = choices
         self.fields["discarder"].choices = choices
@@ -172,6 +185,9 @@ class HandForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        posted_release = cleaned.get("release")
+        if posted_release and self.site_release and posted_release != self.site_release:
+            raise ValidationError(STALE_RELEASE_MESSAGE, code="stale_release")
         outcome = cleaned.get("outcome")
         if outcome and outcome not in WINS:
             # A draw or an unplayed hand has no winner: what was ticked or typed

@@ -10,8 +10,10 @@ from django.views.decorators.http import require_safe
 
 from tournament.forms.calculator import CalculatorForm, SheetFansForm
 from tournament.scoring.claims import check_claim
+from tournament.views.offline import kept_offline
 
 
+@kept_offline
 @require_safe
 def calculator(request):
     """GET only, so a scored hand is a link a referee can share.

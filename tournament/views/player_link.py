@@ -15,8 +15,10 @@ from tournament.forms.check_in import OwnCheckInForm
 from tournament.players.player_links import player_for_token
 from tournament.selectors.player_link import player_own_page, player_session_hands
 from tournament.views.common import action_told, page, token_page
+from tournament.views.offline import kept_offline
 
 
+@kept_offline
 @never_cache
 @require_safe
 @token_page(player_for_token, "player_link/refused.html")
@@ -38,6 +40,8 @@ def player_link(request, player, token):
         token=token,
         page=player_own_page(player),
         poll_seconds=settings.PLAYER_PAGE_SECONDS,
+        # What the page says when shown from the phone, the network down (views/offline.py).
+        offline_text=_("No network: your table and seat as last loaded, at %(time)s."),
     )
 
 

@@ -39,6 +39,7 @@ from tournament.selectors.sheets import (
     table_players,
     table_sheet,
 )
+from tournament.server.release import release
 from tournament.services.tables import seating_key, table_seating_key
 from tournament.tables import paginate
 from tournament.tables.referees import SessionTablesTable
@@ -53,11 +54,13 @@ from tournament.views.common import (
     table_entry_required,
     tournament_page,
 )
+from tournament.views.offline import kept_offline
 
 if TYPE_CHECKING:
     from tournament.models import Hand
 
 
+@kept_offline
 @tournament_page("referee", READ)
 def referee_home_page(request, tournament):
     """The session in play with the referee's own tables; an organiser sees every table."""
@@ -309,6 +312,7 @@ def _hand_schedule(players) -> dict:
     return schedule
 
 
+@kept_offline
 @table_entry_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_sheet_page(request, slug, number, table):
@@ -322,13 +326,13 @@ def table_sheet_page(request, slug, number, table):
         sheet = None if posted_number else table_sheet(table)
         players = sheet.players if sheet else table_players(table)
         slot = _slot(posted_number or sheet.next_number)
-        form = HandForm(request.POST, players=players, slot=slot)
+        form = HandForm(request.POST, players=players, slot=slot, release=release())
         penalties = PenaltyFormSet(
             request.POST, prefix="penalty", form_kwargs={"players": players, "slot": slot}
         )
         if "compute" in request.POST or "add_penalty" in request.POST:
             sheet = sheet or table_sheet(table)
-            kwargs = {"players": players, "slot": slot}
+            kwargs = {"players": players, "slot": slot, "release": release()}
             show = _compute if "compute" in request.POST else _add_penalty_row
             return show(request, tournament, sheet, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
@@ -354,7 +358,12 @@ def table_sheet_page(request, slug, number, table):
         sheet = table_sheet(table)
         players, next_number = sheet.players, sheet.next_number
         slot = _slot(next_number)
-        form = HandForm(players=players, slot=slot, initial={"number": next_number, "flowers": 0})
+        form = HandForm(
+            players=players,
+            slot=slot,
+            initial={"number": next_number, "flowers": 0},
+            release=release(),
+        )
         penalties = PenaltyFormSet(prefix="penalty", form_kwargs={"players": players, "slot": slot})
     context = _sheet_context(request, tournament, sheet, form=form, penalties=penalties)
     context["stored"] = stored
@@ -377,13 +386,18 @@ def hand_edit(request, slug, number, table, hand):
     slot = _slot(hand.number)
     if request.method == "POST":
         form = HandForm(
-            request.POST, players=players, slot=slot, editing=True, initial={"number": hand.number}
+            request.POST,
+            players=players,
+            slot=slot,
+            editing=True,
+            initial={"number": hand.number},
+            release=release(),
         )
         penalties = PenaltyFormSet(
             request.POST, prefix="penalty", form_kwargs={"players": players, "slot": slot}
         )
         if "compute" in request.POST or "add_penalty" in request.POST:
-            kwargs = {"players": players, "slot": slot, "editing": True}
+            kwargs = {"players": players, "slot": slot, "editing": True, "release": release()}
             show = _compute if "compute" in request.POST else _add_penalty_row
             return show(request, tournament, sheet, form, penalties, kwargs, editing=hand)
         if _save_hand(request, table, form, penalties, editing=True):
@@ -396,7 +410,13 @@ def hand_edit(request, slug, number, table, hand):
             stored = _stored_beside(form, sheet, hand.number)
             _fresh_key(form)
     else:
-        form = HandForm(players=players, slot=slot, editing=True, initial=hand_initial(hand))
+        form = HandForm(
+            players=players,
+            slot=slot,
+            editing=True,
+            initial=hand_initial(hand),
+            release=release(),
+        )
         penalties = PenaltyFormSet(
             prefix="penalty",
             form_kwargs={"players": players, "slot": slot},

@@ -37,6 +37,13 @@
   function remove(key) {
     store(load().filter(function (entry) { return entry.key !== key; }));
   }
+  // The highest hand this tablet delivered to this table: a copy of the sheet shown from the
+  // device (offline.js) may be older than what the tablet sent since, and its form follows.
+  var deliveredKey = "mcr-delivered:" + sync.dataset.queue;
+  function lastDelivered() { return parseInt(localStorage.getItem(deliveredKey), 10) || 0; }
+  function delivered(number) {
+    if (number > lastDelivered()) localStorage.setItem(deliveredKey, String(number));
+  }
 
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -168,6 +175,7 @@
       // stopped while answering): not a verdict, so the entry is sent again, by its key.
       if (!json && !signedOut && response.status < 300) throw new Error("answer cut off");
       return (json ? response.json() : Promise.resolve(null)).then(function (answer) {
+        if (answer && answer.saved) delivered(answer.number);
         return { status: response.status, answer: answer, signedOut: signedOut };
       });
     });
@@ -184,6 +192,7 @@
     post(entry).then(function (result) {
       sending = false;
       delay = 0;
+      document.dispatchEvent(new CustomEvent("mcr:reached"));
       if (result.answer && result.answer.saved) {
         remove(entry.key);
         refreshSheet();
@@ -209,6 +218,7 @@
     }).catch(function () {
       // The network (or the server) is away: keep it and try again, a little later each time.
       sending = false;
+      document.dispatchEvent(new CustomEvent("mcr:unreachable"));
       render();
       if (again) send();
       else later();
@@ -355,7 +365,8 @@
     entry.fields.forEach(function (pair) {
       var name = pair[0], value = pair[1];
       // The page's own seating key: the referee checks the players on this page again.
-      if (name === "csrfmiddlewaretoken" || name === "seating") return;
+      // Nor the release it was entered under: this page's is the one the server reads.
+      if (name === "csrfmiddlewaretoken" || name === "seating" || name === "release") return;
       if (name === "penalty-TOTAL_FORMS") penaltyCount = parseInt(value, 10) || 0;
       var inputs = form.querySelectorAll("[name='" + name + "']");
       inputs.forEach(function (input) {
@@ -429,13 +440,19 @@
       delay = 0;
       send();
     }
-    // A hand kept on the tablet is not on the server yet: the next form follows it.
+    // A hand kept on the tablet is not on the server yet: the next form follows it, as it
+    // follows those delivered since a copy of the page shown from the device was kept.
     var shown = parseInt(field("number").value, 10) || 0;
-    if (lastQueued() >= shown) clearForm(lastQueued() + 1);
+    var fromDevice = document.querySelector("[data-offline-line][data-page-source=device]");
+    var last = Math.max(lastQueued(), fromDevice ? lastDelivered() : 0);
+    if (last >= shown) clearForm(last + 1);
   }
 
   function now() { delay = 0; send(); }
   window.addEventListener("online", now);
+  // The server answers again (offline.js): what waits is sent, and the sheet shows what the
+  // server has, a page shown from the device included.
+  document.addEventListener("mcr:back-online", function () { now(); refreshSheet(); });
   window.addEventListener("pageshow", function () { render(); now(); });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { render(); now(); }
