@@ -3,9 +3,11 @@ the service worker and its release, the manifest, the pages marked as kept, and 
 drawn by an earlier release refused rather than read."""
 
 import json
+import re
 from urllib.parse import quote
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -102,3 +104,21 @@ def test_a_hand_form_from_an_earlier_release_is_refused_not_read(session_in_play
     assert "The site was updated" in html.one(page, "[data-error-summary]").text()
     # The same hand from this release's page is stored.
     assert client.post(url, hand_fields(release=release()), **JSON).json()["saved"] is True
+
+
+def test_the_offline_lines_are_as_docs_offline_md_says(session_in_play, referee):
+    """The table of docs/offline.md: each line's words, its time 14:32."""
+    doc = (settings.BASE_DIR / "docs" / "offline.md").read_text()
+    said = set(re.findall(r"\| \*(No network[^*]*|The network is back\.)\*", doc))
+    slug = session_in_play.tournament.slug
+    sheet = login(referee).get(reverse("table_sheet", args=[slug, 1, 1])).content.decode()
+    player = session_in_play.seats.first().player
+    own = Client().get(reverse("player_link", args=[player_token(player)])).content.decode()
+    line, own_line = html.one(sheet, "[data-offline-line]"), html.one(own, "[data-offline-line]")
+    texts = {
+        line.attrs["data-text-device"],
+        own_line.attrs["data-text-device"],
+        line.attrs["data-text-lost"],
+        line.attrs["data-text-back"],
+    }
+    assert {text.replace("%(time)s", "14:32") for text in texts} == said
