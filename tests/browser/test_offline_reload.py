@@ -6,6 +6,7 @@ The network is cut with the DevTools protocol's emulation, for the page and for 
 worker too (a worker is a target of its own: the page's emulation does not reach it)."""
 
 import json
+import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
@@ -98,6 +99,13 @@ def reload_offline(driver, url: str = "") -> None:
     WebDriverWait(driver, 15).until(lambda d: offline_line(d)[0] == "device")
 
 
+def seconds_left(driver) -> int:
+    hours, minutes, seconds = driver.find_element(By.CSS_SELECTOR, "[data-clock-left]").text.split(
+        ":"
+    )
+    return int(hours) * 3600 + int(minutes) * 60 + int(seconds)
+
+
 def stored(table) -> list[int]:
     return list(table.hands.order_by("number").values_list("number", flat=True))
 
@@ -117,8 +125,12 @@ def test_a_sheet_reloaded_offline_takes_hands_and_delivers_them_once(
     path = url.removeprefix(browser.live_server_url)
     browser.get(url)
     wait_kept(browser, path)
+    left_when_kept = seconds_left(browser)
+    time.sleep(3)
     network(browser, offline=True)
     reload_offline(browser)
+    # The session clock counts from when the copy came, not from the reload.
+    assert seconds_left(browser) <= left_when_kept - 2
     _state, text = offline_line(browser)
     assert text.startswith("No network: this page is as it was last loaded, at ")
     # The sheet of that table, as last seen: its title, its form for hand 1.

@@ -76,13 +76,16 @@
 })();
 // The session clock counts down on the tablet without asking the server, so it keeps time
 // offline: the page says when the time ends and what the server's clock read when it sent
-// the page; the gap to this device's clock at load corrects a tablet set to the wrong time.
+// the page; the gap to this device's clock when the page came corrects a tablet set to the
+// wrong time. A page shown from the device (offline.js) came when it was kept, not now.
 // The end is read again at each tick: extra time given meanwhile arrives with the sheet's
 // next refresh (tablet.js), and a clock that said "Time is up" counts again.
 (function () {
   var clock = document.getElementById("session-clock");
   if (!clock) return;
-  var offset = Date.parse(clock.dataset.clockNow) - Date.now();
+  var kept = document.querySelector("[data-offline-line][data-page-source=device]");
+  var came = kept ? Date.parse(kept.dataset.keptAt) : Date.now();
+  var offset = Date.parse(clock.dataset.clockNow) - (isNaN(came) ? Date.now() : came);
   var text = clock.querySelector("[data-clock-text]");
   var leftText = text.querySelector("[data-clock-left]");
   var before = clock.dataset.clockLeftText + " ";
