@@ -1,6 +1,7 @@
 """The tablet keeps working through Wi-Fi drops: hands saved offline are kept on the tablet,
 the next form is ready at once, and they reach the server once each when the network returns."""
 
+import json
 import uuid
 
 from django.contrib.auth.models import User
@@ -16,12 +17,40 @@ from tournament import services
 from tournament.models import HandSubmission
 
 
+def _conditions(offline: bool) -> dict:
+    return {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+
+
 def network(driver, *, offline: bool) -> None:
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd(
-        "Network.emulateNetworkConditions",
-        {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    """The network cut (or given back) for the page and for every service worker of the site,
+    each a target of its own for the DevTools protocol. A worker's conditions belong to the
+    protocol session that set them: one session per worker, kept on the driver. A page that
+    installs the service worker (a page kept offline) is first given the time to."""
+    WebDriverWait(driver, 20).until(
+        lambda d: d.execute_script(
+            "return !document.querySelector('[data-offline-line]')"
+            " || !!navigator.serviceWorker.controller"
+        )
     )
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", _conditions(offline))
+    sessions = driver.__dict__.setdefault("worker_sessions", {})
+    targets = driver.execute_cdp_cmd("Target.getTargets", {})["targetInfos"]
+    for target in targets:
+        if target["type"] != "service_worker":
+            continue
+        if target["targetId"] not in sessions:
+            sessions[target["targetId"]] = driver.execute_cdp_cmd(
+                "Target.attachToTarget", {"targetId": target["targetId"], "flatten": False}
+            )["sessionId"]
+        for number, (method, params) in enumerate(
+            (("Network.enable", {}), ("Network.emulateNetworkConditions", _conditions(offline)))
+        ):
+            message = json.dumps({"id": 900 + number, "method": method, "params": params})
+            driver.execute_cdp_cmd(
+                "Target.sendMessageToTarget",
+                {"sessionId": sessions[target["targetId"]], "message": message},
+            )
     if not offline:
         # Headless Chromium does not always fire "online" for emulated conditions.
         driver.execute_script("window.dispatchEvent(new Event('online'));")

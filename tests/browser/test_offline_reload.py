@@ -3,7 +3,7 @@ sheet as last loaded, hands entered then are queued and delivered once, a new re
 replaces what it kept, and Chromium finds the app installable (docs/offline.md).
 
 The network is cut with the DevTools protocol's emulation, for the page and for the service
-worker too (a worker is a target of its own: the page's emulation does not reach it)."""
+worker too (``test_offline.network``)."""
 
 import json
 import time
@@ -13,41 +13,9 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.browser.conftest import log_in, server_down, server_up
 from tests.browser.test_hand_entry import choose, sheet_url, type_into
-from tests.browser.test_offline import save_in_background, sync_state
+from tests.browser.test_offline import network, save_in_background, sync_state
 from tournament.models import HandSubmission
 from tournament.players.player_links import player_token
-
-
-def _conditions(offline: bool) -> dict:
-    return {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-
-
-def network(driver, *, offline: bool) -> None:
-    """The network cut (or given back) for the page and for every service worker of the site,
-    each a target of its own for the DevTools protocol. A worker's conditions belong to the
-    protocol session that set them: one session per worker, kept on the driver."""
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions", _conditions(offline))
-    sessions = driver.__dict__.setdefault("worker_sessions", {})
-    targets = driver.execute_cdp_cmd("Target.getTargets", {})["targetInfos"]
-    for target in targets:
-        if target["type"] != "service_worker":
-            continue
-        if target["targetId"] not in sessions:
-            sessions[target["targetId"]] = driver.execute_cdp_cmd(
-                "Target.attachToTarget", {"targetId": target["targetId"], "flatten": False}
-            )["sessionId"]
-        for number, (method, params) in enumerate(
-            (("Network.enable", {}), ("Network.emulateNetworkConditions", _conditions(offline)))
-        ):
-            message = json.dumps({"id": 900 + number, "method": method, "params": params})
-            driver.execute_cdp_cmd(
-                "Target.sendMessageToTarget",
-                {"sessionId": sessions[target["targetId"]], "message": message},
-            )
-    if not offline:
-        # Headless Chromium does not always fire "online" for emulated conditions.
-        driver.execute_script("window.dispatchEvent(new Event('online'));")
 
 
 def kept_page(driver, path: str) -> dict | None:
