@@ -1,6 +1,7 @@
 // The referee's sheet, beside tablet.js (which saves in the background): taps instead of typing
 // for the fan, the flowers and the penalties, the fields that apply to the result chosen,
-// and the session clock. Without JavaScript the page's plain fields and buttons do the same.
+// the session clock and the screen kept on. Without JavaScript the page's plain fields and
+// buttons do the same (the screen then sleeps as the tablet is set to). helpers.js before it.
 // Fan quick picks and the flower stepper.
 (function () {
   var form = document.getElementById("hand-entry");
@@ -104,7 +105,9 @@ if (document.getElementById("session-clock")) window.mcr.countdown("#session-clo
   function ask() {
     if (!line()) { if (lock) letGo(); return; }
     if (!navigator.wakeLock) { show("unsupported"); return; }
-    if ((lock && !lock.released) || asking || document.visibilityState !== "visible") return;
+    // A line swapped in by a refresh says what the lock already is.
+    if (lock && !lock.released) { show("held"); return; }
+    if (asking || document.visibilityState !== "visible") return;
     asking = true;
     show("requested");
     navigator.wakeLock.request("screen").then(function (sentinel) {

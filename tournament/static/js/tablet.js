@@ -1,5 +1,7 @@
-// The tablet keeps working through Wi-Fi drops. "Save hand" keeps the entry on the tablet
-// (localStorage), readies the form for the next hand at once, and sends the kept entries in
+// The tablet keeps working through Wi-Fi drops. "Save hand" with nothing waiting sends the
+// entry at once: saved, the page moves to the next hand in place (the sheet's parts read
+// from the server, no page load); the server out of reach, the entry is kept on the tablet
+// (localStorage), the form readied for the next hand at once, and the kept entries are sent in
 // order, with retries, until the server has them. Each entry carries its form's submission
 // key, so sending it again never stores a second hand; the server stays the judge, and an
 // entry it refuses is kept and shown for the referee to resolve, never dropped. The same key
