@@ -97,7 +97,7 @@ def test_hands_saved_in_a_row_move_the_sheet_in_place_to_all_entered(browser, ta
             assert browser.find_element(By.NAME, "fan").get_attribute("value") == ""
             # The focus on the next hand's heading, the status line saying the save.
             assert focused(browser) == f"H2 Enter hand {number + 1}"
-            status = browser.find_element(By.CSS_SELECTOR, ".hand-header [role=status]")
+            status = browser.find_element(By.CSS_SELECTOR, ".hand-header .saved[role=status]")
             assert status.text == f"Hand {number} saved."
             missing = 16 - number
             noun = "hand is" if missing == 1 else "hands are"

@@ -218,7 +218,7 @@
   // table" and the session clock (its end moves with extra time). The hand's section is
   // replaced too, by the server's "all hands entered", only when the server has every hand
   // and the tablet keeps none, and only when the form is done with (hidden, or just saved):
-  // never under a referee's finger. A promise of what the server's page said ({complete: every
+  // never under a referee's finger, and once only (the section the server drew stays). A promise of what the server's page said ({complete: every
   // hand entered, next: the hand its form is for}), or of null when it could not be had (the
   // page then stays as it was). Plain fetch, not htmx: what goes in is decided after reading
   // the answer, and a login page or an error must put nothing in place.
@@ -232,13 +232,13 @@
       var complete = !!page.getElementById("all-entered");
       var number = page.querySelector("#hand-entry [name=number]");
       var parts = [".sheet-column", "#confirm", "#session-clock"];
-      var entryGoes = complete && !load().length && (formDone || !form || form.hidden);
+      var entryGoes = complete && !load().length && form && (formDone || form.hidden);
       if (entryGoes) parts.push("#entry");
       parts.forEach(function (css) {
         var fresh = page.querySelector(css), old = document.querySelector(css);
         if (fresh && old) old.replaceWith(document.importNode(fresh, true));
       });
-      if (entryGoes && form && !document.body.contains(form)) {
+      if (entryGoes) {
         // The form is gone with its header: the sync state goes back to the top of the
         // page, where the server puts it when there is no form.
         form = null;
