@@ -2,6 +2,7 @@
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.browser.conftest import (
     TABLET_LANDSCAPE,
@@ -38,10 +39,33 @@ def type_into(driver, name: str, text: str) -> None:
     field.send_keys(text)
 
 
-def save(driver, css: str = "#hand-entry button.primary") -> None:
+def saved_message(driver) -> str:
+    """What the hand's status line says ("Hand 6 saved."), or ""."""
+    found = driver.find_elements(By.CSS_SELECTOR, "#entry .saved[role=status]")
+    return found[0].get_attribute("textContent").strip() if found else ""
+
+
+def saves_in_place(driver, action, timeout: float = 15) -> None:
+    """Run ``action`` (a tap on Save) for a hand the server stores, and wait until the page
+    says it saved: in place, the page never left (a mark set on it before is still there)."""
+    number = driver.find_element(By.CSS_SELECTOR, "#hand-entry [name=number]").get_attribute(
+        "value"
+    )
+    driver.execute_script("window.beforeTheSave = true;")
+    action()
+    WebDriverWait(driver, timeout).until(lambda d: saved_message(d) == f"Hand {number} saved.")
+    assert driver.execute_script("return window.beforeTheSave === true;")
+
+
+def save(driver, css: str = "#hand-entry button.primary", *, refused: bool = False) -> None:
+    """Tap Save (or the button ``css``): stored, the page moves to the next hand in place;
+    ``refused``, the form is posted plainly and the server's page says why."""
     button = driver.find_element(By.CSS_SELECTOR, css)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
-    navigates(driver, button.click)
+    if refused:
+        navigates(driver, button.click)
+    else:
+        saves_in_place(driver, button.click)
 
 
 def enter_hand(driver, number: int) -> None:
@@ -87,10 +111,14 @@ def test_back_then_save_does_not_store_the_hand_again(browser, table_in_play):
     browser.get(sheet_url(browser, table_in_play))
     enter_hand(browser, 1)
     assert "Hand 1 saved." in browser.find_element(By.TAG_NAME, "body").text
+    # Saved in place, the sheet adds no page to the history: Back leaves it, Forward brings
+    # it back as the form for the next hand, its choices not restored: saving it blindly is
+    # refused, never a copy of hand 1 stored as hand 2.
     navigates(browser, browser.back)
-    # The page comes back as the form for the next hand, its choices not restored: saving
-    # it blindly is refused, never a copy of hand 1 stored as hand 2.
-    save(browser)
+    assert "/tables/" not in browser.current_url
+    navigates(browser, browser.forward)
+    assert browser.find_element(By.CSS_SELECTOR, "#entry h2").text == "Enter hand 2"
+    save(browser, refused=True)
     assert "Hand 2 saved." not in browser.find_element(By.TAG_NAME, "body").text
     assert list(table_in_play.hands.values_list("number", flat=True)) == [1]
     assert Hand.objects.count() == 1
@@ -137,7 +165,7 @@ def test_a_plain_discard_win_is_entered_on_one_screen(browser, table_in_play, si
         tap(browser, '#hand-entry label:has(input[name="discarder"][value="2"])')
         tap(browser, '#hand-entry [data-fan="8"]')
         assert in_view(browser, "#hand-entry button.primary")
-        navigates(
+        saves_in_place(
             browser, browser.find_element(By.CSS_SELECTOR, "#hand-entry button.primary").click
         )
         assert in_view(browser, ".hand-header")

@@ -4,7 +4,8 @@ page, presets tapped, players chosen with seat tiles, one save."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
-from tests.browser.conftest import log_in, navigates
+from tests.browser.conftest import log_in
+from tests.browser.test_hand_entry import saves_in_place
 
 
 def open_sheet(driver, table) -> None:
@@ -54,7 +55,7 @@ def open_penalties(driver) -> None:
 
 
 def save(driver) -> None:
-    navigates(
+    saves_in_place(
         driver,
         lambda: tap(driver, driver.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")),
     )

@@ -205,7 +205,8 @@ def test_the_clock_reaches_time_up_on_the_open_page(browser, table_in_play):
     clock = browser.find_element(By.ID, "session-clock")
     WebDriverWait(browser, 15).until(lambda d: "Time is up" in clock.text)
     assert "time-up" in clock.get_attribute("class").split()
-    assert not browser.find_elements(By.CSS_SELECTOR, "#session-clock [data-clock-left]")
+    assert clock.find_element(By.CSS_SELECTOR, "[data-clock-text]").text == "Time is up"
+    assert not clock.find_element(By.CSS_SELECTOR, "[data-clock-label]").is_displayed()
 
 
 def review_time_called(driver) -> bool:
@@ -227,7 +228,7 @@ def test_time_up_then_the_organiser_gives_the_table_extra_time(
     clock = browser.find_element(By.ID, "session-clock")
     assert clock.find_element(By.CSS_SELECTOR, "[data-clock-text]").text == "Time is up"
     assert "time-up" in clock.get_attribute("class").split()
-    assert not browser.find_elements(By.CSS_SELECTOR, "#session-clock [data-clock-left]")
+    assert not clock.find_elements(By.CSS_SELECTOR, "[data-clock-label]")
     # A referee does not give extra time.
     assert "Extra time for this table" not in body_text(browser)
     # The review starts with the missing hands recorded as not played.
@@ -292,7 +293,7 @@ def test_a_second_entry_of_a_stored_hand_shows_both_and_never_stores_two(
     choose(browser, "outcome", "self_drawn")
     choose(browser, "winner", "0")
     type_into(browser, "fan", "8")
-    save(browser)
+    save(browser, refused=True)
     assert "Hand 1 saved." not in body_text(browser)
     refusal = browser.find_element(By.CSS_SELECTOR, "#hand-entry .form-errors").text
     assert "Hand 1 is already entered; open it to correct it." in refusal

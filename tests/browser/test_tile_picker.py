@@ -15,7 +15,7 @@ from selenium.webdriver.support.wait import WebDriverWait
 from reference.tile_taps import Tap, plan
 from tests.browser.conftest import TABLET_LANDSCAPE, TABLET_UPRIGHT, log_in, navigates, set_viewport
 from tests.browser.picker import PICKER, fits_the_screen, shown_fans, tap_plan, written_hand
-from tests.browser.test_hand_entry import choose, sheet_url
+from tests.browser.test_hand_entry import choose, saves_in_place, sheet_url
 from tests.browser.test_offline import network, sync_state
 from tests.fan_lists import core_fans
 from tournament import seating
@@ -156,7 +156,7 @@ def test_the_referee_enters_the_hands_by_touch_and_saves_them(browser, table_in_
         summary = browser.find_element(By.CSS_SELECTOR, "[data-picker-summary]").text
         assert summary == f"The tiles give {shown['total']} fan, as declared."
         save = browser.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")
-        navigates(browser, save.click)
+        saves_in_place(browser, save.click)
         assert heading(browser) == f"Enter hand {number + 1}"
         stored = table_in_play.hands.get(number=number)
         assert (stored.fan, stored.computed_fan, stored.flowers) == (

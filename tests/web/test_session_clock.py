@@ -106,9 +106,13 @@ def test_the_tablet_counts_down_with_a_script_and_needs_no_request(session_in_pl
     started(session_in_play, 30)
     html = personas["referee"].get(sheet_url()).content.decode()
     assert "/js/sheet.js" in html
-    sheet_js = ROOT / "tournament" / "static" / "js" / "sheet.js"
-    code = sheet_js.read_text(encoding="utf-8")
-    script = code[code.index('getElementById("session-clock")') :]
+    # The sheet's clock is the shared countdown (helpers.js, loaded before sheet.js).
+    assert html.index("/js/helpers.js") < html.index("/js/sheet.js")
+    scripts = ROOT / "tournament" / "static" / "js"
+    sheet = (scripts / "sheet.js").read_text(encoding="utf-8")
+    assert 'window.mcr.countdown("#session-clock")' in sheet
+    code = (scripts / "helpers.js").read_text(encoding="utf-8")
+    script = code[code.index("mcr.countdown = ") :]
     assert "dataset.clockEnds" in script
     assert "dataset.clockNow" in script
     assert "fetch(" not in script

@@ -337,10 +337,11 @@ def table_sheet_page(request, slug, number, table):
             return show(request, tournament, sheet, form, penalties, kwargs)
         hand = _save_hand(request, table, form, penalties, editing=False)
         if hand is not None:
-            # Shown by the sheet's next load, after a plain post or a background save alike.
-            messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
             if _wants_json(request):
+                # The tablet's script says it in place; a message kept for the next load
+                # would be read by the sheet's refresh, and kept in the device's copy.
                 return JsonResponse({"saved": True, "number": hand.number, "version": hand.version})
+            messages.success(request, _("Hand %(n)s saved.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
         conflict = form.has_error("number", "submission_key_conflict")
         if _wants_json(request) and not conflict:

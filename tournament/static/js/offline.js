@@ -44,7 +44,7 @@
     }
   }
   function say(name) {
-    line.textContent = (line.getAttribute("data-text-" + name) || "").replace("%(time)s", when(contact));
+    line.textContent = window.mcr.text(line, name, { time: when(contact) });
     line.dataset.state = name;
     line.hidden = false;
   }

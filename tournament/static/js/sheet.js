@@ -1,6 +1,7 @@
 // The referee's sheet, beside tablet.js (which saves in the background): taps instead of typing
 // for the fan, the flowers and the penalties, the fields that apply to the result chosen,
-// and the session clock. Without JavaScript the page's plain fields and buttons do the same.
+// the session clock and the screen kept on. Without JavaScript the page's plain fields and
+// buttons do the same (the screen then sleeps as the tablet is set to). helpers.js before it.
 // Fan quick picks and the flower stepper.
 (function () {
   var form = document.getElementById("hand-entry");
@@ -75,45 +76,54 @@
   update();
 })();
 // The session clock counts down on the tablet without asking the server, so it keeps time
-// offline: the page says when the time ends and what the server's clock read when it sent
-// the page; the gap to this device's clock when the page came corrects a tablet set to the
-// wrong time. A page shown from the device (offline.js) came when it was kept, not now.
-// The end is read again at each tick: extra time given meanwhile arrives with the sheet's
-// next refresh (tablet.js), and a clock that said "Time is up" counts again.
+// offline (helpers.js: mcr.countdown). Extra time given meanwhile arrives with the sheet's
+// next refresh (tablet.js swaps the clock in), and a clock that said "Time is up" counts again.
+if (document.getElementById("session-clock")) window.mcr.countdown("#session-clock");
+
+// The screen stays on while the table is in play: the Screen Wake Lock, asked for while the
+// page has its line [data-wake-lock] (drawn while hands can be entered, gone once the table
+// is confirmed), asked again when the page is shown again (the browser lets go of it when
+// the page is hidden), let go once a refresh of the sheet (tablet.js, "sheet:refreshed")
+// finds the table confirmed. The line says which (its data-wake-lock: requested, held,
+// refused or unsupported).
 (function () {
-  var clock = document.getElementById("session-clock");
-  if (!clock) return;
-  var kept = document.querySelector("[data-offline-line][data-page-source=device]");
-  var came = kept ? Date.parse(kept.dataset.keptAt) : Date.now();
-  var offset = Date.parse(clock.dataset.clockNow) - (isNaN(came) ? Date.now() : came);
-  var text = clock.querySelector("[data-clock-text]");
-  var leftText = text.querySelector("[data-clock-left]");
-  var before = clock.dataset.clockLeftText + " ";
-  function pad(n) { return (n < 10 ? "0" : "") + n; }
-  function tick() {
-    var ends = Date.parse(clock.dataset.clockEnds);
-    var total = parseInt(clock.dataset.clockTotal, 10);
-    if (isNaN(ends) || isNaN(offset)) return;
-    var remaining = ends - (Date.now() + offset);
-    var left = Math.max(0, Math.min(Math.ceil(remaining / 1000), total));
-    clock.classList.toggle("time-up", left === 0);
-    if (left === 0) {
-      text.textContent = clock.dataset.clockUpText;
-    } else {
-      if (!leftText) {
-        leftText = document.createElement("span");
-        leftText.setAttribute("data-clock-left", "");
-      }
-      if (!text.contains(leftText)) {
-        text.textContent = before;
-        text.appendChild(leftText);
-      }
-      leftText.textContent = Math.floor(left / 3600) + ":" + pad(Math.floor(left / 60) % 60) + ":" + pad(left % 60);
-    }
-    // Wake when the shown second changes, not on a drifting interval.
-    setTimeout(tick, left === 0 ? 1000 : (remaining % 1000 || 1000) + 20);
+  var lock = null;
+  var asking = false;
+  function line() { return document.querySelector("[data-wake-lock]"); }
+  function show(state) {
+    var el = line();
+    if (!el) return;
+    el.setAttribute("data-wake-lock", state);
+    el.textContent = window.mcr.text(el, state === "requested" ? "held" : state);
+    el.hidden = false;
   }
-  tick();
+  function letGo() {
+    var held = lock;
+    lock = null;
+    if (held && !held.released) held.release().catch(function () {});
+  }
+  function ask() {
+    if (!line()) { if (lock) letGo(); return; }
+    if (!navigator.wakeLock) { show("unsupported"); return; }
+    // A line swapped in by a refresh says what the lock already is.
+    if (lock && !lock.released) { show("held"); return; }
+    if (asking || document.visibilityState !== "visible") return;
+    asking = true;
+    show("requested");
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      asking = false;
+      lock = sentinel;
+      // Confirmed while the lock was asked for: let it go at once.
+      if (!line()) { letGo(); return; }
+      show("held");
+    }).catch(function () {
+      asking = false;
+      show("refused");
+    });
+  }
+  document.addEventListener("visibilitychange", ask);
+  document.addEventListener("sheet:refreshed", ask);
+  ask();
 })();
 
 // Penalties: "Add a penalty row" copies the page's empty row here instead of asking the server
@@ -217,16 +227,12 @@
   var use = row.querySelector("[data-picker-use]");
   var counted = { total: null, offline: false };
   row.hidden = false;
-  function words(name, values) {
-    var t = summary.getAttribute("data-text-" + name);
-    Object.keys(values).forEach(function (k) { t = t.replace("%(" + k + ")s", values[k]); });
-    return t;
-  }
+  function words(name, values) { return window.mcr.text(summary, name, values); }
   function update() {
     var total = counted.total, declared = fan.value.trim();
     summary.classList.remove("differs");
     use.hidden = !total || declared === total;
-    if (total) use.textContent = use.dataset.text.replace("%(total)s", total);
+    if (total) use.textContent = window.mcr.text(use, "use", { total: total });
     if (counted.offline) summary.textContent = words("offline", {});
     else if (!total) summary.textContent = "";
     else if (!declared) summary.textContent = words("counted", { total: total });

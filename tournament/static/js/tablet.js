@@ -1,5 +1,7 @@
-// The tablet keeps working through Wi-Fi drops. "Save hand" keeps the entry on the tablet
-// (localStorage), readies the form for the next hand at once, and sends the kept entries in
+// The tablet keeps working through Wi-Fi drops. "Save hand" with nothing waiting sends the
+// entry at once: saved, the page moves to the next hand in place (the sheet's parts read
+// from the server, no page load); the server out of reach, the entry is kept on the tablet
+// (localStorage), the form readied for the next hand at once, and the kept entries are sent in
 // order, with retries, until the server has them. Each entry carries its form's submission
 // key, so sending it again never stores a second hand; the server stays the judge, and an
 // entry it refuses is kept and shown for the referee to resolve, never dropped. The same key
@@ -17,11 +19,7 @@
   if (form && !form.hasAttribute("data-background-save")) form = null;
   var scheduleEl = document.getElementById("hand-schedule");
   var schedule = scheduleEl ? JSON.parse(scheduleEl.textContent) : null;
-  var text = function (el, name, values) {
-    var t = el.getAttribute("data-text-" + name) || "";
-    Object.keys(values || {}).forEach(function (k) { t = t.replace("%(" + k + ")s", values[k]); });
-    return t;
-  };
+  var text = window.mcr.text;
 
   // The queue: entries in the order they must reach the server.
   function load() {
@@ -195,7 +193,7 @@
       document.dispatchEvent(new CustomEvent("mcr:reached"));
       if (result.answer && result.answer.saved) {
         remove(entry.key);
-        refreshSheet();
+        refreshSoon();
         render();
         send();
         return;
@@ -225,32 +223,48 @@
     });
   }
 
-  // The sheet as the server has it now, once an entry reached it.
+  // The sheet as the server has it now, read from one GET of the page and put in place part
+  // by part, each where the page has it: the scores (the sheet and its summary), "Confirm the
+  // table" and the session clock (its end moves with extra time). The hand's section is
+  // replaced too, by the server's "all hands entered", only when the server has every hand
+  // and the tablet keeps none, and only when the form is done with (hidden, or just saved):
+  // never under a referee's finger, and once only (the section the server drew stays). A promise of what the server's page said ({complete: every
+  // hand entered, next: the hand its form is for}), or of null when it could not be had (the
+  // page then stays as it was). Plain fetch, not htmx: what goes in is decided after reading
+  // the answer, and a login page or an error must put nothing in place.
+  function refreshSheet(formDone) {
+    return fetch(location.pathname, { credentials: "same-origin" }).then(function (r) {
+      var signedOut = r.redirected && r.url.indexOf(sync.dataset.login) !== -1;
+      return r.ok && !signedOut ? r.text() : null;
+    }).then(function (html) {
+      var page = html && new DOMParser().parseFromString(html, "text/html");
+      if (!page || !page.querySelector(".sheet-column")) return null;
+      var complete = !!page.getElementById("all-entered");
+      var number = page.querySelector("#hand-entry [name=number]");
+      var parts = [".sheet-column", "#confirm", "#session-clock"];
+      var entryGoes = complete && !load().length && form && (formDone || form.hidden);
+      if (entryGoes) parts.push("#entry");
+      parts.forEach(function (css) {
+        var fresh = page.querySelector(css), old = document.querySelector(css);
+        if (fresh && old) old.replaceWith(document.importNode(fresh, true));
+      });
+      if (entryGoes) {
+        // The form is gone with its header: the sync state goes back to the top of the
+        // page, where the server puts it when there is no form.
+        form = null;
+        sync.insertBefore(stateEl, sync.firstChild);
+      }
+      render();
+      // The wake lock (sheet.js) looks again: a table confirmed meanwhile lets the screen sleep.
+      document.dispatchEvent(new CustomEvent("sheet:refreshed"));
+      return { complete: complete, next: number ? parseInt(number.value, 10) : null };
+    }).catch(function () { return null; });
+  }
+  // After an entry kept on the tablet reached the server; several in a row refresh once.
   var refreshing = null;
-  function refreshSheet() {
+  function refreshSoon() {
     clearTimeout(refreshing);
-    refreshing = setTimeout(function () {
-      if (load().length === 0 && form && form.hidden) { location.reload(); return; }
-      fetch(location.pathname, { credentials: "same-origin" }).then(function (r) {
-        return r.ok ? r.text() : null;
-      }).then(function (html) {
-        if (!html) return;
-        var page = new DOMParser().parseFromString(html, "text/html");
-        [".sheet-column", "#confirm"].forEach(function (css) {
-          var fresh = page.querySelector(css), old = document.querySelector(css);
-          if (fresh && old) old.innerHTML = fresh.innerHTML;
-        });
-        // The session clock: its end moves with extra time; the page's clock reads it.
-        var freshClock = page.getElementById("session-clock"), clock = document.getElementById("session-clock");
-        if (freshClock && clock) {
-          clock.dataset.clockEnds = freshClock.dataset.clockEnds;
-          clock.dataset.clockTotal = freshClock.dataset.clockTotal;
-          var note = clock.querySelector("small"), freshNote = freshClock.querySelector("small");
-          if (note && freshNote) note.textContent = freshNote.textContent;
-        }
-        markRows(load());
-      }).catch(function () {});
-    }, 300);
+    refreshing = setTimeout(refreshSheet, 300);
   }
 
   function retry(key) {
@@ -263,7 +277,7 @@
     send();
   }
   function discard(key) {
-    if (!window.confirm(problems.getAttribute("data-text-confirm-discard"))) return;
+    if (!window.confirm(text(problems, "confirm-discard"))) return;
     remove(key);
     render();
     send();
@@ -310,8 +324,10 @@
   }
   var penaltyRows = form && form.querySelector("[data-penalty-rows]");
   var penaltyTotal = form && form.querySelector("input[name$='-TOTAL_FORMS']");
-  var blankPenalties = penaltyRows && !form.querySelector(".has-error, [data-error-summary]")
-    ? { html: penaltyRows.innerHTML, total: penaltyTotal.value } : null;
+  var addPenalty = form && form.querySelector("[data-add-penalty]");
+  // The form for the next hand, as the server draws a new one: no choice made, one empty
+  // penalty row (made by "Add a penalty row", sheet.js, so that it is ready for taps), and
+  // nothing left of what the server drew beside the last one (a refusal, the fans computed).
   function clearForm(number) {
     form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (i) {
       if (!/^penalty-/.test(i.name)) i.checked = false;
@@ -320,28 +336,35 @@
       if (field(name)) field(name).value = "";
     });
     if (field("flowers")) field("flowers").value = "0";
-    if (blankPenalties) {
-      penaltyRows.innerHTML = blankPenalties.html;
-      penaltyTotal.value = blankPenalties.total;
-    }
     var details = form.querySelector("details.penalties");
     if (details) details.open = false;
-    form.querySelectorAll(".error-summary, .field-errors, .form-errors, .stored-hand").forEach(function (e) { e.remove(); });
+    if (penaltyRows && penaltyTotal && addPenalty) {
+      penaltyRows.textContent = "";
+      penaltyTotal.value = 0;
+      addPenalty.disabled = false;
+      addPenalty.click();
+    }
+    var more = form.querySelector("details.more");
+    if (more) more.open = false;
+    form.querySelectorAll(".error-summary, .field-errors, .form-errors, .stored-hand, .scored, .claim-check").forEach(function (e) { e.remove(); });
     form.querySelectorAll(".has-error").forEach(function (e) { e.classList.remove("has-error"); });
     field("submission_key").value = newKey();
     setNumber(number);
     if (field("fan")) field("fan").dispatchEvent(new Event("input", { bubbles: true }));
     form.dispatchEvent(new Event("change", { bubbles: true }));
   }
+  // The message of a save, in the hand's header as the server's page puts it ("Hand 6
+  // saved."), or at the top of the hand's section once it has no form.
   function say(message) {
-    var header = document.querySelector(".hand-header");
+    var header = document.querySelector(".hand-header") || document.getElementById("entry");
     if (!header) return;
     var box = header.querySelector(".saved");
     if (!box) {
       box = document.createElement("p");
       box.className = "saved";
       box.setAttribute("role", "status");
-      header.appendChild(box);
+      if (header.id === "entry") header.insertBefore(box, header.firstChild);
+      else header.appendChild(box);
     }
     box.textContent = "";
     var span = document.createElement("span");
@@ -374,10 +397,9 @@
         else input.value = value;
       });
     });
-    var add = form.querySelector("[data-add-penalty]");
-    if (penaltyCount && add && penaltyRows) {
+    if (penaltyCount && addPenalty && penaltyRows) {
       // Rows the form does not have yet: add them, then fill them.
-      while (penaltyRows.querySelectorAll("[data-penalty-row]").length < penaltyCount && !add.disabled) add.click();
+      while (penaltyRows.querySelectorAll("[data-penalty-row]").length < penaltyCount && !addPenalty.disabled) addPenalty.click();
       entry.fields.forEach(function (pair) {
         if (!/^penalty-\d/.test(pair[0])) return;
         form.querySelectorAll("[name='" + pair[0] + "']").forEach(function (input) {
@@ -412,23 +434,46 @@
       var number = parseInt(field("number").value, 10);
       var entry = { key: field("submission_key").value, number: number, url: form.action, fields: fields, state: "pending" };
       if (load().length) { keep(entry); return; }
-      // Nothing waiting: try the server now. Saved, the sheet loads as after a plain post;
+      // A second tap while the first is on its way: the first one's answer decides.
+      if (saving) return;
+      saving = true;
+      // Nothing waiting: try the server now. Saved, the page moves to the next hand in place;
       // refused on its merits, the form is posted plainly so that the server's page shows
       // why beside the fields; turned away (signed out, the table given to someone else, the
       // tablet's link revoked), it is kept as refused, for the referee to send again once put
       // right; unreachable, it is kept to be sent.
       post(entry).then(function (result) {
-        if (result.answer && result.answer.saved) {
-          location.assign(sync.dataset.queue + "?saved=" + result.answer.number + "#entry");
-        } else if (result.answer) {
+        if (result.answer && result.answer.saved) return saved(result.answer.number);
+        saving = false;
+        if (result.answer) {
           form.submit();
         } else {
           entry.state = "refused";
           entry.reason = unreadable(result);
           keep(entry);
         }
-      }).catch(function () { keep(entry); });
+      }).catch(function () { saving = false; keep(entry); });
     });
+    var saving = false;
+    // Saved at once: the page shows what a load of the sheet would, without one. The scores,
+    // "Confirm the table" and the clock come from the server's page; the form is readied for
+    // the server's next hand (or, with every hand entered, the server's "all entered" takes
+    // its place); "Hand N saved." is said in the header's status line, as the page says it
+    // after a plain post. The focus goes to the next hand's heading, as a load at #entry
+    // left the reader: a screen reader reads which hand is next, the next Tab reaches its
+    // first choice, and no tile is focused that the referee has not chosen.
+    function saved(number) {
+      return refreshSheet(true).then(function (answer) {
+        saving = false;
+        if (form) clearForm(answer && answer.next ? answer.next : number + 1);
+        say(text(problems, "saved", { n: number }));
+        render();
+        var section = document.getElementById("entry");
+        var target = form && !form.hidden ? section.querySelector("h2") : document.getElementById("all-entered");
+        if (section) section.scrollIntoView({ block: "start" });
+        if (target) target.focus({ preventScroll: true });
+      });
+    }
     function keep(entry) {
       var queue = load();
       queue.push(entry);
@@ -455,7 +500,9 @@
   document.addEventListener("mcr:back-online", function () { now(); refreshSheet(); });
   window.addEventListener("pageshow", function () { render(); now(); });
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { render(); now(); }
+    // Awake again: the sheet as the server has it now (other tablets' hands, extra time, the
+    // table confirmed meanwhile).
+    if (document.visibilityState === "visible") { render(); now(); refreshSoon(); }
   });
   window.addEventListener("storage", function (event) { if (event.key === storeKey) render(); });
   render();

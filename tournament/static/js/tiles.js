@@ -16,11 +16,7 @@
   var HAND_SIZE = 14, COPIES = 4, MAX_FLOWERS = 8;
   var SIZES = { tile: 1, pair: 2, chow: 3, pung: 3, kong: 4 };
 
-  function say(root, name, values) {
-    var t = root.getAttribute("data-text-" + name) || "";
-    Object.keys(values || {}).forEach(function (k) { t = t.replace("%(" + k + ")s", values[k]); });
-    return t;
-  }
+  var say = window.mcr.text;
   function tilesOf(kind, code) {
     if (kind === "chow") {
       var rank = parseInt(code, 10), suit = code.slice(-1);
@@ -236,7 +232,7 @@
       if (lastTap) root.dataset.fansShownAfter = (performance.now() - lastTap).toFixed(1);
       if (useTotal) {
         useTotal.hidden = !total;
-        if (total) useTotal.textContent = useTotal.dataset.text.replace("%(total)s", total);
+        if (total) useTotal.textContent = say(useTotal, "use", { total: total });
       }
       root.dispatchEvent(new CustomEvent("picker:fans", { bubbles: true, detail: { total: total } }));
     }
