@@ -67,6 +67,11 @@
     // refused entries shows only when there are some.
     stateEl.hidden = false;
     sync.hidden = !refused.length && !sync.contains(stateEl);
+    // The refused entries drawn again only when they changed: a button the referee is about
+    // to tap stays where it is while the page is told the same thing again.
+    var drawn = JSON.stringify([!!form, refused]);
+    if (problems.getAttribute("data-drawn") === drawn) { markRows(queue); return; }
+    problems.setAttribute("data-drawn", drawn);
     problems.textContent = "";
     refused.forEach(function (entry) {
       var item = document.createElement("li");
