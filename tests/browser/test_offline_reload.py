@@ -95,8 +95,14 @@ def test_a_sheet_reloaded_offline_takes_hands_and_delivers_them_once(
     wait_kept(browser, path)
     left_when_kept = seconds_left(browser)
     time.sleep(3)
+    # Reloaded down the page (where the browser puts it back), the line is in sight.
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
     network(browser, offline=True)
     reload_offline(browser)
+    assert browser.execute_script(
+        "var r = document.querySelector('[data-offline-line]').getBoundingClientRect();"
+        "return window.scrollY > 0 && r.top >= 0 && r.bottom <= window.innerHeight;"
+    )
     # The session clock counts from when the copy came, not from the reload.
     assert seconds_left(browser) <= left_when_kept - 2
     _state, text = offline_line(browser)
