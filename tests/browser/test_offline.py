@@ -65,14 +65,19 @@ def heading(driver) -> str:
     return driver.find_element(By.CSS_SELECTOR, "#entry h2").text
 
 
-def save_in_background(driver, number: int) -> None:
-    """Enter hand ``number`` (a self-drawn win) and tap Save: no page load follows."""
+def tap_a_win_and_save(driver, number: int) -> None:
+    """Hand ``number`` tapped in (a self-drawn win, 8 fan), then Save."""
     choose(driver, "outcome", "self_drawn")
     choose(driver, "winner", str(number % 4))
     type_into(driver, "fan", "8")
     button = driver.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
     button.click()
+
+
+def save_in_background(driver, number: int) -> None:
+    """Enter hand ``number`` (a self-drawn win) and tap Save: no page load follows."""
+    tap_a_win_and_save(driver, number)
     WebDriverWait(driver, 15).until(lambda d: heading(d) == f"Enter hand {number + 1}")
 
 

@@ -12,8 +12,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.browser.conftest import log_in, server_down, server_up
-from tests.browser.test_hand_entry import choose, sheet_url, type_into
-from tests.browser.test_offline import network, save_in_background, sync_state
+from tests.browser.test_hand_entry import sheet_url
+from tests.browser.test_offline import (
+    network,
+    save_in_background,
+    sync_state,
+    tap_a_win_and_save,
+)
 from tournament.models import HandSubmission
 from tournament.players.player_links import player_token
 
@@ -53,6 +58,14 @@ def wait_kept(driver, path: str, containing: str = "") -> None:
     WebDriverWait(driver, 20).until(kept)
 
 
+def open_kept_sheet(driver, table) -> None:
+    """The referee logged in on the table's sheet, kept by the service worker."""
+    log_in(driver, "referee", "pw-referee")
+    url = sheet_url(driver, table)
+    driver.get(url)
+    wait_kept(driver, url.removeprefix(driver.live_server_url))
+
+
 def offline_line(driver) -> tuple[str, str]:
     line = driver.find_element(By.CSS_SELECTOR, "[data-offline-line]")
     return line.get_attribute("data-state") or "", line.text
@@ -88,11 +101,7 @@ def delivered_once_in_order(table) -> list[int]:
 def test_a_sheet_reloaded_offline_takes_hands_and_delivers_them_once(
     browser, live_server, table_in_play
 ):
-    log_in(browser, "referee", "pw-referee")
-    url = sheet_url(browser, table_in_play)
-    path = url.removeprefix(browser.live_server_url)
-    browser.get(url)
-    wait_kept(browser, path)
+    open_kept_sheet(browser, table_in_play)
     left_when_kept = seconds_left(browser)
     time.sleep(3)
     # Reloaded down the page (where the browser puts it back), the line is in sight.
@@ -129,12 +138,7 @@ def test_a_sheet_reloaded_offline_takes_hands_and_delivers_them_once(
 def enter_offline(driver, number: int, waiting: int = 1) -> None:
     """Hand ``number`` entered (a self-drawn win) and kept on the tablet, ``waiting`` in all."""
     assert driver.find_element(By.CSS_SELECTOR, "#entry h2").text == f"Enter hand {number}"
-    choose(driver, "outcome", "self_drawn")
-    choose(driver, "winner", str(number % 4))
-    type_into(driver, "fan", "8")
-    button = driver.find_element(By.CSS_SELECTOR, "#hand-entry button.primary")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
-    button.click()
+    tap_a_win_and_save(driver, number)
     WebDriverWait(driver, 15).until(
         lambda d: sync_state(d) == ("pending", f"{waiting} waiting to send")
     )
@@ -165,11 +169,7 @@ def test_twenty_rounds_of_offline_reload_enter_online_lose_and_double_nothing(
 def test_a_new_release_replaces_what_the_tablet_kept_and_refuses_the_old_page(
     browser, table_in_play, monkeypatch
 ):
-    log_in(browser, "referee", "pw-referee")
-    url = sheet_url(browser, table_in_play)
-    path = url.removeprefix(browser.live_server_url)
-    browser.get(url)
-    wait_kept(browser, path)
+    open_kept_sheet(browser, table_in_play)
     first = browser.find_element(By.CSS_SELECTOR, "#hand-entry [name=release]")
     old_release = first.get_attribute("value")
     assert cache_names(browser) == [f"mcr-files-{old_release}", f"mcr-pages-{old_release}"]
