@@ -11,7 +11,9 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
+from reference.tile_taps import plan
 from tests.browser.conftest import log_in, server_down, server_up
+from tests.browser.picker import shown_fans, tap_plan
 from tests.browser.test_hand_entry import sheet_url
 from tests.browser.test_offline import (
     network,
@@ -21,6 +23,7 @@ from tests.browser.test_offline import (
 )
 from tournament.models import HandSubmission
 from tournament.players.player_links import player_token
+from tournament.scoring import notation
 
 
 def kept_page(driver, path: str) -> dict | None:
@@ -268,3 +271,18 @@ def test_a_players_page_offline_shows_the_last_known_table_and_seat(
     assert f"Table {table_in_play.number}" in own and "Seat" in own
     network(browser, offline=False)
     WebDriverWait(browser, 20).until(lambda d: offline_line(d)[0] == "back")
+
+
+def test_the_calculator_reloaded_offline_counts_the_fans_once_the_network_is_back(browser):
+    browser.get(browser.live_server_url + "/calculator/")
+    wait_kept(browser, "/calculator/")
+    network(browser, offline=True)
+    reload_offline(browser)
+    hand = notation.parse_hand("123m456p789s1z [555p] +1z")
+    tap_plan(browser, plan(hand))
+    shown = shown_fans(browser)
+    assert shown["offline"] and shown["total"] is None
+    assert shown["text"] == "No network: the server counts the fans as soon as the network is back."
+    network(browser, offline=False)
+    WebDriverWait(browser, 20).until(lambda d: shown_fans(d)["total"] is not None)
+    assert shown_fans(browser)["total"] == notation.score_hand(hand).total_without_flowers

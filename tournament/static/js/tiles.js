@@ -279,6 +279,10 @@
         root.dispatchEvent(new CustomEvent("picker:fans", { bubbles: true, detail: { total: null, offline: true } }));
       });
     }
+    // Back online (offline.js says so, or the browser): fans that could not be counted are.
+    function recount() { if (fansBox.querySelector("[data-fans-offline]")) fans(); }
+    document.addEventListener("mcr:back-online", recount);
+    window.addEventListener("online", recount);
 
     // The field's hand back into the picker: on load (a refused hand shown again), and when
     // the sheet fills or clears the form (tablet.js). Each concealed tile becomes a group of
