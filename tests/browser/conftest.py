@@ -234,6 +234,15 @@ def navigates(driver, action, timeout: float = 20) -> None:
     wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
+def wait_for(driver, timeout: float):
+    """A wait that reads again an element the page replaced meanwhile (the sheet's parts are
+    swapped in place as it refreshes)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,))
+
+
 def log_in(driver, username: str, password: str) -> None:
     """Log in through the login page, as a referee does on a tablet."""
     from selenium.webdriver.common.by import By

@@ -9,10 +9,9 @@ import json
 import time
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.wait import WebDriverWait
 
 from reference.tile_taps import plan
-from tests.browser.conftest import log_in, server_down, server_up
+from tests.browser.conftest import log_in, server_down, server_up, wait_for
 from tests.browser.picker import shown_fans, tap_plan
 from tests.browser.test_hand_entry import sheet_url
 from tests.browser.test_offline import (
@@ -50,7 +49,7 @@ def kept_page(driver, path: str) -> dict | None:
 
 def wait_kept(driver, path: str, containing: str = "") -> None:
     """Until the service worker controls the page and keeps its copy (holding ``containing``)."""
-    WebDriverWait(driver, 20).until(
+    wait_for(driver, 20).until(
         lambda d: d.execute_script("return !!navigator.serviceWorker.controller")
     )
 
@@ -58,7 +57,7 @@ def wait_kept(driver, path: str, containing: str = "") -> None:
         copy = kept_page(d, path)
         return copy is not None and containing in copy["html"]
 
-    WebDriverWait(driver, 20).until(kept)
+    wait_for(driver, 20).until(kept)
 
 
 def open_kept_sheet(driver, table) -> None:
@@ -80,7 +79,7 @@ def reload_offline(driver, url: str = "") -> None:
         driver.get(url)
     else:
         driver.refresh()
-    WebDriverWait(driver, 15).until(lambda d: offline_line(d)[0] == "device")
+    wait_for(driver, 15).until(lambda d: offline_line(d)[0] == "device")
 
 
 def seconds_left(driver) -> int:
@@ -124,27 +123,25 @@ def test_a_sheet_reloaded_offline_takes_hands_and_delivers_them_once(
     assert browser.find_element(By.CSS_SELECTOR, "#entry h2").text == "Enter hand 1"
     for number in (1, 2, 3):
         save_in_background(browser, number)
-    WebDriverWait(browser, 15).until(lambda d: sync_state(d) == ("pending", "3 waiting to send"))
+    wait_for(browser, 15).until(lambda d: sync_state(d) == ("pending", "3 waiting to send"))
     # The network comes back while the server is stopped: nothing can be delivered yet.
     server_down(live_server)
     network(browser, offline=False)
     assert sync_state(browser)[0] == "pending"
     assert stored(table_in_play) == []
     server_up(live_server)
-    WebDriverWait(browser, 40).until(lambda d: sync_state(d) == ("saved", "All saved"))
+    wait_for(browser, 40).until(lambda d: sync_state(d) == ("saved", "All saved"))
     assert delivered_once_in_order(table_in_play) == [1, 2, 3]
-    WebDriverWait(browser, 15).until(lambda d: offline_line(d)[0] in ("back", ""))
+    wait_for(browser, 15).until(lambda d: offline_line(d)[0] in ("back", ""))
     # The sheet shows what the server has, in place.
-    WebDriverWait(browser, 15).until(lambda d: "+" in d.find_element(By.ID, "hand-3").text)
+    wait_for(browser, 15).until(lambda d: "+" in d.find_element(By.ID, "hand-3").text)
 
 
 def enter_offline(driver, number: int, waiting: int = 1) -> None:
     """Hand ``number`` entered (a self-drawn win) and kept on the tablet, ``waiting`` in all."""
     assert driver.find_element(By.CSS_SELECTOR, "#entry h2").text == f"Enter hand {number}"
     tap_a_win_and_save(driver, number)
-    WebDriverWait(driver, 15).until(
-        lambda d: sync_state(d) == ("pending", f"{waiting} waiting to send")
-    )
+    wait_for(driver, 15).until(lambda d: sync_state(d) == ("pending", f"{waiting} waiting to send"))
 
 
 def test_twenty_rounds_of_offline_reload_enter_online_lose_and_double_nothing(
@@ -163,7 +160,7 @@ def test_twenty_rounds_of_offline_reload_enter_online_lose_and_double_nothing(
         reload_offline(browser, sheet_url(browser, table))
         enter_offline(browser, number)
         network(browser, offline=False)
-        WebDriverWait(browser, 30).until(lambda d: sync_state(d)[0] == "saved")
+        wait_for(browser, 30).until(lambda d: sync_state(d)[0] == "saved")
         assert stored(table)[-1:] == [number]
     assert delivered_once_in_order(tables[0]) == list(range(1, 17))
     assert delivered_once_in_order(tables[1]) == [1, 2, 3, 4]
@@ -184,19 +181,19 @@ def test_a_new_release_replaces_what_the_tablet_kept_and_refuses_the_old_page(
         monkeypatch.setattr(f"{module}.release", lambda: "upgraded0001")
     network(browser, offline=False)
     # The entry made on the old release's page is refused, kept on the tablet, not stored.
-    WebDriverWait(browser, 30).until(lambda d: sync_state(d)[0] == "refused")
+    wait_for(browser, 30).until(lambda d: sync_state(d)[0] == "refused")
     problem = browser.find_element(By.CSS_SELECTOR, "[data-sync-problems]").text
     assert "The site was updated after this page was loaded" in problem
     assert stored(table_in_play) == []
     # One reload: the new release's page and service worker, and only its files kept.
     browser.refresh()
-    WebDriverWait(browser, 20).until(
+    wait_for(browser, 20).until(
         lambda d: d.execute_script(
             "var c = navigator.serviceWorker.controller;"
             "return c && c.scriptURL.indexOf('release=upgraded0001') !== -1;"
         )
     )
-    WebDriverWait(browser, 20).until(
+    wait_for(browser, 20).until(
         lambda d: cache_names(d) == ["mcr-files-upgraded0001", "mcr-pages-upgraded0001"]
     )
     kept_scripts = browser.execute_async_script(
@@ -216,7 +213,7 @@ def test_a_new_release_replaces_what_the_tablet_kept_and_refuses_the_old_page(
     # The refused entry, edited into the new page's form and saved, is stored once.
     browser.find_element(By.CSS_SELECTOR, "[data-sync-problems] [data-sync-edit]").click()
     browser.find_element(By.CSS_SELECTOR, "#hand-entry button.primary").click()
-    WebDriverWait(browser, 30).until(lambda d: stored(table_in_play) == [1])
+    wait_for(browser, 30).until(lambda d: stored(table_in_play) == [1])
     assert delivered_once_in_order(table_in_play) == [1]
 
 
@@ -260,7 +257,7 @@ def test_a_players_page_offline_shows_the_last_known_table_and_seat(
     wait_kept(browser, link.removeprefix(browser.live_server_url))
     # Open, its next poll unanswered: it says since when the server last answered.
     network(browser, offline=True)
-    WebDriverWait(browser, 10).until(lambda d: offline_line(d)[0] == "lost")
+    wait_for(browser, 10).until(lambda d: offline_line(d)[0] == "lost")
     assert offline_line(browser)[1].startswith("No network since ")
     # Reloaded without the network: the table and seat as last loaded, saying so.
     reload_offline(browser)
@@ -270,7 +267,7 @@ def test_a_players_page_offline_shows_the_last_known_table_and_seat(
     own = browser.find_element(By.CSS_SELECTOR, ".own-seat").text
     assert f"Table {table_in_play.number}" in own and "Seat" in own
     network(browser, offline=False)
-    WebDriverWait(browser, 20).until(lambda d: offline_line(d)[0] == "back")
+    wait_for(browser, 20).until(lambda d: offline_line(d)[0] == "back")
 
 
 def test_the_calculator_reloaded_offline_counts_the_fans_once_the_network_is_back(browser):
@@ -284,5 +281,5 @@ def test_the_calculator_reloaded_offline_counts_the_fans_once_the_network_is_bac
     assert shown["offline"] and shown["total"] is None
     assert shown["text"] == "No network: the server counts the fans as soon as the network is back."
     network(browser, offline=False)
-    WebDriverWait(browser, 20).until(lambda d: shown_fans(d)["total"] is not None)
+    wait_for(browser, 20).until(lambda d: shown_fans(d)["total"] is not None)
     assert shown_fans(browser)["total"] == notation.score_hand(hand).total_without_flowers

@@ -3,9 +3,8 @@ table" and the last hand's "all entered" come without a page load; and the table
 is kept on (the Screen Wake Lock) while the table is in play, not once it is confirmed."""
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, wait_for
 from tests.browser.test_hand_entry import choose, save, sheet_url, type_into
 from tests.browser.test_offline import heading, sync_state
 from tournament import seating, services
@@ -138,15 +137,13 @@ def test_the_screen_stays_on_while_the_table_is_in_play_and_not_once_confirmed(
     counting_wake_locks(browser)
     url = sheet_url(browser, table_in_play)
     browser.get(url)
-    WebDriverWait(browser, 10).until(lambda d: wake_lock(d)[0] == "held")
+    wait_for(browser, 10).until(lambda d: wake_lock(d)[0] == "held")
     assert wake_lock(browser)[1] == "The screen stays on while this session is in play."
     assert browser.execute_script("return window.wakeLockRequests;") == 1
     # Hidden, the page loses the lock (the browser lets go of it); shown again, it asks again.
     browser.execute_script("window.wakeLocks[0].release();")
     browser.execute_script("document.dispatchEvent(new Event('visibilitychange'));")
-    WebDriverWait(browser, 10).until(
-        lambda d: d.execute_script("return window.wakeLocks.length;") == 2
-    )
+    wait_for(browser, 10).until(lambda d: d.execute_script("return window.wakeLocks.length;") == 2)
     assert wake_lock(browser)[0] == "held"
     # The last hand saved in place: still in play (not confirmed), the lock kept.
     save(browser, "#hand-entry [data-save-draw]")
@@ -157,10 +154,8 @@ def test_the_screen_stays_on_while_the_table_is_in_play_and_not_once_confirmed(
     # the tablet is shown again, says so and lets the screen sleep.
     services.table_confirm(table=table_in_play, user=None)
     browser.execute_script("document.dispatchEvent(new Event('visibilitychange'));")
-    WebDriverWait(browser, 10).until(lambda d: "Confirmed" in d.find_element(By.ID, "confirm").text)
-    WebDriverWait(browser, 10).until(
-        lambda d: d.execute_script("return window.wakeLocks[1].released;")
-    )
+    wait_for(browser, 10).until(lambda d: "Confirmed" in d.find_element(By.ID, "confirm").text)
+    wait_for(browser, 10).until(lambda d: d.execute_script("return window.wakeLocks[1].released;"))
     assert wake_lock(browser) == (None, "")
     assert browser.execute_script("return window.wakeLockRequests;") == 2
     # The confirmed table's sheet, loaded, asks for nothing.
@@ -177,7 +172,7 @@ def test_the_sheet_says_when_the_browser_refuses_to_keep_the_screen_on(browser, 
         {"permission": {"name": "screen-wake-lock"}, "setting": "denied"},
     )
     browser.get(sheet_url(browser, table_in_play))
-    WebDriverWait(browser, 10).until(lambda d: wake_lock(d)[0] == "refused")
+    wait_for(browser, 10).until(lambda d: wake_lock(d)[0] == "refused")
     assert wake_lock(browser)[1] == (
         "The browser did not let the screen stay on: set the tablet not to sleep during the "
         "session."
