@@ -147,6 +147,22 @@ def pytest_xdist_make_scheduler(config, log):
     return SharedSetUpScheduling(config, log)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker, request):
+    """pytest-django's test database, copied at once when a test of the run serves the event
+    from a database of its own (``migrated_database``): the copy is what a fresh ``migrate``
+    makes, without migrating again (tests/event_databases.py)."""
+    # Imported here: the module is a plugin of this file's (``pytest_plugins``), which pytest
+    # imports itself to rewrite its asserts.
+    from tests.event_databases import copy_test_database, drop_test_database_copies
+
+    if any("migrated_database" in item.fixturenames for item in request.session.items):
+        with django_db_blocker.unblock():
+            copy_test_database()
+    yield
+    drop_test_database_copies()
+
+
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Each test starts with an empty cache: the database is rolled back after each test, so
