@@ -20,7 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each test makes a database of its own, on the server DATABASE_URL names (SQLite without it),
-# a copy of the demo one pytest worker migrates once (tests/conftest.py, SHARED_SET_UP).
+# a copy of the demo one pytest worker sets up once (tests/conftest.py, SHARED_SET_UP) in a
+# copy of the migrated test database (tests/event_databases.py).
 pytestmark = [pytest.mark.slow, pytest.mark.database]
 ON_POSTGRESQL = bool(os.environ.get("DATABASE_URL"))
 
