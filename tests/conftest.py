@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import Permission, User
 from django.core.cache import cache
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.test import Client
 from django.utils import translation
 from django_tasks_db.management.commands import db_worker
@@ -145,6 +145,22 @@ def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "load":
         return None  # another --dist asked for: xdist's own
     return SharedSetUpScheduling(config, log)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker, request):
+    """pytest-django's test database, copied at once when a test of the run serves the event
+    from a database of its own (``migrated_database``): the copy is what a fresh ``migrate``
+    makes, without migrating again (tests/event_databases.py)."""
+    # Imported here: the module is a plugin of this file's (``pytest_plugins``), which pytest
+    # imports itself to rewrite its asserts.
+    from tests.event_databases import copy_test_database, drop_test_database_copies
+
+    if any("migrated_database" in item.fixturenames for item in request.session.items):
+        with django_db_blocker.unblock():
+            copy_test_database()
+    yield
+    drop_test_database_copies()
 
 
 @pytest.fixture(autouse=True)
@@ -373,10 +389,28 @@ def referees_by_table(session) -> dict[int, str | None]:
 def session_in_play(tournament, organiser, referee):
     """16 players drawn into session 1 with a fixed seed, open for play; the tournament's
     referee referees its four tables."""
+    return open_session_one(tournament, referee)
+
+
+def open_session_one(tournament: Tournament, referee: User):
+    """``session_in_play``'s session, for a fixture of a wider scope."""
     make_players(tournament, 16)
     session = services.session_draw(tournament=tournament, number=1, seed=20261130)
     give_all_tables(session, referee)
     return services.session_open(session=session)
+
+
+@contextmanager
+def kept_for_the_module(django_db_blocker):
+    """``with kept_for_the_module(django_db_blocker): yield ...`` in a module-scoped fixture:
+    what the block writes is built once for the module's tests instead of once a test, in a
+    transaction rolled back after the module's last test; each test's own writes are rolled
+    back after it, as always (its ``db`` transaction is a savepoint inside this one). A test
+    of such a module reads the built rows again rather than keep instances another test may
+    have changed in memory."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture

@@ -2,9 +2,9 @@
 server workers write: the SQLite file that `make run` configures, or the PostgreSQL that
 DATABASE_URL names (then a database of its own on that server, made for each test).
 
-Each writer is a process of its own that waits for a common start time, so that their
-writes meet; every test then checks what the database holds: no hand lost, none twice, no
-change on a confirmed table.
+Each writer is a process of its own that, Django started, waits for the word to go, given to
+all at once when all are ready, so that their writes meet; every test then checks what the
+database holds: no hand lost, none twice, no change on a confirmed table.
 """
 
 import json
@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -21,14 +20,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each test makes a database of its own, on the server DATABASE_URL names (SQLite without it),
-# a copy of the demo one pytest worker migrates once (tests/conftest.py, SHARED_SET_UP).
+# a copy of the demo one pytest worker sets up once (tests/conftest.py, SHARED_SET_UP) in a
+# copy of the migrated test database (tests/event_databases.py).
 pytestmark = [pytest.mark.slow, pytest.mark.database]
 ON_POSTGRESQL = bool(os.environ.get("DATABASE_URL"))
 
-# One writer: waits for the start time, runs its actions at one table of the demo's session
-# 2, and prints what each action answered.
+# One writer: says it is ready, waits for the word to go, runs its actions at one table of
+# the demo's session 2, and prints what each action answered.
 WRITER = """
-import json, sys, time, uuid
+import json, sys, uuid
 import django
 django.setup()
 from django.core.exceptions import ValidationError
@@ -37,7 +37,8 @@ from tournament.models import Table
 plan = json.loads(sys.argv[1])
 table = Table.objects.get(session__tournament__slug="demo-open-2026", session__number=2,
                           number=plan["table"])
-time.sleep(max(0.0, plan["start"] - time.time()))
+print("ready", flush=True)
+sys.stdin.readline()
 answers = []
 for action in plan["actions"]:
     try:
@@ -82,21 +83,22 @@ def _admin(sql: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def demo_database(tmp_path_factory):
-    """The demo migrated once; each test writes in a copy of it."""
+def demo_database(migrated_database):
+    """The demo set up once, in a copy of the migrated database (tests/event_databases.py);
+    each test writes in a copy of it."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tournament.settings"}
-    if ON_POSTGRESQL:
-        name = f"mcr_concurrency_{uuid.uuid4().hex[:12]}"
-        _admin(f'CREATE DATABASE "{name}"')
-        env["DATABASE_URL"] = _with_database(os.environ["DATABASE_URL"], name)
-    else:
-        name = str(tmp_path_factory.mktemp("demo") / "db.sqlite3")
-        env["MCR_DB_PATH"] = name
-    manage(env, "migrate", "--noinput")
-    manage({**env, "MCR_DEBUG": "1"}, "setup_demo")  # the demo is set up as make run does
-    yield name
-    if ON_POSTGRESQL:
-        _admin(f'DROP DATABASE "{name}" WITH (FORCE)')
+    database = migrated_database(os.environ.get("DATABASE_URL")).copy()
+    try:
+        if ON_POSTGRESQL:
+            name = database.name
+            env["DATABASE_URL"] = _with_database(os.environ["DATABASE_URL"], name)
+        else:
+            name = database.env["MCR_DB_PATH"]
+            env["MCR_DB_PATH"] = name
+        manage({**env, "MCR_DEBUG": "1"}, "setup_demo")  # the demo is set up as make run does
+        yield name
+    finally:
+        database.close()
 
 
 @pytest.fixture
@@ -118,19 +120,27 @@ def event_database(demo_database, tmp_path):
 
 def run_writers(env, plans: list[dict]) -> list[list]:
     """Start one process per plan, all writing from the same moment; their answers."""
-    start = time.time() + 3.0  # time enough for every process to start Django
     writers = [
         subprocess.Popen(
-            [sys.executable, "-c", WRITER, json.dumps({**plan, "start": start})],
+            [sys.executable, "-c", WRITER, json.dumps(plan)],
             cwd=ROOT,
             env=env,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         for plan in plans
     ]
+    # Each has started Django and read its table: the word to go, to all at once (rather
+    # than a start time guessed long enough for every process to get there).
+    ready = [w.stdout.readline().strip() for w in writers]
+    if ready == ["ready"] * len(writers):
+        for writer in writers:
+            writer.stdin.write("go\n")
+            writer.stdin.flush()
     results = [w.communicate(timeout=180) for w in writers]
+    assert ready == ["ready"] * len(writers), [e for _, e in results]
     assert [w.returncode for w in writers] == [0] * len(writers), [e for _, e in results]
     return [json.loads(out.splitlines()[-1]) for out, _ in results]
 

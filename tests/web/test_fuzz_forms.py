@@ -24,7 +24,14 @@ from django.urls import reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import login, make_players, make_tournament
+from tests.conftest import (
+    kept_for_the_module,
+    login,
+    make_players,
+    make_tournament,
+    make_user,
+    open_session_one,
+)
 from tests.web.fuzz_values import (
     GARBAGE,
     SLUG,
@@ -520,9 +527,22 @@ class World:
         return tablet
 
 
+@pytest.fixture(scope="module")
+def built_world(django_db_setup, django_db_blocker):
+    """The world built once for the module's tests (three tournaments, two sessions, a
+    series, for some fifty endpoints), as it already is for each test's examples: every post
+    is rolled back, and the world's instances are only read."""
+    with kept_for_the_module(django_db_blocker):
+        organiser = make_user("organiser", can_create=True)
+        referee = make_user("referee")
+        tournament = make_tournament(creator=organiser)
+        tournament.referees.add(referee)
+        yield World(tournament, organiser, referee, open_session_one(tournament, referee))
+
+
 @pytest.fixture
-def world(tournament, organiser, referee, session_in_play):
-    return World(tournament, organiser, referee, session_in_play)
+def world(built_world, db):
+    return built_world
 
 
 def assert_consistent():

@@ -15,17 +15,25 @@ from django.test import Client
 from django.urls import reverse
 
 from tests import html
-from tests.conftest import download
+from tests.conftest import download, kept_for_the_module
 from tests.test_exports import EXPECTED_STANDINGS, SEATS_2, make_scenario_tournament, records
 from tournament import services, tables
-from tournament.models import Table
+from tournament.models import Table, Tournament
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
+@pytest.fixture(scope="module")
+def built_cup(django_db_setup, django_db_blocker):
+    """The scenario built once for the module (two sessions played through the services,
+    for some fifty tests that read it)."""
+    with kept_for_the_module(django_db_blocker):
+        yield make_scenario_tournament().pk
+
+
 @pytest.fixture
-def cup(db):
-    return make_scenario_tournament()
+def cup(built_cup, db):
+    return Tournament.objects.get(pk=built_cup)
 
 
 @pytest.fixture

@@ -2,10 +2,11 @@
 chart on a player's page, on the example tournament of ``tests/statistics_example.py``."""
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
 
 from tests import html as reader
-from tests.conftest import login
+from tests.conftest import kept_for_the_module, login, make_user
 from tests.statistics_example import (
     EXPECTED_BIGGEST,
     EXPECTED_PLAYERS,
@@ -14,13 +15,34 @@ from tests.statistics_example import (
     SUBSTITUTE,
     build_example,
 )
+from tournament.models import Tournament
+
+
+@pytest.fixture(scope="module")
+def built_example(django_db_setup, django_db_blocker):
+    """The example tournament, its organiser and its referee built once for the module (three
+    sessions drawn, seated and played through the services, for tests that read them)."""
+    with kept_for_the_module(django_db_blocker):
+        organiser = make_user("organiser", can_create=True)
+        referee = make_user("referee")
+        tournament = build_example(organiser=organiser)
+        tournament.referees.add(referee)
+        yield {"tournament": tournament.pk, "organiser": organiser.pk, "referee": referee.pk}
 
 
 @pytest.fixture
-def example(organiser, referee):
-    tournament = build_example(organiser=organiser)
-    tournament.referees.add(referee)
-    return tournament
+def organiser(built_example, db):
+    return User.objects.get(pk=built_example["organiser"])
+
+
+@pytest.fixture
+def referee(built_example, db):
+    return User.objects.get(pk=built_example["referee"])
+
+
+@pytest.fixture
+def example(built_example, db):
+    return Tournament.objects.get(pk=built_example["tournament"])
 
 
 def statistics_url(tournament) -> str:
