@@ -64,10 +64,16 @@ function fromDevice(kept) {
   });
 }
 
-// The network's answer; or, when it fails or keeps silent for WAIT, what is kept (through
-// ``shown``); the network's answer after all when nothing is kept.
+// The network's answer; or, when it fails, keeps silent for WAIT or comes from a proxy whose
+// server is away (502, 503, 504: a server restarting, the database away), what is kept
+// (through ``shown``); the network's answer after all when nothing is kept.
 function serverFirst(request, kept, shown) {
-  var network = fetch(request);
+  var network = fetch(request).then(function (response) {
+    if (response.status >= 502 && response.status <= 504) {
+      return kept().then(function (copy) { if (copy) throw new Error("server away"); return response; });
+    }
+    return response;
+  });
   var fallback = function () {
     return kept().then(function (copy) { return copy ? shown(copy) : network; });
   };
@@ -107,8 +113,9 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && url.pathname === CONFIG.logout) {
-    // Signed out: the pages this account saw are no longer kept on the device.
+  if (request.method === "POST" && (url.pathname === CONFIG.logout || url.pathname === CONFIG.login)) {
+    // Signed out, or another account signing in: the pages the last one saw are no longer
+    // kept on the device.
     event.waitUntil(caches.delete(PAGES));
     return;
   }

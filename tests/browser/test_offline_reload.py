@@ -8,6 +8,7 @@ worker too (``test_offline.network``)."""
 import json
 import time
 
+from django.db import InterfaceError
 from selenium.webdriver.common.by import By
 
 from reference.tile_taps import plan
@@ -283,3 +284,42 @@ def test_the_calculator_reloaded_offline_counts_the_fans_once_the_network_is_bac
     network(browser, offline=False)
     wait_for(browser, 20).until(lambda d: shown_fans(d)["total"] is not None)
     assert shown_fans(browser)["total"] == notation.score_hand(hand).total_without_flowers
+
+
+def test_a_server_answering_that_it_is_away_shows_the_kept_sheet(
+    browser, table_in_play, monkeypatch
+):
+    open_kept_sheet(browser, table_in_play)
+
+    def database_away(table):
+        raise InterfaceError("connection already closed")
+
+    # The database away: the server answers 503, as a proxy answers 502 while it restarts.
+    monkeypatch.setattr("tournament.views.referee.table_sheet", database_away)
+    reload_offline(browser)
+    assert "Session 1 · Table 1" in browser.find_element(By.TAG_NAME, "h1").text
+    assert browser.find_element(By.CSS_SELECTOR, "#entry h2").text == "Enter hand 1"
+
+
+def test_the_referees_home_comes_back_from_the_server_and_a_logout_drops_the_kept_pages(
+    browser, table_in_play
+):
+    log_in(browser, "referee", "pw-referee")
+    path = f"/t/{table_in_play.session.tournament.slug}/referee/"
+    browser.get(browser.live_server_url + path)
+    wait_kept(browser, path)
+    network(browser, offline=True)
+    reload_offline(browser)
+    assert "Session 1 in play" in browser.find_element(By.TAG_NAME, "main").text
+    # Back: nothing on it brings itself up to date, so it is loaded again from the server.
+    network(browser, offline=False)
+    wait_for(browser, 30).until(
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, "[data-offline-line]").get_attribute("data-page-source")
+            == "server"
+        )
+    )
+    assert kept_page(browser, path) is not None
+    # Logged out: the pages the account saw are no longer on the device.
+    browser.execute_script("document.querySelector('form[action$=\"/logout/\"]').submit();")
+    wait_for(browser, 15).until(lambda d: kept_page(d, path) is None)

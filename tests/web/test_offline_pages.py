@@ -99,9 +99,10 @@ def test_a_hand_form_from_an_earlier_release_is_refused_not_read(session_in_play
     reasons = [r for field in refused.json()["errors"].values() for r in field]
     assert reasons[0].startswith("The site was updated after this page was loaded")
     assert not session_in_play.tables.get(number=1).hands.exists()
-    # A plain post says it on the page, above the form.
+    # A plain post says it on the page, above the form, which is now this release's.
     page = client.post(url, hand_fields(release="0123456789ab")).content.decode()
     assert "The site was updated" in html.one(page, "[data-error-summary]").text()
+    assert html.one(page, "#hand-entry [name=release]").attrs["value"] == release()
     # The same hand from this release's page is stored.
     assert client.post(url, hand_fields(release=release()), **JSON).json()["saved"] is True
 

@@ -69,6 +69,7 @@ def service_worker(request):
         else "/" + settings.STATIC_URL,
         "keptHeader": KEPT_HEADER,
         "logout": reverse("logout"),
+        "login": reverse("login"),
     }
     body = render_to_string("offline/service-worker.js", {"config": json.dumps(config)})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

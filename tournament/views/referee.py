@@ -4,7 +4,7 @@ import uuid
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -70,6 +70,9 @@ def referee_home_page(request, tournament):
         request,
         "referee/home.html",
         tournament,
+        # Shown from the device, it is loaded again once the server answers: nothing on it
+        # brings itself up to date (views/offline.py).
+        offline_reload=True,
         # Each session in play with its tables, sorted and paged by parameters of its own.
         sessions=[
             (
@@ -259,6 +262,14 @@ def _fresh_key(form) -> None:
     form.data[form.add_prefix("submission_key")] = str(uuid.uuid4())
 
 
+def _this_release(form) -> None:
+    """A form refused as drawn by an earlier release is shown again, its entry as typed, as
+    this release's: saved again from this page, it is read."""
+    if form.has_error(NON_FIELD_ERRORS, "stale_release"):
+        form.data = form.data.copy()
+        form.data[form.add_prefix("release")] = release()
+
+
 def _conflict_json(form, stored, correct_url: str) -> JsonResponse:
     """An entry sent in the background whose form key already saved other content: a 409,
     never "saved" and never to be sent again by itself, with the hand as stored (as the
@@ -355,6 +366,7 @@ def table_sheet_page(request, slug, number, table):
             return _conflict_json(form, stored, correct)
         if conflict:
             _fresh_key(form)
+        _this_release(form)
     else:
         sheet = table_sheet(table)
         players, next_number = sheet.players, sheet.next_number
@@ -410,6 +422,7 @@ def hand_edit(request, slug, number, table, hand):
             sheet = table_sheet(table)
             stored = _stored_beside(form, sheet, hand.number)
             _fresh_key(form)
+        _this_release(form)
     else:
         form = HandForm(
             players=players,

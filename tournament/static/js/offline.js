@@ -62,6 +62,9 @@
   function answered() {
     contact = new Date();
     if (!down) return;
+    // A copy from the device of a page that does not bring itself up to date (the
+    // referee's home) is loaded again; the sheet and a player's page refresh in place.
+    if (fromDevice && line.hasAttribute("data-reload-when-back")) { location.reload(); return; }
     down = false;
     fromDevice = false;
     clearTimeout(probe);

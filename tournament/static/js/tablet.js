@@ -10,6 +10,8 @@
 // Without this script the page posts the form as a plain HTML form.
 (function () {
   "use strict";
+  // Milliseconds a save may wait for the server's answer before it counts as unreachable.
+  var POST_WAIT = 15000;
   var sync = document.querySelector("[data-sync]");
   if (!sync || !window.localStorage || !window.fetch || !window.URLSearchParams) return;
   var stateEl = document.querySelector("[data-sync-state]");
@@ -165,10 +167,16 @@
       if (pair[0] !== "csrfmiddlewaretoken") body.append(pair[0], pair[1]);
     });
     body.append("csrfmiddlewaretoken", csrf());
+    // A network that holds the request without an answer (a hall's Wi-Fi gone quiet) counts
+    // as unreachable after POST_WAIT: the entry is kept and sent again by its key, which
+    // stores it once even if this send did reach the server.
+    var stop = window.AbortController ? new AbortController() : null;
+    var patience = stop && setTimeout(function () { stop.abort(); }, POST_WAIT);
     return fetch(entry.url, {
       method: "POST",
       body: body,
       credentials: "same-origin",
+      signal: stop ? stop.signal : undefined,
       headers: { Accept: "application/json", "X-CSRFToken": csrf() },
     }).then(function (response) {
       var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
@@ -181,6 +189,12 @@
         if (answer && answer.saved) delivered(answer.number);
         return { status: response.status, answer: answer, signedOut: signedOut };
       });
+    }).then(function (result) {
+      clearTimeout(patience);
+      return result;
+    }, function (failure) {
+      clearTimeout(patience);
+      throw failure;
     });
   }
   function send() {
@@ -195,14 +209,17 @@
     post(entry).then(function (result) {
       sending = false;
       delay = 0;
-      document.dispatchEvent(new CustomEvent("mcr:reached"));
       if (result.answer && result.answer.saved) {
+        // Out of the queue before the page hears the server is back (offline.js), which
+        // sends what waits again.
         remove(entry.key);
+        document.dispatchEvent(new CustomEvent("mcr:reached"));
         refreshSoon();
         render();
         send();
         return;
       }
+      document.dispatchEvent(new CustomEvent("mcr:reached"));
       var reason = result.answer ? firstReason(result.answer.errors) : unreadable(result);
       // Its key already saved other content: what is stored is shown beside the entry.
       var conflict = result.status === 409 && result.answer;
