@@ -251,6 +251,11 @@ SEATING_KEPT = {
     "draw_commitment_public_value",
     "draw_commitment_withdraw",
     "hand_record",
+    # A ruling and its appeal: the record of fouls changes, and the hands their penalties
+    # are in.
+    "appeal_decide",
+    "appeal_lodge",
+    "ruling_give",
     "referees_copy_from_previous",
     "session_close",
     "session_close_undo",
@@ -396,6 +401,30 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
             table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
         ),
     )
+    first = table.seats.get(seat=0).player
+    step(
+        "ruling_give",
+        lambda: services.ruling_give(
+            table=table,
+            referee=referee,
+            hand=1,
+            decision="Late.",
+            penalty_kind="deducted",
+            penalty_points=10,
+            offender=first,
+        ),
+    )
+    ruling = table.rulings.get()
+    step(
+        "appeal_lodge",
+        lambda: services.appeal_lodge(ruling=ruling, user=referee, grounds="On time."),
+    )
+    step(
+        "appeal_decide",
+        lambda: services.appeal_decide(
+            appeal=ruling.appeal, user=organiser, decision="changed", reasons="Withdrawn."
+        ),
+    )
     step(
         "table_seats_swap",
         lambda: services.table_seats_swap(table=table, first=0, second=1, user=referee),
@@ -469,6 +498,12 @@ NOT_WRITES = {
     "player_import_start",
     # Asks for a download's file to be built: a derived copy and its task, no tournament data.
     "export_build_ask",
+    # A call for a referee is on the desk alone, which has a version of its own
+    # (tests/services/test_rulings.py).
+    "call_cancel",
+    "call_make",
+    "call_take",
+    "desk_touch",
     "AbsentSeatChoice",
     "absent_field",
     "HandEntry",

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.forms.service_errors import add_service_errors
 from tournament.language.formatting import SEAT_LABELS, WIND_LETTERS
-from tournament.models import Hand, Penalty
+from tournament.models import OFFENCES, Hand, Penalty
 from tournament.models.validators import validate_one_line
 from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.seating import HANDS_PER_SESSION
@@ -59,14 +59,10 @@ class PenaltyPreset:
         return f"{min(self.points)}…{max(self.points)}"
 
 
-# The one list of common penalties: the preset buttons, the reasons offered while typing and
-# the sheet's "Common penalties" all read it. Figures from the rules digest (CR98 defaults).
-PENALTY_PRESETS = (
-    PenaltyPreset("to_each_other", (10,), _("False win (错和)")),
-    PenaltyPreset("to_each_other", (20,), _("Claimed a win while not ready (诈和)")),
-    PenaltyPreset("to_one", range(5, 61), _("Exposed another player's tiles")),
-    PenaltyPreset("deducted", (5, 10, 20, 30, 40, 50, 60), _("Procedural foul after a warning")),
-    PenaltyPreset("deducted", (10, 20), _("Lateness")),
+# The sheet's presets, one per offence of the rules' list (``models.OFFENCES``): the preset
+# buttons, the reasons offered while typing and the sheet's "Common penalties" read them.
+PENALTY_PRESETS = tuple(
+    PenaltyPreset(offence.kind, offence.points, offence.reason) for offence in OFFENCES
 )
 
 
@@ -393,7 +389,9 @@ class ConfirmForm(forms.Form):
 
 
 def penalty_initial(hand) -> list[dict]:
-    return [dataclasses.asdict(entry) for entry in penalty_entries(hand)]
+    """The penalties entered on the sheet: the rulings' ones are the desk's, kept by the
+    hand service whatever the form says."""
+    return [dataclasses.asdict(entry) for entry in penalty_entries(hand) if entry.ruling_id is None]
 
 
 def hand_initial(hand) -> dict:

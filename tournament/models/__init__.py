@@ -22,6 +22,7 @@ from tournament.models.people import (
     Series,
     parse_place_points,
 )
+from tournament.models.rulings import OFFENCES, Appeal, RefereeCall, Ruling
 from tournament.models.sign_ups import SignUp
 from tournament.models.tasks import ScheduledJob, TaskWorker
 from tournament.models.tournaments import (
@@ -46,12 +47,14 @@ __all__ = [
     "DEFAULT_SEATING_METHOD",
     "DEFAULT_SUBSTITUTE_LIMIT",
     "DEFAULT_TIEBREAK_ORDER",
+    "OFFENCES",
     "PLAYER_FIELDS",
     "PLAYER_IMPORT_ACTIVE",
     "SEATING_METHOD_CHOICES",
     "SEPARATE_BY_CHOICES",
     "SERIES_RULE_CHOICES",
     "TIEBREAK_CHOICES",
+    "Appeal",
     "CheckIn",
     "DrawCommitment",
     "ExportFile",
@@ -63,6 +66,8 @@ __all__ = [
     "Person",
     "Player",
     "PlayerImport",
+    "RefereeCall",
+    "Ruling",
     "ScheduledJob",
     "ScheduledSession",
     "Seat",

@@ -135,6 +135,15 @@ class Penalty(models.Model):
         _("paid to"), null=True, blank=True, choices=SEAT_CHOICES
     )
     reason = one_line_field(_("reason"), max_length=200)
+    # The desk's ruling that gave this penalty: the hand service writes such a penalty from
+    # the ruling, never from the entry form (``services.hands.ruled_penalties``).
+    ruling = models.ForeignKey(
+        "tournament.Ruling",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="penalties",
+    )
     history = TournamentHistory()
 
     class Meta:
@@ -191,6 +200,10 @@ class HandRevision(models.Model):
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
     version = models.PositiveIntegerField()
     previous = models.JSONField()
+    # The desk's ruling this correction carries out, when it does (its reason).
+    ruling = models.ForeignKey(
+        "tournament.Ruling", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     revised_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -120,6 +120,13 @@ class Tournament(models.Model):
         default=DEFAULT_SUBSTITUTE_LIMIT,
         validators=[MinValueValidator(0)],
     )
+    # How long after a session is closed its rulings may still be appealed (the Chinese
+    # competition rules: 30 minutes).
+    appeal_minutes = models.PositiveSmallIntegerField(
+        _("appeals accepted for (minutes after a session closes)"),
+        default=30,
+        validators=[MaxValueValidator(24 * 60)],
+    )
     # A draw is kept from the players (their links, the screen, the seating pages and
     # e-mails) until the organiser publishes it; otherwise it is public once made.
     review_draws = models.BooleanField(_("review each draw before players see it"), default=False)
@@ -218,6 +225,9 @@ class TournamentVersion(models.Model):
     seating = models.PositiveBigIntegerField(default=1)
     standings = models.BigIntegerField(default=new_standings_stamp)
     exports = models.PositiveBigIntegerField(default=0)
+    # Raised by every call, ruling and appeal: the desk's and the tablets' polls answer "not
+    # changed" (304) under it, without reading the calls.
+    desk = models.PositiveBigIntegerField(default=0)
 
     def __str__(self):
         return f"{self.tournament_id} v{self.number}"

@@ -65,6 +65,15 @@ from tournament.services.referees import (
     tables_assign,
 )
 from tournament.services.reseating import table_seats_swap
+from tournament.services.rulings import (
+    appeal_decide,
+    appeal_lodge,
+    call_cancel,
+    call_make,
+    call_take,
+    desk_touch,
+    ruling_give,
+)
 from tournament.services.series import series_delete, series_save
 from tournament.services.sessions import (
     device_link_revoke,
@@ -103,8 +112,14 @@ __all__ = [
     "PenaltyEntry",
     "absent_field",
     "absent_seats_give",
+    "appeal_decide",
+    "appeal_lodge",
+    "call_cancel",
+    "call_make",
+    "call_take",
     "check_in_close",
     "check_in_open",
+    "desk_touch",
     "device_link_revoke",
     "device_links_revoke",
     "draw_commit",
@@ -131,6 +146,7 @@ __all__ = [
     "player_withdraw",
     "players_import",
     "referees_copy_from_previous",
+    "ruling_give",
     "score_winning_hand",
     "seat_replace",
     "series_delete",

@@ -27,6 +27,7 @@ from tournament.models.validators import unsafe_character
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
 from tournament.seating import HANDS_PER_SESSION
+from tournament.selectors.desk import ruled_penalties
 from tournament.services.common import refused
 from tournament.services.results import table_results_store, tournament_touch
 from tournament.services.tables import (
@@ -45,6 +46,8 @@ class PenaltyEntry:
     points: int
     reason: str
     beneficiary: int | None = None
+    # The desk's ruling that gave it (``ruled_penalties``); None for one entered on the sheet.
+    ruling_id: int | None = None
 
 
 # What referees read when a hand is refused, by code, translatable: the service's own codes,
@@ -107,7 +110,7 @@ def _penalties_refused(code: str, index: int = 0) -> ValidationError:
 # the scoring core settles, then the fans claimed and the winning hand typed.
 RESULT_FIELDS = ("outcome", "winner", "discarder", "fan", "flowers")
 HAND_ENTRY_FIELDS = (*RESULT_FIELDS, "fan_names", "winning_hand")
-PENALTY_FIELDS = ("offender", "kind", "points", "beneficiary", "reason")
+PENALTY_FIELDS = ("offender", "kind", "points", "beneficiary", "reason", "ruling_id")
 
 
 def entered_fields(hand: Hand) -> dict:
@@ -257,9 +260,9 @@ def already_entered(number: int) -> ValidationError:
     )
 
 
-def revision_kept(hand: Hand, *, user) -> None:
-    """Keep the hand as it stands in a HandRevision before a correction replaces it, and
-    raise its version."""
+def revision_kept(hand: Hand, *, user, ruling=None) -> None:
+    """Keep the hand as it stands in a HandRevision before a correction replaces it (the
+    desk's ``ruling`` it carries out, if any), and raise its version."""
     previous = {
         **entered_fields(hand),
         "computed_fan": hand.computed_fan,
@@ -269,7 +272,9 @@ def revision_kept(hand: Hand, *, user) -> None:
         "entered_by": hand.entered_by.get_username() if hand.entered_by else None,
         "entered_by_device": hand.entered_by_device,
     }
-    HandRevision.objects.create(hand=hand, version=hand.version, previous=previous, revised_by=user)
+    HandRevision.objects.create(
+        hand=hand, version=hand.version, previous=previous, revised_by=user, ruling=ruling
+    )
     hand.version += 1
 
 
@@ -561,7 +566,15 @@ def number_out_of_range() -> ValidationError:
 
 
 @transaction.atomic
-def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") -> Hand:
+def hand_record(
+    *,
+    table: Table,
+    entry: HandEntry,
+    user=None,
+    device: str = "",
+    ruling=None,
+    appeal_decided: bool = False,
+) -> Hand:
     """Create hand ``entry.number`` at ``table``, or update it when ``entry.version`` is
     given; ``user`` (an account) or ``device`` (a table link) is who entered it.
 
@@ -584,6 +597,12 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
     calculator's result. A plain ``ValidationError`` says the table is not open for entry,
     the hand number is out of range, or (rarely) another tablet created the same hand in
     the instant between the check and the save.
+
+    The penalties the desk's rulings gave in this hand are the hand's too, whatever the entry
+    says (``selectors.desk.ruled_penalties``): entered after a ruling, a hand carries its
+    penalty. ``ruling`` is the ruling a correction carries out (kept with its revision);
+    ``appeal_decided``, an appeal's decision settling again a hand of a confirmed table
+    (``services.rulings.appeal_decide``: the one correction that does not reopen it).
     """
     number, version, submission_key = entry.number, entry.version, entry.submission_key
     digest = entry_digest(entry) if submission_key is not None else ""
@@ -596,8 +615,16 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
     saved = _submitted(submission_key, table, number, digest)
     if saved is not None:
         return saved
-    table_open_for_entry(table)
+    if not appeal_decided:
+        table_open_for_entry(table)
     seating_unchanged(table, entry.seating)
+    entry = dataclasses.replace(
+        entry,
+        penalties=[
+            *(penalty for penalty in entry.penalties if penalty.ruling_id is None),
+            *(PenaltyEntry(**ruled) for ruled in ruled_penalties(table, number)),
+        ],
+    )
     if not 1 <= number <= HANDS_PER_SESSION:
         raise number_out_of_range()
     errors: dict = {}
@@ -618,7 +645,7 @@ def hand_record(*, table: Table, entry: HandEntry, user=None, device: str = "") 
         if hand is None:
             hand = Hand(table=table, number=number, version=1)
         else:
-            revision_kept(hand, user=user)
+            revision_kept(hand, user=user, ruling=ruling)
             hand.penalties.all().delete()
         checked.fill(hand, user=user, device=device)
         try:

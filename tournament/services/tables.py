@@ -12,7 +12,7 @@ from simple_history.utils import bulk_create_with_history
 
 from tournament import scoring
 from tournament.history import audit
-from tournament.models import Hand, Seat, Table, TableReopening
+from tournament.models import Hand, RefereeCall, Ruling, Seat, Table, TableReopening
 from tournament.models.validators import validate_multi_line, validate_one_line
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.sheets import sheet_version, table_sheet
@@ -89,6 +89,29 @@ def table_review_unchanged(table: Table, version: str | None) -> None:
         raise ValidationError(str(SHEET_CHANGED), code="sheet_changed")
 
 
+def calls_resolved(table: Table) -> None:
+    """Refuse to confirm a table while a referee's call there is open (a hand the players
+    disagree on, a foul): the ruling may change the sheet they would sign."""
+    hands = sorted(
+        set(
+            RefereeCall.objects.filter(table=table, state__in=RefereeCall.OPEN).values_list(
+                "hand", flat=True
+            )
+        ),
+        key=lambda n: (n is None, n),
+    )
+    if hands:
+        numbered = [str(n) for n in hands if n is not None]
+        raise ValidationError(
+            _(
+                "A referee's call at this table is open (hands: %(hands)s): the referee resolves "
+                "it before the table is confirmed."
+            )
+            % {"hands": ", ".join(numbered) or "—"},
+            code="call_open",
+        )
+
+
 # Room for a player's initials, in Latin letters or in Chinese characters.
 INITIALS_MAX_LENGTH = 4
 
@@ -140,9 +163,27 @@ def table_confirm(
     # Under the table's lock: every write of its hands and seats takes it too, so the sheet
     # read here is the one confirmed.
     table_review_unchanged(table, version)
+    calls_resolved(table)
     errors = {}
     entered = set(table.hands.values_list("number", flat=True))
     missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in entered]
+    ruled = sorted(
+        set(
+            Ruling.objects.filter(table=table, hand__in=missing)
+            .exclude(penalty_kind="")
+            .values_list("hand", flat=True)
+        )
+    )
+    if ruled:
+        # Hands not played are made without penalties: a ruling's would be lost.
+        errors["record_missing_as_not_played"] = ValidationError(
+            _(
+                "A ruling gives a penalty in hands %(hands)s: enter them first (as not played "
+                "if they were not), then confirm."
+            )
+            % {"hands": ", ".join(str(n) for n in ruled)},
+            code="ruled_hand_missing",
+        )
     gaps = [n for n in missing if entered and n < max(entered)]
     if gaps:
         # Time can only cut the end of a session: a hole in the middle is a forgotten entry.

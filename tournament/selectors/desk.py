@@ -1,0 +1,179 @@
+"""The referees' desk: its version, the open calls, the rulings and their appeals, a table's
+call as its tablet shows it, and the penalties a hand carries from the rulings."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from tournament.models import (
+    Appeal,
+    RefereeCall,
+    Ruling,
+    Seat,
+    Session,
+    Table,
+    Tournament,
+    TournamentVersion,
+)
+
+
+def desk_version(tournament_id: int) -> int:
+    """The number every call, ruling and appeal of the tournament raises (0 before the first):
+    the desk's and the tablets' polls are answered "not changed" under it."""
+    found = (
+        TournamentVersion.objects.filter(tournament_id=tournament_id)
+        .values_list("desk", flat=True)
+        .first()
+    )
+    return found or 0
+
+
+def ruling_reason(ruling: Ruling) -> str:
+    """What the sheet writes as the reason of the penalty a ruling gave: its offence, or the
+    first line of its decision."""
+    text = ruling.offence_text or ruling.decision.splitlines()[0]
+    return text[:200]
+
+
+def ruled_penalties(table: Table, number: int) -> list[dict]:
+    """The penalties the rulings at ``table`` gave in hand ``number``, in the order given, as
+    ``services.PenaltyEntry`` takes them: seats are the seats the players hold at the table
+    now (None for a player no longer there, which the scoring core refuses)."""
+    rulings = list(
+        Ruling.objects.filter(table=table, hand=number)
+        .exclude(penalty_kind="")
+        .order_by("ruled_at", "id")
+    )
+    if not rulings:
+        return []
+    seats = dict(Seat.objects.filter(table=table).values_list("player_id", "seat"))
+    return [
+        {
+            "offender": seats.get(ruling.offender_id),
+            "kind": ruling.penalty_kind,
+            "points": ruling.penalty_points,
+            "beneficiary": seats.get(ruling.beneficiary_id) if ruling.beneficiary_id else None,
+            "reason": ruling_reason(ruling),
+            "ruling_id": ruling.pk,
+        }
+        for ruling in rulings
+    ]
+
+
+def appeal_deadline(session: Session, minutes: int) -> datetime.datetime | None:
+    """Until when a ruling of ``session`` may be appealed: ``minutes`` after it closes (None
+    while it is not closed: until then, at any time)."""
+    if session.closed_at is None:
+        return None
+    return session.closed_at + datetime.timedelta(minutes=minutes)
+
+
+def may_be_appealed(ruling: Ruling, tournament: Tournament, now=None) -> bool:
+    """Whether ``ruling`` (with its table and session) may be appealed now: not appealed yet,
+    and its session open, or closed less than the tournament's appeal time ago."""
+    if hasattr(ruling, "appeal"):
+        return False
+    deadline = appeal_deadline(ruling.table.session, tournament.appeal_minutes)
+    return deadline is None or (now or timezone.now()) <= deadline
+
+
+def _with_places(queryset):
+    """Calls or rulings with their table and session, and the players at the table by seat."""
+    return queryset.select_related("table__session").prefetch_related(
+        Prefetch(
+            "table__seats",
+            queryset=Seat.objects.select_related("player").order_by("seat"),
+            to_attr="seated",
+        )
+    )
+
+
+@dataclass(frozen=True)
+class DeskCall:
+    """An open call as the desk lists it."""
+
+    call: RefereeCall  # with its table, session, the table's players (``table.seated``)
+    waited: datetime.timedelta
+
+    @property
+    def players(self):
+        return [seat.player for seat in self.call.table.seated]
+
+
+def open_calls(tournament: Tournament, now=None) -> list[DeskCall]:
+    """The tournament's open calls, oldest first, with how long each has waited."""
+    now = now or timezone.now()
+    calls = _with_places(
+        RefereeCall.objects.filter(
+            table__session__tournament=tournament, state__in=RefereeCall.OPEN
+        ).select_related("taken_by", "player")
+    ).order_by("called_at", "id")
+    return [DeskCall(call=call, waited=now - call.called_at) for call in calls]
+
+
+@dataclass(frozen=True)
+class DeskRuling:
+    """A ruling as the desk and the record of fouls list it."""
+
+    ruling: Ruling  # with its table, session, referee, offender, players concerned, appeal
+    appealable: bool
+
+    @property
+    def appeal(self) -> Appeal | None:
+        return getattr(self.ruling, "appeal", None)
+
+
+def rulings(tournament: Tournament, *, session: Session | None = None, now=None):
+    """The tournament's rulings (of ``session`` only, when given), newest first, each said
+    appealable or not now."""
+    found = Ruling.objects.filter(table__session__tournament=tournament)
+    if session is not None:
+        found = found.filter(table__session=session)
+    found = (
+        _with_places(found)
+        .select_related("referee", "offender", "beneficiary", "call", "appeal__decided_by")
+        .prefetch_related("players")
+        .order_by("-ruled_at", "-id")
+    )
+    now = now or timezone.now()
+    return [
+        DeskRuling(ruling=ruling, appealable=may_be_appealed(ruling, tournament, now))
+        for ruling in found
+    ]
+
+
+def pending_appeals(tournament: Tournament) -> list[Appeal]:
+    """The appeals waiting for a decision, oldest first."""
+    return list(
+        Appeal.objects.filter(
+            ruling__table__session__tournament=tournament, decision=Appeal.PENDING
+        )
+        .select_related("ruling__table__session", "ruling__offender", "player")
+        .order_by("lodged_at", "id")
+    )
+
+
+def table_calls(table: Table) -> list[RefereeCall]:
+    """A table's calls of its session as its tablet shows them: the open ones, then those
+    ended, newest first, with who took each and the ruling that resolved it."""
+    calls = (
+        RefereeCall.objects.filter(table=table)
+        .select_related("taken_by", "ruling")
+        .order_by("-called_at", "-id")
+    )
+    return sorted(calls, key=lambda call: not call.is_open)
+
+
+def open_call_hands(table: Table) -> set[int]:
+    """The hands of ``table`` an open call is about (a table cannot be confirmed meanwhile)."""
+    return set(
+        RefereeCall.objects.filter(
+            table=table, state__in=RefereeCall.OPEN, hand__isnull=False
+        ).values_list("hand", flat=True)
+    )
+
+
+def table_has_open_call(table: Table) -> bool:
+    return RefereeCall.objects.filter(table=table, state__in=RefereeCall.OPEN).exists()
