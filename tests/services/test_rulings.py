@@ -265,3 +265,23 @@ def test_appeals_end_the_set_time_after_the_session_closes(table, referee, sessi
     on_time = session_in_play.closed_at + datetime.timedelta(minutes=29)
     appeal = services.appeal_lodge(ruling=ruling, user=referee, grounds="No.", now=on_time)
     assert appeal.lodged_at <= timezone.now()
+
+
+def test_a_sheet_entered_whole_from_paper_carries_the_rulings_penalties(table, referee):
+    services.ruling_give(
+        table=table,
+        referee=referee,
+        hand=2,
+        decision="Late after the break.",
+        offence="lateness",
+        penalty_kind="deducted",
+        penalty_points=20,
+        offender=seated(table, 1),
+    )
+    services.table_sheet_record(
+        table=table,
+        entries=[HandEntry(number=n, outcome="draw") for n in range(1, 17)],
+        user=referee,
+    )
+    assert points(table, 2) == (0, -20, 0, 0)
+    assert Penalty.objects.get(hand__table=table).ruling is not None

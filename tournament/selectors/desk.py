@@ -37,20 +37,22 @@ def ruling_reason(ruling: Ruling) -> str:
     return text[:200]
 
 
-def ruled_penalties(table: Table, number: int) -> list[dict]:
-    """The penalties the rulings at ``table`` gave in hand ``number``, in the order given, as
-    ``services.PenaltyEntry`` takes them: seats are the seats the players hold at the table
-    now (None for a player no longer there, which the scoring core refuses)."""
-    rulings = list(
-        Ruling.objects.filter(table=table, hand=number)
-        .exclude(penalty_kind="")
-        .order_by("ruled_at", "id")
-    )
+def ruled_penalties(table: Table, number: int | None = None) -> list[dict]:
+    """The penalties the rulings at ``table`` gave in hand ``number`` (in every hand, when
+    None), in the order given, as ``services.PenaltyEntry`` takes them with the hand's
+    ``number`` beside them when every hand's are asked for: seats are the seats the players
+    hold at the table now (None for a player no longer there, which the scoring core
+    refuses)."""
+    rulings = Ruling.objects.filter(table=table).exclude(penalty_kind="")
+    if number is not None:
+        rulings = rulings.filter(hand=number)
+    rulings = list(rulings.order_by("ruled_at", "id"))
     if not rulings:
         return []
     seats = dict(Seat.objects.filter(table=table).values_list("player_id", "seat"))
     return [
         {
+            **({"number": ruling.hand} if number is None else {}),
             "offender": seats.get(ruling.offender_id),
             "kind": ruling.penalty_kind,
             "points": ruling.penalty_points,

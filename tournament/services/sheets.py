@@ -12,8 +12,15 @@ from simple_history.utils import bulk_create_with_history
 from tournament.history import audit
 from tournament.models import Hand, Penalty, Table
 from tournament.seating import HANDS_PER_SESSION
+from tournament.selectors.desk import ruled_penalties
 from tournament.services.common import refused
-from tournament.services.hands import HandEntry, add_error, entry_checked, number_out_of_range
+from tournament.services.hands import (
+    HandEntry,
+    PenaltyEntry,
+    add_error,
+    entry_checked,
+    number_out_of_range,
+)
 from tournament.services.results import table_results_store
 from tournament.services.tables import (
     locked_table,
@@ -80,6 +87,10 @@ def table_sheet_record(
         )
     refusals: list[tuple[int, dict]] = []
     hands, penalties, numbers = [], [], set()
+    ruled: dict[int, list[PenaltyEntry]] = {}
+    for found in ruled_penalties(table):
+        number = found.pop("number")
+        ruled.setdefault(number, []).append(PenaltyEntry(**found))
     for entry in entries:
         if entry.version is not None or entry.submission_key is not None:
             raise TypeError("a sheet's hands are new hands, without version or form key")
@@ -89,6 +100,15 @@ def table_sheet_record(
         elif entry.number in numbers:
             add_error(errors, _twice(entry.number))
         else:
+            # The penalties the desk's rulings gave in this hand are the hand's, as
+            # ``hand_record`` adds them.
+            entry = dataclasses.replace(
+                entry,
+                penalties=[
+                    *(p for p in entry.penalties if p.ruling_id is None),
+                    *ruled.get(entry.number, ()),
+                ],
+            )
             checked = entry_checked(entry, errors)
         numbers.add(entry.number)
         if not errors:
