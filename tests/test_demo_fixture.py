@@ -95,3 +95,13 @@ def test_every_table_sums_to_minus_its_deducted_penalties(demo):
             assert total == -deducted, f"{table}"
             tables_with_deductions += deducted > 0
     assert tables_with_deductions >= 1
+
+
+def test_a_table_in_play_waits_for_a_referee_on_the_desk(demo):
+    from tournament.selectors.desk import open_calls
+
+    (waiting,) = open_calls(demo)
+    call = waiting.call
+    assert (call.table.session.number, call.table.number) == (2, 2)
+    assert (call.reason, call.hand, call.state) == ("count", 7, "called")
+    assert not call.table.hands.filter(number=7).exists()

@@ -20,8 +20,8 @@ def read_plan(path: Path) -> dict:
 
 @transaction.atomic
 def load_demo(plan: dict) -> Tournament:
-    """Create the planned tournament, its players, draws and hands, its players' people and
-    a series ranking it; return it."""
+    """Create the planned tournament, its players, draws and hands, the calls for a referee
+    waiting, its players' people and a series ranking it; return it."""
     tournament = services.tournament_create(**plan["tournament"])
     for player in plan["players"]:
         services.player_save(tournament=tournament, **player)
@@ -38,6 +38,9 @@ def load_demo(plan: dict) -> Tournament:
                 services.hand_record(
                     table=table, entry=services.HandEntry(penalties=penalties, **fields)
                 )
+            # A table waiting for a referee: the desk has a call to show.
+            for call in planned_table.get("calls", []):
+                services.call_make(table=table, **call)
             if planned_table.get("confirmed"):
                 services.table_confirm(table=table, user=None)
         if planned.get("closed"):
