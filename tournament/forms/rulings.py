@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.forms.hands import PENALTY_PRESETS
+from tournament.language.formatting import SEAT_LABELS
 from tournament.models import OFFENCES, Appeal, Penalty
 from tournament.models.rulings import OFFENCE_CHOICES
 from tournament.seating import HANDS_PER_SESSION
@@ -32,7 +33,11 @@ def offence_penalties() -> dict:
 
 
 def _player_choices(players, *, blank: str | None = None):
-    choices = [(str(player.pk), f"{player.number} · {player.name}") for player in players]
+    """The table's players by seat, as the sheet names them: "P2 · Player 10 (10)"."""
+    choices = [
+        (str(player.pk), f"{SEAT_LABELS[seat]} · {player.name} ({player.number})")
+        for seat, player in enumerate(players)
+    ]
     return [("", blank), *choices] if blank is not None else choices
 
 
