@@ -55,6 +55,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.models.rulings import OFFENCE_CHOICES
 from tournament.players import player_links
 from tournament.players.player_import import import_preview
 from tournament.seating import commitment as rules
@@ -102,6 +103,30 @@ TIMETABLE_FIELDS = {
 def absent_fields(world) -> dict:
     seats = [f"{what}_{n}" for n in world.absent_numbers for what in ("substitute", "withdraw")]
     return {field: value("17", "1", "99", "on") for field in seats}
+
+
+DESK_CALL = st.sampled_from(["call", "call", "none"])
+
+
+def penalty_of_ruling(world) -> dict:
+    players = value(*world.desk_players, "")
+    return {
+        "penalty_kind": value("", "to_each_other", "to_one", "deducted"),
+        "penalty_points": value("10", "5", "0"),
+        "offender": players,
+        "beneficiary": players,
+    }
+
+
+def ruling_fields(world) -> dict:
+    return {
+        "hand": value(st.integers(1, 16).map(str), ""),
+        "players": value(*world.desk_players),
+        "offence": choice_of(OFFENCE_CHOICES),
+        "offence_text": value("Slow play", ""),
+        "decision": value("Warned for slow play."),
+        **penalty_of_ruling(world),
+    }
 
 
 ENDPOINTS = {
@@ -327,6 +352,28 @@ ENDPOINTS = {
             "version": value(w.review_version, "0" * 64),
         },
     ),
+    # The referees' desk: its call, ruling and appeal at table 4 (``World.desk``), or none.
+    "desk_call_take": ("organiser", {"slug": st.just(SLUG), "call": DESK_CALL}, lambda w: {}),
+    "desk_call_resolve": (
+        "organiser",
+        {"slug": st.just(SLUG), "call": DESK_CALL},
+        lambda w: ruling_fields(w),
+    ),
+    "desk_ruling_new": ("organiser", {"slug": st.just(SLUG)}, lambda w: ruling_fields(w)),
+    "desk_appeal": (
+        "organiser",
+        {"slug": st.just(SLUG), "ruling": st.sampled_from(["ruling", "ruling", "none"])},
+        lambda w: {"grounds": value("No warning was given."), "player": value(*w.desk_players)},
+    ),
+    "desk_appeal_decide": (
+        "organiser",
+        {"slug": st.just(SLUG), "appeal": st.sampled_from(["appeal", "appeal", "none"])},
+        lambda w: {
+            "decision": value("upheld", "changed"),
+            "reasons": value("One tile only."),
+            **penalty_of_ruling(w),
+        },
+    ),
 }
 
 
@@ -398,6 +445,22 @@ VALID = {
         "record_missing_as_not_played": "on",
         "initials_0": "ZS",
         "version": w.review_version,
+    },
+    "desk_call_resolve": lambda w: {
+        "hand": "1",
+        "offence": "false_win",
+        "decision": "A false win.",
+        "penalty_kind": "to_each_other",
+        "penalty_points": "10",
+        "offender": w.desk_players[1],
+    },
+    "desk_appeal": lambda w: {"grounds": "No warning was given."},
+    "desk_appeal_decide": lambda w: {
+        "decision": "changed",
+        "reasons": "Five points.",
+        "penalty_kind": "deducted",
+        "penalty_points": "5",
+        "offender": w.desk_players[0],
     },
 }
 
@@ -507,6 +570,25 @@ class World:
         self.person_pks = [p.person_id for p in tournament.players.filter(number__lte=4)]
         self.link_values = [f"{n}:{pk}" for n, pk in enumerate(self.person_pks, start=1)]
         self.tournament_pks = list(Tournament.objects.values_list("pk", flat=True))
+        # The referees' desk at table 4: an open call, a ruling to appeal, an appeal to decide.
+        desk_table = session.tables.get(number=4)
+        self.desk_players = [
+            str(seat.player_id) for seat in Seat.objects.filter(table=desk_table).order_by("seat")
+        ]
+        call = services.call_make(table=desk_table, reason="foul", hand=1)
+        ruling = services.ruling_give(table=desk_table, referee=referee, decision="Warned.")
+        appealed = services.ruling_give(
+            table=desk_table,
+            referee=referee,
+            hand=2,
+            decision="Slow play after a warning.",
+            offence="procedural",
+            penalty_kind="deducted",
+            penalty_points=10,
+            offender=Seat.objects.get(table=desk_table, seat=0).player,
+        )
+        appeal = services.appeal_lodge(ruling=appealed, user=referee, grounds="No warning.")
+        self.desk = {"call": call.pk, "ruling": ruling.pk, "appeal": appeal.pk}
         services.series_save(
             user=organiser,
             tournaments=[tournament, free],
@@ -633,6 +715,9 @@ def post_randomly(world, name, data):
     if "pk" in kwargs:
         found = world.sign_ups.get(kwargs["pk"])
         kwargs["pk"] = found.pk if found else 0
+    for key in ("call", "ruling", "appeal"):
+        if key in kwargs:
+            kwargs[key] = world.desk.get(kwargs[key], 999999)
     url = reverse(name, kwargs=kwargs)
 
     with transaction.atomic():
