@@ -33,12 +33,16 @@ from tests.conftest import (
     open_session_one,
 )
 from tests.web.fuzz_values import (
+    DESK_CALL,
     GARBAGE,
     SLUG,
     UPLOADS,
     choice_of,
     csv_upload,
+    desk_rows,
     hand_fields,
+    penalty_of_ruling,
+    ruling_fields,
     series_fields,
     tournament_fields,
     value,
@@ -55,7 +59,6 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.models.rulings import OFFENCE_CHOICES
 from tournament.players import player_links
 from tournament.players.player_import import import_preview
 from tournament.seating import commitment as rules
@@ -103,30 +106,6 @@ TIMETABLE_FIELDS = {
 def absent_fields(world) -> dict:
     seats = [f"{what}_{n}" for n in world.absent_numbers for what in ("substitute", "withdraw")]
     return {field: value("17", "1", "99", "on") for field in seats}
-
-
-DESK_CALL = st.sampled_from(["call", "call", "none"])
-
-
-def penalty_of_ruling(world) -> dict:
-    players = value(*world.desk_players, "")
-    return {
-        "penalty_kind": value("", "to_each_other", "to_one", "deducted"),
-        "penalty_points": value("10", "5", "0"),
-        "offender": players,
-        "beneficiary": players,
-    }
-
-
-def ruling_fields(world) -> dict:
-    return {
-        "hand": value(st.integers(1, 16).map(str), ""),
-        "players": value(*world.desk_players),
-        "offence": choice_of(OFFENCE_CHOICES),
-        "offence_text": value("Slow play", ""),
-        "decision": value("Warned for slow play."),
-        **penalty_of_ruling(world),
-    }
 
 
 ENDPOINTS = {
@@ -571,24 +550,7 @@ class World:
         self.link_values = [f"{n}:{pk}" for n, pk in enumerate(self.person_pks, start=1)]
         self.tournament_pks = list(Tournament.objects.values_list("pk", flat=True))
         # The referees' desk at table 4: an open call, a ruling to appeal, an appeal to decide.
-        desk_table = session.tables.get(number=4)
-        self.desk_players = [
-            str(seat.player_id) for seat in Seat.objects.filter(table=desk_table).order_by("seat")
-        ]
-        call = services.call_make(table=desk_table, reason="foul", hand=1)
-        ruling = services.ruling_give(table=desk_table, referee=referee, decision="Warned.")
-        appealed = services.ruling_give(
-            table=desk_table,
-            referee=referee,
-            hand=2,
-            decision="Slow play after a warning.",
-            offence="procedural",
-            penalty_kind="deducted",
-            penalty_points=10,
-            offender=Seat.objects.get(table=desk_table, seat=0).player,
-        )
-        appeal = services.appeal_lodge(ruling=appealed, user=referee, grounds="No warning.")
-        self.desk = {"call": call.pk, "ruling": ruling.pk, "appeal": appeal.pk}
+        self.desk_players, self.desk = desk_rows(session.tables.get(number=4), referee)
         services.series_save(
             user=organiser,
             tournaments=[tournament, free],
