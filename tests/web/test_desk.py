@@ -322,6 +322,21 @@ def test_an_appeal_after_the_time_is_refused_with_the_services_words(
     assert not Appeal.objects.exists()
 
 
+def test_a_closed_sessions_rulings_stay_while_they_may_be_appealed(personas, desk, session_in_play):
+    services.call_cancel(call=desk["call"])
+    for each in session_in_play.tables.all():
+        services.table_confirm(table=each, user=None, record_missing_as_not_played=True)
+    services.session_close(session=session_in_play)
+    page = personas["referee"].get(desk["urls"]["desk"]).content.decode()
+    (row,) = html.elements(page, "[data-ruling]")
+    assert row.one("a.button").attrs["href"] == desk["urls"]["appeal"]
+    Session.objects.filter(pk=session_in_play.pk).update(
+        closed_at=F("closed_at") - datetime.timedelta(minutes=31)
+    )
+    page = personas["referee"].get(desk["urls"]["desk"]).content.decode()
+    assert html.elements(page, "[data-ruling]") == []
+
+
 def test_an_appeal_changed_gives_the_new_penalty(personas, desk, table, referee):
     personas["referee"].post(desk["urls"]["resolve"], false_win(table))
     ruling = Ruling.objects.get(call=desk["call"])

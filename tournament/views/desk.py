@@ -67,11 +67,23 @@ def _in_play(tournament):
 def desk_page(request, tournament):
     """The desk: the open calls (kept up to date by desk.js), the rulings of the sessions in
     play, newest first, the appeals waiting for a decision, a ruling for any table in play."""
-    in_play = _in_play(tournament)
+    home = referee_home(tournament)
+    in_play = home.in_play
+    # The sessions in play, and those closed whose rulings may still be appealed: most
+    # appeals come once the players have seen their scores.
+    now = timezone.now()
+    appealable = [
+        session
+        for session in home.closed
+        if desk_selectors.appeal_deadline(session, tournament.appeal_minutes) >= now
+    ]
+    sessions = sorted(
+        [item.session for item in in_play] + appealable, key=lambda s: s.number, reverse=True
+    )
     rulings = [
         item
-        for session in reversed(in_play)
-        for item in desk_selectors.rulings(tournament, session=session.session)
+        for session in sessions
+        for item in desk_selectors.rulings(tournament, session=session, now=now)
     ]
     etag = _calls_etag(request, tournament)
     return page(
