@@ -161,6 +161,13 @@ bench-seating: $(STAMP)
 bench-picker: $(STAMP)
 	$(PY) bench/tile_picker_bench.py
 
+# The referees' desk against `make serve` on the PostgreSQL of DATABASE_URL (default: the
+# local server's `test`): 20 calls shown on a Chromium desk, then 100 tables calling within a
+# minute while 3 desks poll (docs/desk.md; about 3 minutes; not part of `make test`).
+.PHONY: bench-desk
+bench-desk: $(STAMP)
+	$(PY) bench/desk_benchmark.py $(BENCH_DESK_ARGS)
+
 .PHONY: bench-tablet
 bench-tablet: $(STAMP)
 	$(PY) bench/tablet_benchmark.py

@@ -9,6 +9,7 @@ from tournament.views import (
     activity,
     calculator,
     check_in,
+    desk,
     devices,
     mail,
     offline,
@@ -110,6 +111,14 @@ tournament_urls = [
     path("check-in/<int:number>/absent-seats/", check_in.absent_seats, name="absent_seats"),
     # Referees
     path("referee/", referee.referee_home_page, name="referee_home"),
+    # The referees' desk: the open calls (a live part), rulings, appeals
+    path("desk/", desk.desk_page, name="desk"),
+    path("desk/calls/", desk.desk_calls, name="desk_calls"),
+    path("desk/calls/<int:call>/take/", desk.desk_call_take, name="desk_call_take"),
+    path("desk/calls/<int:call>/resolve/", desk.desk_call_resolve, name="desk_call_resolve"),
+    path("desk/rulings/new/", desk.desk_ruling_new, name="desk_ruling_new"),
+    path("desk/rulings/<int:ruling>/appeal/", desk.desk_appeal, name="desk_appeal"),
+    path("desk/appeals/<int:appeal>/decide/", desk.desk_appeal_decide, name="desk_appeal_decide"),
     # People across tournaments
     path("people/", people.tournament_people, name="tournament_people"),
     path("people/link/", people.people_link, name="people_link"),

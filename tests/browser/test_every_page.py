@@ -76,6 +76,9 @@ PAGES = [
     ("referee", "tile picker open", SHEET),
     ("referee", "review", SHEET + "confirm/"),
     ("referee", "hand correction", SHEET + "hands/1/"),
+    ("referee", "referees' desk", "t/{slug}/desk/"),
+    ("referee", "ruling form", "t/{slug}/desk/calls/{call}/resolve/"),
+    ("referee", "appeal form", "t/{slug}/desk/rulings/{ruling}/appeal/"),
 ]
 
 # What the sheet's referee does before the tile picker is measured: a self-drawn win, then
@@ -198,7 +201,20 @@ def demo(django_db_setup, django_db_blocker):
             client = Client()
             client.force_login(user)
             cookies[user.username] = client.cookies[settings.SESSION_COOKIE_NAME].value
-        names = {"slug": tournament.slug, "token": player_token(tournament.players.get(number=1))}
+        # The referees' desk: an open call at table 3 of the session in play, a ruling at 4.
+        in_play = tournament.sessions.get(number=2)
+        call = services.call_make(
+            table=in_play.tables.get(number=3), reason="foul", hand=3, note="Who won?"
+        )
+        ruling = services.ruling_give(
+            table=in_play.tables.get(number=4), referee=referee, decision="Warned for slow play."
+        )
+        names = {
+            "slug": tournament.slug,
+            "token": player_token(tournament.players.get(number=1)),
+            "call": call.pk,
+            "ruling": ruling.pk,
+        }
         yield names, cookies
         transaction.set_rollback(True)
 

@@ -10,12 +10,15 @@ from hypothesis import strategies as st
 from openpyxl import Workbook
 
 from tests import xlsx_files
+from tournament import services
 from tournament.models import (
     SEATING_METHOD_CHOICES,
     SEPARATE_BY_CHOICES,
     SERIES_RULE_CHOICES,
     TIEBREAK_CHOICES,
+    Seat,
 )
+from tournament.models.rulings import OFFENCE_CHOICES
 
 SLUG = "spring-open"
 
@@ -174,3 +177,48 @@ UPLOADS = st.one_of(
     ),
     st.builds(lambda: SimpleUploadedFile("players.xlsx", shared_string_bomb())),
 )
+
+
+# The referees' desk: its call, ruling and appeal (``desk_rows``), or none (a 404).
+DESK_CALL = st.sampled_from(["call", "call", "none"])
+
+
+def penalty_of_ruling(world) -> dict:
+    players = value(*world.desk_players, "")
+    return {
+        "penalty_kind": value("", "to_each_other", "to_one", "deducted"),
+        "penalty_points": value("10", "5", "0"),
+        "offender": players,
+        "beneficiary": players,
+    }
+
+
+def ruling_fields(world) -> dict:
+    return {
+        "hand": value(st.integers(1, 16).map(str), ""),
+        "players": value(*world.desk_players),
+        "offence": choice_of(OFFENCE_CHOICES),
+        "offence_text": value("Slow play", ""),
+        "decision": value("Warned for slow play."),
+        **penalty_of_ruling(world),
+    }
+
+
+def desk_rows(table, referee) -> tuple[list[str], dict[str, int]]:
+    """At ``table``: an open call, a ruling to appeal, a ruling with its appeal to decide;
+    the table's players' ids by seat, and those three by name."""
+    players = [str(s.player_id) for s in Seat.objects.filter(table=table).order_by("seat")]
+    call = services.call_make(table=table, reason="foul", hand=1)
+    ruling = services.ruling_give(table=table, referee=referee, decision="Warned.")
+    appealed = services.ruling_give(
+        table=table,
+        referee=referee,
+        hand=2,
+        decision="Slow play after a warning.",
+        offence="procedural",
+        penalty_kind="deducted",
+        penalty_points=10,
+        offender=Seat.objects.get(table=table, seat=0).player,
+    )
+    appeal = services.appeal_lodge(ruling=appealed, user=referee, grounds="No warning.")
+    return players, {"call": call.pk, "ruling": ruling.pk, "appeal": appeal.pk}

@@ -33,12 +33,16 @@ from tests.conftest import (
     open_session_one,
 )
 from tests.web.fuzz_values import (
+    DESK_CALL,
     GARBAGE,
     SLUG,
     UPLOADS,
     choice_of,
     csv_upload,
+    desk_rows,
     hand_fields,
+    penalty_of_ruling,
+    ruling_fields,
     series_fields,
     tournament_fields,
     value,
@@ -327,6 +331,28 @@ ENDPOINTS = {
             "version": value(w.review_version, "0" * 64),
         },
     ),
+    # The referees' desk: its call, ruling and appeal at table 4 (``World.desk``), or none.
+    "desk_call_take": ("organiser", {"slug": st.just(SLUG), "call": DESK_CALL}, lambda w: {}),
+    "desk_call_resolve": (
+        "organiser",
+        {"slug": st.just(SLUG), "call": DESK_CALL},
+        lambda w: ruling_fields(w),
+    ),
+    "desk_ruling_new": ("organiser", {"slug": st.just(SLUG)}, lambda w: ruling_fields(w)),
+    "desk_appeal": (
+        "organiser",
+        {"slug": st.just(SLUG), "ruling": st.sampled_from(["ruling", "ruling", "none"])},
+        lambda w: {"grounds": value("No warning was given."), "player": value(*w.desk_players)},
+    ),
+    "desk_appeal_decide": (
+        "organiser",
+        {"slug": st.just(SLUG), "appeal": st.sampled_from(["appeal", "appeal", "none"])},
+        lambda w: {
+            "decision": value("upheld", "changed"),
+            "reasons": value("One tile only."),
+            **penalty_of_ruling(w),
+        },
+    ),
 }
 
 
@@ -398,6 +424,22 @@ VALID = {
         "record_missing_as_not_played": "on",
         "initials_0": "ZS",
         "version": w.review_version,
+    },
+    "desk_call_resolve": lambda w: {
+        "hand": "1",
+        "offence": "false_win",
+        "decision": "A false win.",
+        "penalty_kind": "to_each_other",
+        "penalty_points": "10",
+        "offender": w.desk_players[1],
+    },
+    "desk_appeal": lambda w: {"grounds": "No warning was given."},
+    "desk_appeal_decide": lambda w: {
+        "decision": "changed",
+        "reasons": "Five points.",
+        "penalty_kind": "deducted",
+        "penalty_points": "5",
+        "offender": w.desk_players[0],
     },
 }
 
@@ -507,6 +549,8 @@ class World:
         self.person_pks = [p.person_id for p in tournament.players.filter(number__lte=4)]
         self.link_values = [f"{n}:{pk}" for n, pk in enumerate(self.person_pks, start=1)]
         self.tournament_pks = list(Tournament.objects.values_list("pk", flat=True))
+        # The referees' desk at table 4: an open call, a ruling to appeal, an appeal to decide.
+        self.desk_players, self.desk = desk_rows(session.tables.get(number=4), referee)
         services.series_save(
             user=organiser,
             tournaments=[tournament, free],
@@ -633,6 +677,9 @@ def post_randomly(world, name, data):
     if "pk" in kwargs:
         found = world.sign_ups.get(kwargs["pk"])
         kwargs["pk"] = found.pk if found else 0
+    for key in ("call", "ruling", "appeal"):
+        if key in kwargs:
+            kwargs[key] = world.desk.get(kwargs[key], 999999)
     url = reverse(name, kwargs=kwargs)
 
     with transaction.atomic():

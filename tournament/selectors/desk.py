@@ -179,3 +179,44 @@ def open_call_hands(table: Table) -> set[int]:
 
 def table_has_open_call(table: Table) -> bool:
     return RefereeCall.objects.filter(table=table, state__in=RefereeCall.OPEN).exists()
+
+
+def call_of(tournament: Tournament, pk: int) -> RefereeCall | None:
+    """Call ``pk`` of the tournament, with its table, session and the table's players
+    (``table.seated``, by seat), and who took it; None when the tournament has no such call."""
+    return (
+        _with_places(RefereeCall.objects.filter(table__session__tournament=tournament, pk=pk))
+        .select_related("taken_by")
+        .first()
+    )
+
+
+def ruling_of(tournament: Tournament, pk: int) -> Ruling | None:
+    """Ruling ``pk`` of the tournament, with its table, session, the table's players, its
+    offender, who was paid and its appeal; None when the tournament has no such ruling."""
+    return (
+        _with_places(Ruling.objects.filter(table__session__tournament=tournament, pk=pk))
+        .select_related("offender", "beneficiary", "appeal", "referee")
+        .first()
+    )
+
+
+def appeal_of(tournament: Tournament, pk: int) -> Appeal | None:
+    """Appeal ``pk`` of the tournament, with its ruling as ``ruling_of`` gives it; None when
+    the tournament has no such appeal."""
+    appeal = (
+        Appeal.objects.filter(ruling__table__session__tournament=tournament, pk=pk)
+        .select_related("player")
+        .first()
+    )
+    if appeal is not None:
+        appeal.ruling = ruling_of(tournament, appeal.ruling_id)
+    return appeal
+
+
+def seated_players(table: Table) -> list:
+    """The players at ``table`` now, by seat (P1..P4): those a ruling may concern."""
+    return [
+        seat.player
+        for seat in Seat.objects.filter(table=table).select_related("player").order_by("seat")
+    ]

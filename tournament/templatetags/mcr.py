@@ -140,3 +140,11 @@ def tile_picker(target: str, on_sheet: bool = False) -> dict:
         "names": tile_names(),
         "winds": [(code, WIND_NAMES[code]) for code in WIND_NAMES],
     }
+
+
+@register.filter
+def waited(delta) -> str:
+    """A wait as the desk counts it up: "4:05", "1:02:09" (desk.js ticks it on)."""
+    seconds = max(0, int(delta.total_seconds()))
+    hours, minutes, seconds = seconds // 3600, seconds // 60 % 60, seconds % 60
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"

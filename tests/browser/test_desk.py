@@ -1,0 +1,188 @@
+"""The referees' desk in real browsers: a table's tablet and the desk open side by side (two
+Chromium sessions); calls made at the tables appear on the desk within 3 s each, marked new,
+counted in the title and said in its live line; "I'll take it" gives the call to the desk's
+referee; a ruling with a penalty changes the hand's points and the standings; the desk fits
+a phone with fingers' targets.
+
+The calls are made through the service, as the tables' tablets make them (the table's own
+button comes with the table's pages); where the table's address to call from exists, the
+tablet's sheet then shows who took the call."""
+
+import time
+
+from django.urls import NoReverseMatch, reverse
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.browser.conftest import log_in, navigates, set_viewport, wait_for
+from tournament import services
+from tournament.models import RefereeCall, Seat
+
+CALLS = 20
+SHOWN_WITHIN = 3.0
+
+
+def desk_url(driver, tournament) -> str:
+    return f"{driver.live_server_url}/t/{tournament.slug}/desk/"
+
+
+def shown_calls(driver) -> list[str]:
+    return [
+        row.get_attribute("data-call")
+        for row in driver.find_elements(By.CSS_SELECTOR, "[data-desk-calls] [data-call]")
+    ]
+
+
+def seconds_until_shown(driver, call_id: int, timeout: float = 10) -> float:
+    """How long after now the desk shows call ``call_id`` (read in the page every 50 ms)."""
+    start = time.monotonic()
+    wait_for(driver, timeout).until(lambda d: str(call_id) in shown_calls(d))
+    return time.monotonic() - start
+
+
+def has_table_call_address() -> bool:
+    try:
+        reverse("table_calls", args=["x", 1, 1])
+    except NoReverseMatch:
+        return False
+    return True
+
+
+def test_calls_reach_the_desk_which_takes_and_resolves_them(
+    browser, open_browser, table_in_play, transactional_db
+):
+    table = table_in_play
+    session = table.session
+    tournament = session.tournament
+    services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
+    tables = list(session.tables.order_by("number"))
+
+    # The tablet: table 1's sheet, its referee logged in.
+    tablet = browser
+    log_in(tablet, "referee", "pw-referee")
+    tablet.get(f"{tablet.live_server_url}/t/{tournament.slug}/sessions/1/tables/1/")
+    # The desk: the head referee (an organiser), on a laptop.
+    desk = open_browser()
+    log_in(desk, "organiser", "pw-organiser")
+    navigates(desk, lambda: desk.get(desk_url(desk, tournament)))
+    assert shown_calls(desk) == []
+    assert desk.title.startswith("Referees' desk")
+
+    waits = []
+    made = []
+    # A call from the tablet's own button, where the table's pages have it (they come
+    # with the table's branch): a form posting to the table's calls address.
+    tablet_forms = tablet.find_elements(By.CSS_SELECTOR, "form[action$='/calls/']")
+    if tablet_forms:
+        form = tablet_forms[0]
+        for reason in form.find_elements(By.CSS_SELECTOR, "[name=reason][value=foul]"):
+            tablet.execute_script("arguments[0].checked = true;", reason)
+        started = time.monotonic()
+        form.find_element(By.CSS_SELECTOR, "[type=submit]").click()
+        wait_for(desk, 10).until(lambda d: RefereeCall.objects.filter(table=table).exists())
+        call = RefereeCall.objects.get(table=table)
+        wait_for(desk, 10).until(lambda d: str(call.pk) in shown_calls(d))
+        assert time.monotonic() - started < SHOWN_WITHIN + 1
+        made.append(call)
+    for n in range(CALLS):
+        where = tables[n % len(tables)]
+        call = services.call_make(
+            table=where, reason="foul" if n == 0 else "claim", hand=1 if n == 0 else None
+        )
+        made.append(call)
+        waits.append(seconds_until_shown(desk, call.pk))
+        if n == 0:
+            foul = call
+    assert max(waits) < SHOWN_WITHIN, waits
+    # Oldest first, each once; the newest marked new; the title counts them; said aloud.
+    assert shown_calls(desk) == [str(call.pk) for call in made]
+    newest = desk.find_element(By.CSS_SELECTOR, f"[data-call='{made[-1].pk}']")
+    assert "new" in newest.get_attribute("class").split()
+    assert newest.find_element(By.CSS_SELECTOR, "[data-new]").is_displayed()
+    assert desk.title.startswith(f"({len(made)}) Referees' desk")
+    announced = desk.find_element(By.CSS_SELECTOR, "[data-desk-announce]")
+    assert "New call: Session 1, table" in announced.get_attribute("textContent")
+    # The wait counts up in the page.
+    first = desk.find_element(By.CSS_SELECTOR, f"[data-call='{foul.pk}'] [data-called-at]")
+    before = first.text
+    wait_for(desk, 3).until(
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, f"[data-call='{foul.pk}'] [data-called-at]").text
+            != before
+        )
+    )
+
+    # "I'll take it" on the first call: the desk's referee has it.
+    row = desk.find_element(By.CSS_SELECTOR, f"[data-call='{foul.pk}']")
+    navigates(desk, row.find_element(By.CSS_SELECTOR, "[data-take]").click)
+    call = RefereeCall.objects.get(pk=foul.pk)
+    assert (call.state, call.taken_by.username) == ("taken", "organiser")
+    assert (
+        "Taken by organiser" in desk.find_element(By.CSS_SELECTOR, f"[data-call='{foul.pk}']").text
+    )
+    if has_table_call_address():
+        # The table's sheet says who is coming (the table's pages, merged).
+        tablet.refresh()
+        wait_for(tablet, 10).until(
+            lambda d: "organiser" in d.find_element(By.TAG_NAME, "main").text
+        )
+
+    # Resolve it: a false win by P2, 10 to each other player, in hand 1.
+    row = desk.find_element(By.CSS_SELECTOR, f"[data-call='{foul.pk}']")
+    navigates(desk, row.find_element(By.LINK_TEXT, "Resolve").click)
+    assert desk.find_element(By.NAME, "hand").get_attribute("value") == "1"
+    offender = Seat.objects.get(table=table, seat=1).player
+    Select(desk.find_element(By.NAME, "offence")).select_by_value("false_win")
+    # The script fills the usual penalty and quotes the rules.
+    assert (
+        Select(desk.find_element(By.NAME, "penalty_kind")).first_selected_option.get_attribute(
+            "value"
+        )
+        == "to_each_other"
+    )
+    assert desk.find_element(By.NAME, "penalty_points").get_attribute("value") == "10"
+    assert "The rules: 10 points" in desk.find_element(By.CSS_SELECTOR, "[data-rules-figures]").text
+    Select(desk.find_element(By.NAME, "offender")).select_by_value(str(offender.pk))
+    desk.find_element(By.CSS_SELECTOR, f"[name=players][value='{offender.pk}']").click()
+    desk.find_element(By.NAME, "decision").send_keys("P2 declared a win on a wrong tile.")
+    navigates(desk, desk.find_element(By.CSS_SELECTOR, "form [type=submit].primary").click)
+    assert (
+        "Ruling recorded for table 1 of session 1." in desk.find_element(By.TAG_NAME, "main").text
+    )
+    assert str(foul.pk) not in shown_calls(desk)
+    assert table.hands.get(number=1).points == (10, -30, 10, 10)
+
+    # The standings show P2's new score.
+    navigates(desk, lambda: desk.get(f"{desk.live_server_url}/t/{tournament.slug}/standings/"))
+    rows = desk.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
+    cells = next(
+        [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+        for row in rows
+        if row.find_elements(By.TAG_NAME, "td")[1].text == str(offender.number)
+    )
+    assert cells[5] == "-30"
+
+
+def test_the_desk_fits_a_phone_with_fingers_targets(browser, table_in_play, transactional_db):
+    tournament = table_in_play.session.tournament
+    services.call_make(table=table_in_play, reason="dispute", hand=2, note="Who won hand 2?")
+    log_in(browser, "referee", "pw-referee")
+    set_viewport(browser, 360, 740)
+    navigates(browser, lambda: browser.get(desk_url(browser, tournament)))
+    sizes = browser.execute_script(
+        """
+        const small = [];
+        for (const el of document.querySelectorAll('main :is(a.button, button, select)')) {
+          const r = el.getBoundingClientRect();
+          if (r.width > 1 && (r.width < 44 || r.height < 44)) small.push(el.textContent.trim());
+        }
+        return [document.documentElement.scrollWidth, window.innerWidth, small];
+        """
+    )
+    width, screen, small = sizes
+    assert width <= screen and small == []
+    # The sound's button is offered (a tap is what lets a browser play it), and pressed.
+    button = browser.find_element(By.CSS_SELECTOR, "[data-desk-sound]")
+    assert button.is_displayed() and button.text == "Sound on"
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true" and button.text == "Sound off"
