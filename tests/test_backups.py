@@ -131,6 +131,24 @@ def played(transactional_db, tournament, organiser, referee):
             ),
             user=referee,
         )
+    # The desk: a call resolved by a ruling that gave a penalty in hand 2, appealed, decided;
+    # another call waiting (so the backup keeps open ones as they are).
+    call = services.call_make(table=table, reason="foul", hand=2, key=uuid.uuid4(), user=referee)
+    offender = table.seats.get(seat=3).player
+    ruling = services.ruling_give(
+        table=table,
+        referee=referee,
+        call=call,
+        decision="Exposed P1's tiles.",
+        offence="exposed_tiles",
+        penalty_kind="to_one",
+        penalty_points=10,
+        offender=offender,
+        beneficiary=table.seats.get(seat=0).player,
+    )
+    appeal = services.appeal_lodge(ruling=ruling, user=referee, grounds="Not exposed.")
+    services.appeal_decide(appeal=appeal, user=organiser, decision="upheld")
+    services.call_make(table=table, reason="time", user=referee)
     # The timetable and the check-in of session 3: one player checked in at the desk.
     services.session_times_set(tournament=tournament, starts={3: timezone.now()})
     services.check_in_open(tournament=tournament, number=3)
