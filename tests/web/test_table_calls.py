@@ -323,7 +323,8 @@ def test_we_disagree_calls_about_the_hand_and_blocks_the_confirmation(clients, r
     confirm = url("table_confirm", 1, 1)
     refused = client.post(confirm, reviewed(client, confirm, record_missing_as_not_played="on"))
     assert refused.status_code == 200
-    assert "call" in html.parse(refused.content).one("[data-confirm-refused]").text().lower()
+    told = html.parse(refused.content).one("[data-confirm-refused]").text()
+    assert "A referee's call at this table is open (hands: 2)" in told
     assert not table(1).is_confirmed
     services.ruling_give(table=table(1), referee=referee, decision="The draw stands", call=call)
     done = client.post(confirm, reviewed(client, confirm, record_missing_as_not_played="on"))
@@ -388,3 +389,35 @@ def test_a_forged_player_link_calls_nothing(play):
 def test_the_player_link_call_answers_only_post(play):
     token, _player = seated_token()
     assert Client().get(reverse("player_link_call", args=[token])).status_code == 405
+
+
+def test_the_time_of_a_call_is_the_events(clients, tournament):
+    import datetime
+
+    tournament.time_zone = "Asia/Shanghai"
+    tournament.save()
+    call = services.call_make(table=table(1), key=uuid.uuid4())
+    RefereeCall.objects.filter(pk=call.pk).update(
+        called_at=datetime.datetime(2026, 12, 7, 6, 5, tzinfo=datetime.UTC)
+    )
+    page = html.parse(clients["tablet"].get(url("table_calls", 1, 1)).content)
+    assert "Called at 14:05" in page.one(f"[data-call='{call.pk}']").text()
+
+
+def test_the_panel_in_chinese(clients):
+    services.call_make(table=table(1), key=uuid.uuid4(), reason="time")
+    response = clients["tablet"].get(url("table_calls", 1, 1), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    text = html.parse(response.content).text()
+    assert "裁判呼叫" in text
+    assert "已呼叫" in text
+    english = clients["tablet"].get(url("table_calls", 1, 1), HTTP_ACCEPT_LANGUAGE="en")
+    assert english["ETag"] != response["ETag"]
+
+
+def test_a_correction_as_ruled_keeps_its_ruling_through_add_a_penalty_row(clients, referee):
+    hand = services.hand_record(table=table(1), entry=services.HandEntry(number=2, outcome="draw"))
+    ruling = services.ruling_give(table=table(1), referee=referee, decision="A win", hand=2)
+    data = hand_data(2, version=hand.version, ruling=ruling.pk, add_penalty="1")
+    page = html.parse(clients["referee"].post(url("hand_edit", 1, 1, 2), data).content)
+    assert page.one("#hand-entry input[name=ruling]").attrs["value"] == str(ruling.pk)
+    assert "A win" in page.one("[data-as-ruled]").text()

@@ -151,7 +151,7 @@ def _score_typed_hand(form):
         return None
 
 
-def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=None):
+def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=None, ruling=None):
     """ "Compute": score the typed winning hand and show the entry again, filled, unsaved."""
     form.is_valid()
     if form.cleaned_data.get("outcome") not in (Outcome.SELF_DRAWN, Outcome.DISCARD):
@@ -170,10 +170,13 @@ def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=N
     context = _sheet_context(
         request, tournament, sheet, form=form, penalties=penalties, editing=editing
     )
+    context["ruling"] = ruling
     return render(request, "referee/sheet.html", context)
 
 
-def _add_penalty_row(request, tournament, sheet, form, penalties, form_kwargs, editing=None):
+def _add_penalty_row(
+    request, tournament, sheet, form, penalties, form_kwargs, editing=None, ruling=None
+):
     """ "Add a penalty row" (a page without JavaScript): the entry again as typed, with one
     more empty penalty row; nothing saved. The hand is not judged while the referee is still
     writing it; the penalty rows are, as the part being worked on."""
@@ -186,6 +189,7 @@ def _add_penalty_row(request, tournament, sheet, form, penalties, form_kwargs, e
         penalties=penalties.with_another_row(),
         editing=editing,
     )
+    context["ruling"] = ruling
     return render(request, "referee/sheet.html", context)
 
 
@@ -422,7 +426,9 @@ def hand_edit(request, slug, number, table, hand):
         if "compute" in request.POST or "add_penalty" in request.POST:
             kwargs = {"players": players, "slot": slot, "editing": True, "release": release()}
             show = _compute if "compute" in request.POST else _add_penalty_row
-            return show(request, tournament, sheet, form, penalties, kwargs, editing=hand)
+            return show(
+                request, tournament, sheet, form, penalties, kwargs, editing=hand, ruling=ruling
+            )
         if _save_hand(request, table, form, penalties, editing=True, ruling=ruling):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
