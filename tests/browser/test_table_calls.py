@@ -3,9 +3,18 @@ down is kept on the tablet (through a reload from the device's copy too) and rea
 once; a referee taking it shows on the tablet within seconds, without a reload; a hand the
 players disagree on blocks the table's confirmation until the referee resolves it."""
 
+import uuid
+
 from selenium.webdriver.common.by import By
 
-from tests.browser.conftest import log_in, navigates, wait_for
+from tests.browser.conftest import (
+    TABLET_UPRIGHT,
+    log_in,
+    navigates,
+    set_viewport,
+    wait_for,
+)
+from tests.browser.test_every_page import AXE_RUN, PHONE_SMALL, axe_script
 from tests.browser.test_hand_entry import sheet_url
 from tests.browser.test_offline import network
 from tests.browser.test_offline_reload import open_kept_sheet, reload_offline
@@ -127,3 +136,52 @@ def test_a_disputed_hand_blocks_the_confirmation_until_resolved(browser, table_i
     table_in_play.refresh_from_db()
     assert table_in_play.is_confirmed
     assert "Table 1 confirmed." in browser.find_element(By.TAG_NAME, "body").text
+
+
+SMALL_CONTROLS = """
+const small = [];
+for (const el of document.querySelectorAll(
+    '[data-call-details] summary, [data-call-details] button, [data-call-details] .choices label,'
+    + ' [data-call-details] input:not([type=hidden]):not([type=radio]), [data-calls-panel] a,'
+    + ' [data-calls-panel] button')) {
+  const r = el.getBoundingClientRect();
+  if (r.width > 1 && r.height > 1 && (r.width < 44 || r.height < 44))
+    small.push(`${el.tagName} "${el.textContent.trim()}" ${r.width}x${r.height}`);
+}
+return {small: small, wide: document.documentElement.scrollWidth};
+"""
+
+
+def test_the_call_controls_fit_a_phone_are_accessible_and_cancel_in_place(browser, table_in_play):
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": axe_script()})
+    referee = table_in_play.referee
+    services.hand_record(table=table_in_play, entry=services.HandEntry(number=1, outcome="draw"))
+    ruled = services.call_make(table=table_in_play, reason="count", hand=1, key=uuid.uuid4())
+    services.ruling_give(table=table_in_play, referee=referee, decision="A win", call=ruled)
+    services.call_take(
+        call=services.call_make(table=table_in_play, reason="time", key=uuid.uuid4()),
+        user=referee,
+    )
+    log_in(browser, "referee", "pw-referee")
+    set_viewport(browser, *PHONE_SMALL)
+    for language in ("en", "zh-hans"):
+        browser.add_cookie({"name": "django_language", "value": language})
+        browser.get(sheet_url(browser, table_in_play))
+        browser.find_element(By.CSS_SELECTOR, "[data-call-details] > summary").click()
+        measured = browser.execute_script(SMALL_CONTROLS)
+        assert measured["small"] == []
+        assert measured["wide"] <= PHONE_SMALL[0]
+        rules = {"color-contrast": {"enabled": language == "en"}}
+        assert browser.execute_async_script(AXE_RUN, rules) == []
+    browser.add_cookie({"name": "django_language", "value": "en"})
+    set_viewport(browser, *TABLET_UPRIGHT)
+    browser.get(sheet_url(browser, table_in_play))
+    assert "Correct hand 1 as ruled" in panel(browser)
+    page = browser.find_element(By.TAG_NAME, "html")
+    cancel = browser.find_element(By.CSS_SELECTOR, "[data-call-cancel] button")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", cancel)
+    cancel.click()
+    wait_for(browser, 10).until(lambda d: "Cancelled" in panel(d))
+    assert page == browser.find_element(By.TAG_NAME, "html")
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-call-cancel]")
+    assert set(RefereeCall.objects.values_list("state", flat=True)) == {"resolved", "cancelled"}

@@ -421,3 +421,36 @@ def test_a_correction_as_ruled_keeps_its_ruling_through_add_a_penalty_row(client
     page = html.parse(clients["referee"].post(url("hand_edit", 1, 1, 2), data).content)
     assert page.one("#hand-entry input[name=ruling]").attrs["value"] == str(ruling.pk)
     assert "A win" in page.one("[data-as-ruled]").text()
+
+
+def test_the_tablets_cancel_answers_in_json_and_an_ended_call_stays_as_it_is(clients, referee):
+    tablet = clients["tablet"]
+    call = services.call_make(table=table(1), reason="time", key=uuid.uuid4())
+    address = url("table_call_cancel", 1, 1, call.pk)
+    for _twice in range(2):
+        response = tablet.post(address, HTTP_ACCEPT="application/json")
+        assert response.json() == {"cancelled": True}
+    call.refresh_from_db()
+    assert call.state == "cancelled"
+    resolved = services.call_make(table=table(1), reason="claim", key=uuid.uuid4())
+    services.ruling_give(table=table(1), referee=referee, decision="No win", call=resolved)
+    response = tablet.post(
+        url("table_call_cancel", 1, 1, resolved.pk), HTTP_ACCEPT="application/json"
+    )
+    assert response.status_code == 422
+    assert response.json()["cancelled"] is False
+    resolved.refresh_from_db()
+    assert resolved.state == "resolved"
+    page = clients["referee"].post(url("table_call_cancel", 1, 1, resolved.pk), follow=True)
+    assert "This call is resolved already." in page.content.decode()
+
+
+def test_a_get_of_the_panel_writes_nothing(clients):
+    from tournament.selectors.desk import desk_version
+
+    services.call_make(table=table(1), key=uuid.uuid4())
+    before = (desk_version(table(1).session.tournament_id), RefereeCall.objects.count())
+    for persona in PERSONAS:
+        clients[persona].get(url("table_calls", 1, 1))
+        clients[persona].head(url("table_calls", 1, 1))
+    assert (desk_version(table(1).session.tournament_id), RefereeCall.objects.count()) == before
