@@ -454,3 +454,12 @@ def test_a_get_of_the_panel_writes_nothing(clients):
         clients[persona].get(url("table_calls", 1, 1))
         clients[persona].head(url("table_calls", 1, 1))
     assert (desk_version(table(1).session.tournament_id), RefereeCall.objects.count()) == before
+
+
+def test_a_call_about_no_hand_is_said_on_the_review_too(clients):
+    services.call_make(table=table(1), reason="time", key=uuid.uuid4())
+    page = html.parse(clients["referee"].get(url("table_confirm", 1, 1)).content)
+    note = page.one("[data-disputed]").text()
+    assert "A referee is called to this table." in note
+    assert "cannot be confirmed until the referee resolves" in note
+    assert not page.find("[data-disputed-hand]")

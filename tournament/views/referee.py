@@ -31,7 +31,7 @@ from tournament.hall import device_links
 from tournament.language.formatting import SEAT_LABELS, WIND_NAMES, hand_outcome_words, signed
 from tournament.permissions import is_organiser
 from tournament.scoring import Outcome
-from tournament.selectors.desk import open_call_hands, table_ruling
+from tournament.selectors.desk import open_call_hands, table_has_open_call, table_ruling
 from tournament.selectors.referees import referee_home
 from tournament.selectors.sheets import (
     hand_revisions,
@@ -498,12 +498,14 @@ def table_confirm(request, slug, number, table):
         form = confirm_form_for(sheet)
     context = _table_context(request, tournament, sheet)
     can_confirm = table.session.is_in_play and not table.is_confirmed
+    disputed = sorted(open_call_hands(table))
     context.update(
         form=form,
         can_confirm=can_confirm,
         # The hands a call is open about (the table is confirmed once they are resolved),
         # and a one-time key for each row's "We disagree".
-        disputed=sorted(open_call_hands(table)),
+        disputed=disputed,
+        call_open=bool(disputed) or table_has_open_call(table),
         review_rows=[
             (row, uuid.uuid4() if can_confirm else None) for row in sheet.rows if row.hand
         ],
