@@ -156,7 +156,7 @@ def pending_appeals(tournament: Tournament) -> list[Appeal]:
     )
 
 
-def table_calls(table: Table) -> list[RefereeCall]:
+def table_calls(table: Table | int) -> list[RefereeCall]:
     """A table's calls of its session as its tablet shows them: the open ones, then those
     ended, newest first, with who took each and the ruling that resolved it."""
     calls = (
@@ -180,8 +180,9 @@ class CallPanel:
         return any(call.is_open for call in self.calls)
 
 
-def call_panel(table: Table) -> CallPanel:
-    """The panel of ``table``'s calls: one query, two when a ruling names a hand."""
+def call_panel(table: Table | int) -> CallPanel:
+    """The panel of ``table``'s calls (the table or its id): one query, two when a ruling
+    names a hand."""
     calls = table_calls(table)
     ruled = {
         call.ruling.hand

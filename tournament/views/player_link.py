@@ -18,11 +18,10 @@ from tournament.forms.check_in import OwnCheckInForm
 from tournament.forms.service_errors import add_service_errors
 from tournament.players.player_links import player_for_token
 from tournament.seating import HANDS_PER_SESSION
-from tournament.selectors.desk import player_table_in_play
+from tournament.selectors.desk import call_panel, player_table_in_play
 from tournament.selectors.player_link import player_own_page, player_session_hands
 from tournament.views.common import action_told, page, token_page
 from tournament.views.offline import kept_offline
-from tournament.views.table_calls import panel_context
 
 
 @kept_offline
@@ -44,19 +43,22 @@ def player_link(request, player, token):
 
 
 def _own_page(request, player, token, *, call_form=None):
-    table = player_table_in_play(player)
+    own = player_own_page(player)
+    current = own.current
     calls = {}
-    if table is not None:
-        calls = panel_context(table, for_player=True)
-        if not table.is_confirmed:
-            playing = table.hands_entered + 1 if table.hands_entered < HANDS_PER_SESSION else None
+    if current is not None and current.status == "in_play":
+        # The calls of the player's table, and while it is not confirmed, the form to call.
+        calls = {"panel": call_panel(current.table_id), "for_player": True}
+        if not current.confirmed:
+            entered = len(current.hands)
+            playing = entered + 1 if entered < HANDS_PER_SESSION else None
             calls["call_form"] = call_form or CallForm(hand=playing)
     return page(
         request,
         "player_link/page.html",
         player.tournament,
         token=token,
-        page=player_own_page(player),
+        page=own,
         calls=calls,
         poll_seconds=settings.PLAYER_PAGE_SECONDS,
         # What the page says when shown from the phone, the network down (views/offline.py).
