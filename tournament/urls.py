@@ -25,6 +25,7 @@ from tournament.views import (
     sign_ups,
     standings,
     statistics,
+    table_calls,
 )
 
 # The 500 page shows the error's id, which its log line carries too. (/healthz is answered
@@ -42,6 +43,8 @@ table_urls = [
     path("reopen/", organiser.table_reopen, name="table_reopen"),
     path("extra-time/", organiser.table_extra_time, name="table_extra_time"),
     path("device-link/revoke/", organiser.device_link_revoke, name="device_link_revoke"),
+    path("calls/", table_calls.table_calls, name="table_calls"),
+    path("calls/<int:call>/cancel/", table_calls.table_call_cancel, name="table_call_cancel"),
 ]
 
 # A session's pages, below its tournament's.
@@ -173,6 +176,7 @@ urlpatterns = [
     # A player's phone, from the badge's link
     path("me/<str:token>/", player_link.player_link, name="player_link"),
     path("me/<str:token>/check-in/", player_link.player_link_check_in, name="player_link_check_in"),
+    path("me/<str:token>/call/", player_link.player_link_call, name="player_link_call"),
     path("people/<int:pk>/", people.person_page, name="person"),
     # Series
     path("series/new/", series.series_create, name="series_create"),

@@ -15,6 +15,7 @@ nothing drawn, one of them with its first draw committed.
 
 import json
 import os
+import uuid
 from urllib.parse import urlencode
 
 import pytest
@@ -55,6 +56,7 @@ from tournament.models import (
     DrawCommitment,
     Hand,
     Player,
+    RefereeCall,
     Seat,
     Table,
     Tournament,
@@ -107,6 +109,15 @@ def absent_fields(world) -> dict:
     seats = [f"{what}_{n}" for n in world.absent_numbers for what in ("substitute", "withdraw")]
     return {field: value("17", "1", "99", "on") for field in seats}
 
+
+# A call for a referee, from a table or a player's page.
+CALL_FIELDS = {
+    "reason": choice_of(RefereeCall.REASON_CHOICES),
+    "hand": value(st.integers(-1, 17).map(str), ""),
+    "note": value("East claims a win", "x" * 201),
+    "key": value(st.uuids().map(str)),
+    "back": value("review", "sheet"),
+}
 
 ENDPOINTS = {
     "login": ("anonymous", {}, lambda w: {"username": value("organiser"), "password": value()}),
@@ -322,6 +333,17 @@ ENDPOINTS = {
         },
         hand_fields,
     ),
+    "table_calls": ("table", {"slug": st.just(SLUG)}, lambda w: CALL_FIELDS),
+    "table_call_cancel": (
+        "table",
+        {"slug": st.just(SLUG), "call": st.sampled_from(["open", "open", "none"])},
+        lambda w: {},
+    ),
+    "player_link_call": (
+        "anonymous",
+        {"token": st.sampled_from(["forged", "P1", "P17", "P1", "P1"])},
+        lambda w: CALL_FIELDS,
+    ),
     "table_confirm": (
         "table",
         {"slug": st.just(SLUG)},
@@ -420,6 +442,8 @@ VALID = {
     "series_edit": lambda w: {"name": "Club season", "slug": "season", "rule": "best"},
     "table_sheet": lambda w: dict(HAND_2_WITH_A_PENALTY),
     "hand_edit": lambda w: {**HAND_2_WITH_A_PENALTY, "number": "1", "version": "1"},
+    "table_calls": lambda w: {"reason": "claim", "hand": "2", "key": str(uuid.uuid4())},
+    "player_link_call": lambda w: {"reason": "foul", "key": str(uuid.uuid4())},
     "table_confirm": lambda w: {
         "record_missing_as_not_played": "on",
         "initials_0": "ZS",
@@ -525,6 +549,9 @@ class World:
             tournament, filename="players.csv", content=b"number,name\n18,Newcomer\n"
         )
         self.payload = sign_preview(tournament, preview)
+        # An open call at the tablet's table (table 1's review stays confirmable).
+        call = services.call_make(table=session.tables.get(number=3), key=uuid.uuid4())
+        self.call_pks = {"open": call.pk}
         self.table_link = reverse(
             "device_link", args=[device_links.device_token(session.tables.get(number=3))]
         )
@@ -674,6 +701,8 @@ def post_randomly(world, name, data):
         kwargs["token"] = player_links.sign_up_token(found) if found else kwargs["token"]
     elif "token" in kwargs:
         kwargs["token"] = world.tokens.get(kwargs["token"], kwargs["token"])
+    if "call" in kwargs:
+        kwargs["call"] = world.call_pks.get(kwargs["call"], 0)
     if "pk" in kwargs:
         found = world.sign_ups.get(kwargs["pk"])
         kwargs["pk"] = found.pk if found else 0

@@ -232,8 +232,8 @@ def test_the_score_sheet(db, django_assert_num_queries, players, drawn):
     url = reverse("table_sheet", args=[tournament.slug, drawn, 1])
     # The session (unless kept in Redis) and account, the tournament, the role check (1), the table,
     # the sheet (its hands, their penalties, the players, whether the table was ever reopened); no
-    # hand corrected, so no revision to read.
-    response = read(login(organiser), url, django_assert_num_queries, SESSION_READS + 8)
+    # hand corrected, so no revision to read; the table's calls for a referee.
+    response = read(login(organiser), url, django_assert_num_queries, SESSION_READS + 9)
     assert response.context["sheet"].entered == 2
 
 
@@ -340,8 +340,8 @@ def test_the_players_own_page(db, django_assert_num_queries, players, drawn, met
     url = reverse("player_link", args=[player_links.player_token(player)])
     # The player with the tournament, the timetable with the player's check-ins, the seats
     # of the player's tables, their hands; the version, then (not read yet in this process)
-    # the standings: the players, their seat results.
-    response = read(login(None), url, django_assert_num_queries, 7)
+    # the standings: the players, their seat results; the calls of the table in play.
+    response = read(login(None), url, django_assert_num_queries, 8)
     page = response.context["page"]
     assert page.current.number == drawn
     assert len(page.played) == drawn - 1
@@ -350,4 +350,4 @@ def test_the_players_own_page(db, django_assert_num_queries, players, drawn, met
     )
     # Read again (the page asks every 30 seconds): each player's standing comes from the
     # cache.
-    read(login(None), url, django_assert_num_queries, 5)
+    read(login(None), url, django_assert_num_queries, 6)

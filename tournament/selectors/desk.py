@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from tournament.models import (
     Appeal,
+    Hand,
     RefereeCall,
     Ruling,
     Seat,
@@ -157,7 +158,7 @@ def pending_appeals(tournament: Tournament) -> list[Appeal]:
     )
 
 
-def table_calls(table: Table) -> list[RefereeCall]:
+def table_calls(table: Table | int) -> list[RefereeCall]:
     """A table's calls of its session as its tablet shows them: the open ones, then those
     ended, newest first, with who took each and the ruling that resolved it."""
     calls = (
@@ -166,6 +167,71 @@ def table_calls(table: Table) -> list[RefereeCall]:
         .order_by("-called_at", "-id")
     )
     return sorted(calls, key=lambda call: not call.is_open)
+
+
+@dataclass(frozen=True)
+class CallPanel:
+    """A table's calls as its tablet and its players' pages show them (``table_calls``), and
+    the hands entered that a ruling among them names (a link corrects such a hand as ruled)."""
+
+    calls: list[RefereeCall]
+    entered: frozenset[int]
+
+    @property
+    def any_open(self) -> bool:
+        return any(call.is_open for call in self.calls)
+
+
+def call_panel(table: Table | int) -> CallPanel:
+    """The panel of ``table``'s calls (the table or its id): one query, two when a ruling
+    names a hand."""
+    calls = table_calls(table)
+    ruled = {
+        call.ruling.hand
+        for call in calls
+        if hasattr(call, "ruling") and call.ruling.hand is not None
+    }
+    entered = frozenset(
+        Hand.objects.filter(table=table, number__in=ruled).values_list("number", flat=True)
+        if ruled
+        else ()
+    )
+    return CallPanel(calls=calls, entered=entered)
+
+
+def table_call(table: Table, call_id: int) -> RefereeCall | None:
+    """Call ``call_id`` if ``table`` made it."""
+    return RefereeCall.objects.filter(table=table, pk=call_id).first()
+
+
+def player_table_in_play(player) -> Table | None:
+    """The table ``player`` sits at in a session in play (with its session), if any: where
+    they may call a referee from their own page."""
+    return (
+        Table.objects.filter(
+            seats__player=player, session__opened_at__isnull=False, session__closed_at__isnull=True
+        )
+        .select_related("session")
+        .order_by("session__number")
+        .first()
+    )
+
+
+def table_ruling(table: Table, ruling_id) -> Ruling | None:
+    """Ruling ``ruling_id`` if it was given at ``table`` (a correction made as it rules)."""
+    try:
+        return Ruling.objects.filter(table=table, pk=int(ruling_id)).first()
+    except (TypeError, ValueError):
+        return None
+
+
+def table_calls_tag(table: Table, language: str) -> str:
+    """What a table's call panel is answered "not changed" under: the desk's version (every
+    call, ruling and appeal raises it), the hands entered and whether the table is confirmed
+    (the panel's links to correct a hand as ruled depend on both), in the reader's language."""
+    confirmed = int(table.confirmed_at.timestamp()) if table.confirmed_at else 0
+    desk = desk_version(table.session.tournament_id)
+    return f"calls-{table.pk}-{desk}-{table.hands_entered}-{confirmed}-{language}"
 
 
 def open_call_hands(table: Table) -> set[int]:

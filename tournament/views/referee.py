@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tournament import seating, services
+from tournament.forms.calls import CallForm
 from tournament.forms.hands import (
     PENALTY_PRESETS,
     ConfirmForm,
@@ -30,6 +31,7 @@ from tournament.hall import device_links
 from tournament.language.formatting import SEAT_LABELS, WIND_NAMES, hand_outcome_words, signed
 from tournament.permissions import is_organiser
 from tournament.scoring import Outcome
+from tournament.selectors.desk import open_call_hands, table_has_open_call, table_ruling
 from tournament.selectors.referees import referee_home
 from tournament.selectors.sheets import (
     hand_revisions,
@@ -55,6 +57,7 @@ from tournament.views.common import (
     tournament_page,
 )
 from tournament.views.offline import kept_offline
+from tournament.views.table_calls import panel_context
 
 if TYPE_CHECKING:
     from tournament.models import Hand
@@ -123,6 +126,9 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
         # The entry form is shown (and its header carries the messages, "Hand 6 saved").
         entry_form_shown=can_enter and (editing is not None or sheet.next_number is not None),
         revisions=hand_revisions(sheet),
+        # The table calls a referee from its sheet; the panel shows its calls' state.
+        call_form=CallForm(hand=sheet.next_number) if can_enter else None,
+        **panel_context(table),
     )
     return context
 
@@ -145,7 +151,7 @@ def _score_typed_hand(form):
         return None
 
 
-def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=None):
+def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=None, ruling=None):
     """ "Compute": score the typed winning hand and show the entry again, filled, unsaved."""
     form.is_valid()
     if form.cleaned_data.get("outcome") not in (Outcome.SELF_DRAWN, Outcome.DISCARD):
@@ -164,10 +170,13 @@ def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=N
     context = _sheet_context(
         request, tournament, sheet, form=form, penalties=penalties, editing=editing
     )
+    context["ruling"] = ruling
     return render(request, "referee/sheet.html", context)
 
 
-def _add_penalty_row(request, tournament, sheet, form, penalties, form_kwargs, editing=None):
+def _add_penalty_row(
+    request, tournament, sheet, form, penalties, form_kwargs, editing=None, ruling=None
+):
     """ "Add a penalty row" (a page without JavaScript): the entry again as typed, with one
     more empty penalty row; nothing saved. The hand is not judged while the referee is still
     writing it; the penalty rows are, as the part being worked on."""
@@ -180,10 +189,11 @@ def _add_penalty_row(request, tournament, sheet, form, penalties, form_kwargs, e
         penalties=penalties.with_another_row(),
         editing=editing,
     )
+    context["ruling"] = ruling
     return render(request, "referee/sheet.html", context)
 
 
-def _save_hand(request, table, form, penalties, *, editing: bool):
+def _save_hand(request, table, form, penalties, *, editing: bool, ruling=None):
     """Run the form and its penalty rows through the service; the saved hand, or None.
 
     The service checks everything, the calculator's disputes included; when it refuses,
@@ -197,6 +207,7 @@ def _save_hand(request, table, form, penalties, *, editing: bool):
             entry=form.hand_entry(penalties, editing=editing),
             user=entering_user(request),
             device=request.device_link,
+            ruling=ruling,
         )
     except services.HandRefused as refusal:
         form.scored, form.claim_check = refusal.scored, refusal.claim_check
@@ -394,6 +405,9 @@ def hand_edit(request, slug, number, table, hand):
     tournament, table = table_access(request, slug, number, table)
     sheet = table_sheet(table)
     hand = found_or_404(sheet.hand(hand))
+    # A correction made as a ruling of this table decides: its revision names the ruling.
+    ruled = request.POST.get("ruling") or request.GET.get("ruling")
+    ruling = found_or_404(table_ruling(table, ruled)) if ruled else None
     stored = None
     players = sheet.players
     slot = _slot(hand.number)
@@ -412,8 +426,10 @@ def hand_edit(request, slug, number, table, hand):
         if "compute" in request.POST or "add_penalty" in request.POST:
             kwargs = {"players": players, "slot": slot, "editing": True, "release": release()}
             show = _compute if "compute" in request.POST else _add_penalty_row
-            return show(request, tournament, sheet, form, penalties, kwargs, editing=hand)
-        if _save_hand(request, table, form, penalties, editing=True):
+            return show(
+                request, tournament, sheet, form, penalties, kwargs, editing=hand, ruling=ruling
+            )
+        if _save_hand(request, table, form, penalties, editing=True, ruling=ruling):
             messages.success(request, _("Hand %(n)s corrected.") % {"n": hand.number})
             return redirect(reverse("table_sheet", args=[slug, number, table.number]) + "#entry")
         if form.has_error("number", "submission_key_conflict"):
@@ -439,7 +455,7 @@ def hand_edit(request, slug, number, table, hand):
     context = _sheet_context(
         request, tournament, sheet, form=form, penalties=penalties, editing=hand
     )
-    context["stored"] = stored
+    context.update(stored=stored, ruling=ruling)
     return render(request, "referee/sheet.html", context, status=409 if stored else 200)
 
 
@@ -481,7 +497,19 @@ def table_confirm(request, slug, number, table):
     else:
         form = confirm_form_for(sheet)
     context = _table_context(request, tournament, sheet)
-    context.update(form=form, can_confirm=table.session.is_in_play and not table.is_confirmed)
+    can_confirm = table.session.is_in_play and not table.is_confirmed
+    disputed = sorted(open_call_hands(table))
+    context.update(
+        form=form,
+        can_confirm=can_confirm,
+        # The hands a call is open about (the table is confirmed once they are resolved),
+        # and a one-time key for each row's "We disagree".
+        disputed=disputed,
+        call_open=bool(disputed) or table_has_open_call(table),
+        review_rows=[
+            (row, uuid.uuid4() if can_confirm else None) for row in sheet.rows if row.hand
+        ],
+    )
     return render(request, "referee/confirm.html", context)
 
 
