@@ -4,6 +4,7 @@ odd numbers, several values), with the player files it uploads."""
 
 import functools
 import io
+from urllib.parse import urlencode
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from hypothesis import strategies as st
@@ -222,3 +223,28 @@ def desk_rows(table, referee) -> tuple[list[str], dict[str, int]]:
     )
     appeal = services.appeal_lodge(ruling=appealed, user=referee, grounds="No warning.")
     return players, {"call": call.pk, "ruling": ruling.pk, "appeal": appeal.pk}
+
+
+def _allowed_methods(view) -> set[str]:
+    """The methods ``require_http_methods`` lets through to a view, found in its closure
+    along the ``__wrapped__`` chain; every method for a view without it (a class view)."""
+    while view is not None:
+        for cell in getattr(view, "__closure__", None) or ():
+            contents = cell.cell_contents
+            if (
+                isinstance(contents, list)
+                and contents
+                and all(isinstance(m, str) for m in contents)
+            ):
+                return set(contents)
+        view = getattr(view, "__wrapped__", None)
+    return {"GET", "HEAD", "POST"}
+
+
+def post(client, url, fields: dict, encoding: str, accept_json: bool):
+    headers = {"HTTP_ACCEPT": "application/json"} if accept_json else {}
+    files = {name: upload for name, upload in fields.items() if hasattr(upload, "read")}
+    if encoding == "urlencoded" and not files:
+        body = urlencode(fields, doseq=True)
+        return client.post(url, body, content_type="application/x-www-form-urlencoded", **headers)
+    return client.post(url, fields, **headers)

@@ -16,7 +16,6 @@ nothing drawn, one of them with its first draw committed.
 import json
 import os
 import uuid
-from urllib.parse import urlencode
 
 import pytest
 from django.db import transaction
@@ -38,11 +37,13 @@ from tests.web.fuzz_values import (
     GARBAGE,
     SLUG,
     UPLOADS,
+    _allowed_methods,
     choice_of,
     csv_upload,
     desk_rows,
     hand_fields,
     penalty_of_ruling,
+    post,
     ruling_fields,
     series_fields,
     tournament_fields,
@@ -497,22 +498,6 @@ def test_every_endpoint_that_takes_a_post_is_fuzzed():
     assert posting == set(ENDPOINTS)
 
 
-def _allowed_methods(view) -> set[str]:
-    """The methods ``require_http_methods`` lets through to a view, found in its closure
-    along the ``__wrapped__`` chain; every method for a view without it (a class view)."""
-    while view is not None:
-        for cell in getattr(view, "__closure__", None) or ():
-            contents = cell.cell_contents
-            if (
-                isinstance(contents, list)
-                and contents
-                and all(isinstance(m, str) for m in contents)
-            ):
-                return set(contents)
-        view = getattr(view, "__wrapped__", None)
-    return {"GET", "HEAD", "POST"}
-
-
 # ---------------------------------------------------------------- the world
 
 
@@ -631,15 +616,6 @@ def assert_consistent():
         assert commitment.hash == rules.commitment_hash(
             document, seed=commitment.secret_seed, salt=commitment.salt
         )
-
-
-def post(client, url, fields: dict, encoding: str, accept_json: bool):
-    headers = {"HTTP_ACCEPT": "application/json"} if accept_json else {}
-    files = {name: upload for name, upload in fields.items() if hasattr(upload, "read")}
-    if encoding == "urlencoded" and not files:
-        body = urlencode(fields, doseq=True)
-        return client.post(url, body, content_type="application/x-www-form-urlencoded", **headers)
-    return client.post(url, fields, **headers)
 
 
 # Buttons that turn a post into another action (compute, add a row): sent now and then.
