@@ -10,6 +10,7 @@ from tournament.views import (
     calculator,
     check_in,
     devices,
+    fouls,
     mail,
     offline,
     organiser,
@@ -110,6 +111,7 @@ tournament_urls = [
     path("check-in/<int:number>/absent-seats/", check_in.absent_seats, name="absent_seats"),
     # Referees
     path("referee/", referee.referee_home_page, name="referee_home"),
+    path("fouls/", fouls.record_of_fouls_page, name="record_of_fouls"),
     # People across tournaments
     path("people/", people.tournament_people, name="tournament_people"),
     path("people/link/", people.people_link, name="people_link"),

@@ -137,7 +137,9 @@ def test_a_ruling_penalty_waits_for_its_hand(table, referee):
             outcome="self_drawn",
             winner=0,
             fan=8,
-            penalties=[PenaltyEntry(offender=2, kind="to_one", points=5, reason="x", beneficiary=0)],
+            penalties=[
+                PenaltyEntry(offender=2, kind="to_one", points=5, reason="x", beneficiary=0)
+            ],
         ),
     )
     # 16 from each for the self-draw; P3 pays P1 5; P4 loses 10 to the deduction.
@@ -193,9 +195,7 @@ def test_a_ruling_checks_its_fields(table, referee, session_in_play):
         )
     assert codes(refused.value) >= {"required", "bad_points"}
     with pytest.raises(ValidationError) as refused:
-        services.ruling_give(
-            table=table, referee=referee, decision="Warned.", players=[elsewhere]
-        )
+        services.ruling_give(table=table, referee=referee, decision="Warned.", players=[elsewhere])
     assert codes(refused.value) == {"player_not_at_table"}
 
 
