@@ -317,3 +317,73 @@ def test_a_sheet_penalty_is_timed_by_its_hands_first_entry(record, session_in_pl
     (sheet,) = [f for f in record_of_fouls(session_in_play.tournament) if f.ruling_id is None]
     assert sheet.time == first
     assert abs(timezone.now() - first) < datetime.timedelta(minutes=5)
+
+
+# ------------------------------------------------------------------ the workbook's sheet
+
+
+def test_the_workbook_has_the_record_read_back_as_the_page_shows_it(personas, record):
+    from tests.test_exports import load, records
+
+    sheet = load(record["sheet"].tournament)["Record of fouls"]
+    # Printed on A4, turned landscape for its many columns, the headings on every page.
+    assert (int(sheet.page_setup.paperSize), sheet.page_setup.orientation) == (9, "landscape")
+    assert sheet.print_title_rows == "$1:$1"
+    found = records(sheet)
+    page = rows(personas["organiser"].get(URL))
+    assert [row["No."] for row in found] == [int(row[0]) for row in page] == [1, 2, 3]
+    sheet_penalty, ruled, warning = found
+    player = record["sheet"]
+    assert sheet_penalty == {
+        "No.": 1,
+        "Session": 1,
+        "Table": 1,
+        "Hand": 1,
+        "Time": page[0][4],
+        "Player number": str(player.number),
+        "Player": player.name,
+        "Chinese name": None,
+        "Offence": None,
+        "Penalty": "Paid to one player",
+        "Points": 5,
+        "Paid to": f"{record['paid'].number} {record['paid'].name}",
+        "Decision": SHEET_REASON,
+        "Referee": "referee",
+        "Appeal": "none",
+        "Appeal decision": None,
+    }
+    assert (ruled["Offence"], ruled["Penalty"], ruled["Points"]) == (
+        "False win (错和)",
+        "Paid to each other player",
+        5,
+    )
+    assert (ruled["Decision"], ruled["Appeal"]) == (FALSE_WIN, "changed")
+    assert ruled["Appeal decision"] == (
+        "A slip of the hand: 5 points to each. (was: 10 to each other player)"
+    )
+    assert (warning["Penalty"], warning["Points"], warning["Appeal"]) == (
+        "warning",
+        None,
+        "waiting",
+    )
+    assert warning["Referee"] == "organiser"
+
+
+def test_a_decision_written_as_a_formula_stays_text_in_the_workbook(record, session_in_play):
+    from tests.test_exports import data_rows, header_row, load
+
+    table = session_in_play.tables.get(number=4)
+    services.ruling_give(
+        table=table,
+        referee=None,
+        decision='=HYPERLINK("http://example.com","appeal here")',
+        offence="other",
+        offence_text="@SUM(1+1)",
+        players=[seated(table, 2)],
+    )
+    sheet = load(session_in_play.tournament)["Record of fouls"]
+    last = data_rows(sheet)[-1]
+    assert last[12] == '=HYPERLINK("http://example.com","appeal here")'
+    assert last[8] == "@SUM(1+1)"
+    row = header_row(sheet) + len(data_rows(sheet))
+    assert sheet.cell(row=row, column=13).data_type == "s"
