@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tournament.models import OFFENCES, Appeal, Hand, Penalty, Ruling, Seat, Tournament
 from tournament.scoring import PenaltyKind
@@ -97,7 +98,7 @@ class Foul:
             NO_APPEAL: _("none"),
             APPEAL_WAITING: _("waiting"),
             Appeal.UPHELD: _("upheld"),
-            Appeal.CHANGED: _("changed"),
+            Appeal.CHANGED: pgettext("appeal", "changed"),
         }[self.appeal]
 
     @property
