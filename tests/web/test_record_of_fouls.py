@@ -387,3 +387,19 @@ def test_a_decision_written_as_a_formula_stays_text_in_the_workbook(record, sess
     assert last[8] == "@SUM(1+1)"
     row = header_row(sheet) + len(data_rows(sheet))
     assert sheet.cell(row=row, column=13).data_type == "s"
+
+
+def test_the_record_in_chinese(record):
+    from tournament.models import Tournament
+
+    organiser = login(Tournament.objects.get(slug=SLUG).organisers.get())
+    organiser.cookies["django_language"] = "zh-hans"
+    response = organiser.get(URL)
+    assert html.one(response.content, "h1").text().startswith("犯规记录")
+    headings = html.table(response.content, "table.fouls")[0]
+    assert headings[:2] == ["编号", "局次"]
+    found = by_number(response)
+    assert found["1"][7].startswith("付给 ")
+    assert found["3"][7] == "警告"
+    assert found["3"][10] == "待决定"
+    assert found["2"][10].startswith("改判")
