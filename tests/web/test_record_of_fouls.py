@@ -147,7 +147,9 @@ def test_the_record_is_linked_from_the_referee_home_the_menu_and_the_penalty_she
 
 
 def test_every_foul_on_record_in_the_order_it_happened(personas, record):
-    found = rows(personas["referee"].get(URL))
+    response = personas["referee"].get(URL)
+    assert html.problems(response.content) == []
+    found = rows(response)
     assert [row[0] for row in found] == ["1", "2", "3"]
     assert [(row[1], row[2], row[3]) for row in found] == [
         ("1", "1", "1"),
