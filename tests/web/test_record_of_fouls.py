@@ -303,11 +303,11 @@ def test_the_table_sorts_and_pages(personas, record, monkeypatch):
     assert numbers == sorted(numbers)
 
 
-def test_the_selector_reads_the_record_in_a_few_queries(
-    record, session_in_play, django_assert_max_num_queries
+def test_the_selector_reads_the_record_in_four_queries(
+    record, session_in_play, django_assert_num_queries
 ):
     tournament = session_in_play.tournament
-    with django_assert_max_num_queries(5):
+    with django_assert_num_queries(4):
         fouls = record_of_fouls(tournament)
     assert [foul.number for foul in fouls] == [1, 2, 3]
     assert [f.number for f in record_of_fouls(tournament, FoulFilter(session=2))] == []

@@ -274,7 +274,8 @@ def _ruling_row(ruling: Ruling) -> dict:
 def record_of_fouls(tournament: Tournament, where: FoulFilter | None = None) -> list[Foul]:
     """The tournament's record of fouls, in the order they happened (session, time, table,
     hand), numbered so; the fouls ``where`` keeps (every one by default), with their
-    numbers in the whole record. Five queries."""
+    numbers in the whole record. Four queries: the sheets' penalties, the rulings and the
+    players they concern, the seats of their tables."""
     rows = [*_sheet_penalties(tournament, _preset_offences())]
     rows += [_ruling_row(ruling) for ruling in _rulings(tournament)]
     by_seat, by_id = _seated({row["table_id"] for row in rows})
