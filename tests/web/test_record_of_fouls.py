@@ -121,6 +121,20 @@ def test_another_tournaments_organiser_is_refused_and_an_unknown_one_is_404(
     assert personas["organiser"].get(URL.replace(SLUG, "no-such")).status_code == 404
 
 
+def test_a_tables_tablet_is_sent_to_log_in(record, session_in_play):
+    from django.test import Client
+
+    from tournament.hall import device_links
+
+    table = session_in_play.tables.select_related("session").get(number=1)
+    tablet = Client()
+    tablet.get(reverse("device_link", args=[device_links.device_token(table)]))
+    assert tablet.get(reverse("table_sheet", args=[SLUG, 1, 1])).status_code == 200
+    response = tablet.get(URL)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
 def test_the_record_only_reads(personas, record):
     assert personas["organiser"].post(URL).status_code == 405
 
