@@ -213,9 +213,13 @@ return {
 """
 
 
-def test_the_record_of_fouls_prints_on_whole_a4_pages_turned_landscape(browser, tournaments):
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_record_of_fouls_prints_on_whole_a4_pages_turned_landscape(
+    browser, tournaments, language
+):
     _small, large = tournaments
     log_in(browser, "organiser", "pw-organiser")
+    in_language(browser, language)
     url = f"{browser.live_server_url}/t/{large.slug}/fouls/?page=all"
     browser.get(url)
     pdf = base64.b64decode(
@@ -238,4 +242,5 @@ def test_the_record_of_fouls_prints_on_whole_a4_pages_turned_landscape(browser, 
     assert (laid_out["repeated"], laid_out["split"]) == ("table-header-group", "avoid")
     # On paper, the controls give way to what the record holds and when it was printed.
     assert laid_out["filters"] == 0  # not drawn
-    assert laid_out["heading"].startswith("All sessions · Printed ")
+    printed_as = {"en": "All sessions · Printed ", "zh-hans": "所有局 · 打印于 "}[language]
+    assert laid_out["heading"].startswith(printed_as)
