@@ -80,7 +80,16 @@ EXPECTED_TEAMS = [
     (2, "Dragons", Fraction(13, 2), 13),
 ]
 
-SHEETS = ["Standings", "Session 1", "Session 2", "Hands", "Penalties", "Seating", "Teams"]
+SHEETS = [
+    "Standings",
+    "Session 1",
+    "Session 2",
+    "Hands",
+    "Penalties",
+    "Record of fouls",
+    "Seating",
+    "Teams",
+]
 
 
 def _table_and_seats(session, seats, numbers):
@@ -340,7 +349,13 @@ def test_no_teams_sheet_when_nobody_has_a_team(db):
     tournament = make_scenario_tournament(slug="no-teams", sessions=0)
     for player in tournament.players.all():
         services.player_save(tournament=tournament, player=player, team="")
-    assert load(tournament).sheetnames == ["Standings", "Hands", "Penalties", "Seating"]
+    assert load(tournament).sheetnames == [
+        "Standings",
+        "Hands",
+        "Penalties",
+        "Record of fouls",
+        "Seating",
+    ]
 
 
 @pytest.mark.django_db

@@ -1,12 +1,20 @@
 """The statistics core (``tournament.hall.statistics``) on plain rows, without a database."""
 
+import datetime
+
 import pytest
 
 from tournament.hall.statistics import (
     CHART_HEIGHT,
+    CallRow,
+    DeskFigures,
     HandRow,
     PenaltyRow,
+    RulingRow,
+    desk_statistics,
+    duration_text,
     hand_fans,
+    median_seconds,
     one_decimal,
     percent,
     player_statistics,
@@ -224,3 +232,67 @@ def test_the_rank_chart_of_one_session_and_of_a_thousand_players():
     ys = [p.y for p in big.points]
     assert ys == sorted(ys, reverse=True)  # a better rank each session: the line climbs
     assert all(big.top <= y <= big.bottom for y in ys)
+
+
+# ------------------------------------------------------------------ the referees' desk
+
+
+def at(clock: str) -> datetime.datetime:
+    """A moment of the first day, "10:02:00" or "14:00:10.900000"."""
+    return datetime.datetime.fromisoformat(f"2026-12-07T{clock}+00:00")
+
+
+def test_the_desks_figures_by_session_worked_by_hand():
+    calls = [
+        # Taken after 2 minutes, resolved after 10.
+        CallRow(1, at("10:00:00"), at("10:02:00"), at("10:10:00")),
+        # Resolved by a ruling after 3 min 30 s, nobody having taken it first: its wait is
+        # until then.
+        CallRow(1, at("10:05:00"), None, at("10:08:30")),
+        # Taken after 1 min 15 s, not resolved yet.
+        CallRow(1, at("10:20:00"), at("10:21:15"), None),
+        # Cancelled before anyone took it: made, no wait.
+        CallRow(1, at("10:30:00"), None, None),
+        # Taken after 10.5 s: 11 s, half rounded up.
+        CallRow(2, at("14:00:00.400000"), at("14:00:10.900000"), None),
+    ]
+    rulings = [
+        RulingRow(1, True),
+        RulingRow(1, True),
+        RulingRow(1, False),
+        RulingRow(3, False),
+    ]
+    assert desk_statistics(calls, rulings) == (
+        # Waits 120, 210, 75 s: the median 120 s. Resolved in 600 and 210 s: 405 s.
+        DeskFigures(1, 4, 2, 120, 405, 3, 2),
+        DeskFigures(2, 1, 0, 11, None, 0, 0),
+        # A ruling given without a call.
+        DeskFigures(3, 0, 0, None, None, 1, 0),
+    )
+    first, second, third = desk_statistics(calls, rulings)
+    assert (first.wait_text, first.resolution_text) == ("2:00", "6:45")
+    assert (second.wait_text, second.resolution_text) == ("0:11", "")
+    assert third.wait_text == ""
+
+
+@pytest.mark.parametrize(
+    ("seconds", "median"),
+    [
+        ([], None),
+        ([7], 7),
+        ([10, 15], 13),  # 12.5, half up
+        ([30, 10, 20], 20),
+        ([0.4, 0.5], 0),  # 0.45
+        ([1.4999, 1.5001], 2),  # 1.5
+    ],
+)
+def test_the_median_in_whole_seconds_half_up(seconds, median):
+    assert median_seconds([datetime.timedelta(seconds=s) for s in seconds]) == median
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(None, ""), (0, "0:00"), (59, "0:59"), (245, "4:05"), (3600, "1:00:00"), (3750, "1:02:30")],
+)
+def test_durations_as_a_clock_writes_them(seconds, text):
+    assert duration_text(seconds) == text

@@ -106,6 +106,16 @@ HEADINGS = {"Rank", "Number", "Name", "Team", "Country", "Score", "1st", "4th", 
 
 def test_filters_print_titles_and_page_setup_survive_libreoffice(tournament, tmp_path):
     make_field(tournament, 100)
+    # A warning on the record of fouls, whose sheet prints turned landscape.
+    table = tournament.sessions.get(number=1).tables.get(number=1)
+    services.ruling_give(
+        table=table,
+        referee=None,
+        hand=1,
+        decision="Slow to discard: warned.",
+        offence="procedural",
+        players=[table.seats.get(seat=2).player],
+    )
     content = workbook.standings_xlsx_bytes(tournament)
     book = openpyxl.load_workbook(io.BytesIO(converted(content, "standings", tmp_path, "xlsx")))
     ours = openpyxl.load_workbook(io.BytesIO(content))
@@ -117,6 +127,8 @@ def test_filters_print_titles_and_page_setup_survive_libreoffice(tournament, tmp
         assert again.page_setup.fitToWidth in (1, "1"), sheet.title
         assert again.sheet_properties.pageSetUpPr.fitToPage, sheet.title
         assert int(again.page_setup.paperSize) == 9, sheet.title  # A4
+    assert book["Record of fouls"].page_setup.orientation == "landscape"
+    assert book["Record of fouls"].max_row == 2
     # The Standings' heading above the header and its note below stay out of the filter.
     standings = book.worksheets[0]
     first, last = standings.auto_filter.ref.split(":")

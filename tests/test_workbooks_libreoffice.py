@@ -27,6 +27,7 @@ from django.urls import reverse
 from tests import html
 from tests.test_ema_export import make_ema_cup
 from tests.web.test_players import row_cells
+from tournament import services
 from tournament.exports import ema, workbook
 from tournament.models import Table
 
@@ -149,7 +150,23 @@ def converted(db, tmp_path_factory):
     return _CONVERTED
 
 
+def _warned(tournament) -> None:
+    """A warning ruled at session 2's table 1 (confirmed: a ruling without a penalty may
+    come after), its decision on two lines: the record of fouls has the two penalties and
+    it."""
+    table = Table.objects.get(session__tournament=tournament, session__number=2, number=1)
+    services.ruling_give(
+        table=table,
+        referee=tournament.organisers.get(),
+        hand=1,
+        decision="Late back from the break.\nWarned: the next time is 10 points.",
+        offence="lateness",
+        players=[table.seats.get(seat=0).player],
+    )
+
+
 def _render(tournament) -> tuple[dict, dict[str, bytes]]:
+    _warned(tournament)
     organiser = Client()
     organiser.force_login(tournament.organisers.get())
     anonymous = Client()
@@ -157,6 +174,7 @@ def _render(tournament) -> tuple[dict, dict[str, bytes]]:
     pages = {
         "standings": anonymous.get(reverse("standings", args=[SLUG])).content.decode(),
         "players": organiser.get(reverse("player_list", args=[SLUG])).content.decode(),
+        "fouls": organiser.get(reverse("record_of_fouls", args=[SLUG])).content.decode(),
         "schedules": {
             player.number: anonymous.get(
                 reverse("player_schedule", args=[SLUG, player.number])
@@ -182,7 +200,16 @@ def _render(tournament) -> tuple[dict, dict[str, bytes]]:
 
 def test_libreoffice_reads_every_sheet(converted):
     assert sorted(converted["main"]) == sorted(
-        ["Standings", "Session 1", "Session 2", "Hands", "Penalties", "Seating", "Teams"]
+        [
+            "Standings",
+            "Session 1",
+            "Session 2",
+            "Hands",
+            "Penalties",
+            "Record of fouls",
+            "Seating",
+            "Teams",
+        ]
     )
     assert list(converted["ema"]) == ["Results"]
 
@@ -285,6 +312,38 @@ def test_the_penalties_sheet_shows_the_penalties_of_the_score_sheets(converted):
         for row in rows
     } == shown
     assert len(rows) == len(shown) == 2
+
+
+def test_the_record_of_fouls_sheet_shows_the_record_of_fouls_page(converted):
+    page = [[text(cell) for cell in row] for row in table(converted["pages"]["fouls"], "fouls")]
+    rows = by_header(converted["main"]["Record of fouls"])
+    assert len(rows) == len(page) == 3
+    for row, shown in zip(rows, page, strict=True):
+        number, session, table_, hand, time, player, offence, penalty, decision, *rest = shown
+        referee, appeal = rest
+        assert [row["No."], row["Session"], row["Table"], row["Hand"]] == [
+            number,
+            session,
+            table_,
+            hand,
+        ]
+        assert row["Time"] == time
+        chinese = f" ({row['Chinese name']})" if row["Chinese name"] else ""
+        assert player == f"{row['Player number']} {row['Player']}{chinese}"
+        assert (row["Offence"] or "—") == offence
+        assert row["Referee"] == referee
+        assert row["Appeal"] == appeal
+        if row["Points"]:
+            assert penalty.startswith(row["Points"])
+        else:
+            assert (row["Penalty"], penalty) == ("warning", "warning")
+        # The decision's lines, as the page writes them side by side.
+        assert " ".join(row["Decision"].split()) in decision
+    assert [row["Penalty"] for row in rows] == [
+        "Paid to each other player",
+        "Deducted (leaves the table)",
+        "warning",
+    ]
 
 
 def test_the_seating_sheet_shows_every_players_schedule(converted):

@@ -11,6 +11,7 @@ from tournament.views import (
     check_in,
     desk,
     devices,
+    fouls,
     mail,
     offline,
     organiser,
@@ -122,6 +123,7 @@ tournament_urls = [
     path("desk/rulings/new/", desk.desk_ruling_new, name="desk_ruling_new"),
     path("desk/rulings/<int:ruling>/appeal/", desk.desk_appeal, name="desk_appeal"),
     path("desk/appeals/<int:appeal>/decide/", desk.desk_appeal_decide, name="desk_appeal_decide"),
+    path("fouls/", fouls.record_of_fouls_page, name="record_of_fouls"),
     # People across tournaments
     path("people/", people.tournament_people, name="tournament_people"),
     path("people/link/", people.people_link, name="people_link"),

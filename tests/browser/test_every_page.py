@@ -69,6 +69,7 @@ PAGES = [
     ("organiser", "table cards", "t/{slug}/sessions/2/cards/"),
     ("organiser", "score sheets", "t/{slug}/sessions/2/score-sheets/"),
     ("organiser", "penalty record", "t/{slug}/sessions/2/penalty-sheet/"),
+    ("organiser", "record of fouls", "t/{slug}/fouls/"),
     ("organiser", "people", "t/{slug}/people/"),
     ("organiser", "EMA results", "t/{slug}/ema/"),
     ("referee", "referee home", "t/{slug}/referee/"),

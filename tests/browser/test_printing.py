@@ -190,3 +190,57 @@ def test_each_document_prints_on_whole_a4_pages_with_nothing_cut(browser, tourna
         session = f"{browser.live_server_url}/t/{small.slug}/sessions/1"
         assert_prints(browser, session + "/score-sheets/?blank=1", ".paper-sheet", pages=4)
         assert_prints(browser, session + "/score-sheets/?table=2", ".paper-sheet", pages=1)
+
+
+# The record of fouls, printed: its table, what sticks out past the printable width (A4
+# turned landscape less its margins), each printed row's page and whether any is split, and
+# whether the headings repeat on each page (a header group, as the print style sheet says).
+FOULS_PRINTED = """
+const width = arguments[0];
+const table = document.querySelector('table.fouls');
+const box = table.getBoundingClientRect();
+const wide = [...table.querySelectorAll('th, td')]
+  .filter(cell => cell.getBoundingClientRect().right > box.left + width + 1)
+  .map(cell => cell.textContent.trim().slice(0, 30));
+return {
+  width: Math.round(box.width), wide: wide,
+  rows: table.querySelectorAll('tbody tr').length,
+  repeated: getComputedStyle(table.tHead).display,
+  split: getComputedStyle(table.querySelector('tbody tr')).breakInside,
+  filters: document.querySelector('form.fouls-filters').getClientRects().length,
+  heading: document.querySelector('p.fouls-printed').innerText,
+};
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_record_of_fouls_prints_on_whole_a4_pages_turned_landscape(
+    browser, tournaments, language
+):
+    _small, large = tournaments
+    log_in(browser, "organiser", "pw-organiser")
+    in_language(browser, language)
+    url = f"{browser.live_server_url}/t/{large.slug}/fouls/?page=all"
+    browser.get(url)
+    pdf = base64.b64decode(
+        browser.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True})["data"]
+    )
+    sizes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)
+    pages = [(round(float(w)), round(float(h))) for w, h in sizes]
+    # 24 penalties of a long reason, two lines a row: more than a page, every page A4
+    # turned landscape.
+    assert len(pages) >= 2
+    assert pages == [(A4[1], A4[0])] * len(pages)
+    width = 277 * MM
+    emulate(browser, media="print", width=round(width), scrollbars_hidden=True)
+    try:
+        laid_out = browser.execute_script(FOULS_PRINTED, width)
+    finally:
+        emulate(browser, media="", width=TABLET_UPRIGHT[0], scrollbars_hidden=False)
+    assert laid_out["rows"] == 24
+    assert laid_out["width"] <= round(width) and laid_out["wide"] == []
+    assert (laid_out["repeated"], laid_out["split"]) == ("table-header-group", "avoid")
+    # On paper, the controls give way to what the record holds and when it was printed.
+    assert laid_out["filters"] == 0  # not drawn
+    printed_as = {"en": "All sessions · Printed ", "zh-hans": "所有局 · 打印于 "}[language]
+    assert laid_out["heading"].startswith(printed_as)

@@ -182,6 +182,7 @@ def test_withdrawals_substitutes_and_a_reinstatement_agree_on_every_page_and_she
         "Session 3",
         "Hands",
         "Penalties",
+        "Record of fouls",
         "Seating",
         "Teams",
     ]

@@ -100,6 +100,7 @@ def test_the_form_the_model_and_the_service_share_their_defaults(organiser):
     )
     assert form.fields["seating_method"].initial == created.seating_method
     assert form.fields["substitute_limit"].initial == created.substitute_limit
+    assert form.fields["appeal_minutes"].initial == created.appeal_minutes == 30
     assert Tournament().seating_method == created.seating_method
     initial = [form.fields[name].initial for name in form.CRITERIA]
     assert ",".join(initial) == created.tiebreak_order
@@ -330,3 +331,55 @@ def test_organisers_are_replaced_but_never_all_removed(tournament, organiser, re
     tournament.refresh_from_db()
     assert tournament.name == "Spring Open"
     assert set(tournament.organisers.all()) == {organiser, referee}
+
+
+def test_the_appeal_time_is_a_setting_from_zero_to_a_day(organiser, tournament):
+    assert tournament.appeal_minutes == 30  # the rules' time, by default
+    created = services.tournament_create(
+        name="Winter Cup",
+        slug="winter-cup",
+        session_count=4,
+        session_minutes=150,
+        appeal_minutes=45,
+    )
+    assert Tournament.objects.get(pk=created.pk).appeal_minutes == 45
+    services.tournament_update(tournament=tournament, appeal_minutes=0)
+    assert Tournament.objects.get(pk=tournament.pk).appeal_minutes == 0
+    for refused_minutes, code in ((24 * 60 + 1, "max_value"), (-5, "min_value")):
+        with pytest.raises(ValidationError) as raised:
+            services.tournament_update(tournament=tournament, appeal_minutes=refused_minutes)
+        assert set(raised.value.error_dict) == {"appeal_minutes"}
+        assert codes(raised.value) == {code}
+    assert Tournament.objects.get(pk=tournament.pk).appeal_minutes == 0
+    with pytest.raises(ValidationError) as raised:
+        services.tournament_create(
+            name="Late Cup",
+            slug="late-cup",
+            session_count=4,
+            session_minutes=150,
+            appeal_minutes=10_000,
+        )
+    assert set(raised.value.error_dict) == {"appeal_minutes"}
+    assert not Tournament.objects.filter(slug="late-cup").exists()
+
+
+def test_the_appeal_time_set_is_the_one_appeals_are_held_to(session_in_play, referee):
+    import datetime
+
+    from tournament.selectors.desk import appeal_deadline
+
+    tournament = session_in_play.tournament
+    services.tournament_update(tournament=tournament, appeal_minutes=5)
+    ruling = services.ruling_give(
+        table=session_in_play.tables.get(number=1), referee=referee, decision="Warned."
+    )
+    for table in session_in_play.tables.all():
+        services.table_confirm(table=table, user=None, record_missing_as_not_played=True)
+    services.session_close(session=session_in_play)
+    session_in_play.refresh_from_db()
+    deadline = appeal_deadline(session_in_play, 5)
+    assert deadline == session_in_play.closed_at + datetime.timedelta(minutes=5)
+    late = deadline + datetime.timedelta(seconds=1)
+    with pytest.raises(ValidationError) as refused:
+        services.appeal_lodge(ruling=ruling, user=referee, grounds="Too late?", now=late)
+    assert codes(refused.value) == {"appeal_too_late"}

@@ -18,10 +18,10 @@ from tournament.selectors.activity import ActivityFilter
 LOGIN_URL = reverse("login")
 # The page's queries, at most: the browser session and the user, the tournament and the
 # visitor's roles (6); the merged history counted and its page (2); two per kind of row on the
-# page (9 kinds);
-# the names the rows refer to (hands, tables, sessions, accounts, players, the two account
-# lists of the tournament: 7).
-MAX_QUERIES = 6 + 2 + 2 * 9 + 7
+# page (12 kinds: the desk's calls, rulings and appeals among them); the names the rows refer
+# to (hands, rulings, tables, sessions, accounts, players, the two account lists of the
+# tournament: 8).
+MAX_QUERIES = 6 + 2 + 2 * 12 + 8
 
 
 def log_url(slug="spring-open", **filters) -> str:
@@ -252,3 +252,97 @@ def test_the_number_of_queries_does_not_grow_with_the_history(
         assert len(entries(organiser.get(log_url()))) == tables.PAGE_SIZE
     with django_assert_max_num_queries(MAX_QUERIES):
         assert entries(organiser.get(log_url(player=5)))
+
+
+# ------------------------------------------------------------------ the referees' desk
+
+
+@pytest.fixture
+def desk(session_in_play, organiser, referee):
+    """At session 1's table 2: a call from the tablet about hand 1, taken by the referee and
+    resolved by their ruling (a false win, 10 to each), appealed and changed by the
+    organiser; at table 3, a call cancelled by its tablet."""
+    from tests.web.test_record_of_fouls import seated
+
+    table = session_in_play.tables.get(number=2)
+    services.hand_record(table=table, entry=services.HandEntry(number=1, outcome="draw"))
+    call = services.call_make(table=table, reason="claim", hand=1, device="tablet-2")
+    services.call_take(call=call, user=referee)
+    ruling = services.ruling_give(
+        table=table,
+        referee=referee,
+        call=call,
+        decision="A false win.",
+        offence="false_win",
+        penalty_kind="to_each_other",
+        penalty_points=10,
+        offender=seated(table, 1),
+    )
+    appeal = services.appeal_lodge(ruling=ruling, user=organiser, grounds="Not a false win.")
+    services.appeal_decide(appeal=appeal, user=organiser, decision="upheld", reasons="It was.")
+    other = session_in_play.tables.get(number=3)
+    services.call_cancel(
+        call=services.call_make(table=other, reason="time", device="tablet-3"), device="tablet-3"
+    )
+    return session_in_play
+
+
+def test_every_call_ruling_and_appeal_is_in_the_log(personas, desk):
+    response = personas["organiser"].get(log_url())
+    log = lines(response)
+    where = "session 1 table 2"
+    assert [line for line in log if "Call for a referee" in line or "uling" in line] == [
+        "tablet at tablet-3 | Call for a referee, session 1 table 3 | cancelled",
+        "tablet at tablet-3 | Call for a referee, session 1 table 3 | called",
+        f"organiser | Appeal of the ruling in hand 1, {where} | decided",
+        f"organiser | Appeal of the ruling in hand 1, {where} | lodged",
+        f"referee | Call for a referee about hand 1, {where} | resolved",
+        f"referee | Ruling in hand 1, {where} | given",
+        f"referee | Call for a referee about hand 1, {where} | taken by a referee",
+        f"tablet at tablet-2 | Call for a referee about hand 1, {where} | called",
+    ]
+    found = {(e.subject, e.action): e for e in entries(response)}
+    ruling = found[(f"Ruling in hand 1, {where}", "given")]
+    shown = {c.label: c.after for c in ruling.changes}
+    assert shown["offence"] == "False win (错和)"
+    assert shown["decision"] == "A false win."
+    assert (shown["penalty"], shown["points"]) == ("Paid to each other player", "10")
+    assert shown["referee"] == "referee"
+    assert shown["offender"].startswith(str(seated_number(desk, 2, 1)))
+    taken = found[(f"Call for a referee about hand 1, {where}", "taken by a referee")]
+    assert [(c.label, c.before, c.after) for c in taken.changes] == [
+        ("state", "Called", "Referee on the way"),
+        ("referee", "", "referee"),
+    ]
+    called = found[(f"Call for a referee about hand 1, {where}", "called")]
+    assert [(c.label, c.after) for c in called.changes] == [
+        ("reason", "A claim"),
+        ("state", "Called"),
+    ]
+    decided = found[(f"Appeal of the ruling in hand 1, {where}", "decided")]
+    assert [(c.label, c.after) for c in decided.changes] == [
+        ("decision", "Upheld"),
+        ("reasons", "It was."),
+    ]
+    # The penalty the ruling gave its hand: entered, the ruling not spelled out as an id.
+    penalty = [e for e in entries(response) if e.subject.startswith("Penalty in hand 1")]
+    assert penalty and all("ruling" not in [c.label for c in e.changes] for e in penalty)
+
+
+def seated_number(session, table: int, seat: int) -> int:
+    return session.seats.get(table__number=table, seat=seat).player.number
+
+
+def test_the_filters_keep_the_desks_rows_of_their_tables(personas, desk):
+    organiser = personas["organiser"]
+    at_two = lines(organiser.get(log_url(session=1, table=2)))
+    assert sum("Call for a referee" in line for line in at_two) == 3
+    assert sum("uling" in line for line in at_two) == 3
+    at_three = lines(organiser.get(log_url(table=3)))
+    assert sum("Call for a referee" in line for line in at_three) == 2
+    assert not any("uling" in line for line in at_three)
+    player = seated_number(desk, 2, 0)
+    theirs = lines(organiser.get(log_url(player=player)))
+    assert sum("Appeal of the ruling" in line for line in theirs) == 2
+    assert not any("table 3" in line for line in theirs)
+    assert not any("Call for" in line for line in lines(organiser.get(log_url(session=2))))

@@ -557,3 +557,39 @@ def test_the_settings_page_states_the_rules_default_order(organiser):
     )
     page = " ".join(response.content.decode().split())
     assert "default order: Table points, Total score, Number of 1st places, Best session" in page
+
+
+def test_the_appeal_time_is_set_in_the_settings_beside_its_help(tournament, organiser):
+    url = reverse("tournament_edit", args=[tournament.slug])
+    page = login(organiser).get(url)
+    (field,) = html.elements(page.content, "input#id_appeal_minutes")
+    assert field.attrs["value"] == "30"
+    assert "after it closes" in html.text(page.content)
+    data = tournament_data(slug=tournament.slug, organisers=[organiser.pk], appeal_minutes="45")
+    assert login(organiser).post(url, data).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.appeal_minutes == 45
+    # A form without the field (an older page, a script) keeps the time set.
+    del data["appeal_minutes"]
+    assert login(organiser).post(url, data).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.appeal_minutes == 45
+
+
+@pytest.mark.parametrize("minutes", ["1441", "-1", "half an hour"])
+def test_an_appeal_time_out_of_range_is_refused_beside_the_field(tournament, organiser, minutes):
+    url = reverse("tournament_edit", args=[tournament.slug])
+    data = tournament_data(slug=tournament.slug, organisers=[organiser.pk], appeal_minutes=minutes)
+    response = login(organiser).post(url, data)
+    assert response.status_code == 200
+    assert "appeal_minutes" in response.context["form"].errors
+    tournament.refresh_from_db()
+    assert tournament.appeal_minutes == 30
+
+
+def test_a_new_tournament_takes_its_appeal_time(organiser):
+    response = login(organiser).post(
+        reverse("tournament_create"), tournament_data(appeal_minutes="20")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get(slug="winter-cup").appeal_minutes == 20

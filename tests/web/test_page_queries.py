@@ -292,8 +292,9 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     # totals, its days (timetable and sessions opened, for the Standings' heading), the last
     # session of the withdrawn players, the substitutes seated, every played
     # seat once for the session sheets, the seats' names and the hands for the Hands sheet,
-    # the seats and the penalties for their sheet, the seating: one query each, whatever the
-    # number of sessions.
+    # the seats and the penalties for their sheet, the record of fouls (the sheets' penalties
+    # and the rulings; the seats of their tables too, when there are any: none here), the
+    # seating: one query each, whatever the number of sessions.
     as_the_task_reads_it = Tournament.objects.get(pk=tournament.pk)
     with django_assert_num_queries(WORKBOOK_QUERIES):
         exports.BUILDERS["standings.xlsx"](as_the_task_reads_it)
@@ -302,7 +303,7 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     read(login(None), url, django_assert_num_queries, 4)
 
 
-WORKBOOK_QUERIES = 12
+WORKBOOK_QUERIES = 14
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

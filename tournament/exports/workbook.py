@@ -30,6 +30,7 @@ from tournament.exports.spreadsheet import PageText, Sheet, Title, page_text, wr
 from tournament.language.formatting import SEAT_LABELS, WIND_NAMES, days_text, place_text
 from tournament.models import Hand, Penalty, Seat
 from tournament.scoring import PenaltyKind
+from tournament.selectors.fouls import Foul, record_of_fouls
 from tournament.selectors.lookups import PLAYED_SEAT
 from tournament.selectors.overview import event_days
 from tournament.selectors.standings import (
@@ -351,6 +352,54 @@ def penalty_rows(tournament) -> Iterator[Row]:
         )
 
 
+def foul_rows(fouls: Iterable[Foul], zone) -> Iterator[Row]:
+    """The record of fouls as its page shows it (``selectors.fouls``), a cell a value: the
+    times on the tournament's clock (``zone``), the penalty's points a number of their own,
+    warnings without."""
+    yield (
+        _("No."),
+        _("Session"),
+        _("Table"),
+        _("Hand"),
+        _("Time"),
+        _("Player number"),
+        _("Player"),
+        _("Chinese name"),
+        _("Offence"),
+        _("Penalty"),
+        _("Points"),
+        _("Paid to"),
+        _("Decision"),
+        _("Referee"),
+        _("Appeal"),
+        _("Appeal decision"),
+    )
+    for foul in fouls:
+        players = foul.players
+        appeal = foul.appeal_text
+        if foul.previous:
+            was = _("was: %(penalty)s") % {"penalty": foul.previous}
+            appeal = f"{appeal} ({was})" if appeal else f"({was})"
+        yield (
+            foul.number,
+            foul.session,
+            foul.table,
+            foul.hand,
+            timezone.localtime(foul.time, zone).strftime("%Y-%m-%d %H:%M"),
+            ", ".join(str(p.number) for p in players) or None,
+            ", ".join(p.name for p in players) or None,
+            ", ".join(p.name_zh for p in players if p.name_zh) or None,
+            foul.offence,
+            foul.kind_label,
+            foul.penalty_points,
+            str(foul.beneficiary) if foul.beneficiary else None,
+            foul.decision,
+            foul.referee,
+            foul.appeal_label,
+            appeal,
+        )
+
+
 def seating_rows(tournament) -> Iterator[Row]:
     """The draw of every session: table, starting seat and lot of each player; whom a
     substitute replaces (the player the draw gave the seat, who withdrew, or the withdrawn
@@ -463,6 +512,9 @@ def workbook_sheets(tournament, made=None) -> Iterator[Sheet]:
         yield Sheet(_("Session %(number)s") % {"number": number}, session_rows(seats), page=page)
     yield Sheet(pgettext("workbook sheet", "Hands"), hand_rows(tournament), page=page)
     yield Sheet(_("Penalties"), penalty_rows(tournament), page=page)
+    yield Sheet(
+        _("Record of fouls"), foul_rows(record_of_fouls(tournament), tournament.zone), page=page
+    )
     yield Sheet(_("Seating"), seating_rows(tournament), page=page)
     if has_teams(rows):
         yield Sheet(_("Teams"), team_rows(team_standings(rows)), page=page)
@@ -510,5 +562,6 @@ def workbook_bytes(sheets: Iterable[Sheet]) -> bytes:
 
 def standings_xlsx_bytes(tournament) -> bytes:
     """The whole tournament as an .xlsx in the active language: standings, sessions, hands,
-    penalties, seating (and teams), each sheet written as its rows are read."""
+    penalties, the record of fouls, seating (and teams), each sheet written as its rows are
+    read."""
     return workbook_bytes(workbook_sheets(tournament))

@@ -119,6 +119,7 @@ class TournamentForm(forms.ModelForm):
             "seating_method",
             "separate_by",
             "substitute_limit",
+            "appeal_minutes",
             "review_draws",
             "sign_up_open",
             "sign_up_closes_at",
@@ -162,6 +163,11 @@ class TournamentForm(forms.ModelForm):
             "sign_up_review": _(
                 "Otherwise a sign-up within the limit is accepted at once and becomes a player."
             ),
+            "appeal_minutes": _(
+                "A ruling may be appealed at the referees' desk while its session is played "
+                "and for this many minutes after it closes (the rules: 30). 0: until it "
+                "closes."
+            ),
             "review_draws": _(
                 "Each draw stays with the organisers (to give absent players' seats, to check "
                 "it) until they publish it; the players' links, the seating pages, the hall's "
@@ -191,6 +197,7 @@ class TournamentForm(forms.ModelForm):
         # Left out of a post (an older form, a script): the stored or the default value.
         self.fields["seating_method"].required = False
         self.fields["substitute_limit"].required = False
+        self.fields["appeal_minutes"].required = False
         self.fields["time_zone"].required = False
 
     def clean_seating_method(self):
@@ -203,6 +210,10 @@ class TournamentForm(forms.ModelForm):
     def clean_substitute_limit(self):
         limit = self.cleaned_data.get("substitute_limit")
         return self.instance.substitute_limit if limit is None else limit
+
+    def clean_appeal_minutes(self):
+        minutes = self.cleaned_data.get("appeal_minutes")
+        return self.instance.appeal_minutes if minutes is None else minutes
 
     def clean_sign_up_closes_at(self):
         """The closing time as the organiser typed it, on the clock of the tournament's zone

@@ -1,6 +1,7 @@
 """Statistics of the hands: each player's wins, deal-ins, biggest hand and penalties; the
 tournament's biggest hands, most frequent fans, wins by seat wind and session figures; the
-geometry of a player's rank chart.
+referees' desk's figures by session (calls, waits, rulings); the geometry of a player's rank
+chart.
 
 Pure Python on plain rows, like the scoring and seating cores (no Django): ``selectors``
 reads the rows in a fixed number of queries and caches what this module returns under the
@@ -15,6 +16,7 @@ Definitions, which the pages' footnotes repeat:
   (``one_decimal``: half up, to one decimal).
 """
 
+import datetime
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -394,6 +396,111 @@ def tournament_statistics(hands: Iterable[HandRow]) -> TournamentStatistics:
             SessionFigures(session, len(tables), played, won, self_drawn, draws, fan)
             for session, (tables, played, won, self_drawn, draws, fan) in sorted(sessions.items())
         ),
+    )
+
+
+# --- the referees' desk ---------------------------------------------------------------
+
+
+class CallRow(NamedTuple):
+    """A call for a referee: when it was made, taken (None: not yet, or never) and resolved
+    by a ruling (None: open, or cancelled)."""
+
+    session: int
+    called_at: datetime.datetime
+    taken_at: datetime.datetime | None
+    resolved_at: datetime.datetime | None
+
+
+class RulingRow(NamedTuple):
+    session: int
+    gives_penalty: bool
+
+
+_MICROSECONDS = 1_000_000
+
+
+def median_seconds(durations: Sequence[datetime.timedelta]) -> int | None:
+    """The median of ``durations`` in whole seconds, rounded half up in integers (of 10 s
+    and 15 s, 13 s); None for none."""
+    if not durations:
+        return None
+    micro = sorted(duration // datetime.timedelta(microseconds=1) for duration in durations)
+    middle = len(micro) // 2
+    if len(micro) % 2:
+        return (2 * micro[middle] + _MICROSECONDS) // (2 * _MICROSECONDS)
+    return (micro[middle - 1] + micro[middle] + _MICROSECONDS) // (2 * _MICROSECONDS)
+
+
+def duration_text(seconds: int | None) -> str:
+    """A duration as a clock writes it: "4:05" (minutes and seconds), "1:02:30" from an
+    hour; "" for none."""
+    if seconds is None:
+        return ""
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+@dataclass(frozen=True)
+class DeskFigures:
+    """A session's calls for a referee and rulings."""
+
+    session: int
+    calls: int  # made, whatever became of them
+    resolved: int  # resolved by a ruling
+    median_wait: int | None  # seconds from the call until a referee took it
+    median_resolution: int | None  # seconds from the call until its ruling
+    rulings: int  # given, on a call or without one
+    penalties: int  # rulings that give a penalty
+
+    @property
+    def wait_text(self) -> str:
+        return duration_text(self.median_wait)
+
+    @property
+    def resolution_text(self) -> str:
+        return duration_text(self.median_resolution)
+
+
+def desk_statistics(
+    calls: Iterable[CallRow], rulings: Iterable[RulingRow]
+) -> tuple[DeskFigures, ...]:
+    """Each session's desk figures, for the sessions with a call or a ruling. The wait of a
+    call is until a referee took it, or until it was resolved when nobody took it first; a
+    call cancelled before anyone took it has no wait."""
+    # Session -> [calls, resolved, waits, times to resolve, rulings, penalties].
+    sessions: dict[int, list] = {}
+
+    def of(session: int) -> list:
+        return sessions.setdefault(session, [0, 0, [], [], 0, 0])
+
+    for call in calls:
+        figures = of(call.session)
+        figures[0] += 1
+        reached = call.taken_at or call.resolved_at
+        if reached is not None:
+            figures[2].append(reached - call.called_at)
+        if call.resolved_at is not None:
+            figures[1] += 1
+            figures[3].append(call.resolved_at - call.called_at)
+    for ruling in rulings:
+        figures = of(ruling.session)
+        figures[4] += 1
+        figures[5] += ruling.gives_penalty
+    return tuple(
+        DeskFigures(
+            session=session,
+            calls=made,
+            resolved=resolved,
+            median_wait=median_seconds(waits),
+            median_resolution=median_seconds(resolutions),
+            rulings=given,
+            penalties=penalties,
+        )
+        for session, (made, resolved, waits, resolutions, given, penalties) in sorted(
+            sessions.items()
+        )
     )
 
 

@@ -31,10 +31,13 @@ from simple_history.models import HistoricalRecords
 from tournament.history import audit
 from tournament.language.formatting import SEAT_LABELS
 from tournament.models import (
+    Appeal,
     DrawCommitment,
     Hand,
     Penalty,
     Player,
+    RefereeCall,
+    Ruling,
     Seat,
     SeatingPlan,
     Session,
@@ -64,6 +67,25 @@ HIDDEN_FIELDS = frozenset(
         # A commitment's secret stays off the log: the fairness page shows it once public.
         "secret_seed",
         "salt",
+        # The desk's: a call's one-time key; the call a ruling resolved and the ruling a
+        # penalty or an appeal carries (the subject names its table and hand); the offence's
+        # code (its words are listed); what an appeal changed (its ruling's row says); who
+        # called, lodged or decided, and when, which the log's columns say.
+        "key",
+        "call",
+        "ruling",
+        "offence",
+        "previous",
+        "called_by",
+        "called_by_device",
+        "lodged_by",
+        "decided_by",
+        "called_at",
+        "ruled_at",
+        "lodged_at",
+        "decided_at",
+        "ended_at",
+        "taken_at",
     }
 )
 # Said by the subject ("Hand 5, session 2 table 3"): not listed again with a row's values.
@@ -75,7 +97,9 @@ SUBJECT_FIELDS = {
     "hand": {"number"},
 }
 # Who made, confirmed or reopened a row, or referees a table: named by their account.
-USER_COLUMNS = ("referee_id", "confirmed_by_id", "entered_by_id", "reopened_by_id")
+USER_COLUMNS = ("referee_id", "confirmed_by_id", "entered_by_id", "reopened_by_id", "taken_by_id")
+# The players a row names by id.
+PLAYER_COLUMNS = ("player_id", "replaces_id", "offender_id", "beneficiary_id")
 # Large figures (the whole-tournament schedule): said to have changed, not spelled out.
 SUMMARISED_FIELDS = frozenset({"players", "groups", "sessions", "stats", "document", "drawn"})
 # Raised to revoke device links: the number means nothing to a reader.
@@ -100,6 +124,21 @@ FIELD_LABELS = {
     "fixed_sessions": gettext_lazy("sessions drawn before the plan"),
     "replans": gettext_lazy("re-plans"),
     "moved_seats": gettext_lazy("seats moved by re-plans"),
+}
+
+# A call's state, when it changes: what became of it.
+CALL_STATES = {
+    RefereeCall.TAKEN: gettext_lazy("taken by a referee"),
+    RefereeCall.RESOLVED: gettext_lazy("resolved"),
+    RefereeCall.CANCELLED: gettext_lazy("cancelled"),
+}
+# What the creation of a row is called, where "created" is not the word.
+CREATED = {
+    "hand": gettext_lazy("entered"),
+    "penalty": gettext_lazy("entered"),
+    "call": gettext_lazy("called"),
+    "ruling": gettext_lazy("given"),
+    "appeal": gettext_lazy("lodged"),
 }
 
 REASONS = {
@@ -128,6 +167,7 @@ EVENTS = {
         "device_link_version": (gettext_lazy("device link revoked"),) * 2,
     },
     "seat": {"player": (gettext_lazy("player changed"),) * 2},
+    "appeal": {"decided_at": (gettext_lazy("decided"), gettext_lazy("decision withdrawn"))},
     "commitment": {
         "public_value": (gettext_lazy("public value recorded"),) * 2,
         "revealed_at": (gettext_lazy("revealed by the draw"),) * 2,
@@ -229,12 +269,19 @@ def _sources(tournament: Tournament, where: ActivityFilter) -> dict[str, models.
     if players is not None:
         seats = seats.filter(Q(player_id__in=players) | Q(replaces_id__in=players))
 
+    rulings = _historical(Ruling).objects.filter(in_tables)
+    in_rulings = _any_in(
+        "ruling_id", rulings.values("id"), Ruling.objects.filter(in_tables).values("id")
+    )
     sources = {
         "table": tables["history"],
         "seat": seats,
         "hand": hands,
         "penalty": _historical(Penalty).objects.filter(in_hands),
         "reopening": _historical(TableReopening).objects.filter(in_tables),
+        "call": _historical(RefereeCall).objects.filter(in_tables),
+        "ruling": rulings,
+        "appeal": _historical(Appeal).objects.filter(in_rulings),
     }
     if where.table is None and where.player is None:
         sources["session"] = sessions["history"]
@@ -263,6 +310,9 @@ SOURCE_MODELS = {
     "penalty": Penalty,
     "reopening": TableReopening,
     "commitment": DrawCommitment,
+    "call": RefereeCall,
+    "ruling": Ruling,
+    "appeal": Appeal,
 }
 
 
@@ -342,20 +392,23 @@ class _Names:
     users: dict[int, str]
     players: dict[int, str]
     hands: dict[int, tuple[int, int]]  # hand id -> (number, table id)
+    rulings: dict[int, tuple[int | None, int]]  # ruling id -> (hand number, table id)
     tables: dict[int, tuple[int, int]]  # table id -> (number, session id)
     sessions: dict[int, int]  # session id -> number
     accounts: dict[int, dict[str, list[int]]]  # tournament's history id -> m2m user ids
 
     @classmethod
     def read(cls, rows: dict, previous: dict) -> "_Names":
-        user_ids, player_ids, hand_ids, table_ids = set(), set(), set(), set()
+        user_ids, player_ids, hand_ids, table_ids, ruling_ids = set(), set(), set(), set(), set()
         tournament_rows = []
         for (source, _history_id), row in [*rows.items(), *previous.items()]:
             user_ids.update(getattr(row, name, None) for name in USER_COLUMNS)
-            player_ids.update(getattr(row, name, None) for name in ("player_id", "replaces_id"))
+            player_ids.update(getattr(row, name, None) for name in PLAYER_COLUMNS)
             table_ids.add(row.id if source == "table" else getattr(row, "table_id", None))
             if source == "penalty":
                 hand_ids.add(row.hand_id)
+            if source == "appeal":
+                ruling_ids.add(row.ruling_id)
             if source == "tournament":
                 tournament_rows.append(row)
         accounts: dict = {}
@@ -367,7 +420,8 @@ class _Names:
                 accounts.setdefault(history_id, {}).setdefault(m2m_field.name, []).append(user_id)
                 user_ids.add(user_id)
         hands = _numbers(Hand, hand_ids, "table_id")
-        table_ids.update(table_id for _number, table_id in hands.values())
+        rulings = _ruling_places(ruling_ids)
+        table_ids.update(table_id for _number, table_id in [*hands.values(), *rulings.values()])
         tables = _numbers(Table, table_ids - {None}, "session_id")
         session_ids = {session_id for _number, session_id in tables.values()}
         sessions = {
@@ -381,7 +435,7 @@ class _Names:
         players = {
             player.pk: str(player) for player in Player.objects.filter(pk__in=player_ids - {None})
         }
-        return cls(users, players, hands, tables, sessions, accounts)
+        return cls(users, players, hands, rulings, tables, sessions, accounts)
 
 
 def _numbers(model, ids: set[int], parent: str | None) -> dict[int, tuple[int, int | None]]:
@@ -393,6 +447,17 @@ def _numbers(model, ids: set[int], parent: str | None) -> dict[int, tuple[int, i
     live = model.objects.filter(pk__in=ids).order_by().values_list(*columns)
     kept = _historical(model).objects.filter(id__in=ids).order_by().values_list(*columns)
     return {row[0]: (row[1], row[2] if parent else None) for row in live.union(kept)}
+
+
+def _ruling_places(ids: set[int]) -> dict[int, tuple[int | None, int]]:
+    """ruling id -> (its hand, its table id), live or deleted (one query, none without ids).
+    A ruling's table and hand never change."""
+    if not ids:
+        return {}
+    columns = ("id", "hand", "table_id")
+    live = Ruling.objects.filter(pk__in=ids).order_by().values_list(*columns)
+    kept = _historical(Ruling).objects.filter(id__in=ids).order_by().values_list(*columns)
+    return {pk: (hand, table_id) for pk, hand, table_id in live.union(kept)}
 
 
 def _table_words(names: _Names, table_id) -> dict:
@@ -430,7 +495,34 @@ def _subject(source: str, row, names: _Names) -> str:
             "hand": number,
             **_table_words(names, table_id),
         }
+    if source == "call":
+        words = _table_words(names, row.table_id)
+        if row.hand is None:
+            return _("Call for a referee, session %(session)s table %(table)s") % words
+        return _("Call for a referee about hand %(hand)s, session %(session)s table %(table)s") % {
+            "hand": row.hand,
+            **words,
+        }
+    if source == "ruling":
+        return _ruling_subject(names, row.hand, row.table_id)
+    if source == "appeal":
+        hand, table_id = names.rulings.get(row.ruling_id, (None, None))
+        return _ruling_subject(names, hand, table_id, appeal=True)
     return _("Reopening of session %(session)s table %(table)s") % _table_words(names, row.table_id)
+
+
+def _ruling_subject(names: _Names, hand, table_id, *, appeal: bool = False) -> str:
+    words = _table_words(names, table_id)
+    if hand is None:
+        if appeal:
+            return _("Appeal of a ruling, session %(session)s table %(table)s") % words
+        return _("Ruling, session %(session)s table %(table)s") % words
+    words["hand"] = hand
+    if appeal:
+        return _("Appeal of the ruling in hand %(hand)s, session %(session)s table %(table)s") % (
+            words
+        )
+    return _("Ruling in hand %(hand)s, session %(session)s table %(table)s") % words
 
 
 def _label(model, name: str) -> str:
@@ -442,6 +534,9 @@ def _shown(model, name: str, value, names: _Names) -> str:
     if value is None or value == "" or value == []:
         return ""
     model_field = model._meta.get_field(name)
+    if name == "penalty_kind":
+        # A ruling's penalty is paid as a sheet's is: in the sheet's words.
+        return str(dict(Penalty.KIND_CHOICES).get(value, value))
     if model_field.choices:
         return str(dict(model_field.flatchoices).get(value, value))
     if isinstance(model_field, models.ForeignKey):
@@ -512,7 +607,7 @@ def _changes(model, source: str, row, before, names: _Names) -> list[Change]:
 def _action(source: str, row, before) -> str:
     reason = REASONS.get(row.history_change_reason or "")
     if row.history_type == "+":
-        created = _("entered") if source in ("hand", "penalty") else _("created")
+        created = str(CREATED.get(source, _("created")))
         return f"{created} ({reason})" if reason else created
     if row.history_type == "-":
         return str(reason) if reason else _("deleted")
@@ -524,6 +619,8 @@ def _action(source: str, row, before) -> str:
             new = getattr(row, attname)
             if getattr(before, attname) != new:
                 said.append(str(when_set if new else when_cleared))
+        if source == "call" and before.state != row.state and row.state in CALL_STATES:
+            said.append(str(CALL_STATES[row.state]))
     if reason:
         said.append(str(reason))
     return ", ".join(said) if said else _("changed")

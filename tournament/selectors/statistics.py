@@ -1,12 +1,13 @@
 """The figures of the hands (``tournament.hall.statistics`` computes them from plain rows read
 here): a player's record, read each time in one query, and the tournament's figures, cached
-under the data version.
+under the data version; the referees' desk's, cached under the desk's version.
 """
 
 from dataclasses import dataclass
 
 from tournament.hall import statistics
-from tournament.models import Hand, Player, Seat
+from tournament.models import Hand, Player, RefereeCall, Ruling, Seat, TournamentVersion
+from tournament.selectors.desk import desk_version
 from tournament.selectors.lookups import cached, data_version
 from tournament.selectors.seating import ListedPlayer, PlayedTable, player_tables
 from tournament.selectors.standings import rank_history
@@ -142,3 +143,43 @@ def compute_tournament_figures(tournament) -> TournamentFigures:
         statistics=figures,
         biggest=tuple(ListedWin(hand, winners[hand.player]) for hand in figures.biggest),
     )
+
+
+def desk_figures(tournament, *, as_read: bool = False) -> tuple[statistics.DeskFigures, ...]:
+    """``compute_desk_figures``, cached under the desk's version (every call, ruling and
+    appeal raises it; a call raises no other); none, without a read, before the first.
+    ``as_read``: the version as read with the tournament (``lookups.versions``), for a
+    page, which writes nothing."""
+    if as_read:
+        try:
+            version = tournament.version.desk
+        except TournamentVersion.DoesNotExist:
+            version = 0
+    else:
+        version = desk_version(tournament.pk)
+    if not version:
+        return ()
+    key = f"mcr:desk-statistics:{tournament.pk}:{version}"
+    return cached(key, lambda: compute_desk_figures(tournament))
+
+
+def compute_desk_figures(tournament) -> tuple[statistics.DeskFigures, ...]:
+    """Each session's calls for a referee and rulings (``statistics.desk_statistics``): two
+    queries."""
+    calls = [
+        statistics.CallRow(
+            session, called_at, taken_at, ended_at if state == RefereeCall.RESOLVED else None
+        )
+        for session, called_at, taken_at, ended_at, state in RefereeCall.objects.filter(
+            table__session__tournament=tournament
+        )
+        .order_by()
+        .values_list("table__session__number", "called_at", "taken_at", "ended_at", "state")
+    ]
+    rulings = [
+        statistics.RulingRow(session, bool(kind))
+        for session, kind in Ruling.objects.filter(table__session__tournament=tournament)
+        .order_by()
+        .values_list("table__session__number", "penalty_kind")
+    ]
+    return statistics.desk_statistics(calls, rulings)

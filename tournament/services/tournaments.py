@@ -28,6 +28,7 @@ def tournament_create(
     seating_method: str = DEFAULT_SEATING_METHOD,
     separate_by: str = "",
     substitute_limit: int = DEFAULT_SUBSTITUTE_LIMIT,
+    appeal_minutes: int | None = None,
     review_draws: bool = False,
     sign_up_open: bool = False,
     sign_up_closes_at=None,
@@ -46,7 +47,8 @@ def tournament_create(
 ) -> Tournament:
     """A new tournament; ``substitute_limit`` is how many substitutes its federation counts
     (0 or more: seating more is allowed, with a warning). ``time_zone``: an IANA name, the
-    site's when None."""
+    site's when None. ``appeal_minutes``: how long after a session closes its rulings may
+    be appealed (the model's default, the rules' 30, when None)."""
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -70,6 +72,8 @@ def tournament_create(
         sign_up_review=sign_up_review,
         ema_qualifying=ema_qualifying,
     )
+    if appeal_minutes is not None:
+        tournament.appeal_minutes = appeal_minutes
     tournament.full_clean()
     referees = list(referees)
     with audit.acting(user=creator):
