@@ -59,6 +59,7 @@ PAGES_ONLY = frozenset(
         "calculator",
         "content_security_policy",
         "core_messages",
+        "desk",
         "device_links",
         "draw_page",
         "emails",
@@ -81,6 +82,7 @@ PAGES_ONLY = frozenset(
         "session_clock",
         "session_undo",
         "static_files",
+        "table_calls",
         "table_permissions",
         "table_referees",
     )

@@ -87,7 +87,7 @@ def test_calls_reach_the_desk_which_takes_and_resolves_them(
     # The wait counts up in the page.
     first = desk.find_element(By.CSS_SELECTOR, f"[data-call='{foul.pk}'] [data-called-at]")
     before = first.text
-    wait_for(desk, 3).until(
+    wait_for(desk, SHOWN_AT_LATEST).until(
         lambda d: (
             d.find_element(By.CSS_SELECTOR, f"[data-call='{foul.pk}'] [data-called-at]").text
             != before

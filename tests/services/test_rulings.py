@@ -285,3 +285,62 @@ def test_a_sheet_entered_whole_from_paper_carries_the_rulings_penalties(table, r
     )
     assert points(table, 2) == (0, -20, 0, 0)
     assert Penalty.objects.get(hand__table=table).ruling is not None
+
+
+def test_a_ruling_sent_twice_with_its_key_counts_its_penalty_once(table, referee, session_in_play):
+    services.hand_record(table=table, entry=HandEntry(number=1, outcome="draw"))
+    key = uuid.uuid4()
+    given = {
+        "table": table,
+        "referee": referee,
+        "hand": 1,
+        "decision": "False win.",
+        "offence": "false_win",
+        "penalty_kind": "to_each_other",
+        "penalty_points": 10,
+        "offender": seated(table, 1),
+        "key": key,
+    }
+    first = services.ruling_give(**given)
+    again = services.ruling_give(**given)
+    assert first.pk == again.pk
+    assert points(table, 1) == (10, -30, 10, 10)
+    other = session_in_play.tables.get(number=2)
+    with pytest.raises(ValidationError) as refused:
+        services.ruling_give(**{**given, "table": other, "offender": seated(other, 1)})
+    assert codes(refused.value) == {"ruling_key_reused"}
+
+
+def test_a_player_a_ruling_penalised_keeps_their_seat(table, referee, tournament):
+    late = seated(table, 3)
+    services.ruling_give(
+        table=table,
+        referee=referee,
+        hand=1,
+        decision="Late by ten minutes.",
+        offence="lateness",
+        penalty_kind="deducted",
+        penalty_points=10,
+        offender=late,
+    )
+    substitute = services.player_save(
+        tournament=tournament, number=99, name="Sub", is_substitute=True
+    )
+    with pytest.raises(ValidationError) as refused:
+        services.seat_replace(seat=Seat.objects.get(table=table, seat=3), player=substitute)
+    assert codes(refused.value) == {"player_in_a_ruling"}
+    assert seated(table, 3) == late
+
+
+def test_a_session_a_referee_was_called_in_is_not_taken_back_to_drawn(table, session_in_play):
+    services.call_make(table=table, reason="time")
+    with pytest.raises(ValidationError) as refused:
+        services.session_open_undo(session=session_in_play)
+    assert codes(refused.value) == {"undo_refused"}
+    assert "a referee was called" in refused.value.messages[0]
+
+
+def test_seats_changed_raise_the_desks_version(table, session_in_play):
+    before = desk_version(table.session.tournament_id)
+    services.table_seats_swap(table=table, first=0, second=1, user=None)
+    assert desk_version(table.session.tournament_id) == before + 1

@@ -111,6 +111,31 @@ def test_another_tournaments_things_are_not_found(personas, desk, other_tourname
     assert personas["referee"].get(desk["urls"]["choose"] + "?table=1-99").status_code == 404
 
 
+def test_ids_guessed_from_another_tournaments_desk_find_nothing(personas, desk, other_tournament):
+    """Another tournament's referee, on their own tournament's desk, with this one's ids: 404
+    for each, and nothing changes."""
+    own = other_tournament.slug
+    stranger = personas["other_referee"]
+    call, ruling = desk["call"], desk["ruling"]
+    appeal = services.appeal_lodge(ruling=ruling, user=None, grounds="No warning.")
+    for name, pk in (
+        ("desk_call_take", call.pk),
+        ("desk_call_resolve", call.pk),
+        ("desk_appeal", ruling.pk),
+        ("desk_appeal_decide", appeal.pk),
+    ):
+        address = reverse(name, args=[own, pk])
+        assert stranger.get(address).status_code in (403, 404, 405), name
+        assert stranger.post(address, {"decision": "upheld", "grounds": "x"}).status_code in (
+            403,
+            404,
+        ), name
+    call.refresh_from_db()
+    appeal.refresh_from_db()
+    assert (call.state, appeal.decision) == ("called", "")
+    assert not Ruling.objects.filter(call=call).exists()
+
+
 @pytest.mark.parametrize(("persona", "expected"), READABLE)
 def test_taking_a_call_by_persona(personas, desk, organiser, referee, persona, expected):
     response = personas[persona].post(desk["urls"]["take"])

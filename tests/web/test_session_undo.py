@@ -80,7 +80,7 @@ def test_opening_undone_by_the_organiser_only(everyone, drawn):
     services.session_open(session=Session.objects.get(pk=drawn.pk))
     assert undo_cell(organiser) == (
         "Undo open for play Back to drawn, the clock stopped: allowed while no hand is "
-        "entered at any table."
+        "entered at any table and no referee was called to one."
     )
     page = refused_to_all_but_the_organiser(everyone, drawn, "session_open_undo")
     assert "Opening undone: session 1 is drawn, not in play." in page

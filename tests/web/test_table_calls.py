@@ -327,6 +327,10 @@ def test_we_disagree_calls_about_the_hand_and_blocks_the_confirmation(clients, r
     assert "A referee's call at this table is open (hands: 2)" in told
     assert not table(1).is_confirmed
     services.ruling_give(table=table(1), referee=referee, decision="The draw stands", call=call)
+    # The review shown again with that key (Back): nothing new is called, and it says so.
+    again = client.post(form.attrs["action"], data, follow=True)
+    assert "made before and is resolved: nothing new was called" in again.content.decode()
+    assert RefereeCall.objects.count() == 1
     done = client.post(confirm, reviewed(client, confirm, record_missing_as_not_played="on"))
     assert done.status_code == 302
     assert table(1).is_confirmed
@@ -363,8 +367,11 @@ def test_a_players_bad_call_is_told_beside_its_field(play):
     token, _player = seated_token()
     response = Client().post(reverse("player_link_call", args=[token]), call_data(hand="17"))
     assert response.status_code == 200
-    assert "A hand number is 1 to 16." in html.parse(response.content).one("#field-hand").text()
+    page = html.parse(response.content)
+    assert "A hand number is 1 to 16." in page.one("#field-hand").text()
     assert RefereeCall.objects.count() == 0
+    # Shown at the call's address, the page still asks its own address for news.
+    assert page.one("#own-live").attrs["hx-get"] == reverse("player_link", args=[token])
 
 
 def test_a_player_without_a_table_in_play_sees_no_button_and_calls_nothing(tournament):
@@ -408,7 +415,7 @@ def test_the_panel_in_chinese(clients):
     services.call_make(table=table(1), key=uuid.uuid4(), reason="time")
     response = clients["tablet"].get(url("table_calls", 1, 1), HTTP_ACCEPT_LANGUAGE="zh-hans")
     text = html.parse(response.content).text()
-    assert "裁判呼叫" in text
+    assert "呼叫裁判" in text
     assert "已呼叫" in text
     english = clients["tablet"].get(url("table_calls", 1, 1), HTTP_ACCEPT_LANGUAGE="en")
     assert english["ETag"] != response["ETag"]

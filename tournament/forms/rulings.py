@@ -2,6 +2,8 @@
 decided. The services check every rule; these say what a field holds and offer the rules'
 usual penalties beside the offence (``models.OFFENCES``)."""
 
+import uuid
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -109,6 +111,8 @@ class RulingForm(_PenaltyFields):
         widget=forms.Textarea(attrs={"rows": 3}),
         error_messages={"required": _("Write the decision.")},
     )
+    # The form's one-time key: a ruling sent twice is stored once (``services.ruling_give``).
+    key = forms.UUIDField(widget=forms.HiddenInput, required=False)
     field_order = [
         "hand",
         "players",
@@ -124,6 +128,8 @@ class RulingForm(_PenaltyFields):
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, players=players, **kwargs)
         self.fields["players"].choices = _player_choices(players)
+        # A form drawn afresh gets a key of its own; one sent back keeps the key it carried.
+        self.fields["key"].initial = uuid.uuid4()
 
     def ruling(self) -> dict:
         """The ruling as ``services.ruling_give`` takes it (without the table and referee)."""
@@ -134,6 +140,7 @@ class RulingForm(_PenaltyFields):
             "offence": data.get("offence") or "",
             "offence_text": data.get("offence_text") or "",
             "decision": data.get("decision") or "",
+            "key": data.get("key"),
             **self.penalty(),
         }
 

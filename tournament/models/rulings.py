@@ -193,6 +193,9 @@ class Ruling(models.Model):
         verbose_name=_("referee"),
     )
     ruled_at = models.DateTimeField(_("ruled at"), default=timezone.now)
+    # The one-time key of the form the ruling was given with: sent again (a double tap, Back
+    # then send), it is the ruling stored the first time, its penalty counted once.
+    key = models.UUIDField(unique=True, null=True, blank=True)
     history = TournamentHistory()
 
     class Meta:

@@ -8,8 +8,9 @@ place: the tournament page offers each undo by them, and the services refuse by 
   cannot be called back, and the players it told would find the draw gone from their pages.
   The seat e-mails not sent yet are dropped with the undo (the page says how many).
 - *Open for play* is undone (the session back to drawn, its clock stopped) while no hand is
-  entered at any of its tables: a table confirmed has its hands too, its not-played ones
-  included. The check-in and the tables' extra time do not depend on the opening: they stay.
+  entered at any of its tables (a table confirmed has its hands too, its not-played ones
+  included) and no referee was called to one (the call is on the record). The check-in and
+  the tables' extra time do not depend on the opening: they stay.
 - *Close session* is undone (the session in play again, its tables still confirmed) while
   no other session has been drawn or opened since it closed: a draw made after the close
   was made from its results, and a session opened after it means the hall has moved on.
@@ -22,7 +23,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.models import Hand, OutgoingEmail, Session
+from tournament.models import Hand, OutgoingEmail, RefereeCall, Ruling, Session
 
 # What each undo does and while it is allowed, said beside its button.
 RULES = {
@@ -31,7 +32,8 @@ RULES = {
         "for play, while no seat e-mail has been sent."
     ),
     "open": gettext_lazy(
-        "Back to drawn, the clock stopped: allowed while no hand is entered at any table."
+        "Back to drawn, the clock stopped: allowed while no hand is entered at any table "
+        "and no referee was called to one."
     ),
     "close": gettext_lazy(
         "In play again, the tables still confirmed: allowed while no other session has "
@@ -81,6 +83,9 @@ def with_undo_facts(sessions: QuerySet) -> QuerySet:
     )
     return sessions.annotate(
         undo_hands=Exists(Hand.objects.filter(table__session=OuterRef("pk"))),
+        # A call for a referee (and so any ruling) is play under way too: on the record.
+        undo_called=Exists(RefereeCall.objects.filter(table__session=OuterRef("pk")))
+        | Exists(Ruling.objects.filter(table__session=OuterRef("pk"))),
         undo_told=_seat_emails(told=True),
         undo_unsent=_seat_emails(told=False),
         undo_moved_on=Exists(since_closed.exclude(pk=OuterRef("pk"))),
@@ -98,7 +103,11 @@ def session_undo(session: Session, *, review_draws: bool) -> SessionUndo | None:
         )
         return SessionUndo("close", refusal)
     if session.opened_at is not None:
-        refusal = _("No longer: hands are entered.") if session.undo_hands else ""
+        refusal = ""
+        if session.undo_hands:
+            refusal = _("No longer: hands are entered.")
+        elif session.undo_called:
+            refusal = _("No longer: a referee was called to one of its tables.")
         return SessionUndo("open", refusal)
     if session.published_at is not None and review_draws:
         refusal = ""

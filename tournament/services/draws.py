@@ -4,6 +4,7 @@ import json
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
@@ -11,7 +12,7 @@ from simple_history.utils import bulk_create_with_history
 from tournament import models, seating
 from tournament.history import audit
 from tournament.language.translated import core_error
-from tournament.models import Hand, Player, Seat, SeatingPlan, Session, Table, Tournament
+from tournament.models import Hand, Player, Ruling, Seat, SeatingPlan, Session, Table, Tournament
 from tournament.seating import modes, replacements
 from tournament.seating.draw import SeatAssignment
 from tournament.seating.published import (
@@ -414,6 +415,21 @@ def seat_replace(*, seat: Seat, player: Player) -> Seat:
         )
     if player.tournament_id != seat.session.tournament_id or not player.is_active:
         raise refused("player", _("Choose an active player."), "player_not_active")
+    if (
+        Ruling.objects.filter(table=seat.table)
+        .exclude(penalty_kind="")
+        .filter(Q(offender=seat.player) | Q(beneficiary=seat.player))
+        .exists()
+    ):
+        # The penalty follows its player: with them gone, their hand could not be settled.
+        raise ValidationError(
+            _(
+                "A ruling at table %(t)s gives a penalty that names %(name)s: they keep their "
+                "seat (an appeal may withdraw the penalty first)."
+            )
+            % {"t": seat.table.number, "name": seat.player.name},
+            code="player_in_a_ruling",
+        )
     if Seat.objects.filter(session=seat.session, player=player).exists():
         raise refused(
             "player",

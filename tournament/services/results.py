@@ -85,6 +85,8 @@ def tournament_touch(tournament_id: int, *, seating: bool = True, standings: boo
     raised = {"number": F("number") + 1}
     if seating:
         raised["seating"] = F("seating") + 1
+        # The desk names the players at each table: who sits where is on it too.
+        raised["desk"] = F("desk") + 1
     if seating or standings:
         raised["standings"] = new_standings_stamp()
     if not TournamentVersion.objects.filter(tournament_id=tournament_id).update(**raised):

@@ -325,6 +325,7 @@ def ruling_give(
     offender: Player | None = None,
     beneficiary: Player | None = None,
     call: RefereeCall | None = None,
+    key: uuid.UUID | None = None,
 ) -> Ruling:
     """A ruling at ``table``, resolving ``call`` if given (its hand, unless another is
     named): the offence (a code of ``models.OFFENCES``, ``"other"`` with its words, or none),
@@ -334,8 +335,20 @@ def ruling_give(
     hand service (its revision names the ruling), a hand not yet entered carries it once
     entered. A penalty needs the table open for entry; a ruling without one may be recorded
     after the table is confirmed.
+
+    ``key`` is the one-time key of the form the ruling was given with: given again, it is
+    the ruling stored the first time (its penalty counted once), never a second one.
     """
     table = locked_table(table, with_session=True)
+    if key is not None:
+        stored = Ruling.objects.filter(key=key).first()
+        if stored is not None:
+            if stored.table_id != table.pk:
+                raise ValidationError(
+                    _("This form was already used for another table: open it again."),
+                    code="ruling_key_reused",
+                )
+            return stored
     if call is not None:
         call = _locked_call(call)
         if call.table_id != table.pk:
@@ -398,6 +411,7 @@ def ruling_give(
             offence_text=offence_text,
             decision=decision,
             referee=referee,
+            key=key,
             **penalty,
         )
         ruling.players.set(concerned.values())

@@ -4,6 +4,7 @@ table's pages, by account or by table device link, and the pages a signed token 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING
@@ -13,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
@@ -223,3 +225,14 @@ def roles(request, tournament) -> dict:
         "is_organiser": is_organiser(request.user, tournament),
         "is_referee": is_referee(request.user, tournament),
     }
+
+
+def reader_tag(request) -> str:
+    """Who a part's ETag is for: the account or the tablet, and its CSRF secret. A part with
+    a form carries the reader's token, which another login (in another tab, by another
+    account) replaces: an answer "not changed" would leave the old token in the page, and its
+    buttons refused."""
+    get_token(request)  # the secret this response's forms are signed with
+    secret = request.META.get("CSRF_COOKIE", "")
+    who = getattr(request, "device_link", "") or str(request.user.pk or "")
+    return hashlib.sha256(f"{who}|{secret}".encode()).hexdigest()[:16]

@@ -39,6 +39,7 @@ from tournament.views.common import (
     found_or_404,
     get_table,
     page,
+    reader_tag,
     tournament_page,
 )
 
@@ -47,11 +48,12 @@ POLL_MS = 2000
 
 
 def _calls_etag(request, tournament) -> str:
-    """The open calls' ETag: the desk's version, the language and the reader's role (what
-    the part shows depends on nothing else)."""
+    """The open calls' ETag: the desk's version, the language, the reader's role and who
+    reads with which form token (``reader_tag``): what the part shows depends on nothing
+    else."""
     role = "organiser" if is_organiser(request.user, tournament) else "referee"
     version = desk_selectors.desk_version(tournament.pk)
-    return f'"desk-{tournament.pk}-{version}-{get_language()}-{role}"'
+    return f'"desk-{tournament.pk}-{version}-{get_language()}-{role}-{reader_tag(request)}"'
 
 
 def _calls_context(tournament) -> dict:

@@ -21,6 +21,7 @@ from tournament.selectors.desk import call_panel, table_call, table_calls_tag
 from tournament.views.common import (
     entering_user,
     found_or_404,
+    reader_tag,
     roles,
     table_access,
     table_entry_required,
@@ -59,7 +60,7 @@ def table_calls(request, slug, number, table):
     tournament, table = table_access(request, slug, number, table)
     if request.method == "POST":
         return _call_make(request, tournament, table)
-    tag = quote_etag(table_calls_tag(table, get_language()))
+    tag = quote_etag(f"{table_calls_tag(table, get_language())}-{reader_tag(request)}")
     unchanged = get_conditional_response(request, etag=tag)
     if unchanged is not None:
         return unchanged
@@ -105,7 +106,14 @@ def _call_make(request, tournament, table):
             "form": form,
         }
         return render(request, "referee/call.html", context)
-    if call.reason == "dispute":
+    if not call.is_open:
+        # The form's key was sent before (a page shown again): that call, ended since.
+        messages.warning(
+            request,
+            _("This call was made before and is %(state)s: nothing new was called.")
+            % {"state": call.get_state_display().lower()},
+        )
+    elif call.reason == "dispute":
         messages.success(
             request,
             _("A referee is called about hand %(n)s: the table is confirmed once it is resolved.")

@@ -29,6 +29,10 @@
     if (key && window.crypto) key.value = newKey();
   }
   document.querySelectorAll("[data-call-form]").forEach(freshKey);
+  // A page the browser shows again from its memory (Back) runs no script: new keys then too.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) document.querySelectorAll("[data-call-form]").forEach(freshKey);
+  });
 
   var queueEl = document.querySelector("[data-calls-queue]");
   var panelOf = function () { return document.querySelector("[data-calls-panel][data-calls-url]"); };
