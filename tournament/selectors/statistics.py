@@ -147,7 +147,8 @@ def compute_tournament_figures(tournament) -> TournamentFigures:
 
 def desk_figures(tournament, *, as_read: bool = False) -> tuple[statistics.DeskFigures, ...]:
     """``compute_desk_figures``, cached under the desk's version (every call, ruling and
-    appeal raises it; a call raises no other); none, without a read, before the first.
+    appeal raises it, and every change of who sits where); none, without a read, while it
+    was never raised.
     ``as_read``: the version as read with the tournament (``lookups.versions``), for a
     page, which writes nothing."""
     if as_read:
