@@ -237,17 +237,20 @@ def hundred_tables(server, database, tokens, minute: float, rng) -> None:
                 "-c",
                 "import json\nfrom tournament.models import RefereeCall\n"
                 "print(json.dumps([[c.pk, c.table.number, c.called_at.timestamp()] for c in "
-                "RefereeCall.objects.select_related('table')]))",
+                "RefereeCall.objects.filter(state__in=RefereeCall.OPEN).select_related('table')]))",
             )
             .strip()
             .splitlines()[-1]
         )
         failed = sum(1 for status, _ms in posts if status not in (200, 201, 302))
-        print(f"    the tablets' posts: {figures('POST table_calls', [ms for _s, ms in posts])}")
-        print(f"    posts refused or unanswered: {failed}")
+        said = [
+            f"    the tablets' posts: {figures('POST table_calls', [ms for _s, ms in posts])}",
+            f"    posts refused or unanswered: {failed}",
+        ]
     else:
         how = "made through services.call_make (this checkout has no table_calls address)"
         made = make_calls(database, plan)
+        said = []
     for pk, _table, at in made:
         made_at[pk] = at
     # The last calls' polls, then one more round.
@@ -256,6 +259,8 @@ def hundred_tables(server, database, tokens, minute: float, rng) -> None:
     for poller in pollers:
         poller.join()
     print(f"(b) {len(tokens)} tables, one call each within {minute:.0f} s, {how}; 3 desks polling")
+    for line in said:
+        print(line)
     pollers[0].poll("")
     shown = [int(pk) for pk in CALL_ROW.findall(pollers[0].last)]
     once = len(shown) == len(set(shown)) and set(shown) == set(made_at)
