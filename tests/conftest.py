@@ -50,7 +50,8 @@ DATABASE_FIXTURES = frozenset(
 # its second database leaves them out for time (about a minute). The web tests that lean on
 # the database itself stay in that run: random posts (column sizes, constraints), lists
 # sorted, searched, counted or ordered by name, imports, downloads, statistics, withdrawals,
-# check-in, the activity log, the pages kept in the shared cache, concurrent saves.
+# check-in, the activity log, the pages kept in the shared cache, concurrent saves. (The
+# record of fouls is sorted in memory, its selector tested on both: tests/selectors.)
 PAGES_ONLY = frozenset(
     f"tests/web/test_{name}.py"
     for name in (
@@ -76,6 +77,7 @@ PAGES_ONLY = frozenset(
         "players",
         "public",
         "publish",
+        "record_of_fouls",
         "referee",
         "seat_change",
         "seating_methods",
