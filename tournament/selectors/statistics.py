@@ -1,13 +1,12 @@
 """The figures of the hands (``tournament.hall.statistics`` computes them from plain rows read
 here): a player's record, read each time in one query, and the tournament's figures, cached
-under the data version; the referees' desk's, cached under the desk's version.
+under the data version; the referees' desk's, read each time (two small queries).
 """
 
 from dataclasses import dataclass
 
 from tournament.hall import statistics
-from tournament.models import Hand, Player, RefereeCall, Ruling, Seat, TournamentVersion
-from tournament.selectors.desk import desk_version
+from tournament.models import Hand, Player, RefereeCall, Ruling, Seat
 from tournament.selectors.lookups import cached, data_version
 from tournament.selectors.seating import ListedPlayer, PlayedTable, player_tables
 from tournament.selectors.standings import rank_history
@@ -145,28 +144,10 @@ def compute_tournament_figures(tournament) -> TournamentFigures:
     )
 
 
-def desk_figures(tournament, *, as_read: bool = False) -> tuple[statistics.DeskFigures, ...]:
-    """``compute_desk_figures``, cached under the desk's version (every call, ruling and
-    appeal raises it, and every change of who sits where); none, without a read, while it
-    was never raised.
-    ``as_read``: the version as read with the tournament (``lookups.versions``), for a
-    page, which writes nothing."""
-    if as_read:
-        try:
-            version = tournament.version.desk
-        except TournamentVersion.DoesNotExist:
-            version = 0
-    else:
-        version = desk_version(tournament.pk)
-    if not version:
-        return ()
-    key = f"mcr:desk-statistics:{tournament.pk}:{version}"
-    return cached(key, lambda: compute_desk_figures(tournament))
-
-
-def compute_desk_figures(tournament) -> tuple[statistics.DeskFigures, ...]:
+def desk_figures(tournament) -> tuple[statistics.DeskFigures, ...]:
     """Each session's calls for a referee and rulings (``statistics.desk_statistics``): two
-    queries."""
+    small queries on each read, the calls and the rulings being few (no cache of their own:
+    a page of a thousand players' event reads a few hundred rows)."""
     calls = [
         statistics.CallRow(
             session, called_at, taken_at, ended_at if state == RefereeCall.RESOLVED else None

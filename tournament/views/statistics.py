@@ -1,7 +1,7 @@
 """The tournament's statistics page: biggest hands, most frequent fans, wins by seat wind,
 the sessions' figures and the referees' desk's. Anyone may read it; the figures are cached
-under the tournament's version (``tournament_figures``), the desk's under its own
-(``desk_figures``)."""
+under the tournament's version (``tournament_figures``); the desk's are read each time
+(``desk_figures``: two small queries)."""
 
 from django.views.decorators.http import require_safe
 
@@ -17,5 +17,5 @@ def statistics_page(request, slug):
         "statistics/tournament.html",
         tournament,
         figures=tournament_figures(tournament),
-        desk=desk_figures(tournament, as_read=True),
+        desk=desk_figures(tournament),
     )
