@@ -12,6 +12,7 @@ from tournament import seating
 from tournament.scoring import __main__ as scoring_cli
 from tournament.scoring import calculator, claims, notation
 from tournament.scoring.hand import Meld, WinningHand
+from tournament.scoring.rules import Rules, validate_rules
 from tournament.scoring.settlement import HandResult, Outcome, Penalty, PenaltyKind, validate_hand
 from tournament.seating import modes, pairings, published, replan, seats
 
@@ -49,6 +50,19 @@ class Case:
 
 
 CASES = [
+    # rules: the options a tournament plays
+    Case(
+        "kong_reading",
+        lambda: validate_rules(Rules(melded_and_concealed_kong=4)),
+        "kong_reading_invalid",
+        "one melded and one concealed kong score 3, 5 or 6 points",
+    ),
+    Case(
+        "minimum_fan",
+        lambda: validate_rules(Rules(minimum_fan=0)),
+        "minimum_fan_invalid",
+        "the minimum is a whole number of fan from 1 to 88",
+    ),
     # notation: tiles and melds of a hand built in code
     Case(
         "tile_in_concealed",
@@ -677,6 +691,12 @@ CASES = [
         lambda: validate_hand(win(fan=None)),
         "fan_required",
         "A win needs the winner's fan.",
+    ),
+    Case(
+        "flowers_not_played",
+        lambda: validate_hand(win(flowers=2), Rules(flowers=False)),
+        "flowers_not_played",
+        "This tournament plays without flowers; got 2.",
     ),
     Case(
         "fan_invalid",

@@ -149,6 +149,10 @@ def played(transactional_db, tournament, organiser, referee):
     appeal = services.appeal_lodge(ruling=ruling, user=referee, grounds="Not exposed.")
     services.appeal_decide(appeal=appeal, user=organiser, decision="upheld")
     services.call_make(table=table, reason="time", user=referee)
+    # The rules changed after play started, with the reason kept.
+    services.rules_change(
+        tournament=tournament, user=organiser, reason="A 6-fan minimum.", minimum_fan=6
+    )
     # The timetable and the check-in of session 3: one player checked in at the desk.
     services.session_times_set(tournament=tournament, starts={3: timezone.now()})
     services.check_in_open(tournament=tournament, number=3)

@@ -13,6 +13,7 @@ from tournament.scoring import calculator, settlement
 from tournament.scoring.calculator import ExcludedFan, FanCount, Scored, score
 from tournament.scoring.fans import FANS
 from tournament.scoring.hand import ALL_TILES, HandError, Meld, WinningHand
+from tournament.scoring.rules import Rules
 from tournament.scoring.settlement import HandResult, Outcome, SettlementError, settle_hand
 
 # --- Building hands ------------------------------------------------------------------------
@@ -708,10 +709,10 @@ def _settles(scored: Scored) -> bool:
 
 
 def test_the_eight_fan_minimum_is_settlements():
-    # One minimum, settlement's: the calculator calls a hand valid exactly when settlement
+    # One minimum, the rules': the calculator calls a hand valid exactly when settlement
     # accepts its fan, just below and at the minimum, flowers never counting.
-    assert calculator.MIN_FAN is settlement.MIN_FAN
-    assert not hasattr(calculator, "MIN_POINTS")
+    assert Rules().minimum_fan == settlement.MIN_FAN
+    assert not hasattr(calculator, "MIN_POINTS") and not hasattr(calculator, "MIN_FAN")
     seven = score(hand("234m 456p 678s 22s 23p", "4p"))  # 2 + 2 + 2 + 1
     assert (seven.total_without_flowers, seven.valid) == (settlement.MIN_FAN - 1, False)
     flowers = score(hand("234m 456p 678s 22s 23p", "4p", flowers=3))  # flowers do not count
@@ -720,6 +721,9 @@ def test_the_eight_fan_minimum_is_settlements():
     assert (eight.total_without_flowers, eight.valid) == (settlement.MIN_FAN, True)
     for scored in (seven, flowers, eight):
         assert scored.valid == _settles(scored)
+    # A tournament's lower minimum makes the seven-fan hand a win.
+    six = Rules(minimum_fan=6)
+    assert score(hand("234m 456p 678s 22s 23p", "4p"), six).valid
 
 
 def test_score_arrangements_lists_every_arrangement_and_score_keeps_one_worth_most():

@@ -26,6 +26,7 @@ from tournament.scoring import (
     validate_hand,
 )
 from tournament.scoring import settlement as settlement_module
+from tournament.scoring.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "scoring.md"
@@ -400,11 +401,44 @@ def test_penalties_may_be_given_as_a_list():
     assert settle_hand(hand).points == (-5, 0, 0, 0)
 
 
+# Hands the seed reading settles and a tournament's options refuse.
+INVALID_UNDER_RULES = [
+    ("flowers_not_played", self_drawn(P1, fan=8, flowers=1), Rules(flowers=False)),
+    ("fan_below_minimum", self_drawn(P1, fan=11), Rules(minimum_fan=12)),
+]
+
+
+@pytest.mark.parametrize(("code", "hand", "rules"), INVALID_UNDER_RULES)
+def test_the_tournaments_options_refuse_what_the_seed_reading_settles(code, hand, rules):
+    settle_hand(hand)
+    with pytest.raises(SettlementError) as caught:
+        settle_hand(hand, rules)
+
+    assert caught.value.code == code
+    assert caught.value.field == ERROR_CODES[code]
+
+
+def test_a_lower_minimum_settles_a_hand_the_seed_reading_refuses():
+    hand = discard(P2, P4, fan=6)
+    with pytest.raises(SettlementError):
+        settle_hand(hand)
+
+    # 8 base from each loser, the discarder also the 6 fan.
+    assert settle_hand(hand, Rules(minimum_fan=6)).points == (-8, 30, -8, -14)
+
+
+def test_without_flowers_a_win_without_them_settles_as_before():
+    hand = self_drawn(P3, fan=9)
+
+    assert settle_hand(hand, Rules(flowers=False)) == settle_hand(hand)
+
+
 def test_every_error_code_is_tested():
     tested = (
         {code for code, _ in INVALID_HANDS}
         | {code for code, _ in INVALID_PENALTIES}
         | {"penalised_player_cannot_win"}
+        | {code for code, _hand, _rules in INVALID_UNDER_RULES}
     )
 
     assert tested == set(ERROR_CODES)

@@ -473,6 +473,10 @@ def test_every_write_raises_the_tournaments_version(tournament, organiser, refer
         "tournament_update",
         lambda: services.tournament_update(tournament=tournament, name="Spring Open II"),
     )
+    step(
+        "rules_change",
+        lambda: services.rules_change(tournament=tournament, reason="Six.", minimum_fan=6),
+    )
     assert [name for name, raised in steps if not raised] == []
     # Every write service is in the walk above: a new one has to be added to it.
     assert {name for name, _raised in steps} == set(services.__all__) - NOT_WRITES
@@ -506,6 +510,11 @@ NOT_WRITES = {
     "desk_touch",
     "AbsentSeatChoice",
     "absent_field",
+    # The rules' fields, a profile's options, a tournament's options, whether play started.
+    "RULE_FIELDS",
+    "play_started",
+    "profile_options",
+    "rule_options",
     "HandEntry",
     "HandRefused",
     "ImportOutcome",

@@ -22,6 +22,7 @@ from tournament.models.people import (
     Series,
     parse_place_points,
 )
+from tournament.models.rules import RuleChange
 from tournament.models.rulings import OFFENCES, Appeal, RefereeCall, Ruling
 from tournament.models.sign_ups import SignUp
 from tournament.models.tasks import ScheduledJob, TaskWorker
@@ -29,9 +30,12 @@ from tournament.models.tournaments import (
     DEFAULT_SEATING_METHOD,
     DEFAULT_SUBSTITUTE_LIMIT,
     DEFAULT_TIEBREAK_ORDER,
+    KONG_READING_CHOICES,
     PLAYER_FIELDS,
+    RULE_PROFILE_CHOICES,
     SEATING_METHOD_CHOICES,
     SEPARATE_BY_CHOICES,
+    SESSION_END_CHOICES,
     TIEBREAK_CHOICES,
     Player,
     Seat,
@@ -40,6 +44,7 @@ from tournament.models.tournaments import (
     Tournament,
     TournamentVersion,
     default_time_zone,
+    preset_json,
     validate_tiebreak_order,
 )
 
@@ -47,12 +52,15 @@ __all__ = [
     "DEFAULT_SEATING_METHOD",
     "DEFAULT_SUBSTITUTE_LIMIT",
     "DEFAULT_TIEBREAK_ORDER",
+    "KONG_READING_CHOICES",
     "OFFENCES",
     "PLAYER_FIELDS",
     "PLAYER_IMPORT_ACTIVE",
+    "RULE_PROFILE_CHOICES",
     "SEATING_METHOD_CHOICES",
     "SEPARATE_BY_CHOICES",
     "SERIES_RULE_CHOICES",
+    "SESSION_END_CHOICES",
     "TIEBREAK_CHOICES",
     "Appeal",
     "CheckIn",
@@ -67,6 +75,7 @@ __all__ = [
     "Player",
     "PlayerImport",
     "RefereeCall",
+    "RuleChange",
     "Ruling",
     "ScheduledJob",
     "ScheduledSession",
@@ -82,5 +91,6 @@ __all__ = [
     "TournamentVersion",
     "default_time_zone",
     "parse_place_points",
+    "preset_json",
     "validate_tiebreak_order",
 ]

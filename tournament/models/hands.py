@@ -10,7 +10,8 @@ from tournament.history.audit import TournamentHistory
 from tournament.language.formatting import SEAT_LABELS
 from tournament.models.tournaments import SEAT_CHOICES, Table
 from tournament.models.validators import one_line_field, validate_multi_line
-from tournament.scoring import MAX_FLOWERS, MIN_FAN, Outcome, PenaltyKind
+from tournament.scoring import MAX_FLOWERS, Outcome, PenaltyKind
+from tournament.scoring.rules import LOWEST_MINIMUM_FAN
 from tournament.seating import HANDS_PER_SESSION
 
 
@@ -80,7 +81,8 @@ class Hand(models.Model):
                         outcome__in=[Outcome.SELF_DRAWN, Outcome.DISCARD],
                         winner__isnull=False,
                         winner__lte=3,
-                        fan__gte=MIN_FAN,
+                        # The tournament's minimum is the hand service's to check.
+                        fan__gte=LOWEST_MINIMUM_FAN,
                     )
                     | Q(
                         outcome__in=[Outcome.DRAW, Outcome.NOT_PLAYED],

@@ -43,6 +43,15 @@ OFFENCES = (
         (20,),
         _("Claimed a win while not ready (诈和)"),
     ),
+    # Two the EMA's regulations name: a false claim of a chow, pung or kong, and a hand counted
+    # before its winning tile was taken.
+    Offence("false_claim", PenaltyKind.DEDUCTED.value, (10,), _("False claim of a set")),
+    Offence(
+        "tile_not_taken",
+        PenaltyKind.DEDUCTED.value,
+        (10,),
+        _("Counted the hand before taking the winning tile"),
+    ),
     Offence(
         "exposed_tiles", PenaltyKind.TO_ONE.value, range(5, 61), _("Exposed another player's tiles")
     ),
@@ -55,6 +64,34 @@ OFFENCES = (
     Offence("lateness", PenaltyKind.DEDUCTED.value, (10, 20), _("Lateness")),
 )
 OFFENCE_BY_CODE = {offence.code: offence for offence in OFFENCES}
+
+
+def penalty_presets_error(presets) -> str | None:
+    """Why a tournament's penalty presets (``Tournament.penalty_presets``) are not usable,
+    or None: each names a known offence once, a penalty kind, and one or more amounts."""
+    if not isinstance(presets, list) or not presets:
+        return _("Give at least one penalty preset.")
+    seen = set()
+    kinds = {kind.value for kind in PenaltyKind}
+    for preset in presets:
+        if not isinstance(preset, dict) or set(preset) != {"offence", "kind", "points"}:
+            return _("Each penalty preset has an offence, a kind and its points.")
+        offence = preset["offence"]
+        if offence not in OFFENCE_BY_CODE or offence in seen:
+            return _("Each preset names an offence of the list, once.")
+        seen.add(offence)
+        if preset["kind"] not in kinds:
+            return _("A preset's kind is paid to each other player, to one, or deducted.")
+        points = preset["points"]
+        if (
+            not isinstance(points, list)
+            or not points
+            or any(isinstance(p, bool) or not isinstance(p, int) or p < 1 for p in points)
+        ):
+            return _("A preset's points are whole numbers above 0.")
+    return None
+
+
 # A ruling's offence: one of the list, another one (its words typed), or none (a claim or a
 # count settled without a foul).
 OTHER_OFFENCE = "other"

@@ -15,6 +15,8 @@ from django.utils.translation import pgettext_lazy
 from tournament.history.audit import TournamentHistory
 from tournament.language.formatting import SEAT_LABELS
 from tournament.models.validators import one_line_field, validate_time_zone
+from tournament.scoring.profiles import DEFAULT_PROFILE, PROFILES, SEED, SESSION_ENDS
+from tournament.scoring.rules import HIGHEST_MINIMUM_FAN, KONG_READINGS, LOWEST_MINIMUM_FAN, Rules
 from tournament.seating import HANDS_PER_SESSION
 
 SEAT_CHOICES = [(i, label) for i, label in enumerate(SEAT_LABELS)]
@@ -24,9 +26,44 @@ TIEBREAK_CHOICES = [
     ("table_points", _("Table points")),
     ("score", _("Total score")),
     ("first_places", _("Number of 1st places")),
+    ("second_places", _("Number of 2nd places")),
+    ("third_places", _("Number of 3rd places")),
+    ("fourth_places", _("Number of 4th places")),
     ("best_session", _("Best session score")),
+    ("hands_won", _("Hands won")),
+    ("player_number", _("Player number")),
 ]
-DEFAULT_TIEBREAK_ORDER = "table_points,score,first_places,best_session"
+DEFAULT_TIEBREAK_ORDER = ",".join(SEED.tiebreaks)
+
+# The rule profiles a tournament starts from (``scoring.profiles``), and the options each
+# presets: the organiser may change any of them (``services.rules``).
+RULE_PROFILE_CHOICES = [
+    ("seed", _("MCR as the seed documents")),
+    ("ema", _("EMA (the English rule book and the EMA's regulations)")),
+    ("mil_china_2025", _("Mahjong International League (China, 2025)")),
+]
+assert [key for key, _label in RULE_PROFILE_CHOICES] == list(PROFILES)
+KONG_READING_CHOICES = [
+    (3, _("3: Melded Kong (1) + Concealed Kong (2)")),
+    (5, _("5: the fan 明暗杠 (Melded and Concealed Kong)")),
+    (6, _("6: Two Melded Kongs (4) + Concealed Kong (2)")),
+]
+assert [value for value, _label in KONG_READING_CHOICES] == list(KONG_READINGS)
+SESSION_END_CHOICES = [
+    ("bell", _("At the bell: the hand in play is abandoned")),
+    ("gong", _("After the gong: the hand in play is finished, no new hand starts")),
+]
+assert [value for value, _label in SESSION_END_CHOICES] == list(SESSION_ENDS)
+
+
+def preset_json(presets) -> list[dict]:
+    """Penalty presets (``scoring.profiles.PenaltyPreset``) as a tournament stores them."""
+    return [{"offence": p.offence, "kind": p.kind.value, "points": list(p.points)} for p in presets]
+
+
+def default_penalty_presets() -> list[dict]:
+    return preset_json(SEED.penalty_presets)
+
 
 # How a session's seats are chosen. "planned" seats every session from one schedule planned
 # for the whole tournament (no pair meets twice where possible); the session modes seat one
@@ -96,6 +133,41 @@ class Tournament(models.Model):
         default=150,
         validators=[MinValueValidator(10), MaxValueValidator(600)],
     )
+    # The rules the tournament plays: the profile it started from, then each option
+    # (``scoring.profiles``, docs/rules.md). Fixed once a hand is entered, unless changed
+    # with a reason (``services.rules.rules_change``).
+    rule_profile = models.CharField(
+        _("rules"), max_length=20, choices=RULE_PROFILE_CHOICES, default=DEFAULT_PROFILE
+    )
+    melded_and_concealed_kong = models.PositiveSmallIntegerField(
+        _("one melded and one concealed kong"),
+        choices=KONG_READING_CHOICES,
+        default=SEED.rules.melded_and_concealed_kong,
+    )
+    flowers = models.BooleanField(_("flowers played"), default=SEED.rules.flowers)
+    blessings = models.BooleanField(
+        _("Heavenly, Earthly and Human Hand count (8 each)"), default=SEED.rules.blessings
+    )
+    minimum_fan = models.PositiveSmallIntegerField(
+        _("minimum fan to win (flowers not counted)"),
+        default=SEED.rules.minimum_fan,
+        validators=[
+            MinValueValidator(LOWEST_MINIMUM_FAN),
+            MaxValueValidator(HIGHEST_MINIMUM_FAN),
+        ],
+    )
+    session_end = models.CharField(
+        _("end of a session"), max_length=8, choices=SESSION_END_CHOICES, default="bell"
+    )
+    gong_minute = models.PositiveSmallIntegerField(
+        _("the gong sounds at (minutes into the session)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+    )
+    # [{"offence": code, "kind": penalty kind, "points": [first the usual, then others]}],
+    # checked by ``services.rules`` (the offences are the rulings' module's)
+    penalty_presets = models.JSONField(_("penalty presets"), default=default_penalty_presets)
     tiebreak_order = models.CharField(
         _("ranking order"),
         max_length=200,
@@ -164,6 +236,20 @@ class Tournament(models.Model):
                 | Q(last_day__gte=models.F("first_day")),
                 name="tournament_days_in_order",
             ),
+            models.CheckConstraint(
+                condition=Q(melded_and_concealed_kong__in=KONG_READINGS)
+                & Q(minimum_fan__gte=LOWEST_MINIMUM_FAN, minimum_fan__lte=HIGHEST_MINIMUM_FAN),
+                name="tournament_scoring_options",
+            ),
+            models.CheckConstraint(
+                condition=Q(session_end="bell", gong_minute__isnull=True)
+                | Q(
+                    session_end="gong",
+                    gong_minute__gte=1,
+                    gong_minute__lte=models.F("session_minutes"),
+                ),
+                name="tournament_gong_within_session",
+            ),
         ]
 
     def __str__(self):
@@ -174,6 +260,24 @@ class Tournament(models.Model):
 
     def clean(self):
         super().clean()
+        if self.session_end == "gong" and self.gong_minute is None:
+            raise ValidationError(
+                {
+                    "gong_minute": ValidationError(
+                        _("Say when the gong sounds."), "gong_minute_required"
+                    )
+                }
+            )
+        if self.session_end == "gong" and self.gong_minute > (self.session_minutes or 0):
+            raise ValidationError(
+                {
+                    "gong_minute": ValidationError(
+                        _("The gong sounds within the session's time."), "gong_after_session"
+                    )
+                }
+            )
+        if self.session_end == "bell":
+            self.gong_minute = None
         if self.first_day and self.last_day and self.last_day < self.first_day:
             raise ValidationError(
                 {"last_day": _("The last day cannot come before the first day.")},
@@ -185,6 +289,16 @@ class Tournament(models.Model):
         """The tournament's time zone, in which its pages, e-mails and files give every
         time (``validate_time_zone`` keeps the name one the machine knows)."""
         return zoneinfo.ZoneInfo(self.time_zone)
+
+    @property
+    def rules(self) -> Rules:
+        """The scoring options the tournament plays, for the scoring core."""
+        return Rules(
+            melded_and_concealed_kong=self.melded_and_concealed_kong,
+            flowers=self.flowers,
+            blessings=self.blessings,
+            minimum_fan=self.minimum_fan,
+        )
 
     @property
     def tiebreaks(self) -> list[str]:

@@ -36,7 +36,7 @@ from tournament.scoring import _decompose as shapes
 from tournament.scoring._decompose import memoised
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan
 from tournament.scoring.hand import WIND_TILES, HandError, WinningHand, wind_error
-from tournament.scoring.settlement import MIN_FAN
+from tournament.scoring.rules import SEED_RULES, Rules
 
 __all__ = ["ExcludedFan", "FanCount", "Scored", "clear_caches", "score", "score_arrangements"]
 
@@ -737,8 +737,9 @@ def _unreadable(hand: WinningHand) -> HandError:
     )
 
 
-def score(hand: WinningHand) -> Scored:
-    """Score a winning hand: its fans, totals, exclusions and shape.
+def score(hand: WinningHand, rules: Rules = SEED_RULES) -> Scored:
+    """Score a winning hand under ``rules`` (the seed reading by default): its fans, totals,
+    exclusions and shape.
 
     The hand is assumed structurally valid (see ``notation``). Raises ``HandError`` with
     code ``not_a_winning_hand`` when the tiles form no winning shape, and with
@@ -757,10 +758,10 @@ def score(hand: WinningHand) -> Scored:
         )
     # Worth most, then preferred (see the module's docstring); of two alike, the first found.
     shape, fans, per_set, _ = max(candidates, key=lambda c: (_resolve(c[1]), c[3]))
-    return _scored(shape, tuple(sorted(fans)), per_set, hand.flowers)
+    return _scored(shape, tuple(sorted(fans)), per_set, hand.flowers, rules.minimum_fan)
 
 
-def score_arrangements(hand: WinningHand) -> list[Scored]:
+def score_arrangements(hand: WinningHand, rules: Rules = SEED_RULES) -> list[Scored]:
     """Every arrangement ``score`` weighs for ``hand``, each scored as if it were kept.
 
     For tests: ``score(hand)`` is one of these, one worth most. The list is empty when the
@@ -768,7 +769,7 @@ def score_arrangements(hand: WinningHand) -> list[Scored]:
     ``score`` memoises, and not meant for the hot path.
     """
     return [
-        _scored(shape, tuple(sorted(fans)), per_set, hand.flowers)
+        _scored(shape, tuple(sorted(fans)), per_set, hand.flowers, rules.minimum_fan)
         for shape, fans, per_set, _ in _candidates(_prepared(hand))
     ]
 
@@ -787,7 +788,11 @@ def clear_caches() -> None:
 
 @memoised
 def _scored(
-    shape: str, fans: tuple[tuple[int, int], ...], per_set: tuple[int, ...], flowers: int
+    shape: str,
+    fans: tuple[tuple[int, int], ...],
+    per_set: tuple[int, ...],
+    flowers: int,
+    minimum: int,
 ) -> Scored:
     """The Scored of an arrangement; its ``fans`` sorted, so that the memo finds them."""
     counted, total, excluded = _counted(fans, per_set)
@@ -797,7 +802,7 @@ def _scored(
         fans=counted,
         total=total + flowers,
         total_without_flowers=total,
-        valid=total >= MIN_FAN,
+        valid=total >= minimum,
         excluded=excluded,
         shape=shape,
     )

@@ -33,6 +33,7 @@ from tournament.scoring.hand import (
     WinningHand,
     wind_error,
 )
+from tournament.scoring.rules import SEED_RULES, Rules
 from tournament.scoring.settlement import MAX_FLOWERS
 
 if TYPE_CHECKING:
@@ -350,13 +351,14 @@ def validate(hand: WinningHand) -> None:
         )
 
 
-def score_hand(hand: WinningHand) -> Scored:
-    """Validate ``hand`` and score it: the one entry point for the web app and the CLI."""
+def score_hand(hand: WinningHand, rules: Rules = SEED_RULES) -> Scored:
+    """Validate ``hand`` and score it under ``rules`` (the seed reading by default): the one
+    entry point for the web app and the CLI."""
     validate(hand)
     # Imported here so reading and checking hands never depends on the calculator.
     from tournament.scoring.calculator import score
 
-    return score(hand)
+    return score(hand, rules)
 
 
 # --- the notation ------------------------------------------------------------------------

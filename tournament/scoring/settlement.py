@@ -17,9 +17,11 @@ from types import MappingProxyType
 from typing import Final
 
 from tournament.core_errors import CoreError, gettext_noop
+from tournament.scoring.rules import SEED_RULES, Rules
 
-MIN_FAN: Final = 8
-"""Fan a hand needs to win, flowers not counted."""
+MIN_FAN: Final = SEED_RULES.minimum_fan
+"""Fan a hand needs to win under the seed rules, flowers not counted (a tournament's own
+minimum is its ``Rules.minimum_fan``)."""
 
 MAX_FLOWERS: Final = 8
 """There are eight flower tiles in the set."""
@@ -145,6 +147,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "flowers_invalid": "flowers",
         "flowers_out_of_range": "flowers",
         "flowers_not_allowed": "flowers",
+        "flowers_not_played": "flowers",
         "penalties_invalid": "penalties",
         "penalty_invalid": "penalties",
         "penalty_offender_invalid": "penalties",
@@ -213,8 +216,9 @@ _NOT_IN = {
 }
 
 
-def validate_hand(hand: HandResult) -> None:
-    """Check a HandResult against the rules; raise SettlementError on the first problem.
+def validate_hand(hand: HandResult, rules: Rules = SEED_RULES) -> None:
+    """Check a HandResult against the rules (``rules``: the tournament's options, the seed
+    reading by default); raise SettlementError on the first problem.
 
     Fields are checked in the order outcome, winner, discarder, fan, flowers, penalties.
     """
@@ -226,14 +230,14 @@ def validate_hand(hand: HandResult) -> None:
             {"choices": choices, "value": repr(hand.outcome)},
         )
     if hand.outcome in (Outcome.SELF_DRAWN, Outcome.DISCARD):
-        _validate_win(hand)
+        _validate_win(hand, rules)
     else:
         _validate_no_win(hand)
     _validate_penalties(hand.penalties)
     _validate_penalised_winner(hand)
 
 
-def _validate_win(hand: HandResult) -> None:
+def _validate_win(hand: HandResult, rules: Rules) -> None:
     if hand.winner is None:
         raise SettlementError("winner_required", gettext_noop("A win needs a winner."))
     if not _is_player(hand.winner):
@@ -273,11 +277,11 @@ def _validate_win(hand: HandResult) -> None:
             gettext_noop("Fan must be a whole number; got %(value)s."),
             {"value": repr(hand.fan)},
         )
-    if hand.fan < MIN_FAN:
+    if hand.fan < rules.minimum_fan:
         raise SettlementError(
             "fan_below_minimum",
             gettext_noop("A win needs at least %(minimum)s fan, flowers not counted; got %(fan)s."),
-            {"minimum": MIN_FAN, "fan": hand.fan},
+            {"minimum": rules.minimum_fan, "fan": hand.fan},
         )
 
     if not _is_int(hand.flowers):
@@ -291,6 +295,12 @@ def _validate_win(hand: HandResult) -> None:
             "flowers_out_of_range",
             gettext_noop("Flowers must be between 0 and %(most)s; got %(flowers)s."),
             {"most": MAX_FLOWERS, "flowers": hand.flowers},
+        )
+    if hand.flowers and not rules.flowers:
+        raise SettlementError(
+            "flowers_not_played",
+            gettext_noop("This tournament plays without flowers; got %(flowers)s."),
+            {"flowers": hand.flowers},
         )
 
 
@@ -393,15 +403,16 @@ def _validate_penalised_winner(hand: HandResult) -> None:
             )
 
 
-def settle_hand(hand: HandResult) -> Settlement:
+def settle_hand(hand: HandResult, rules: Rules = SEED_RULES) -> Settlement:
     """Validate a hand and return what each player gains or pays.
 
     Self-drawn: each other player pays 8 + F, where F is fan plus flowers. Discard win: the
     discarder pays 8 + F and the other two 8 each. Draw and not played: nobody pays.
-    Penalties are added on top. Raises SettlementError if the hand breaks the rules, and
+    Penalties are added on top. Raises SettlementError if the hand breaks the rules (the seed
+    reading's, or ``rules``: the minimum fan, flowers played or not), and
     SettlementInvariantError if the result does not balance (see Settlement).
     """
-    validate_hand(hand)
+    validate_hand(hand, rules)
     penalty_points, deducted = _penalty_points(hand.penalties)
     # Settlement checks on construction that the points balance against `deducted`.
     return Settlement(

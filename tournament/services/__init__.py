@@ -65,6 +65,13 @@ from tournament.services.referees import (
     tables_assign,
 )
 from tournament.services.reseating import table_seats_swap
+from tournament.services.rules import (
+    RULE_FIELDS,
+    play_started,
+    profile_options,
+    rule_options,
+    rules_change,
+)
 from tournament.services.rulings import (
     appeal_decide,
     appeal_lodge,
@@ -104,6 +111,7 @@ from tournament.services.tournaments import (
 from tournament.services.withdrawals import player_reinstate, player_withdraw
 
 __all__ = [
+    "RULE_FIELDS",
     "AbsentSeatChoice",
     "HandEntry",
     "HandRefused",
@@ -137,6 +145,7 @@ __all__ = [
     "people_link_by_ema_numbers",
     "person_create_for",
     "person_unlink",
+    "play_started",
     "player_check_in",
     "player_check_in_undo",
     "player_import_start",
@@ -145,7 +154,10 @@ __all__ = [
     "player_save",
     "player_withdraw",
     "players_import",
+    "profile_options",
     "referees_copy_from_previous",
+    "rule_options",
+    "rules_change",
     "ruling_give",
     "score_winning_hand",
     "seat_replace",

@@ -26,6 +26,7 @@ from tournament.models import (
 from tournament.models.validators import unsafe_character
 from tournament.scoring import claims, notation
 from tournament.scoring.hand import HandError
+from tournament.scoring.rules import SEED_RULES, Rules
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.desk import ruled_penalties
 from tournament.services.common import refused
@@ -66,6 +67,7 @@ HAND_MESSAGES = {
     ),
     "fan_below_minimum": gettext_lazy("A win needs at least %(minimum)s fan, flowers not counted."),
     "flowers_out_of_range": gettext_lazy("Flowers are 0 to %(most)s."),
+    "flowers_not_played": gettext_lazy("This tournament plays without flowers: enter 0."),
     "penalised_player_cannot_win": gettext_lazy(
         "A player penalised for a false win in this hand cannot win it."
     ),
@@ -87,7 +89,7 @@ HAND_MESSAGES = {
 MAX_PENALTIES_PER_HAND = 8
 
 
-def _hand_message(error: scoring.SettlementError) -> str:
+def _hand_message(error: scoring.SettlementError, rules: Rules = SEED_RULES) -> str:
     message = HAND_MESSAGES.get(error.code)
     if message is None:
         return core_message(error)
@@ -95,7 +97,7 @@ def _hand_message(error: scoring.SettlementError) -> str:
     return str(message) % {
         "n": (error.index or 0) + 1,
         "last": HANDS_PER_SESSION,
-        "minimum": scoring.MIN_FAN,
+        "minimum": rules.minimum_fan,
         "most": scoring.MAX_FLOWERS,
         "most_penalties": MAX_PENALTIES_PER_HAND,
     }
@@ -162,9 +164,11 @@ def stored_hand_result(hand: Hand) -> scoring.HandResult:
     )
 
 
-def settle(*, penalties: Sequence[PenaltyEntry], **result) -> scoring.Settlement:
+def settle(
+    *, penalties: Sequence[PenaltyEntry], rules: Rules = SEED_RULES, **result
+) -> scoring.Settlement:
     """Settle a hand (``result``: its ``RESULT_FIELDS``, as ``hand_result`` takes them) with
-    the scoring core, turning its errors into form errors.
+    the scoring core under ``rules`` (the tournament's), turning its errors into form errors.
 
     Every penalty needs its reason (the sheet and the appeals read it).
     """
@@ -177,9 +181,9 @@ def settle(*, penalties: Sequence[PenaltyEntry], **result) -> scoring.Settlement
         if unsafe_character(penalty.reason) is not None:
             raise _penalties_refused("penalty_reason_not_one_line", index)
     try:
-        return scoring.settle_hand(hand_result(**result, penalties=penalties))
+        return scoring.settle_hand(hand_result(**result, penalties=penalties), rules)
     except scoring.SettlementError as error:
-        raise refused(error.field, _hand_message(error), error.code) from error
+        raise refused(error.field, _hand_message(error, rules), error.code) from error
     except ValueError as error:  # an unknown outcome or penalty kind
         raise ValidationError(_("Unknown outcome or penalty kind."), code="invalid") from error
 
@@ -192,8 +196,10 @@ def score_winning_hand(
     outcome: str,
     flowers: int | None = None,
     hand_flowers_win: bool = False,
+    rules: Rules = SEED_RULES,
 ):
-    """The calculator's result for the winning hand the referee typed, or None when empty.
+    """The calculator's result for the winning hand the referee typed, or None when empty,
+    scored under ``rules`` (the tournament's).
 
     What the sheet already knows need not be typed: the prevalent wind and the
     winner's seat wind come from the 16-hand schedule, self-drawn from the result,
@@ -247,7 +253,7 @@ def score_winning_hand(
                 "winning_hand_contradicts_sheet",
             )
     try:
-        return notation.score_hand(dataclasses.replace(hand, **sheet))
+        return notation.score_hand(dataclasses.replace(hand, **sheet), rules)
     except HandError as error:
         raise refuse(core_message(error), error.code) from error
 

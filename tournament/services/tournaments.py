@@ -14,6 +14,7 @@ from tournament.models import (
 )
 from tournament.services.common import refused
 from tournament.services.results import tournament_touch
+from tournament.services.rules import RULE_FIELDS, profile_options, rules_change, rules_checked
 from tournament.services.sign_ups import place_freed
 
 
@@ -23,7 +24,7 @@ def tournament_create(
     name: str,
     slug: str,
     session_count: int,
-    session_minutes: int,
+    session_minutes: int | None = None,
     tiebreak_order: str = DEFAULT_TIEBREAK_ORDER,
     seating_method: str = DEFAULT_SEATING_METHOD,
     separate_by: str = "",
@@ -42,13 +43,18 @@ def tournament_create(
     country: str = "",
     website: str = "",
     time_zone: str | None = None,
+    rule_profile: str | None = None,
+    rules: dict | None = None,
     creator=None,
     referees=(),
 ) -> Tournament:
     """A new tournament; ``substitute_limit`` is how many substitutes its federation counts
     (0 or more: seating more is allowed, with a warning). ``time_zone``: an IANA name, the
     site's when None. ``appeal_minutes``: how long after a session closes its rulings may
-    be appealed (the model's default, the rules' 30, when None)."""
+    be appealed (the model's default, the rules' 30, when None). ``rule_profile``: the rule
+    profile whose options the tournament takes (``scoring.profiles``; its session time and
+    tie-breaks too, unless given), then ``rules``: options of ``services.rules.RULE_FIELDS``
+    changed from the profile's."""
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -60,7 +66,6 @@ def tournament_create(
         website=website,
         time_zone=time_zone or default_time_zone(),
         session_count=session_count,
-        session_minutes=session_minutes,
         tiebreak_order=tiebreak_order,
         seating_method=seating_method,
         separate_by=separate_by,
@@ -74,7 +79,24 @@ def tournament_create(
     )
     if appeal_minutes is not None:
         tournament.appeal_minutes = appeal_minutes
-    tournament.full_clean()
+    if session_minutes is not None:
+        tournament.session_minutes = session_minutes
+    if rule_profile is not None:
+        options = profile_options(rule_profile)
+        # Said by the caller, the session time and the tie-breaks stay theirs.
+        if session_minutes is not None and session_minutes != options["session_minutes"]:
+            options["session_minutes"] = session_minutes
+            if options["gong_minute"] is not None:
+                options["gong_minute"] = min(options["gong_minute"], max(1, session_minutes - 5))
+        if tiebreak_order != DEFAULT_TIEBREAK_ORDER:
+            options["tiebreak_order"] = tiebreak_order
+        for name, value in options.items():
+            setattr(tournament, name, value)
+    for name, value in (rules or {}).items():
+        if name not in RULE_FIELDS:
+            raise TypeError(f"not a rule option: {name}")
+        setattr(tournament, name, value)
+    rules_checked(tournament)
     referees = list(referees)
     with audit.acting(user=creator):
         tournament.save()
@@ -103,11 +125,19 @@ def _replace_accounts(tournament: Tournament, *, organisers=None, referees=None)
 
 @transaction.atomic
 def tournament_update(
-    *, tournament: Tournament, referees=None, organisers=None, **fields
+    *,
+    tournament: Tournament,
+    referees=None,
+    organisers=None,
+    user=None,
+    rules_reason: str = "",
+    **fields,
 ) -> Tournament:
     """Change the settings; ``referees`` and ``organisers``, when given, replace the accounts.
 
-    A tournament keeps at least one organiser: nobody else could change it.
+    A tournament keeps at least one organiser: nobody else could change it. The rules among
+    ``fields`` (``services.rules.RULE_FIELDS``) change through ``rules_change``: once a hand
+    is entered, only with ``rules_reason``.
     """
     if organisers is not None and not list(organisers):
         raise refused(
@@ -121,6 +151,10 @@ def tournament_update(
             % {"n": drawn},
             "sessions_already_drawn",
         )
+    rule_fields = {name: fields.pop(name) for name in RULE_FIELDS if name in fields}
+    if rule_fields:
+        rules_change(tournament=tournament, user=user, reason=rules_reason, **rule_fields)
+        tournament.refresh_from_db(fields=RULE_FIELDS)
     for key, value in fields.items():
         setattr(tournament, key, value)
     tournament.full_clean()
