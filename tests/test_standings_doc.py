@@ -262,7 +262,9 @@ def test_withdrawn_player_keeps_the_results_and_the_rank(doc_tournament):
 
 
 def test_another_ranking_order_matches_the_doc(doc_tournament):
-    services.tournament_update(tournament=doc_tournament, tiebreak_order=OTHER_ORDER)
+    services.tournament_update(
+        tournament=doc_tournament, tiebreak_order=OTHER_ORDER, rules_reason="Another order."
+    )
 
     actual = [
         (row.rank, row.player.number, format_table_points(row.table_points), row.best_session)

@@ -227,9 +227,10 @@ def test_database_refuses_a_second_hand_with_the_same_number(table):
         Hand.objects.create(table=table, number=1, outcome="draw")
 
 
-def test_database_refuses_a_win_below_eight_fan(table):
+def test_database_refuses_a_win_without_fan(table):
+    # The tournament's minimum (8 unless its rules say otherwise) is the hand service's.
     with pytest.raises(IntegrityError), transaction.atomic():
-        Hand.objects.create(table=table, number=1, outcome="self_drawn", winner=0, fan=7)
+        Hand.objects.create(table=table, number=1, outcome="self_drawn", winner=0, fan=0)
 
 
 def test_time_called_cannot_hide_a_hand_forgotten_in_the_middle(table, referee):

@@ -142,3 +142,19 @@ def test_the_settings_form_path_changes_rules_through_the_same_rule(table, organ
     tournament.refresh_from_db()
     assert (tournament.tiebreak_order, tournament.venue) == ("score,table_points", "Hall B")
     assert RuleChange.objects.get().reason == "Score first, as announced."
+
+
+def test_hands_are_entered_under_the_tournaments_rules(table):
+    tournament = table.session.tournament
+    services.rules_change(tournament=tournament, minimum_fan=6, flowers=False)
+    table.refresh_from_db()
+    six = services.hand_record(
+        table=table, entry=HandEntry(number=1, outcome="discard", winner=1, discarder=3, fan=6)
+    )
+    assert six.points == (-8, 30, -8, -14)
+    with pytest.raises(services.HandRefused) as refused:
+        services.hand_record(
+            table=table, entry=HandEntry(number=2, outcome="self_drawn", winner=0, fan=8, flowers=1)
+        )
+    assert codes(refused.value) == {"flowers_not_played"}
+    assert "without flowers" in " ".join(refused.value.messages)

@@ -217,3 +217,18 @@ def test_the_claim_template_gives_every_reason_its_sentence(db):
         )
         html = " ".join(render_to_string("scoring/claim.html", {"check": check}).split())
         assert f"Seven Pairs and All Pungs cannot both occur in one hand: {sentence}." in html
+
+
+def test_the_rules_chosen_count_the_hand_and_each_profile_is_a_link(client, db):
+    seven = "234m456p678s22s23p +4p"
+    seed = html.text(client.get(URL, {"hand": seven}).content.decode())
+    assert "Below the 8-fan minimum" in seed
+    lower = client.get(URL, {"hand": seven, "minimum": "6"}).content.decode()
+    assert "Reaches the 6-fan minimum" in html.text(lower)
+    # The options chosen are open and kept in the form.
+    assert html.one(lower, "details.calculator-rules").attrs.get("open") is not None
+    assert html.one(lower, "input[name=minimum]").attrs["value"] == "6"
+    links = [a.attrs["href"] for a in html.elements(lower, ".profile-links a")]
+    assert links == ["?", "?kong=6", "?kong=5&no_flowers=on"]
+    refused = client.get(URL, {"hand": seven, "minimum": "0"}).content.decode()
+    assert "greater than or equal to 1" in html.text(refused)

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tests import html
 from tests.fan_lists import core_fans, listed_fans
-from tournament import seating
+from tournament import seating, services
 from tournament.scoring import notation
 
 URL = reverse("hand_fans")
@@ -181,3 +181,26 @@ def test_the_sheet_has_the_picker_for_the_winning_hand(personas, session_in_play
     # What the sheet knows is not asked again: no seat, prevalent wind or self-draw toggles.
     assert not picker.find("[data-seat]") and not picker.find("[data-flag=self]")
     assert html.elements(page, "[data-picker-open]")
+
+
+# 2 + 2 + 2 + 1: seven fan, a win only where the minimum is lower than 8.
+SEVEN = "234m456p678s22s23p +4p"
+
+
+def test_the_fans_follow_the_rules_asked_for(client):
+    seed = answer(client.get(URL, {"hand": SEVEN}))
+    lower = answer(client.get(URL, {"hand": SEVEN, "minimum": "6"}))
+    assert (seed["total"], seed["valid"]) == (7, False)
+    assert "Below the 8-fan minimum" in seed["page"]
+    assert (lower["total"], lower["valid"]) == (7, True)
+    assert "Reaches the 6-fan minimum" in lower["page"]
+
+
+def test_a_sheets_picker_asks_under_its_tournaments_rules(personas, session_in_play):
+    tournament = session_in_play.tournament
+    services.rules_change(tournament=tournament, minimum_fan=6, flowers=False)
+    sheet = reverse("table_sheet", args=[tournament.slug, 1, 1])
+    page = personas["referee"].get(sheet).content.decode()
+    picker = html.one(page, "[data-tile-picker]").attrs
+    assert picker["data-rules"] == "no_flowers=on&minimum=6"
+    assert "Flowers are not played in this tournament." in html.text(page)

@@ -377,7 +377,9 @@ def test_the_new_tournament_form_does_not_ask_for_organisers(organiser):
 
 
 def test_edit_form_shows_the_stored_ranking_order(tournament, organiser):
-    services.tournament_update(tournament=tournament, tiebreak_order="score,best_session")
+    services.tournament_update(
+        tournament=tournament, tiebreak_order="score,best_session", rules_reason="Score first."
+    )
     form = login(organiser).get(reverse("tournament_edit", args=[tournament.slug])).context["form"]
     assert [form.fields[name].initial for name in form.CRITERIA[:2]] == ["score", "best_session"]
 

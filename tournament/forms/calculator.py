@@ -5,21 +5,84 @@ The hand may be left empty when fans or a total are claimed: the claim is then c
 its own. With neither, the hand is required.
 """
 
+from urllib.parse import urlencode
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament.language.formatting import SEAT_LABELS
 from tournament.language.translated import core_error
-from tournament.models import Hand
+from tournament.models import KONG_READING_CHOICES, RULE_PROFILE_CHOICES, Hand
 from tournament.scoring import MAX_FLOWERS, Outcome, notation
 from tournament.scoring.claims import parse_claimed_fans
 from tournament.scoring.hand import HandError
+from tournament.scoring.profiles import PROFILES
+from tournament.scoring.rules import HIGHEST_MINIMUM_FAN, LOWEST_MINIMUM_FAN, SEED_RULES, Rules
 from tournament.seating import HANDS_PER_SESSION
 from tournament.services.hands import score_winning_hand
 
 
-class CalculatorForm(forms.Form):
+def rules_query(rules: Rules) -> str:
+    """The query string that asks the calculator (and the tile picker's fans) for ``rules``:
+    what differs from the seed reading, e.g. "kong=5&no_flowers=on"."""
+    query = {}
+    if rules.melded_and_concealed_kong != SEED_RULES.melded_and_concealed_kong:
+        query["kong"] = rules.melded_and_concealed_kong
+    if not rules.flowers:
+        query["no_flowers"] = "on"
+    if rules.blessings:
+        query["blessings"] = "on"
+    if rules.minimum_fan != SEED_RULES.minimum_fan:
+        query["minimum"] = rules.minimum_fan
+    return urlencode(query)
+
+
+def profile_links() -> list[tuple[str, str]]:
+    """Each rule profile's name and the calculator's query for its scoring options."""
+    labels = dict(RULE_PROFILE_CHOICES)
+    return [(labels[key], rules_query(profile.rules)) for key, profile in PROFILES.items()]
+
+
+class RulesFields(forms.Form):
+    """The scoring options a hand is counted under, the seed reading when left out: the
+    calculator's choice, and a tournament's own on its sheet's tile picker
+    (``rules_query``)."""
+
+    kong = forms.TypedChoiceField(
+        label=_("One melded and one concealed kong"),
+        choices=KONG_READING_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=SEED_RULES.melded_and_concealed_kong,
+        initial=SEED_RULES.melded_and_concealed_kong,
+    )
+    no_flowers = forms.BooleanField(label=_("Flowers not played"), required=False)
+    blessings = forms.BooleanField(
+        label=_("Heavenly, Earthly and Human Hand count (8 each)"), required=False
+    )
+    minimum = forms.IntegerField(
+        label=_("Minimum fan"),
+        required=False,
+        min_value=LOWEST_MINIMUM_FAN,
+        max_value=HIGHEST_MINIMUM_FAN,
+        initial=SEED_RULES.minimum_fan,
+    )
+
+    @property
+    def rules(self) -> Rules:
+        """The options chosen (the seed reading's where a field is empty or wrong)."""
+        data = getattr(self, "cleaned_data", {})
+        minimum = data.get("minimum")
+        return Rules(
+            melded_and_concealed_kong=data.get("kong") or SEED_RULES.melded_and_concealed_kong,
+            flowers=not data.get("no_flowers", False),
+            blessings=bool(data.get("blessings", False)),
+            minimum_fan=minimum if minimum is not None else SEED_RULES.minimum_fan,
+        )
+
+
+class CalculatorForm(RulesFields):
     hand = forms.CharField(
         label=_("Winning hand"),
         required=False,
@@ -65,7 +128,6 @@ class CalculatorForm(forms.Form):
             return text
         try:
             self.parsed = notation.parse_hand(text)
-            self.scored = notation.score_hand(self.parsed)
         except HandError as error:
             raise core_error(error) from error
         return text
@@ -86,10 +148,16 @@ class CalculatorForm(forms.Form):
                     self.fields["hand"].error_messages["required"], code="required"
                 ),
             )
+        # Scored once the options are read, under them.
+        if self.parsed is not None and not self.errors:
+            try:
+                self.scored = notation.score_hand(self.parsed, self.rules)
+            except HandError as error:
+                self.add_error("hand", core_error(error))
         return cleaned
 
 
-class SheetFansForm(forms.Form):
+class SheetFansForm(RulesFields):
     """The tile picker's hand on a referee's sheet, with what the sheet knows of it: the
     hand's number and winner give the winds, the result says whether it was self-drawn, the
     flowers field the flowers. Scored as saving the hand would score it."""
@@ -115,6 +183,7 @@ class SheetFansForm(forms.Form):
                 winner=cleaned.get("winner"),
                 outcome=outcome,
                 flowers=cleaned.get("flowers"),
+                rules=self.rules,
             )
         except ValidationError as error:
             # The service names the sheet's field; here the hand is the one field.

@@ -27,6 +27,7 @@ from typing import NamedTuple
 from tournament.scoring import Outcome, PenaltyKind, claims, notation
 from tournament.scoring.fans import FANS
 from tournament.scoring.hand import HandError
+from tournament.scoring.rules import SEED_RULES, Rules
 from tournament.seating import WINDS, session_schedule
 
 SELF_DRAWN = Outcome.SELF_DRAWN.value
@@ -115,7 +116,7 @@ class HandFans:
     fans: tuple[tuple[str, int], ...]
 
 
-def hand_fans(row: HandRow) -> HandFans | None:
+def hand_fans(row: HandRow, rules: Rules = SEED_RULES) -> HandFans | None:
     """The fans of a winning hand as the data holds them, or None when it holds none."""
     if not row.is_win:
         return None
@@ -126,6 +127,7 @@ def hand_fans(row: HandRow) -> HandFans | None:
             slot.prevalent_wind,
             slot.seat_winds[row.winner],
             row.outcome == SELF_DRAWN,
+            rules,
         )
         if fans is not None:
             return HandFans(TYPED, fans)
@@ -141,10 +143,11 @@ def hand_fans(row: HandRow) -> HandFans | None:
 # Room for every hand of the largest events (1,000 players, 10 sessions: 40,000 hands).
 @lru_cache(maxsize=65_536)
 def _typed_fans(
-    text: str, prevalent_wind: str, seat_wind: str, self_drawn: bool
+    text: str, prevalent_wind: str, seat_wind: str, self_drawn: bool, rules: Rules
 ) -> tuple[tuple[str, int], ...] | None:
-    """The calculator's fans for a typed hand, the winds and self-draw from the sheet, as
-    the hand service scored it when it was saved (``services.hands.score_winning_hand``)."""
+    """The calculator's fans for a typed hand, the winds and self-draw from the sheet, under
+    the tournament's rules, as the hand service scored it when it was saved
+    (``services.hands.score_winning_hand``)."""
     try:
         hand, _written = notation.parse_hand_with_conditions(text)
         scored = notation.score_hand(
@@ -154,7 +157,8 @@ def _typed_fans(
                 seat_wind=seat_wind,
                 self_drawn=self_drawn,
                 flowers=0,
-            )
+            ),
+            rules,
         )
     except HandError:
         return None
@@ -205,7 +209,7 @@ class WinningHand:
         return self.fan + self.flowers
 
 
-def _winning_hand(row: HandRow) -> WinningHand:
+def _winning_hand(row: HandRow, rules: Rules) -> WinningHand:
     return WinningHand(
         session=row.session,
         table=row.table,
@@ -214,7 +218,7 @@ def _winning_hand(row: HandRow) -> WinningHand:
         fan=row.fan,
         flowers=row.flowers,
         player=row.winner_player,
-        fans=hand_fans(row),
+        fans=hand_fans(row, rules),
     )
 
 
@@ -255,10 +259,13 @@ class PlayerStatistics:
 
 
 def player_statistics(
-    player: int, hands: Iterable[HandRow], penalties: Iterable[PenaltyRow] = ()
+    player: int,
+    hands: Iterable[HandRow],
+    penalties: Iterable[PenaltyRow] = (),
+    rules: Rules = SEED_RULES,
 ) -> PlayerStatistics:
     """``player``'s figures from the hands of the tables they sat at (others are ignored)
-    and the penalties there."""
+    and the penalties there; fans counted under ``rules`` (the tournament's)."""
     played = self_drawn = discard_wins = deal_ins = fan_sum = 0
     biggest = None
     for row in hands:
@@ -282,7 +289,7 @@ def player_statistics(
         discard_wins=discard_wins,
         deal_ins=deal_ins,
         fan_sum=fan_sum,
-        biggest=None if biggest is None else _winning_hand(biggest),
+        biggest=None if biggest is None else _winning_hand(biggest, rules),
         penalties=len(own),
         penalty_points=sum(penalty.cost for penalty in own),
     )
@@ -350,9 +357,12 @@ class TournamentStatistics:
         return self.wins - self.hands_with_fans
 
 
-def tournament_statistics(hands: Iterable[HandRow]) -> TournamentStatistics:
-    """The tournament's figures from every entered hand. One pass, as plain as it can be:
-    a big tournament has forty thousand hands."""
+def tournament_statistics(
+    hands: Iterable[HandRow], rules: Rules = SEED_RULES
+) -> TournamentStatistics:
+    """The tournament's figures from every entered hand, its fans counted under ``rules``
+    (the tournament's). One pass, as plain as it can be: a big tournament has forty
+    thousand hands."""
     wins = []
     fan_hands: Counter[str] = Counter()
     sources: Counter[str] = Counter()
@@ -378,14 +388,14 @@ def tournament_statistics(hands: Iterable[HandRow]) -> TournamentStatistics:
         wins.append(row)
         by_wind[_SCHEDULE[row.number - 1].seat_winds[row.winner]][0 if self_drawn else 1] += 1
         if row.winning_hand or row.fan_names:
-            fans = hand_fans(row)
+            fans = hand_fans(row, rules)
             if fans is not None:
                 sources[fans.source] += 1
                 fan_hands.update(key for key, _count in fans.fans)
     frequent = sorted(fan_hands.items(), key=lambda item: (-item[1], _FAN_ORDER[item[0]]))
     return TournamentStatistics(
         biggest=tuple(
-            _winning_hand(row) for row in nsmallest(BIGGEST_HANDS, wins, key=_bigger_first)
+            _winning_hand(row, rules) for row in nsmallest(BIGGEST_HANDS, wins, key=_bigger_first)
         ),
         fans=tuple(FanFrequency(key, count) for key, count in frequent[:FREQUENT_FANS]),
         wins=len(wins),

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from tournament.core_errors import gettext_noop
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan, fan_by_name
 from tournament.scoring.hand import HandError
-from tournament.scoring.settlement import MAX_FLOWERS, MIN_FAN
+from tournament.scoring.rules import SEED_RULES, Rules
+from tournament.scoring.settlement import MAX_FLOWERS
 
 FLOWERS = "flower_tiles"
 CHICKEN_HAND = "chicken_hand"
@@ -812,7 +813,9 @@ class ClaimCheck:
 _ORDER = {fan.key: index for index, fan in enumerate(FANS)}
 
 
-def check_claim(*, claimed_total=None, claimed_fans=(), scored=None) -> ClaimCheck:
+def check_claim(
+    *, claimed_total=None, claimed_fans=(), scored=None, rules: Rules = SEED_RULES
+) -> ClaimCheck:
     """Compare a claim (a total and/or ClaimedFans) with a scored hand, or check it alone.
 
     ``scored`` is the calculator's result for the winning hand, or None when only
@@ -874,7 +877,7 @@ def check_claim(*, claimed_total=None, claimed_fans=(), scored=None) -> ClaimChe
     if computed_total is not None and total is not None and total != computed_total:
         problems.append("wrong_total")
     reference = computed_total if computed_total is not None else total
-    if reference is not None and reference < MIN_FAN:
+    if reference is not None and reference < rules.minimum_fan:
         problems.append("below_minimum")
     return ClaimCheck(
         claimed_total=total,

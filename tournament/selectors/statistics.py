@@ -102,7 +102,9 @@ def compute_player_statistics(
             )
         if penalty is not None:
             penalties.append(statistics.PenaltyRow(table.players, offender, kind, points))
-    return statistics.player_statistics(player.pk, hands.values(), penalties)
+    return statistics.player_statistics(
+        player.pk, hands.values(), penalties, player.tournament.rules
+    )
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ def compute_tournament_figures(tournament) -> TournamentFigures:
     hand, the biggest hands' winners), whatever the tournament's size."""
     players = _table_players(Seat.objects.filter(session__tournament=tournament))
     hands = _hand_rows(Hand.objects.filter(table__session__tournament=tournament), players)
-    figures = statistics.tournament_statistics(hands)
+    figures = statistics.tournament_statistics(hands, tournament.rules)
     winners = {
         pk: ListedPlayer(number, name, name_zh, is_substitute)
         for pk, number, name, name_zh, is_substitute in Player.objects.filter(

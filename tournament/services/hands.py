@@ -345,13 +345,15 @@ def _claim_dispute(check) -> ValidationError | None:
     )
 
 
-def figure_disputed(*, fan: int | None, fan_names: str, scored) -> bool:
+def figure_disputed(*, fan: int | None, fan_names: str, scored, rules: Rules = SEED_RULES) -> bool:
     """Whether the calculator's count of the winning hand (``scored``) disputes the fan the
     referee entered or the fans they claimed: a hand stored so keeps the referee's figure."""
     check = None
     if fan_names:
         claimed = parse_fan_names(fan_names)
-        check = claims.check_claim(claimed_total=fan, claimed_fans=claimed, scored=scored)
+        check = claims.check_claim(
+            claimed_total=fan, claimed_fans=claimed, scored=scored, rules=rules
+        )
     return _fan_dispute(fan=fan, scored=scored) is not None or _claim_dispute(check) is not None
 
 
@@ -514,10 +516,11 @@ class CheckedEntry:
         )
 
 
-def entry_checked(entry: HandEntry, errors: dict) -> CheckedEntry:
-    """Check ``entry`` (its number already in range) without the database: the fans claimed,
-    the winning hand typed, the settlement, the calculator's disputes (errors unless the
-    referee keeps their figure). Adds every error to ``errors`` (field → list)."""
+def entry_checked(entry: HandEntry, errors: dict, rules: Rules = SEED_RULES) -> CheckedEntry:
+    """Check ``entry`` (its number already in range) without the database, under ``rules``
+    (the tournament's): the fans claimed, the winning hand typed, the settlement, the
+    calculator's disputes (errors unless the referee keeps their figure). Adds every error to
+    ``errors`` (field → list)."""
     outcome, winner, fan, flowers = entry.outcome, entry.winner, entry.fan, entry.flowers
     fan_names = (entry.fan_names or "").strip()
     winning_hand = (entry.winning_hand or "").strip()
@@ -535,18 +538,25 @@ def entry_checked(entry: HandEntry, errors: dict) -> CheckedEntry:
         add_error(errors, error, "fan_names")
     try:
         scored = score_winning_hand(
-            text=winning_hand, number=entry.number, winner=winner, outcome=outcome, flowers=flowers
+            text=winning_hand,
+            number=entry.number,
+            winner=winner,
+            outcome=outcome,
+            flowers=flowers,
+            rules=rules,
         )
     except ValidationError as error:
         add_error(errors, error)
     result = {name: getattr(entry, name) for name in RESULT_FIELDS}
     try:
-        settlement = settle(**result, penalties=entry.penalties)
+        settlement = settle(**result, penalties=entry.penalties, rules=rules)
     except ValidationError as error:
         add_error(errors, error)
     check = None
     if fan_names and claimed is not None:
-        check = claims.check_claim(claimed_total=fan, claimed_fans=claimed, scored=scored)
+        check = claims.check_claim(
+            claimed_total=fan, claimed_fans=claimed, scored=scored, rules=rules
+        )
     candidates = (
         ("fan", _fan_dispute(fan=fan, scored=scored)),
         ("fan_names", _claim_dispute(check)),
@@ -634,7 +644,7 @@ def hand_record(
     if not 1 <= number <= HANDS_PER_SESSION:
         raise number_out_of_range()
     errors: dict = {}
-    checked = entry_checked(entry, errors)
+    checked = entry_checked(entry, errors, table.session.tournament.rules)
     try:
         hand = _stored_hand(table, number, version)
     except ValidationError as error:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 from tournament.history import audit
 from tournament.language.formatting import SEAT_LABELS
 from tournament.models import Hand, Penalty, Seat, Table
+from tournament.scoring.rules import Rules
 from tournament.services.common import refused
 from tournament.services.hands import (
     figure_disputed,
@@ -72,12 +73,13 @@ def table_seats_swap(
         return None if seat is None else exchange.get(seat, seat)
 
     hands = list(table.hands.prefetch_related("penalties").order_by("number"))
+    rules = table.session.tournament.rules
     disputed = []
     with audit.acting(user=user, device=device, reason=audit.SEATS_SWAPPED):
         _exchange_players(table, first, second)
         for hand in hands:
             was_kept = hand.referee_figure_kept
-            _follow_players(hand, moved, user=user, device=device)
+            _follow_players(hand, moved, rules=rules, user=user, device=device)
             if hand.referee_figure_kept and not was_kept:
                 disputed.append(hand.number)
     table_results_store(table)
@@ -108,7 +110,7 @@ def _exchange_players(table: Table, first: int, second: int) -> None:
     other.save(update_fields=PLAYER_FIELDS)
 
 
-def _follow_players(hand: Hand, moved, *, user, device: str) -> None:
+def _follow_players(hand: Hand, moved, *, rules: Rules, user, device: str) -> None:
     """``hand`` at the seats its players now hold: settled again, its winning hand scored
     again (the winner's seat wind may have changed), the entry before kept as a revision."""
     penalties = [
@@ -119,6 +121,7 @@ def _follow_players(hand: Hand, moved, *, user, device: str) -> None:
     ]
     winner, discarder = moved(hand.winner), moved(hand.discarder)
     settlement = settle(
+        rules=rules,
         outcome=hand.outcome,
         winner=winner,
         discarder=discarder,
@@ -135,6 +138,7 @@ def _follow_players(hand: Hand, moved, *, user, device: str) -> None:
                 winner=winner,
                 outcome=hand.outcome,
                 flowers=hand.flowers,
+                rules=rules,
             )
         except ValidationError:
             # A seat wind written into the hand now contradicts the sheet: the tiles have no
@@ -143,7 +147,9 @@ def _follow_players(hand: Hand, moved, *, user, device: str) -> None:
         if scored is not None:
             # The fan paid at the table stays; the tiles now say whether it is disputed.
             computed = scored.total_without_flowers
-            kept = figure_disputed(fan=hand.fan, fan_names=hand.fan_names, scored=scored)
+            kept = figure_disputed(
+                fan=hand.fan, fan_names=hand.fan_names, scored=scored, rules=rules
+            )
     revision_kept(hand, user=user)
     hand.winner, hand.discarder = winner, discarder
     hand.computed_fan, hand.referee_figure_kept = computed, kept

@@ -109,7 +109,7 @@ def table_sheet_record(
                     *ruled.get(entry.number, ()),
                 ],
             )
-            checked = entry_checked(entry, errors)
+            checked = entry_checked(entry, errors, table.session.tournament.rules)
         numbers.add(entry.number)
         if not errors:
             hand = Hand(table=table, number=entry.number, version=1)

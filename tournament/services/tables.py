@@ -23,9 +23,14 @@ from tournament.services.sessions import session_reopen
 
 def locked_table(table: Table, *, with_session: bool = False) -> Table:
     """The table as stored now, its row locked until the transaction ends (and its
-    session's row too, for a change that depends on the session being open)."""
+    session's row too, for a change that depends on the session being open), with its
+    session and tournament (whose rules settle the table's hands) read alongside."""
     rows = ("self", "session") if with_session else ("self",)
-    return Table.objects.select_for_update(of=rows).select_related("session").get(pk=table.pk)
+    return (
+        Table.objects.select_for_update(of=rows)
+        .select_related("session__tournament")
+        .get(pk=table.pk)
+    )
 
 
 def seating_key(numbers) -> str:

@@ -5,6 +5,7 @@ from fractions import Fraction
 
 from django import template
 
+from tournament.forms.calculator import rules_query
 from tournament.hall import statistics
 from tournament.language import formatting, translated
 from tournament.language.formatting import (
@@ -37,8 +38,12 @@ RULE_NUMBERS = {
 
 
 @register.simple_tag
-def rule_number(name: str) -> int | str:
-    """``{% rule_number "min_fan" as minimum %}``: 8, as the scoring core checks it."""
+def rule_number(name: str, rules=None) -> int | str:
+    """``{% rule_number "min_fan" rules as minimum %}``: the minimum of ``rules`` (a
+    tournament's or the calculator's ``scoring.rules.Rules``), 8 as the seed reading has it
+    when the page has none."""
+    if name == "min_fan" and rules:
+        return rules.minimum_fan
     return RULE_NUMBERS[name]
 
 
@@ -127,12 +132,14 @@ def seat_wind(seat):
 
 
 @register.inclusion_tag("scoring/_tile_picker.html")
-def tile_picker(target: str, on_sheet: bool = False) -> dict:
-    """``{% tile_picker "winning_hand" on_sheet=True %}``: the tile picker, which writes the
-    hand it builds into the form's field ``target`` in the notation (static/js/tiles.js).
-    On a referee's sheet the winds, self-draw and flowers come from the sheet; on the
-    calculator they are tapped."""
+def tile_picker(target: str, on_sheet: bool = False, rules=None) -> dict:
+    """``{% tile_picker "winning_hand" on_sheet=True rules=rules %}``: the tile picker, which
+    writes the hand it builds into the form's field ``target`` in the notation
+    (static/js/tiles.js). On a referee's sheet the winds, self-draw and flowers come from the
+    sheet; on the calculator they are tapped. Its fans are counted under ``rules`` (the
+    tournament's, or the calculator's choice; the seed reading without)."""
     return {
+        "rules_query": rules_query(rules) if rules else "",
         "target": target,
         "on_sheet": on_sheet,
         "rows": tile_rows(),

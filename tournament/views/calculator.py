@@ -8,8 +8,9 @@ the picker holds no second calculator.
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from tournament.forms.calculator import CalculatorForm, SheetFansForm
+from tournament.forms.calculator import CalculatorForm, SheetFansForm, profile_links
 from tournament.scoring.claims import check_claim
+from tournament.scoring.rules import SEED_RULES
 from tournament.views.offline import kept_offline
 
 
@@ -31,9 +32,19 @@ def calculator(request):
                 claimed_total=form.cleaned_data["claimed_total"],
                 claimed_fans=form.claimed,
                 scored=scored,
+                rules=form.rules,
             )
+    rules = form.rules if form.is_bound else SEED_RULES
     return render(
-        request, "scoring/calculator.html", {"form": form, "scored": scored, "check": check}
+        request,
+        "scoring/calculator.html",
+        {
+            "form": form,
+            "scored": scored,
+            "check": check,
+            "rules": rules,
+            "profiles": profile_links(),
+        },
     )
 
 
@@ -46,4 +57,6 @@ def hand_fans(request):
     form = (SheetFansForm if on_sheet else CalculatorForm)(request.GET)
     scored = form.scored if form.is_valid() else None
     errors = [error for errors in form.errors.values() for error in errors]
-    return render(request, "scoring/_fans.html", {"scored": scored, "errors": errors})
+    return render(
+        request, "scoring/_fans.html", {"scored": scored, "errors": errors, "rules": form.rules}
+    )

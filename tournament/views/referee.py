@@ -106,6 +106,8 @@ def _table_context(request, tournament, sheet) -> dict:
         "table": sheet.table,
         "sheet": sheet,
         "missing": sheet.missing,
+        # The rules its hands are counted under: the minimum said, flowers played or not.
+        "rules": tournament.rules,
     }
 
 
@@ -133,7 +135,7 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
     return context
 
 
-def _score_typed_hand(form):
+def _score_typed_hand(form, rules):
     """Score the winning hand typed in the form for "Compute"; None (with a form error) when
     it cannot be. The hand may bring its own flowers: they fill the form."""
     data = form.cleaned_data
@@ -145,6 +147,7 @@ def _score_typed_hand(form):
             outcome=data.get("outcome"),
             flowers=data.get("flowers"),
             hand_flowers_win=True,
+            rules=rules,
         )
     except ValidationError as error:
         add_service_errors(form, error)
@@ -159,7 +162,7 @@ def _compute(request, tournament, sheet, form, penalties, form_kwargs, editing=N
     elif not form.cleaned_data.get("winning_hand"):
         form.add_error("winning_hand", _("Type the winning hand to compute its fans."))
     else:
-        scored = _score_typed_hand(form)
+        scored = _score_typed_hand(form, tournament.rules)
         if scored is not None:
             data = request.POST.dict()
             data["fan"] = scored.total_without_flowers

@@ -211,9 +211,21 @@
       fans();
     }
 
+    // The rules the fans are counted under: the tournament's on a sheet (the page says them),
+    // the options chosen in the calculator's form.
+    var ruleFields = ["kong", "no_flowers", "blessings", "minimum"];
     function sheetParams() {
       var params = { hand: field.value };
-      if (!onSheet) return params;
+      new URLSearchParams(root.dataset.rules || "").forEach(function (value, name) { params[name] = value; });
+      if (!onSheet) {
+        ruleFields.forEach(function (name) {
+          var input = form.querySelector("[name=" + name + "]");
+          if (!input) return;
+          if (input.type === "checkbox") { if (input.checked) params[name] = "on"; else delete params[name]; }
+          else if (input.value) params[name] = input.value;
+        });
+        return params;
+      }
       var winner = form.querySelector("input[name=winner]:checked");
       var outcome = form.querySelector("input[name=outcome]:checked");
       params.number = form.querySelector("[name=number]").value;
