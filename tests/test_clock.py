@@ -1,6 +1,7 @@
 """The session clock's arithmetic, on plain datetimes: no database, no Django."""
 
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -212,3 +213,27 @@ def test_with_the_bell_time_up_abandons_the_hand_in_play():
     assert ending == SessionEnd("bell", None, tuple(range(6, 17)))
     assert ending.new_hands_invited  # hands over before the bell may still be entered
     assert end(at(16, 29), entered=FIVE, before_gong=(), gong_minute=None).state == "playing"
+
+
+def test_the_worked_example_of_docs_screen():
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "screen.md").read_text(encoding="utf-8")
+    opened = datetime(2026, 11, 30, 14, 0, tzinfo=UTC)
+
+    def read(now, extra):
+        return time_left(
+            opened_at=opened, session_minutes=120, extra_minutes=extra, now=now, gong_minute=115
+        )
+
+    first = read(at(15, 57), 0)
+    assert (f"{first.gong_at:%H:%M}", f"{first.ends_at:%H:%M}") == ("15:55", "16:00")
+    five = set(range(1, 6))
+    ending = session_end(first, entered=five, entered_before_gong=five, hands=16)
+    assert (ending.state, ending.last) == ("gong", 6)
+    assert "| 1 | 0 | 15:55 | 16:00 | 1 to 5 | hand 6 is the last |" in doc
+    ending = session_end(first, entered=five | {6}, entered_before_gong=five, hands=16)
+    assert (ending.state, ending.rest) == ("gong_over", tuple(range(7, 17)))
+    assert "| 1, hand 6 entered | 0 | 15:55 | 16:00 | 1 to 5 | hands 7 to 16 not played |" in doc
+    late = read(at(16, 0), 10)
+    assert (f"{late.gong_at:%H:%M}", f"{late.ends_at:%H:%M}") == ("16:05", "16:10")
+    assert session_end(late, entered=(), entered_before_gong=(), hands=16).state == "playing"
+    assert "| 3 | 10 | 16:05 | 16:10 | 1 to 6 | (at 16:00) no gong yet |" in doc
