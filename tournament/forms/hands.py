@@ -420,10 +420,10 @@ def service_errors_to_form(form, penalty_formset, error: ValidationError) -> Non
 
 def confirm_form_for(sheet, *, now=None) -> ConfirmForm:
     """The unbound confirmation form of a table's ``sheet``, carrying the version of the
-    sheet it reviews: "time called" starts ticked once the table's session time is up (the
-    referee may untick it)."""
+    sheet it reviews: "time called" starts ticked once no new hand starts at the table, the
+    gong sounded or the time up (the referee may untick it)."""
     clock = table_clock(sheet.table, now=now)
-    initial = {"record_missing_as_not_played": True} if clock and clock.time_up else {}
+    initial = {"record_missing_as_not_played": True} if clock and clock.play_over else {}
     initial["version"] = sheet_version(sheet)
     return ConfirmForm(players=sheet.players, initial=initial)
 

@@ -28,6 +28,8 @@ class ScreenState:
     extra_time_tables: int  # the current session's tables given extra time
     players: int  # every registered player: the standings list them all
     unconfirmed_tables: int  # of every session: while there are any, standings are provisional
+    # Minutes into the session when the gong sounds; None when sessions end with the bell.
+    gong_minute: int | None = None
 
     @property
     def status(self) -> str | None:
@@ -50,6 +52,7 @@ class ScreenState:
             session_minutes=self.session_minutes,
             extra_minutes=0,
             now=now or timezone.now(),
+            gong_minute=self.gong_minute,
         )
 
 
@@ -85,4 +88,5 @@ def compute_screen_state(tournament: Tournament) -> ScreenState:
         extra_time_tables=session.extra_time_count if session else 0,
         players=tournament.players.count(),
         unconfirmed_tables=sum(s.unconfirmed_count for s in sessions.values()),
+        gong_minute=tournament.gong_minute if tournament.session_end == "gong" else None,
     )

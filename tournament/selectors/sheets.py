@@ -185,9 +185,35 @@ def table_clock(table: Table, now=None) -> clock.TableClock | None:
     session = table.session
     if not session.is_in_play:
         return None
+    tournament = session.tournament
     return clock.time_left(
         opened_at=session.opened_at,
-        session_minutes=session.tournament.session_minutes,
+        session_minutes=tournament.session_minutes,
         extra_minutes=table.extra_minutes,
         now=now or timezone.now(),
+        gong_minute=tournament.gong_minute if tournament.session_end == "gong" else None,
+    )
+
+
+def session_end(sheet: TableSheet, table_clock: clock.TableClock | None) -> clock.SessionEnd:
+    """What the sheet says of the session's end (``clock.session_end``). The hand in play
+    when the gong sounded is found from when the server stored each hand (the hands' history):
+    one query, once the gong has sounded. A hand kept on a tablet offline and sent after the
+    gong counts as entered after it; the referee, who knows, enters the next hand anyway."""
+    if table_clock is None:
+        return clock.SessionEnd("playing")
+    before_gong = []
+    if table_clock.gong_sounded:
+        before_gong = (
+            Hand.history.model.objects.filter(
+                table_id=sheet.table.pk, history_type="+", history_date__lt=table_clock.gong_at
+            )
+            .values_list("number", flat=True)
+            .distinct()
+        )
+    return clock.session_end(
+        table_clock,
+        entered=[row.number for row in sheet.rows if row.hand is not None],
+        entered_before_gong=before_gong,
+        hands=len(sheet.rows),
     )

@@ -35,6 +35,7 @@ from tournament.selectors.desk import open_call_hands, table_has_open_call, tabl
 from tournament.selectors.referees import referee_home
 from tournament.selectors.sheets import (
     hand_revisions,
+    session_end,
     session_sheets,
     sheet_version,
     table_clock,
@@ -115,10 +116,23 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
     table = sheet.table
     clock = table_clock(table)
     can_enter = table.session.is_in_play and not table.is_confirmed
+    ending = session_end(sheet, clock)
+    # After the gong's last hand the sheet no longer offers a new hand (the service takes one:
+    # referees correct), unless the referee asks for it ("?another"); a form posted and
+    # refused is shown again whatever.
+    entry_closed = (
+        can_enter
+        and editing is None
+        and not form.is_bound
+        and not ending.new_hands_invited
+        and "another" not in request.GET
+    )
     context = _table_context(request, tournament, sheet)
     context.update(
         clock=clock,
         time_up=clock is not None and clock.time_up,
+        ending=ending,
+        entry_closed=entry_closed,
         extra_time_form=ExtraTimeForm(initial={"minutes": table.extra_minutes}),
         form=form,
         penalties=penalties,
@@ -126,7 +140,8 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
         presets=PENALTY_PRESETS,
         can_enter=can_enter,
         # The entry form is shown (and its header carries the messages, "Hand 6 saved").
-        entry_form_shown=can_enter and (editing is not None or sheet.next_number is not None),
+        entry_form_shown=can_enter
+        and (editing is not None or (sheet.next_number is not None and not entry_closed)),
         revisions=hand_revisions(sheet),
         # The table calls a referee from its sheet; the panel shows its calls' state.
         call_form=CallForm(hand=sheet.next_number) if can_enter else None,

@@ -24,9 +24,17 @@
   // again at each tick: one that the page swapped in (the screen's poll, the sheet's
   // refresh after a save, extra time given meanwhile) is read as it arrives, and a clock that
   // said "Time is up" counts again.
+  // With the gong (data-clock-gong, when it sounds), the page's parts marked
+  // data-clock-until="gong" show until it sounds and those marked data-clock-from="gong"
+  // from then on; data-clock-until/from="end" likewise at the end of the time: the page
+  // says "the gong has sounded" or "time is up" at that second, without a reload.
   mcr.countdown = function (selector) {
     var shown = null;
     var offset = 0;
+    function passed(moment, yes) {
+      document.querySelectorAll("[data-clock-until=" + moment + "]").forEach(function (el) { el.hidden = yes; });
+      document.querySelectorAll("[data-clock-from=" + moment + "]").forEach(function (el) { el.hidden = !yes; });
+    }
     function tick() {
       var clock = document.querySelector(selector);
       var wait = 1000;
@@ -45,6 +53,9 @@
         var remaining = ends - (Date.now() + offset);
         var left = Math.max(0, Math.min(Math.ceil(remaining / 1000), total));
         clock.classList.toggle("time-up", left === 0);
+        var gong = Date.parse(clock.dataset.clockGong);
+        if (!isNaN(gong)) passed("gong", Date.now() + offset >= gong);
+        passed("end", left === 0);
         var label = clock.querySelector("[data-clock-label]");
         if (label) label.hidden = left === 0;
         clock.querySelector("[data-clock-left]").textContent = left === 0

@@ -261,9 +261,10 @@
     }).then(function (html) {
       var page = html && new DOMParser().parseFromString(html, "text/html");
       if (!page || !page.querySelector(".sheet-column")) return null;
-      var complete = !!page.getElementById("all-entered");
+      // Every hand entered, or the gong's last hand entered (no new hand is offered).
+      var complete = !!page.getElementById("all-entered") || !!page.querySelector("[data-entry-closed]");
       var number = page.querySelector("#hand-entry [name=number]");
-      var parts = [".sheet-column", "#confirm", "#session-clock"];
+      var parts = [".sheet-column", "#confirm", "#session-clock", "#session-end"];
       var entryGoes = complete && !load().length && form && (formDone || form.hidden);
       if (entryGoes) parts.push("#entry");
       parts.forEach(function (css) {
@@ -491,7 +492,7 @@
         say(text(problems, "saved", { n: number }));
         render();
         var section = document.getElementById("entry");
-        var target = form && !form.hidden ? section.querySelector("h2") : document.getElementById("all-entered");
+        var target = form && !form.hidden ? section.querySelector("h2") : document.getElementById("all-entered") || document.getElementById("gong-over");
         if (section) section.scrollIntoView({ block: "start" });
         if (target) target.focus({ preventScroll: true });
       });
