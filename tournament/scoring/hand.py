@@ -21,6 +21,13 @@ ALL_TILES = SUITED_TILES + HONOR_TILES  # the 34 kinds, in a fixed order
 
 MeldKind = Literal["chow", "pung", "kong"]
 
+# The blessings a referee may declare (``WinningHand.blessing``), each with the key of its fan:
+# heavenly, the dealer wins on the 14 tiles dealt; earthly, a non-dealer wins on the dealer's
+# first discard; human, a non-dealer wins in the first go-around before any claim, on another
+# non-dealer's discard or on their own first draw. Counted only when the rules play them.
+BLESSINGS = {"heavenly": "heavenly_hand", "earthly": "earthly_hand", "human": "human_hand"}
+DEALER_WIND = "E"  # the dealer sits East
+
 
 class HandError(CoreError):
     """An illegal or unreadable hand: a stable ``code`` and a message saying where and why.
@@ -65,7 +72,8 @@ class WinningHand:
     ``concealed`` holds the concealed tiles without the winning tile; ``melds`` the
     declared sets. ``kong`` means out with replacement tile when self-drawn and
     robbing the kong otherwise; ``last_tile`` means last tile draw or last tile
-    claim; ``fourth_tile`` means the winning tile is the last of its four copies.
+    claim; ``fourth_tile`` means the winning tile is the last of its four copies;
+    ``blessing`` is a blessing the referee declares (a key of ``BLESSINGS``) or None.
     """
 
     concealed: tuple[str, ...]
@@ -78,6 +86,7 @@ class WinningHand:
     seat_wind: str = "E"
     prevalent_wind: str = "E"
     flowers: int = 0
+    blessing: str | None = None
 
 
 def wind_error(hand: WinningHand) -> HandError | None:
@@ -93,5 +102,16 @@ def wind_error(hand: WinningHand) -> HandError | None:
             "invalid_prevalent_wind",
             gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
             {"wind": repr(hand.prevalent_wind)},
+        )
+    return None
+
+
+def blessing_error(hand: WinningHand) -> HandError | None:
+    """The error for a blessing that is not one (notation's code), or None."""
+    if hand.blessing is not None and hand.blessing not in BLESSINGS:
+        return HandError(
+            "invalid_blessing",
+            gettext_noop("blessing %(blessing)s is not heavenly, earthly, human or nothing"),
+            {"blessing": repr(hand.blessing)},
         )
     return None
