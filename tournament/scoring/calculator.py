@@ -44,6 +44,7 @@ from tournament.scoring import _decompose as shapes
 from tournament.scoring._decompose import memoised
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan
 from tournament.scoring.hand import (
+    BLESSING_NAMES,
     BLESSINGS,
     WIND_TILES,
     HandError,
@@ -788,10 +789,10 @@ def _not_played(hand: WinningHand, rules: Rules) -> HandError | None:
         return blessing_error(hand) or HandError(
             "blessings_not_played",
             gettext_noop(
-                "this tournament does not play the blessings (heavenly, earthly and human "
-                "hand); the hand declares %(blessing)s"
+                "this tournament does not play the blessings (Heavenly, Earthly and Human "
+                "Hand); the hand declares %(blessing)s"
             ),
-            {"blessing": hand.blessing},
+            {"blessing": BLESSING_NAMES[hand.blessing]},
         )
     return None
 

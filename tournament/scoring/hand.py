@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from tournament.core_errors import CoreError, gettext_noop
+from tournament.core_errors import CoreError, Message, gettext_noop
 
 SUITS = ("m", "p", "s")
 WIND_TILES = ("E", "S", "W", "N")
@@ -27,6 +27,12 @@ MeldKind = Literal["chow", "pung", "kong"]
 # non-dealer's discard or on their own first draw. Counted only when the rules play them.
 BLESSINGS = {"heavenly": "heavenly_hand", "earthly": "earthly_hand", "human": "human_hand"}
 DEALER_WIND = "E"  # the dealer sits East
+# Each blessing's name in messages.
+BLESSING_NAMES = {
+    "heavenly": Message(gettext_noop("Heavenly Hand")),
+    "earthly": Message(gettext_noop("Earthly Hand")),
+    "human": Message(gettext_noop("Human Hand")),
+}
 
 
 class HandError(CoreError):
@@ -108,7 +114,9 @@ def wind_error(hand: WinningHand) -> HandError | None:
 
 def blessing_error(hand: WinningHand) -> HandError | None:
     """The error for a blessing that is not one (notation's code), or None."""
-    if hand.blessing is not None and hand.blessing not in BLESSINGS:
+    if hand.blessing is not None and (
+        not isinstance(hand.blessing, str) or hand.blessing not in BLESSINGS
+    ):
         return HandError(
             "invalid_blessing",
             gettext_noop("blessing %(blessing)s is not heavenly, earthly, human or nothing"),

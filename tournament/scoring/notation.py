@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Final
 from tournament.core_errors import Message, gettext_noop
 from tournament.scoring.hand import (
     ALL_TILES,
+    BLESSING_NAMES,
     BLESSINGS,
     DEALER_WIND,
     HONOR_TILES,
@@ -366,18 +367,10 @@ def validate(hand: WinningHand) -> None:
         _validate_blessing(hand)
 
 
-# Each blessing's name in messages.
-_BLESSING_NAMES: Final = {
-    "heavenly": Message(gettext_noop("Heavenly Hand")),
-    "earthly": Message(gettext_noop("Earthly Hand")),
-    "human": Message(gettext_noop("Human Hand")),
-}
-
-
 def _validate_blessing(hand: WinningHand) -> None:
     """A blessing is won in the first go-around, before any claim: check what that implies."""
     blessing = hand.blessing
-    name = {"blessing": _BLESSING_NAMES[blessing]}
+    name = {"blessing": BLESSING_NAMES[blessing]}
     if hand.melds:
         raise _error(
             "blessing_with_melds",
