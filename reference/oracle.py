@@ -267,6 +267,7 @@ ARRANGEMENT_FREE_FANS = frozenset(
         "Tile Hog",
         "Concealed Kong",
         "Melded Kong",
+        "Melded and Concealed Kong",
         "Self-Drawn",
         "Flower Tiles",
     }
