@@ -21,16 +21,20 @@ from dataclasses import dataclass
 from MahjongGB import MahjongFanCalculator
 
 from tournament.scoring.calculator import score_arrangements
-from tournament.scoring.fans import FANS
+from tournament.scoring.fans import FANS, MIXED_KONGS_FAN_READING, SEED_FANS
 from tournament.scoring.hand import ALL_TILES, WinningHand
 from tournament.scoring.notation import format_hand
+from tournament.scoring.rules import SEED_RULES, Rules
 
 # ---------------------------------------------------------------------------------------
 # The 81 fans, from our table (tournament.scoring.fans), and the oracle's names for them
 # ---------------------------------------------------------------------------------------
 
-FAN_NAMES: tuple[str, ...] = tuple(fan.name_en for fan in FANS)
+# The 81 of the seed table; the oracle knows no blessing, and 明暗杠 is handled below.
+FAN_NAMES: tuple[str, ...] = tuple(fan.name_en for fan in SEED_FANS)
 FAN_POINTS: dict[str, int] = {fan.name_en: fan.points for fan in FANS}
+# Every fan's place in the counting order, the option fans included, for reports.
+_FAN_ORDER: dict[str, int] = {fan.name_en: position for position, fan in enumerate(FANS)}
 
 # The oracle writes the three waits its own way ("独听・…", and 单钓 for 单钓将); every other
 # fan carries the Chinese name of our table.
@@ -42,7 +46,11 @@ ORACLE_WAIT_NAMES: dict[str, str] = {
 # The oracle's Chinese fan names -> our English names. A name not in here stops the
 # comparison (UnknownOracleFan).
 ORACLE_NAME_TO_OURS: dict[str, str] = {
-    **{fan.name_zh: fan.name_en for fan in FANS if fan.name_en not in ORACLE_WAIT_NAMES.values()},
+    **{
+        fan.name_zh: fan.name_en
+        for fan in SEED_FANS
+        if fan.name_en not in ORACLE_WAIT_NAMES.values()
+    },
     **ORACLE_WAIT_NAMES,
 }
 # Every oracle name maps to one of our fans, and every one of our 81 fans has one name.
@@ -50,8 +58,11 @@ if sorted(ORACLE_NAME_TO_OURS.values()) != sorted(FAN_NAMES) or len(FAN_NAMES) !
     raise AssertionError("ORACLE_NAME_TO_OURS must map one oracle name to each of the 81 fans")
 
 # Deviation (1): the oracle's extra 5-point fan for one melded kong plus one concealed kong.
-# The 81-fan table has no such fan; we score Melded Kong (1) + Concealed Kong (2).
+# The 81-fan table has no such fan: the seed reading scores Melded Kong (1) + Concealed
+# Kong (2). Under the rules' 5-point reading (Rules(melded_and_concealed_kong=5)) it is our
+# option fan of the same name, and no deviation.
 ORACLE_MIXED_KONGS = "明暗杠"
+MIXED_KONGS_FAN = "Melded and Concealed Kong"
 
 _ORACLE_TILE: dict[str, str] = {
     **{f"{rank}m": f"W{rank}" for rank in range(1, 10)},
@@ -123,11 +134,13 @@ def oracle_raw(hand: WinningHand) -> tuple[tuple[int, int, str, str], ...]:
         raise OracleNotWin(str(error)) from error
 
 
-def oracle_fans(hand: WinningHand) -> dict[str, tuple[int, int]]:
-    """The oracle's fans in our names: ``{name_en: (points, count)}``.
+def oracle_fans(hand: WinningHand, rules: Rules = SEED_RULES) -> dict[str, tuple[int, int]]:
+    """The oracle's fans in our names: ``{name_en: (points, count)}``, for comparing with our
+    calculator under ``rules`` (the seed reading, or the 5-point kong reading).
 
-    Deviation (1) is converted here: 明暗杠 (5) becomes Melded Kong (1) + Concealed
-    Kong (2). The oracle scores 明暗杠 only for exactly two kongs, one melded and one
+    Under the seed reading deviation (1) is converted here: 明暗杠 (5) becomes Melded Kong
+    (1) + Concealed Kong (2); under the 5-point reading it is our fan 明暗杠, unconverted.
+    The oracle scores 明暗杠 only for exactly two kongs, one melded and one
     concealed, and then lists neither 明杠 nor 暗杠 (checked in test_differential.py); the
     conversion checks the hand has exactly that combination and fails loudly otherwise.
     """
@@ -163,8 +176,16 @@ def oracle_fans(hand: WinningHand) -> dict[str, tuple[int, int]]:
             raise UnknownOracleFan(
                 f"the oracle scored {ORACLE_MIXED_KONGS} together with a single-kong fan"
             )
-        fans["Melded Kong"] = (FAN_POINTS["Melded Kong"], 1)
-        fans["Concealed Kong"] = (FAN_POINTS["Concealed Kong"], 1)
+        if rules.melded_and_concealed_kong == MIXED_KONGS_FAN_READING:
+            fans[MIXED_KONGS_FAN] = (FAN_POINTS[MIXED_KONGS_FAN], 1)
+        elif rules.melded_and_concealed_kong == SEED_RULES.melded_and_concealed_kong:
+            fans["Melded Kong"] = (FAN_POINTS["Melded Kong"], 1)
+            fans["Concealed Kong"] = (FAN_POINTS["Concealed Kong"], 1)
+        else:
+            raise UnknownOracleFan(
+                f"no conversion of {ORACLE_MIXED_KONGS} for the"
+                f" {rules.melded_and_concealed_kong}-point reading"
+            )
     return fans
 
 
@@ -197,7 +218,7 @@ def fans_total(fans: Mapping[str, tuple[int, int]]) -> int:
 
 def format_fans(fans: Mapping[str, tuple[int, int]]) -> str:
     """``Seven Pairs 24, Tile Hog 2, Flower Tiles 1×2 = 28`` in the table's order."""
-    order = {name: position for position, name in enumerate(FAN_NAMES)}
+    order = _FAN_ORDER
     parts = []
     for name in sorted(fans, key=lambda name: order.get(name, len(order))):
         points, count = fans[name]
@@ -210,7 +231,7 @@ def diff_fans(
 ) -> list[str]:
     """One line per fan that differs; empty when both agree."""
     lines = []
-    order = {name: position for position, name in enumerate(FAN_NAMES)}
+    order = _FAN_ORDER
     for name in sorted(set(expected) | set(actual), key=lambda n: order.get(n, len(order))):
         want, got = expected.get(name), actual.get(name)
         if want == got:
@@ -246,6 +267,7 @@ ARRANGEMENT_FREE_FANS = frozenset(
         "Tile Hog",
         "Concealed Kong",
         "Melded Kong",
+        "Melded and Concealed Kong",
         "Self-Drawn",
         "Flower Tiles",
     }
@@ -292,16 +314,19 @@ def completing_tiles(hand: WinningHand, *, fifth_copies: bool = False) -> set[st
     return found
 
 
-def arrangement_fans(hand: WinningHand) -> list[dict[str, tuple[int, int]]]:
-    """The fans of every arrangement our calculator weighs for ``hand``, flowers included
-    (``calculator.score_arrangements``)."""
-    return [our_fans(scored) for scored in score_arrangements(hand)]
+def arrangement_fans(
+    hand: WinningHand, rules: Rules = SEED_RULES
+) -> list[dict[str, tuple[int, int]]]:
+    """The fans of every arrangement our calculator weighs for ``hand`` under ``rules``,
+    flowers included (``calculator.score_arrangements``)."""
+    return [our_fans(scored) for scored in score_arrangements(hand, rules)]
 
 
 def documented_deviation(
     hand: WinningHand,
     expected: Mapping[str, tuple[int, int]],
     actual: Mapping[str, tuple[int, int]],
+    rules: Rules = SEED_RULES,
 ) -> str | None:
     """Which documented deviation (a key of ``DEVIATIONS``) explains the difference."""
     differing = {
@@ -313,7 +338,7 @@ def documented_deviation(
     # (and ours those of the one we kept), worth the same. A same-total difference that
     # no arrangement of ours reads (a wrongly chosen wait, say) is not excused.
     if fans_total(expected) == fans_total(actual):
-        arrangements = arrangement_fans(hand)
+        arrangements = arrangement_fans(hand, rules)
         if expected in arrangements and actual in arrangements:
             return "equal_value_arrangement"
     # Our wait fan where the oracle has none: the oracle saw a second wait on a tile whose
@@ -364,9 +389,10 @@ class Comparison:
         return "\n".join(lines)
 
 
-def compare(hand: WinningHand, scored) -> Comparison:
-    """Compare our ``Scored`` result for ``hand`` with the oracle's fans."""
-    expected = oracle_fans(hand)
+def compare(hand: WinningHand, scored, rules: Rules = SEED_RULES) -> Comparison:
+    """Compare our ``Scored`` result for ``hand`` (scored under ``rules``) with the oracle's
+    fans."""
+    expected = oracle_fans(hand, rules)
     actual = our_fans(scored)
     fan_lines = diff_fans(expected, actual)
     total_lines = []
@@ -382,7 +408,7 @@ def compare(hand: WinningHand, scored) -> Comparison:
         )
     deviation = None
     if fan_lines and not total_lines:
-        deviation = documented_deviation(hand, expected, actual)
+        deviation = documented_deviation(hand, expected, actual, rules)
     return Comparison(hand, expected, actual, tuple(fan_lines + total_lines), deviation)
 
 

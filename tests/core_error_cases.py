@@ -247,6 +247,75 @@ CASES = [
         "fourth tile on E while the concealed hand holds another copy of it, so the winning "
         "tile cannot be the last one",
     ),
+    # notation: the blessings a referee declares
+    Case(
+        "blessing_unknown",
+        lambda: notation.validate(hand(blessing="divine")),
+        "invalid_blessing",
+        "blessing 'divine' is not heavenly, earthly, human or nothing",
+    ),
+    Case(
+        "blessing_with_melds",
+        lambda: notation.validate(
+            with_melds(Meld("pung", ("5p",) * 3), blessing="heavenly", self_drawn=True)
+        ),
+        "blessing_with_melds",
+        "Heavenly Hand is won in the first go-around, before any set is claimed or kong "
+        "declared: the hand has no melds",
+    ),
+    Case(
+        "heavenly_not_dealer",
+        lambda: notation.validate(hand(blessing="heavenly", self_drawn=True, seat_wind="S")),
+        "blessing_seat",
+        "Heavenly Hand is the dealer's: write seat=E",
+    ),
+    Case(
+        "earthly_dealer",
+        lambda: notation.validate(hand(blessing="earthly")),
+        "blessing_seat",
+        "Earthly Hand is a non-dealer's: the seat is not E",
+    ),
+    Case(
+        "heavenly_on_discard",
+        lambda: notation.validate(hand(blessing="heavenly")),
+        "blessing_win",
+        "Heavenly Hand is won on the dealer's 14 tiles: write it self-drawn",
+    ),
+    Case(
+        "earthly_self_drawn",
+        lambda: notation.validate(hand(blessing="earthly", seat_wind="S", self_drawn=True)),
+        "blessing_win",
+        "Earthly Hand is won on the dealer's first discard, so not self-drawn; a non-dealer's "
+        "own first draw is Human Hand",
+    ),
+    Case(
+        "blessing_last_tile",
+        lambda: notation.validate(hand(blessing="human", seat_wind="S", last_tile=True)),
+        "blessing_conditions",
+        "Human Hand is won in the first go-around, so neither on the last tile nor by robbing "
+        "a kong",
+    ),
+    Case(
+        "blessing_twice",
+        lambda: notation.parse_hand("123m +9s | heavenly earthly"),
+        "duplicate_condition",
+        "at character 21 (… | heavenly >>earthly<<): a hand has one blessing at most: heavenly "
+        "was given at character 12",
+    ),
+    # calculator: what the tournament's rules do not play
+    Case(
+        "flowers_not_played",
+        lambda: calculator.score(hand(flowers=2), Rules(flowers=False)),
+        "flowers_not_played",
+        "this tournament plays without flowers; the hand has 2",
+    ),
+    Case(
+        "blessings_not_played",
+        lambda: calculator.score(hand(blessing="human", seat_wind="S")),
+        "blessings_not_played",
+        "this tournament does not play the blessings (Heavenly, Earthly and Human Hand); the "
+        "hand declares Human Hand",
+    ),
     # notation: reading text
     Case(
         "not_text",
@@ -437,22 +506,23 @@ CASES = [
         lambda: notation.parse_hand("123m +9s | bogus"),
         "unknown_condition",
         "at character 12 (123m +9s | >>bogus<<): 'bogus' is not a win condition: use self, "
-        "kong, fourth, last, seat=E|S|W|N, wind=E|S|W|N, flowers=0..8",
+        "kong, fourth, last, heavenly, earthly, human, seat=E|S|W|N, wind=E|S|W|N, flowers=0..8",
     ),
     Case(
         "condition_setting_alone",
         lambda: notation.parse_hand("123m +9s | seat E"),
         "unknown_condition",
         "at character 12 (123m +9s | >>seat<< E): 'seat' is not a win condition: use self, "
-        "kong, fourth, last, seat=E|S|W|N, wind=E|S|W|N, flowers=0..8; write seat=value with "
-        "no spaces",
+        "kong, fourth, last, heavenly, earthly, human, seat=E|S|W|N, wind=E|S|W|N, "
+        "flowers=0..8; write seat=value with no spaces",
     ),
     Case(
         "condition_flag_value",
         lambda: notation.parse_hand("123m +9s | self=1"),
         "unknown_condition",
         "at character 12 (123m +9s | >>self=1<<): 'self=1' is not a win condition: use self, "
-        "kong, fourth, last, seat=E|S|W|N, wind=E|S|W|N, flowers=0..8; self takes no value",
+        "kong, fourth, last, heavenly, earthly, human, seat=E|S|W|N, wind=E|S|W|N, "
+        "flowers=0..8; self takes no value",
     ),
     Case(
         "after_win_tile",

@@ -189,7 +189,7 @@ def test_without_a_mode_it_prints_the_usage_and_exits_2():
 
 
 def test_an_unexpected_failure_is_reported_on_its_line_and_the_run_goes_on(monkeypatch):
-    def broken(hand):
+    def broken(hand, rules):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(cli, "score_hand", broken)
@@ -262,7 +262,7 @@ def test_non_standard_numbers_are_invalid_json(value):
 
 
 def test_output_is_standard_json_even_when_an_answer_is_not(monkeypatch):
-    monkeypatch.setattr(cli, "answer_json_line", lambda line: {"id": float(line), "x": 1})
+    monkeypatch.setattr(cli, "answer_json_line", lambda line, rules: {"id": float(line), "x": 1})
     stdout = io.StringIO()
     status = cli.main(["--jsonl"], io.StringIO("nan\n2\n"), stdout)
     first, second = stdout.getvalue().splitlines()

@@ -5,6 +5,11 @@ size ``make test`` runs; ``make differential`` runs 10,000). Hand number i is th
 whatever the sample size, so a failure seen at full size can be replayed alone with
 ``reference.hand_generators.hand_at(i)``. The known deviations from the oracle are
 converted in ``reference.oracle.oracle_fans``; every other difference fails the test.
+
+The sample is compared twice: under the seed reading (one melded and one concealed kong
+score Melded Kong + Concealed Kong, the oracle's 明暗杠 converted), and under the rules'
+5-point reading (``Rules(melded_and_concealed_kong=5)``), where 明暗杠 is our fan too and
+agrees with the oracle's on every hand, with no conversion.
 """
 
 import os
@@ -17,11 +22,16 @@ from tournament.scoring import calculator
 from tournament.scoring.fans import FANS
 from tournament.scoring.hand import HandError, Meld, WinningHand
 from tournament.scoring.notation import parse_hand, validate
+from tournament.scoring.rules import SEED_RULES, Rules
 
 HANDS = int(os.environ.get("MCR_DIFF_HANDS", "1500"))
 # From this size on, the sample must also reach every one of the 81 fans.
 FAN_COVERAGE_FROM = 1500
 SHOWN = 20
+# The readings the sample is compared under, by the name `make differential` prints.
+KONG_FIVE = Rules(melded_and_concealed_kong=5)
+READINGS = {"seed reading": SEED_RULES, "明暗杠 5": KONG_FIVE}
+MIXED = "Melded and Concealed Kong"
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +43,10 @@ def generated() -> list[hand_generators.Generated]:
 
 
 def test_the_oracle_map_is_built_from_our_fan_table_and_reaches_each_fan():
-    assert tuple(fan.name_en for fan in FANS) == oracle.FAN_NAMES
+    # The 81 of the seed table; the option fans (明暗杠, the blessings) are not among them.
+    assert tuple(fan.name_en for fan in FANS if fan.option is None) == oracle.FAN_NAMES
     assert len(set(oracle.FAN_NAMES)) == 81
+    assert "Melded and Concealed Kong" not in oracle.FAN_NAMES
     assert len(oracle.ORACLE_NAME_TO_OURS) == 81
     assert set(oracle.ORACLE_NAME_TO_OURS.values()) == set(oracle.FAN_NAMES)
     our_zh = {fan.name_en: fan.name_zh for fan in FANS}
@@ -88,6 +100,17 @@ def test_oracle_mixed_kongs_is_the_only_kong_fan_and_converts_to_two_fans():
     without = dict(fans)
     del without["Melded Kong"]
     assert oracle.oracle_fans(as_pung) == without
+
+
+def test_under_the_five_point_reading_mixed_kongs_is_our_fan_unconverted():
+    fans = oracle.oracle_fans(MIXED_KONGS, KONG_FIVE)
+    assert fans["Melded and Concealed Kong"] == (5, 1)
+    assert "Melded Kong" not in fans and "Concealed Kong" not in fans
+    comparison = oracle.compare(MIXED_KONGS, calculator.score(MIXED_KONGS, KONG_FIVE), KONG_FIVE)
+    assert comparison.agrees, comparison.report()
+    # The seed reading's conversion is no agreement under the 5-point reading, and back.
+    assert not oracle.compare(MIXED_KONGS, calculator.score(MIXED_KONGS), KONG_FIVE).agrees
+    assert not oracle.compare(MIXED_KONGS, calculator.score(MIXED_KONGS, KONG_FIVE)).agrees
 
 
 def test_oracle_mixed_kongs_is_converted_only_for_that_combination(monkeypatch):
@@ -167,10 +190,10 @@ def test_sample_covers_every_shape_condition_generator_and_fan(generated):
 # --- the comparison ------------------------------------------------------------------------
 
 
-def _compare(item: hand_generators.Generated, score) -> oracle.Comparison | str:
+def _compare(item: hand_generators.Generated, rules: Rules) -> oracle.Comparison | str:
     """The comparison, or a report when our calculator refuses the hand or fails."""
     try:
-        scored = score(item.hand)
+        scored = calculator.score(item.hand, rules)
     except Exception as error:  # reported with the hand, like any other difference
         if isinstance(error, HandError):
             what = f"HandError {error.code}: {error.message}"
@@ -178,10 +201,10 @@ def _compare(item: hand_generators.Generated, score) -> oracle.Comparison | str:
             what = f"raised {type(error).__name__}: {error}"
         return (
             f"{oracle.render_hand(item.hand)}\n"
-            f"  oracle:  {oracle.format_fans(oracle.oracle_fans(item.hand))}\n"
+            f"  oracle:  {oracle.format_fans(oracle.oracle_fans(item.hand, rules))}\n"
             f"  ours:    {what}"
         )
-    return oracle.compare(item.hand, scored)
+    return oracle.compare(item.hand, scored, rules)
 
 
 def _kinds(report: str) -> list[str]:
@@ -200,19 +223,45 @@ def _kinds(report: str) -> list[str]:
     return kinds
 
 
-def test_calculator_agrees_with_the_oracle(generated):
-    """Every hand agrees, or differs only by a documented deviation (oracle.DEVIATIONS)."""
+def _one_of_each_kong(hand: WinningHand) -> bool:
+    kongs = [meld for meld in hand.melds if meld.kind == "kong"]
+    return len(kongs) == 2 and sum(meld.concealed for meld in kongs) == 1
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_calculator_agrees_with_the_oracle(generated, reading):
+    """Every hand agrees, or differs only by a documented deviation (oracle.DEVIATIONS);
+    under the 5-point reading 明暗杠 agrees exactly on every hand with one melded and one
+    concealed kong (the other documented deviations stay accepted there too)."""
+    rules = READINGS[reading]
     failures = []
     deviations: Counter = Counter()
+    mixed_kongs = 0
     for item in generated:
-        result = _compare(item, calculator.score)
+        result = _compare(item, rules)
         if isinstance(result, str):
             failures.append(f"hand #{item.index} ({item.generator}): {result}")
-        elif not result.accepted:
+        elif not result.accepted or (
+            # 明暗杠 itself is never a documented deviation: its entry agrees exactly.
+            rules == KONG_FIVE
+            and _one_of_each_kong(item.hand)
+            and result.expected.get(MIXED) != result.actual.get(MIXED)
+        ):
             failures.append(f"hand #{item.index} ({item.generator}): {result.report()}")
         elif result.deviation:
             deviations[result.deviation] += 1
-    print(f"{len(generated)} hands compared; documented deviations: {dict(deviations)}")
+        if not isinstance(result, str) and MIXED in result.actual:
+            mixed_kongs += 1
+    agreed = len(generated) - len(failures)
+    print(
+        f"\n{reading}: {agreed} of {len(generated)} hands agree"
+        f" ({agreed - sum(deviations.values())} exactly; documented deviations:"
+        f" {dict(deviations)}; 明暗杠 scored in {mixed_kongs})"
+    )
+    if rules == KONG_FIVE and HANDS >= FAN_COVERAGE_FROM:
+        assert mixed_kongs, "no generated hand has one melded and one concealed kong"
+    if rules == SEED_RULES:
+        assert not mixed_kongs
     if failures:
         summary = Counter(kind for report in failures for kind in _kinds(report))
         lines = [f"{count:5d}  {kind}" for kind, count in summary.most_common()]

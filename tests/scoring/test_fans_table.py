@@ -1,10 +1,22 @@
-"""The 81-fan table: names, points, order and the exclusions (不计) of the seed table."""
+"""The fan table: the 81 of the seed table (names, points, order, the exclusions 不计 it
+states) and the option fans of the rule options, marked as such."""
 
 import re
 
 import pytest
 
-from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan, fan_by_name
+from tournament.scoring.fans import (
+    BLESSINGS_OPTION,
+    FAN_BY_KEY,
+    FANS,
+    KONG_OPTION,
+    OPTION_FANS,
+    SEED_FANS,
+    Fan,
+    fan_by_name,
+    played,
+)
+from tournament.scoring.rules import BLESSING_POINTS, SEED_RULES, Rules
 
 # docs/mcr-competition-rules.md section 7, in the seed table's order: (English, Chinese, points).
 EXPECTED = [
@@ -176,12 +188,54 @@ IMPLIED_EXCLUSIONS = {
 
 
 def test_table_has_81_fans_in_seed_order_with_digest_names_and_points():
-    assert [(f.name_en, f.name_zh, f.points) for f in FANS] == EXPECTED
+    assert [(f.name_en, f.name_zh, f.points) for f in SEED_FANS] == EXPECTED
+    assert [(f.name_en, f.name_zh, f.points) for f in FANS if f.option is None] == EXPECTED
+
+
+# The fans of the rule options (docs/scoring.md "Rule options"): (English, Chinese, points,
+# the Rules field that plays it, what it excludes).
+OPTION_TABLE = [
+    (
+        "Heavenly Hand",
+        "天和",
+        BLESSING_POINTS,
+        BLESSINGS_OPTION,
+        {"Fully Concealed Hand", "Self-Drawn", "Edge Wait", "Closed Wait", "Single Wait"},
+    ),
+    ("Earthly Hand", "地和", BLESSING_POINTS, BLESSINGS_OPTION, {"Concealed Hand"}),
+    (
+        "Human Hand",
+        "人和",
+        BLESSING_POINTS,
+        BLESSINGS_OPTION,
+        {"Concealed Hand", "Fully Concealed Hand", "Self-Drawn"},
+    ),
+    ("Melded and Concealed Kong", "明暗杠", 5, KONG_OPTION, {"Melded Kong", "Concealed Kong"}),
+]
+
+
+def test_the_81_plus_the_option_fans_marked_with_the_option_that_plays_them():
+    assert len(FANS) == 81 + len(OPTION_TABLE)
+    assert [
+        (f.name_en, f.name_zh, f.points, f.option, {FAN_BY_KEY[k].name_en for k in f.excludes})
+        for f in OPTION_FANS
+    ] == OPTION_TABLE
+    assert len(SEED_FANS) == 81 and not any(f.option for f in SEED_FANS)
+    assert FAN_BY_KEY["melded_and_concealed_kong"].option == KONG_OPTION
+
+
+def test_option_fans_are_played_only_under_their_option():
+    kong, blessing = fan_by_name("明暗杠"), fan_by_name("天和")
+    assert not played(kong, SEED_RULES) and not played(blessing, SEED_RULES)
+    assert played(kong, Rules(melded_and_concealed_kong=5))
+    assert not played(kong, Rules(melded_and_concealed_kong=6))
+    assert played(blessing, Rules(blessings=True))
+    assert all(played(f, SEED_RULES) for f in SEED_FANS)
 
 
 def test_keys_are_unique_snake_case_english():
     keys = [f.key for f in FANS]
-    assert len(set(keys)) == 81
+    assert len(set(keys)) == len(FANS) == 85
     assert all(re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)*", key) for key in keys)
     assert FANS[0].key == "big_four_winds"
     assert FANS[-1].key == "flower_tiles"
@@ -217,7 +271,7 @@ def test_table_has_no_exclusion_beyond_seed_and_implied_ones():
     # Big Four Winds also lists Little Four Winds (they can never both be shown) and
     # Quadruple Chow lists Pure Shifted Pungs as the seed table has it.
     stated["big_four_winds"].add("little_four_winds")
-    for f in FANS:
+    for f in SEED_FANS:
         assert f.excludes == stated.get(f.key, set()), f.key
 
 

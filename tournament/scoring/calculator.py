@@ -22,7 +22,15 @@ Choices the table leaves open, decided here (docs/scoring.md lists them with the
   completes the hand; a tile of which the hand holds all four copies cannot, so it is no
   second wait. Where one arrangement reads the winning tile as edge or closed and as
   the pair, the edge or closed wait is kept (the seed: 4556 waiting on 5 is 坎张).
-* One melded kong and one concealed kong score Melded Kong and Concealed Kong.
+* One melded kong and one concealed kong score as the rules read them
+  (``Rules.melded_and_concealed_kong``): Melded Kong and Concealed Kong (3, the seed
+  reading), the fan 明暗杠 (5), or Two Melded Kongs and Concealed Kong (6).
+* A blessing (``WinningHand.blessing``) counts its fan when the rules play blessings; a
+  Heavenly Hand has no winning tile of its own, so its Nine Gates is the nine-gates shape
+  among its 14 tiles, whichever the referee wrote as the winning tile.
+
+A hand with flowers under rules without flowers, or with a blessing under rules without
+blessings, is refused (``flowers_not_played``, ``blessings_not_played``).
 """
 
 from collections import Counter
@@ -35,7 +43,15 @@ from tournament.core_errors import gettext_noop
 from tournament.scoring import _decompose as shapes
 from tournament.scoring._decompose import memoised
 from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan
-from tournament.scoring.hand import WIND_TILES, HandError, WinningHand, wind_error
+from tournament.scoring.hand import (
+    BLESSING_NAMES,
+    BLESSINGS,
+    WIND_TILES,
+    HandError,
+    WinningHand,
+    blessing_error,
+    wind_error,
+)
 from tournament.scoring.rules import SEED_RULES, Rules
 
 __all__ = ["ExcludedFan", "FanCount", "Scored", "clear_caches", "score", "score_arrangements"]
@@ -81,9 +97,9 @@ class Scored:
     shape: str
 
 
-# The calculator names a fan by its index in the table, which is the counting order
-# (highest first): F.all_pungs is the index of the fan keyed "all_pungs". A hand's fans
-# are (index, count) pairs and the fans one excludes a bit mask of indices.
+# The calculator names a fan by its index in the table (the 81 and the option fans), which is
+# the counting order (highest first): F.all_pungs is the index of the fan keyed "all_pungs".
+# A hand's fans are (index, count) pairs and the fans one excludes a bit mask of indices.
 _INDEX = {fan.key: index for index, fan in enumerate(FANS)}
 F = SimpleNamespace(**_INDEX)
 POINTS = tuple(fan.points for fan in FANS)
@@ -431,6 +447,7 @@ class _Hand:
         "counts",
         "every",
         "fixed_pungs",
+        "heavenly",
         "kong_tiles",
         "mask",
         "meld_chows",
@@ -447,9 +464,10 @@ class _Hand:
 _WIND_TILE = {wind: 27 + i for i, wind in enumerate(WIND_TILES)}
 
 
-def _prepare(hand: WinningHand) -> _Hand:
+def _prepare(hand: WinningHand, rules: Rules) -> _Hand:
     index = shapes.TILE_INDEX
     h = _Hand()
+    h.heavenly = hand.blessing == "heavenly"
     counts = [0] * 34
     tiles = [index[tile] for tile in hand.concealed]
     for t in tiles:
@@ -506,8 +524,20 @@ def _prepare(hand: WinningHand) -> _Hand:
     # own exposed sets (they are on the table, so the winning tile is the fourth).
     fourth = hand.fourth_tile or every[win] - counts[win] == 3
     melded_kongs = len(kong_tiles) - concealed_kongs
+    # The reading only changes one melded and one concealed kong: the memo keeps one key
+    # for every other hand.
+    reading = rules.melded_and_concealed_kong if melded_kongs == concealed_kongs == 1 else 3
+    blessing = _INDEX[BLESSINGS[hand.blessing]] if hand.blessing else -1
     static = _tile_fans(all_bits, any_bits) + _condition_fans(
-        self_drawn, exposed, hand.last_tile, hand.kong, fourth, melded_kongs, concealed_kongs
+        self_drawn,
+        exposed,
+        hand.last_tile,
+        hand.kong,
+        fourth,
+        melded_kongs,
+        concealed_kongs,
+        reading,
+        blessing,
     )
     if hogs:
         static += ((F.tile_hog, hogs),)
@@ -524,9 +554,12 @@ def _condition_fans(
     fourth: bool,
     melded_kongs: int,
     concealed_kongs: int,
+    reading: int,
+    blessing: int,
 ) -> tuple[tuple[int, int], ...]:
-    """Fans of the win conditions, of concealment and of the kongs."""
-    fans = []
+    """Fans of the win conditions, of concealment, of the kongs (one melded and one
+    concealed read as ``reading`` points) and the ``blessing`` fan (an index, or -1)."""
+    fans = [] if blessing < 0 else [(blessing, 1)]
     if self_drawn:
         fans.append((F.self_drawn, 1))
     if not exposed:
@@ -543,7 +576,10 @@ def _condition_fans(
     if kongs >= 3:
         fans += [(F.four_kongs, 1), (F.three_kongs, 1)] if kongs == 4 else [(F.three_kongs, 1)]
     else:
-        fans += [(fan, 1) for fan in _KONG_FANS.get((melded_kongs, concealed_kongs), ())]
+        kinds = (melded_kongs, concealed_kongs)
+        fans += [
+            (fan, 1) for fan in _KONG_FANS.get(kinds) or _MIXED_KONGS.get((*kinds, reading), ())
+        ]
     return tuple(fans)
 
 
@@ -553,8 +589,16 @@ _KONG_FANS = {
     (0, 1): (F.concealed_kong,),
     (2, 0): (F.two_melded_kongs, F.melded_kong),
     (0, 2): (F.two_concealed_kongs, F.concealed_kong),
-    # One of each: the table has no fan for the pair, each kong counts alone.
-    (1, 1): (F.melded_kong, F.concealed_kong),
+}
+# One melded and one concealed kong, by the points the rules read them at.
+_MIXED_KONGS = {
+    # The seed table has no fan for the pair: each kong counts alone.
+    (1, 1, 3): (F.melded_kong, F.concealed_kong),
+    # The fan 明暗杠, which excludes the two single-kong fans.
+    # (Each kong's fan is listed too, to be shown as excluded by it.)
+    (1, 1, 5): (F.melded_and_concealed_kong, F.melded_kong, F.concealed_kong),
+    # The melded kong and the concealed kong read as two melded kongs, plus the concealed.
+    (1, 1, 6): (F.two_melded_kongs, F.melded_kong, F.concealed_kong),
 }
 
 
@@ -578,6 +622,14 @@ def _unique_wait(h: _Hand) -> bool:
 def _is_nine_gates(h: _Hand) -> bool:
     if h.melds:
         return False
+    if h.heavenly:
+        # No winning tile of its own: 1112345678999 and any tile of the suit among the 14.
+        c = h.counts
+        return any(
+            sum(c[base : base + 9]) == 14
+            and all(n >= need for n, need in zip(c[base : base + 9], _NINE_GATES, strict=True))
+            for base in (0, 9, 18)
+        )
     c = h.concealed_13
     return any(c[base : base + 9] == _NINE_GATES for base in (0, 9, 18))
 
@@ -716,11 +768,33 @@ def _candidates(h: _Hand) -> list[Candidate]:
     return out
 
 
-def _prepared(hand: WinningHand) -> _Hand:
+def _prepared(hand: WinningHand, rules: Rules) -> _Hand:
+    if error := _not_played(hand, rules):
+        raise error
     try:
-        return _prepare(hand)
+        return _prepare(hand, rules)
     except KeyError:
         raise _unreadable(hand) from None
+
+
+def _not_played(hand: WinningHand, rules: Rules) -> HandError | None:
+    """The error for a hand that declares what ``rules`` do not play, or None."""
+    if hand.flowers and not rules.flowers:
+        return HandError(
+            "flowers_not_played",
+            gettext_noop("this tournament plays without flowers; the hand has %(flowers)s"),
+            {"flowers": hand.flowers},
+        )
+    if hand.blessing is not None and not rules.blessings:
+        return blessing_error(hand) or HandError(
+            "blessings_not_played",
+            gettext_noop(
+                "this tournament does not play the blessings (Heavenly, Earthly and Human "
+                "Hand); the hand declares %(blessing)s"
+            ),
+            {"blessing": BLESSING_NAMES[hand.blessing]},
+        )
+    return None
 
 
 def _unreadable(hand: WinningHand) -> HandError:
@@ -728,7 +802,7 @@ def _unreadable(hand: WinningHand) -> HandError:
 
     The codes are notation's (``validate`` reports the same problems first).
     """
-    if error := wind_error(hand):
+    if error := wind_error(hand) or blessing_error(hand):
         return error
     tiles = [*hand.concealed, hand.win_tile, *(t for meld in hand.melds for t in meld.tiles)]
     unknown = next((t for t in tiles if t not in shapes.TILE_INDEX), None)
@@ -743,11 +817,12 @@ def score(hand: WinningHand, rules: Rules = SEED_RULES) -> Scored:
 
     The hand is assumed structurally valid (see ``notation``). Raises ``HandError`` with
     code ``not_a_winning_hand`` when the tiles form no winning shape, and with
-    ``unknown_tile``, ``invalid_seat_wind`` or ``invalid_prevalent_wind`` (codes of
-    ``notation.ERROR_CODES``) for a tile or wind it cannot read. Of several arrangements
-    the one worth most is kept.
+    ``unknown_tile``, ``invalid_seat_wind``, ``invalid_prevalent_wind`` or
+    ``invalid_blessing`` (codes of ``notation.ERROR_CODES``) for a tile, wind or blessing it
+    cannot read; with ``flowers_not_played`` or ``blessings_not_played`` for flowers or a
+    blessing the rules do not play. Of several arrangements the one worth most is kept.
     """
-    candidates = _candidates(_prepared(hand))
+    candidates = _candidates(_prepared(hand, rules))
     if not candidates:
         raise HandError(
             "not_a_winning_hand",
@@ -770,7 +845,7 @@ def score_arrangements(hand: WinningHand, rules: Rules = SEED_RULES) -> list[Sco
     """
     return [
         _scored(shape, tuple(sorted(fans)), per_set, hand.flowers, rules.minimum_fan)
-        for shape, fans, per_set, _ in _candidates(_prepared(hand))
+        for shape, fans, per_set, _ in _candidates(_prepared(hand, rules))
     ]
 
 
@@ -844,7 +919,7 @@ def _fan_count(fan: int, count: int) -> FanCount:
     return FanCount(f.key, f.name_en, f.name_zh, f.points, count)
 
 
-@cache  # 81 × 81 pairs at most
+@cache  # 85 × 85 pairs at most
 def _excluded_fan(fan: int, by: int) -> ExcludedFan:
     f, b = FANS[fan], FANS[by]
     return ExcludedFan(f.key, f.name_en, f.name_zh, b.key, b.name_en, b.name_zh)

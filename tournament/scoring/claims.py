@@ -10,7 +10,10 @@ Without tiles, the claimed fans can still be checked against each other and agai
   Hand beside any other fan, fans of different hand shapes, a self-drawn fan beside a
   fan won on a discard, and the other families and pairs of the tables below;
 * a fan claimed more times than any hand can count it (``MAX_COUNT``);
-* a claim with nothing in it (no fan but flowers, no total) is reported, never agreed.
+* a claim with nothing in it (no fan but flowers, no total) is reported, never agreed;
+* a fan the tournament's rules do not play (明暗杠 unless one melded and one concealed kong
+  score 5, the blessings unless played) is reported (``fans_not_played``), and the
+  minimum is the rules' (``Rules.minimum_fan``).
 
 Reading a claim (``parse_claimed_fans``). Fan names, English or Chinese, are separated by
 commas, semicolons, 、 or new lines. After a name may come, in either order:
@@ -31,13 +34,15 @@ from collections import Counter
 from dataclasses import dataclass
 
 from tournament.core_errors import gettext_noop
-from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan, fan_by_name
+from tournament.scoring.fans import FAN_BY_KEY, FANS, Fan, fan_by_name, played
 from tournament.scoring.hand import HandError
 from tournament.scoring.rules import SEED_RULES, Rules
 from tournament.scoring.settlement import MAX_FLOWERS
 
 FLOWERS = "flower_tiles"
 CHICKEN_HAND = "chicken_hand"
+MIXED_KONGS = "melded_and_concealed_kong"  # 明暗杠, the fan of the 5-point kong reading
+BLESSINGS = frozenset({"heavenly_hand", "earthly_hand", "human_hand"})
 
 _SEPARATORS = re.compile(r"[,;\n、，；]+")
 # "×2", "x 2", "X2", "*2" at the end of a part: how many times the fan counts.
@@ -223,6 +228,10 @@ _OTHER_SHAPES: dict[str, set[str]] = {
     "single_wait": {_S, _K},  # excluded by the other shapes' fans
     "self_drawn": _ANY,
     FLOWERS: _ANY,
+    # The option fans: two kongs leave a knitted straight no room; a blessing is how the
+    # hand was won, in any shape.
+    MIXED_KONGS: {_S},
+    **dict.fromkeys(BLESSINGS, _ANY),
 }
 FAN_SHAPES: dict[str, frozenset[str]] = {
     fan.key: frozenset(_OTHER_SHAPES.get(fan.key, {_S})) for fan in FANS
@@ -230,7 +239,7 @@ FAN_SHAPES: dict[str, frozenset[str]] = {
 
 # Fans whose hands leave room for only a few other fans: besides those they exclude, these
 # are the only fans they can be counted with.
-_WIN_CONDITIONS = ("self_drawn", "last_tile_draw", "last_tile_claim", FLOWERS)
+_WIN_CONDITIONS = ("self_drawn", "last_tile_draw", "last_tile_claim", FLOWERS, *sorted(BLESSINGS))
 ONLY_WITH: dict[str, frozenset[str]] = {
     # 无番和: the hand scores no fan at all, flowers apart.
     CHICKEN_HAND: frozenset({FLOWERS}),
@@ -261,6 +270,7 @@ SELF_DRAWN_WIN = frozenset(
         "fully_concealed_hand",  # concealed and self-drawn
         "last_tile_draw",  # the last tile of the wall, drawn
         "out_with_replacement_tile",  # the tile drawn after declaring a kong
+        "heavenly_hand",  # the dealer's 14 tiles dealt
     }
 )
 DISCARD_WIN = frozenset(
@@ -269,6 +279,7 @@ DISCARD_WIN = frozenset(
         "last_tile_claim",  # the last discard of the game
         "robbing_the_kong",  # the tile another player adds to a pung
         "melded_hand",  # won on a discard with a single wait
+        "earthly_hand",  # the dealer's first discard
     }
 )
 
@@ -286,7 +297,12 @@ CLAIMED_SETS: dict[str, tuple[int, int]] = {
     "melded_kong": (1, 4),
     "two_melded_kongs": (2, 4),
     "melded_hand": (4, 4),  # every set claimed, none concealed (not even a kong)
+    MIXED_KONGS: (1, 3),  # the melded kong, and the concealed one is not claimed
+    # Won before any claim (and before any kong: see _FIRST_GO_AROUND).
+    **dict.fromkeys(BLESSINGS, (0, 0)),
 }
+# Under the 6-point kong reading one melded and one concealed kong are Two Melded Kongs.
+_CLAIMED_SETS_READING_SIX = {"two_melded_kongs": (1, 4)}
 
 # Pairs that no hand can count together for reasons of their own: (fan, fan, reason).
 _IMPOSSIBLE_PAIRS: tuple[tuple[str, str, str], ...] = (
@@ -318,6 +334,11 @@ _IMPOSSIBLE_PAIRS: tuple[tuple[str, str, str], ...] = (
     ("two_melded_kongs", "concealed_kong", "kongs"),
     ("two_concealed_kongs", "melded_kong", "kongs"),
     ("two_melded_kongs", "two_concealed_kongs", "kongs"),
+    # 明暗杠 is one melded and one concealed kong, no other kong.
+    (MIXED_KONGS, "two_melded_kongs", "kongs"),
+    (MIXED_KONGS, "two_concealed_kongs", "kongs"),
+    (MIXED_KONGS, "three_kongs", "kongs"),
+    (MIXED_KONGS, "four_kongs", "kongs"),
     # Four pungs, none claimed and self-drawn, are Four Concealed Pungs, which excludes
     # Fully Concealed Hand: beside a fan that needs four pungs it is never counted.
     ("fully_concealed_hand", "all_pungs", "four_concealed_pungs"),
@@ -394,7 +415,30 @@ REASONS: dict[str, str] = {
     "knitted_tiles": (
         "Greater Honors and Knitted Tiles holds seven knitted tiles, Knitted Straight nine"
     ),
+    "first_go_around": (
+        "a blessing is won in the first go-around, before any claim or kong, and not on the "
+        "last tile"
+    ),
 }
+
+# The fans no blessing is counted with: a blessing is won in the first go-around, before any
+# set is claimed or kong declared, and long before the last tile (notation: the blessings'
+# checks).
+_FIRST_GO_AROUND = frozenset(
+    {
+        "four_kongs",
+        "three_kongs",
+        "two_concealed_kongs",
+        "two_melded_kongs",
+        MIXED_KONGS,
+        "concealed_kong",
+        "melded_kong",
+        "last_tile_draw",
+        "last_tile_claim",
+        "out_with_replacement_tile",
+        "robbing_the_kong",
+    }
+)
 
 _EXPLICIT: dict[frozenset[str], str] = {
     frozenset((a, b)): reason for a, b, reason in _IMPOSSIBLE_PAIRS
@@ -483,6 +527,7 @@ _SET_NEEDS: dict[str, dict] = {
     # Four pungs of terminals and honors are All Terminals and Honors: a chow is needed.
     "outside_hand": {"chows": 1},
     "two_melded_kongs": {"pungs": 2},
+    MIXED_KONGS: {"pungs": 2},
     # No concealed copy of the winning tile: it can only complete a chow.
     "last_tile": {"chows": 1},
     "dragon_pung": {"dragon": 1},
@@ -738,25 +783,50 @@ def _patterns_clash(a: str, b: str) -> str | None:
     return "pungs" if both <= _PUNG_PATTERN_FANS else None
 
 
-def impossible_reason(a: Fan, b: Fan) -> str | None:
-    """Why fans ``a`` and ``b`` can never both be counted for one hand (a code of
-    ``REASONS``), or None when some hand may count both. Exclusions are not reasons:
-    a pair one of which excludes the other gives None (``Fan.excludes`` says that)."""
+def _explicit(x: str, y: str, rules: Rules) -> str | None:
+    """The explicit reason for the pair under ``rules``' kong reading, or None."""
+    pair = frozenset((x, y))
+    reading = rules.melded_and_concealed_kong
+    if (
+        pair == {"melded_kong", "concealed_kong"}
+        and reading != SEED_RULES.melded_and_concealed_kong
+    ):
+        # One of each is 明暗杠 (5) or Two Melded Kongs + Concealed Kong (6); three or more
+        # kongs leave both out.
+        return "kongs"
+    if pair == {"two_melded_kongs", "concealed_kong"} and reading == 6:
+        return None  # one melded and one concealed kong
+    return _EXPLICIT.get(pair)
+
+
+def _claimed_sets(key: str, rules: Rules) -> tuple[int, int]:
+    if rules.melded_and_concealed_kong == 6 and key in _CLAIMED_SETS_READING_SIX:
+        return _CLAIMED_SETS_READING_SIX[key]
+    return CLAIMED_SETS.get(key, (0, 4))
+
+
+def impossible_reason(a: Fan, b: Fan, rules: Rules = SEED_RULES) -> str | None:
+    """Why fans ``a`` and ``b`` can never both be counted for one hand under ``rules`` (a
+    code of ``REASONS``), or None when some hand may count both. Exclusions are not
+    reasons: a pair one of which excludes the other gives None (``Fan.excludes`` says
+    that). Whether the rules play an option fan at all is ``check_claim``'s question."""
     x, y = a.key, b.key
     if x == y or y in a.excludes or x in b.excludes:
         return None
     for one, allowed in ONLY_WITH.items():
         if one in (x, y) and (y if one == x else x) not in allowed:
             return one
-    if explicit := _EXPLICIT.get(frozenset((x, y))):
+    if (x in BLESSINGS and y in _FIRST_GO_AROUND) or (y in BLESSINGS and x in _FIRST_GO_AROUND):
+        return "first_go_around"
+    if explicit := _explicit(x, y, rules):
         return explicit
     shapes = FAN_SHAPES[x] & FAN_SHAPES[y]
     if not shapes:
         return "shape"
     if (x in SELF_DRAWN_WIN and y in DISCARD_WIN) or (x in DISCARD_WIN and y in SELF_DRAWN_WIN):
         return "win"
-    low_x, high_x = CLAIMED_SETS.get(x, (0, 4))
-    low_y, high_y = CLAIMED_SETS.get(y, (0, 4))
+    low_x, high_x = _claimed_sets(x, rules)
+    low_y, high_y = _claimed_sets(y, rules)
     if max(low_x, low_y) > min(high_x, high_y):
         return "claimed_sets"
     if clash := _patterns_clash(x, y):
@@ -790,9 +860,9 @@ class CountTooHigh:
 class ClaimCheck:
     """The verdict on a claim; ``problems`` holds codes, the other fields the details.
 
-    The codes, in the order they are reported: ``empty_claim``, ``count_too_high``,
-    ``incompatible_fans``, ``impossible_together``, ``missing_fans``, ``extra_fans``,
-    ``total_differs_from_fans_named``, ``wrong_total``, ``below_minimum``.
+    The codes, in the order they are reported: ``empty_claim``, ``fans_not_played``,
+    ``count_too_high``, ``incompatible_fans``, ``impossible_together``, ``missing_fans``,
+    ``extra_fans``, ``total_differs_from_fans_named``, ``wrong_total``, ``below_minimum``.
     """
 
     claimed_total: int | None  # without flowers: as typed, else the sum of the fans named
@@ -804,6 +874,8 @@ class ClaimCheck:
     problems: tuple[str, ...]
     impossible: tuple[ImpossiblePair, ...] = ()  # both claimed, never counted together
     too_many: tuple[CountTooHigh, ...] = ()  # claimed more times than a hand counts them
+    not_played: tuple[Fan, ...] = ()  # claimed option fans the rules do not play
+    minimum: int = SEED_RULES.minimum_fan  # the rules' minimum, for ``below_minimum``
 
     @property
     def agrees(self) -> bool:
@@ -816,12 +888,14 @@ _ORDER = {fan.key: index for index, fan in enumerate(FANS)}
 def check_claim(
     *, claimed_total=None, claimed_fans=(), scored=None, rules: Rules = SEED_RULES
 ) -> ClaimCheck:
-    """Compare a claim (a total and/or ClaimedFans) with a scored hand, or check it alone.
+    """Compare a claim (a total and/or ClaimedFans) with a scored hand, or check it alone,
+    under the tournament's ``rules`` (the seed reading by default).
 
-    ``scored`` is the calculator's result for the winning hand, or None when only
-    the claim is known. Flowers are left out on both sides: the minimum and the
-    totals are without flowers. The checks of the claim on its own (counts, exclusions,
-    fans never counted together) are made in both cases.
+    ``scored`` is the calculator's result for the winning hand (scored under the same
+    rules), or None when only the claim is known. Flowers are left out on both sides: the
+    minimum (``rules.minimum_fan``) and the totals are without flowers. The checks of the
+    claim on its own (fans the rules play, counts, exclusions, fans never counted
+    together) are made in both cases.
     """
     all_claimed = sorted(claimed_fans, key=lambda c: _ORDER[c.fan.key])
     claimed = {c.fan.key: c for c in all_claimed if c.fan.key != FLOWERS}
@@ -829,6 +903,9 @@ def check_claim(
     problems = []
     if claimed_total is None and not claimed:
         problems.append("empty_claim")
+    not_played = tuple(c.fan for c in all_claimed if not played(c.fan, rules))
+    if not_played:
+        problems.append("fans_not_played")
     too_many = tuple(
         CountTooHigh(c.fan, c.count, max_count(c.fan))
         for c in all_claimed
@@ -849,7 +926,7 @@ def check_claim(
         ImpossiblePair(a, b, reason)
         for i, a in enumerate(fans)
         for b in fans[i + 1 :]
-        if (reason := impossible_reason(a, b)) is not None
+        if (reason := impossible_reason(a, b, rules)) is not None
     )
     if impossible:
         problems.append("impossible_together")
@@ -889,4 +966,6 @@ def check_claim(
         problems=tuple(problems),
         impossible=impossible,
         too_many=too_many,
+        not_played=not_played,
+        minimum=rules.minimum_fan,
     )

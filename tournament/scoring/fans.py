@@ -1,4 +1,5 @@
-"""The 81 fans of the Mahjong Competition Rules: names, points and exclusions.
+"""The 81 fans of the Mahjong Competition Rules, and the fans of the rule options: names,
+points and exclusions.
 
 The table follows the seed table's order (Big Four Winds first, Flower Tiles last); names
 are those of ``docs/mcr-competition-rules.md`` section 7. ``excludes`` lists the fans a fan
@@ -10,9 +11,23 @@ still is); the calculator applies those per set, so they are not listed here.
 
 Flower Tiles is not a fan of the hand: flowers add one point each after a valid win and
 never count toward the 8-point minimum.
+
+Beside the 81, four fans exist only under a tournament's rule options (``rules.Rules``,
+docs/scoring.md "Rule options"): 明暗杠 Melded and Concealed Kong (5), when one melded and
+one concealed kong score 5, and the blessings 天和 Heavenly Hand, 地和 Earthly Hand and 人和
+Human Hand (``BLESSING_POINTS`` each), when blessings are played. Their ``option`` names the
+``Rules`` field that plays them; ``SEED_FANS`` is the 81 alone. ``FANS`` holds all of them in
+counting order (points never increase), the 81 in the seed table's order.
 """
 
 from dataclasses import dataclass
+from typing import Final
+
+from tournament.scoring.rules import BLESSING_POINTS, Rules
+
+# The ``Rules`` fields that play an option fan.
+KONG_OPTION: Final = "melded_and_concealed_kong"
+BLESSINGS_OPTION: Final = "blessings"
 
 
 @dataclass(frozen=True)
@@ -24,9 +39,13 @@ class Fan:
     name_zh: str
     points: int
     excludes: frozenset[str]
+    option: str | None = None
+    """The ``Rules`` field that plays this fan (``KONG_OPTION``, ``BLESSINGS_OPTION``), or
+    None for the 81 fans of the seed table."""
 
 
-# (English name, Chinese name, points, keys of the fans it excludes), in the seed table's order.
+# (English name, Chinese name, points, keys of the fans it excludes), in the seed table's order,
+# with the option fans at their points.
 _TABLE: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     # 88 points
     (
@@ -245,6 +264,24 @@ _TABLE: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     ("Last Tile Claim", "海底捞月", 8, ()),
     ("Out with Replacement Tile", "杠上开花", 8, ("self_drawn",)),
     ("Robbing the Kong", "抢杠和", 8, ("last_tile",)),
+    # Option fans (_OPTIONS): played only under a tournament's rule options.
+    # The dealer wins on the 14 tiles dealt: self-drawn, concealed, with no wait.
+    (
+        "Heavenly Hand",
+        "天和",
+        BLESSING_POINTS,
+        ("fully_concealed_hand", "self_drawn", "edge_wait", "closed_wait", "single_wait"),
+    ),
+    # A non-dealer wins on the dealer's first discard: concealed.
+    ("Earthly Hand", "地和", BLESSING_POINTS, ("concealed_hand",)),
+    # A non-dealer wins in the first go-around before any claim, on another non-dealer's
+    # discard or on their own first draw: concealed, and self-drawn or not.
+    (
+        "Human Hand",
+        "人和",
+        BLESSING_POINTS,
+        ("concealed_hand", "fully_concealed_hand", "self_drawn"),
+    ),
     # 6 points
     ("All Pungs", "碰碰和", 6, ()),
     ("Half Flush", "混一色", 6, ()),
@@ -253,6 +290,8 @@ _TABLE: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     ("Melded Hand", "全求人", 6, ("single_wait",)),
     ("Two Concealed Kongs", "双暗杠", 6, ("concealed_kong", "two_concealed_pungs")),
     ("Two Dragon Pungs", "双箭刻", 6, ("dragon_pung",)),
+    # Option fan: one melded and one concealed kong, counted instead of each kong alone.
+    ("Melded and Concealed Kong", "明暗杠", 5, ("melded_kong", "concealed_kong")),
     # 4 points
     ("Outside Hand", "全带幺", 4, ()),
     ("Fully Concealed Hand", "不求人", 4, ("self_drawn", "concealed_hand")),
@@ -290,9 +329,21 @@ def _key(name_en: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in name_en.lower()).replace("__", "_")
 
 
+# The option fans, by English name: the ``Rules`` field that plays each.
+_OPTIONS: Final = {
+    "Melded and Concealed Kong": KONG_OPTION,
+    "Heavenly Hand": BLESSINGS_OPTION,
+    "Earthly Hand": BLESSINGS_OPTION,
+    "Human Hand": BLESSINGS_OPTION,
+}
+
 FANS: tuple[Fan, ...] = tuple(
-    Fan(_key(en), en, zh, points, frozenset(excludes)) for en, zh, points, excludes in _TABLE
+    Fan(_key(en), en, zh, points, frozenset(excludes), _OPTIONS.get(en))
+    for en, zh, points, excludes in _TABLE
 )
+SEED_FANS: tuple[Fan, ...] = tuple(fan for fan in FANS if fan.option is None)
+"""The 81 fans of the seed table, in its order."""
+OPTION_FANS: tuple[Fan, ...] = tuple(fan for fan in FANS if fan.option is not None)
 FAN_BY_KEY: dict[str, Fan] = {fan.key: fan for fan in FANS}
 
 _BY_NAME: dict[str, Fan] = {
@@ -306,3 +357,17 @@ def fan_by_name(name: str) -> Fan:
     if fan is None:
         raise KeyError(name)
     return fan
+
+
+# The points of one melded and one concealed kong under which 明暗杠 is the fan counted.
+MIXED_KONGS_FAN_READING: Final = 5
+
+
+def played(fan: Fan, rules: Rules) -> bool:
+    """Whether ``fan`` can be counted under ``rules``: the 81 always, an option fan when the
+    rules play its option."""
+    if fan.option == KONG_OPTION:
+        return rules.melded_and_concealed_kong == MIXED_KONGS_FAN_READING
+    if fan.option == BLESSINGS_OPTION:
+        return rules.blessings
+    return True

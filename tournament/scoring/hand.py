@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from tournament.core_errors import CoreError, gettext_noop
+from tournament.core_errors import CoreError, Message, gettext_noop
 
 SUITS = ("m", "p", "s")
 WIND_TILES = ("E", "S", "W", "N")
@@ -20,6 +20,19 @@ HONOR_TILES = WIND_TILES + DRAGON_TILES
 ALL_TILES = SUITED_TILES + HONOR_TILES  # the 34 kinds, in a fixed order
 
 MeldKind = Literal["chow", "pung", "kong"]
+
+# The blessings a referee may declare (``WinningHand.blessing``), each with the key of its fan:
+# heavenly, the dealer wins on the 14 tiles dealt; earthly, a non-dealer wins on the dealer's
+# first discard; human, a non-dealer wins in the first go-around before any claim, on another
+# non-dealer's discard or on their own first draw. Counted only when the rules play them.
+BLESSINGS = {"heavenly": "heavenly_hand", "earthly": "earthly_hand", "human": "human_hand"}
+DEALER_WIND = "E"  # the dealer sits East
+# Each blessing's name in messages.
+BLESSING_NAMES = {
+    "heavenly": Message(gettext_noop("Heavenly Hand")),
+    "earthly": Message(gettext_noop("Earthly Hand")),
+    "human": Message(gettext_noop("Human Hand")),
+}
 
 
 class HandError(CoreError):
@@ -65,7 +78,8 @@ class WinningHand:
     ``concealed`` holds the concealed tiles without the winning tile; ``melds`` the
     declared sets. ``kong`` means out with replacement tile when self-drawn and
     robbing the kong otherwise; ``last_tile`` means last tile draw or last tile
-    claim; ``fourth_tile`` means the winning tile is the last of its four copies.
+    claim; ``fourth_tile`` means the winning tile is the last of its four copies;
+    ``blessing`` is a blessing the referee declares (a key of ``BLESSINGS``) or None.
     """
 
     concealed: tuple[str, ...]
@@ -78,6 +92,7 @@ class WinningHand:
     seat_wind: str = "E"
     prevalent_wind: str = "E"
     flowers: int = 0
+    blessing: str | None = None
 
 
 def wind_error(hand: WinningHand) -> HandError | None:
@@ -93,5 +108,18 @@ def wind_error(hand: WinningHand) -> HandError | None:
             "invalid_prevalent_wind",
             gettext_noop("prevalent wind %(wind)s is not E, S, W or N"),
             {"wind": repr(hand.prevalent_wind)},
+        )
+    return None
+
+
+def blessing_error(hand: WinningHand) -> HandError | None:
+    """The error for a blessing that is not one (notation's code), or None."""
+    if hand.blessing is not None and (
+        not isinstance(hand.blessing, str) or hand.blessing not in BLESSINGS
+    ):
+        return HandError(
+            "invalid_blessing",
+            gettext_noop("blessing %(blessing)s is not heavenly, earthly, human or nothing"),
+            {"blessing": repr(hand.blessing)},
         )
     return None

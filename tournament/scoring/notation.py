@@ -3,6 +3,7 @@
 The notation (described with worked examples in docs/scoring.md)::
 
     123m78sEE [555p:3] {CCCC} +9s | self kong seat=E wind=S flowers=2
+    1112345678999p +5p | self heavenly seat=E
 
 ``parse_hand`` and ``hand_from_json`` build a `WinningHand` (``parse_hand_with_conditions``
 also says which win conditions were written); ``validate`` checks that it
@@ -25,12 +26,16 @@ from typing import TYPE_CHECKING, Final
 from tournament.core_errors import Message, gettext_noop
 from tournament.scoring.hand import (
     ALL_TILES,
+    BLESSING_NAMES,
+    BLESSINGS,
+    DEALER_WIND,
     HONOR_TILES,
     SUITS,
     WIND_TILES,
     HandError,
     Meld,
     WinningHand,
+    blessing_error,
     wind_error,
 )
 from tournament.scoring.rules import SEED_RULES, Rules
@@ -51,7 +56,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "invalid_win_tile": "not exactly one tile after +",
         "text_after_win_tile": "tiles or melds after the winning tile",
         "unknown_condition": "a word after | that is not a win condition",
-        "duplicate_condition": "the same win condition written twice",
+        "duplicate_condition": "the same win condition, or two blessings, written twice",
         # Reading JSON (hand_from_json).
         "not_an_object": "the JSON value is not an object",
         "missing_field": "a required field (concealed, win_tile, a meld's kind or tiles) is absent",
@@ -74,8 +79,15 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "robbing_kong_with_copy": "robbing the kong while holding another copy of its tile",
         "robbing_kong_last_tile": "robbing the kong together with last tile",
         "fourth_tile_with_copy": "fourth tile while the concealed hand holds another copy",
+        "invalid_blessing": "a blessing other than heavenly, earthly, human or none",
+        "blessing_with_melds": "a blessing declared for a hand with melds",
+        "blessing_seat": "heavenly hand not the dealer's (seat E), earthly or human the dealer's",
+        "blessing_win": "heavenly hand not self-drawn, or earthly hand self-drawn",
+        "blessing_conditions": "a blessing with last tile or a kong (robbing the kong)",
         # Scoring (the calculator) and the command line.
         "not_a_winning_hand": "a legal hand whose tiles form no winning arrangement",
+        "flowers_not_played": "flowers in a hand scored under rules without flowers",
+        "blessings_not_played": "a blessing in a hand scored under rules without blessings",
         "invalid_json": "a command-line input line that is not JSON",
         "empty_line": "a blank command-line input line",
         "internal_error": "an unexpected failure while scoring one line (a bug)",
@@ -92,7 +104,9 @@ _DIGITS: Final = "0123456789"
 # format_hand writes them; and those written word=value.
 _FLAGS: Final = {"self": "self_drawn", "kong": "kong", "fourth": "fourth_tile", "last": "last_tile"}
 _SETTINGS: Final = ("seat", "wind", "flowers")
-CONDITION_WORDS: Final = frozenset((*_FLAGS, *_SETTINGS))
+# The blessing words (at most one), each naming WinningHand.blessing; written after the flags.
+_BLESSING_WORDS: Final = tuple(BLESSINGS)
+CONDITION_WORDS: Final = frozenset((*_FLAGS, *_BLESSING_WORDS, *_SETTINGS))
 _CONDITION_WORD: Final = re.compile(r"[^\s,]+")  # the words are parted by spaces or commas
 """The words that may follow ``|``, as ``parse_hand_with_conditions`` reports them."""
 # The numbered form of the honors that other calculators write: 1z-7z in the order players
@@ -262,7 +276,7 @@ def validate(hand: WinningHand) -> None:
             raise _error(
                 "wrong_type", gettext_noop("%(field)s must be true or false"), {"field": field}
             )
-    if error := wind_error(hand):
+    if error := wind_error(hand) or blessing_error(hand):
         raise error
     flowers = hand.flowers
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= MAX_FLOWERS:
@@ -348,6 +362,57 @@ def validate(hand: WinningHand) -> None:
                 "so the winning tile cannot be the last one"
             ),
             {"tile": win},
+        )
+    if hand.blessing is not None:
+        _validate_blessing(hand)
+
+
+def _validate_blessing(hand: WinningHand) -> None:
+    """A blessing is won in the first go-around, before any claim: check what that implies."""
+    blessing = hand.blessing
+    name = {"blessing": BLESSING_NAMES[blessing]}
+    if hand.melds:
+        raise _error(
+            "blessing_with_melds",
+            gettext_noop(
+                "%(blessing)s is won in the first go-around, before any set is claimed or "
+                "kong declared: the hand has no melds"
+            ),
+            name,
+        )
+    dealer = hand.seat_wind == DEALER_WIND
+    if blessing == "heavenly" and not dealer:
+        raise _error(
+            "blessing_seat",
+            gettext_noop("Heavenly Hand is the dealer's: write seat=E"),
+        )
+    if blessing != "heavenly" and dealer:
+        raise _error(
+            "blessing_seat",
+            gettext_noop("%(blessing)s is a non-dealer's: the seat is not E"),
+            name,
+        )
+    if blessing == "heavenly" and not hand.self_drawn:
+        raise _error(
+            "blessing_win",
+            gettext_noop("Heavenly Hand is won on the dealer's 14 tiles: write it self-drawn"),
+        )
+    if blessing == "earthly" and hand.self_drawn:
+        raise _error(
+            "blessing_win",
+            gettext_noop(
+                "Earthly Hand is won on the dealer's first discard, so not self-drawn; a "
+                "non-dealer's own first draw is Human Hand"
+            ),
+        )
+    if hand.last_tile or hand.kong:
+        raise _error(
+            "blessing_conditions",
+            gettext_noop(
+                "%(blessing)s is won in the first go-around, so neither on the last tile nor "
+                "by robbing a kong"
+            ),
+            name,
         )
 
 
@@ -611,10 +676,28 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
     """
     found: dict = {}
     seen: dict[str, int] = {}
+    blessing_at: int | None = None
     for match in _CONDITION_WORD.finditer(text, start):
         i, j, word = match.start(), match.end(), match.group()
         written_key, equals, raw_value = word.partition("=")
         key = written_key.lower()
+        if key in _BLESSING_WORDS and not equals:
+            if blessing_at is not None:
+                raise _located(
+                    "duplicate_condition",
+                    text,
+                    i,
+                    j,
+                    gettext_noop(
+                        "a hand has one blessing at most: %(condition)s was given at character "
+                        "%(character)s"
+                    ),
+                    {"condition": found["blessing"], "character": blessing_at + 1},
+                )
+            blessing_at = i
+            seen[key] = i
+            found["blessing"] = key
+            continue
         if (key in _FLAGS and not equals) or (key in _SETTINGS and equals):
             if key in seen:
                 raise _located(
@@ -659,20 +742,20 @@ def _read_conditions(text: str, start: int) -> tuple[dict, frozenset[str]]:
         else:
             if key in _SETTINGS:
                 why = gettext_noop(
-                    "%(typed)s is not a win condition: use self, kong, fourth, last, "
-                    "seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s; write %(condition)s=value "
-                    "with no spaces"
+                    "%(typed)s is not a win condition: use self, kong, fourth, last, heavenly, "
+                    "earthly, human, seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s; write "
+                    "%(condition)s=value with no spaces"
                 )
-            elif key in _FLAGS:
+            elif key in _FLAGS or key in _BLESSING_WORDS:
                 why = gettext_noop(
-                    "%(typed)s is not a win condition: use self, kong, fourth, last, "
-                    "seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s; %(condition)s takes no "
-                    "value"
+                    "%(typed)s is not a win condition: use self, kong, fourth, last, heavenly, "
+                    "earthly, human, seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s; "
+                    "%(condition)s takes no value"
                 )
             else:
                 why = gettext_noop(
-                    "%(typed)s is not a win condition: use self, kong, fourth, last, "
-                    "seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s"
+                    "%(typed)s is not a win condition: use self, kong, fourth, last, heavenly, "
+                    "earthly, human, seat=E|S|W|N, wind=E|S|W|N, flowers=0..%(most)s"
                 )
             raise _located(
                 "unknown_condition",
@@ -697,9 +780,9 @@ def parse_hand_with_conditions(text: str) -> tuple[WinningHand, frozenset[str]]:
     """Read a hand written in referee notation, and say which win conditions were written.
 
     Returns the hand and the set of condition words that appear after ``|`` (a subset of
-    CONDITION_WORDS: ``self kong fourth last seat wind flowers``, lowercase whatever case
-    was typed), so a caller can tell a default (``seat=E`` left out) from a value typed,
-    and fill what was left out from elsewhere (the tournament schedule).
+    CONDITION_WORDS: ``self kong fourth last heavenly earthly human seat wind flowers``,
+    lowercase whatever case was typed), so a caller can tell a default (``seat=E`` left out)
+    from a value typed, and fill what was left out from elsewhere (the tournament schedule).
 
     Raises HandError with ``position`` (0-based index into ``text``) for anything wrong
     with the text or local to one tile, meld or condition. Checks that concern the whole
@@ -804,6 +887,8 @@ def format_hand(hand: WinningHand) -> str:
         parts.append(f"{{{body}}}" if meld.concealed else f"[{body}]")
     parts.append(f"+{hand.win_tile}")
     words = [word for word, field in _FLAGS.items() if getattr(hand, field)]
+    if hand.blessing is not None:
+        words.append(hand.blessing)
     words += [f"seat={hand.seat_wind}", f"wind={hand.prevalent_wind}", f"flowers={hand.flowers}"]
     return " ".join(parts) + " | " + " ".join(words)
 
@@ -854,7 +939,8 @@ def hand_from_json(obj: object) -> WinningHand:
     """Build a WinningHand from the command line's JSON object (see docs/scoring.md).
 
     ``concealed`` and ``win_tile`` are required; the other fields default as in the
-    notation (not self-drawn, seat and prevalent wind E, no flowers); null is the same as
+    notation (not self-drawn, seat and prevalent wind E, no flowers, no blessing:
+    ``"blessing"`` is ``"heavenly"``, ``"earthly"``, ``"human"`` or null); null is the same as
     absent; unknown fields are ignored. Types are checked here (``wrong_type``,
     ``missing_field``); tile names and everything else by `validate`.
     """
@@ -891,4 +977,5 @@ def hand_from_json(obj: object) -> WinningHand:
         seat_wind=_field(obj, "seat_wind", str, "E"),
         prevalent_wind=_field(obj, "prevalent_wind", str, "E"),
         flowers=_field(obj, "flowers", int, 0),
+        blessing=_field(obj, "blessing", str, None),
     )
