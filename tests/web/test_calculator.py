@@ -183,17 +183,16 @@ def test_the_claim_template_can_be_included_with_any_check(db):
     ],
 )
 @pytest.mark.parametrize("minimum", [8, 9])
-def test_the_claim_template_quotes_the_minimum_of_the_rules(
-    db, monkeypatch, check, sentence, minimum
-):
-    """The page's number is the constant's, not typed: a changed constant changes the page."""
+def test_the_claim_template_quotes_the_minimum_of_the_rules(db, check, sentence, minimum):
+    """The page's number is the rules' the claim was checked under, not typed: another
+    minimum changes the page."""
     from django.template.loader import render_to_string
 
     from tournament.scoring.claims import check_claim
-    from tournament.templatetags import mcr
+    from tournament.scoring.rules import Rules
 
-    monkeypatch.setitem(mcr.RULE_NUMBERS, "min_fan", minimum)
-    html = " ".join(render_to_string("scoring/claim.html", {"check": check_claim(**check)}).split())
+    verdict = check_claim(**check, rules=Rules(minimum_fan=minimum))
+    html = " ".join(render_to_string("scoring/claim.html", {"check": verdict}).split())
     assert sentence.format(minimum=minimum) in html
 
 
