@@ -204,3 +204,16 @@ def test_a_sheets_picker_asks_under_its_tournaments_rules(personas, session_in_p
     picker = html.one(page, "[data-tile-picker]").attrs
     assert picker["data-rules"] == "no_flowers=on&minimum=6"
     assert "Flowers are not played in this tournament." in html.text(page)
+
+
+def test_a_blessing_counts_only_where_the_rules_play_it(client, db):
+    heavenly = "1112345678999p +5p | self heavenly"
+    played = answer(client.get(URL, {"hand": heavenly, "blessings": "on"}))
+    assert ("Heavenly Hand", "8", "") in played["fans"]
+    refused = answer(client.get(URL, {"hand": heavenly}))
+    assert refused["total"] is None and refused["fans"] == []
+    # The picker offers the blessings only where they count.
+    calculator = reverse("calculator")
+    with_blessings = client.get(calculator, {"blessings": "on"}).content.decode()
+    assert len(html.elements(with_blessings, "[data-blessing]")) == 3
+    assert html.elements(client.get(calculator).content.decode(), "[data-blessing]") == []

@@ -120,7 +120,7 @@
       });
       var text = [written(concealed)].concat(melds).filter(Boolean).join(" ");
       if (win) text += " +" + state.groups[win.group].tiles[win.tile];
-      var words = ["kong", "fourth", "last"].filter(function (f) { return state.flags[f]; });
+      var words = ["kong", "fourth", "last", "heavenly", "earthly", "human"].filter(function (f) { return state.flags[f]; });
       if (!onSheet) {
         if (state.flags.self) words.unshift("self");
         words.push("seat=" + state.seat, "wind=" + state.wind, "flowers=" + state.flowers);
@@ -363,7 +363,13 @@
       else if (data.mode) { state.mode = data.mode; render(); }
       else if (button.hasAttribute("data-exposed")) { state.exposed = !state.exposed; render(); }
       else if (state.unreadable && (data.flag || data.seat || data.wind || button.hasAttribute("data-undo"))) refuse(say(root, "unreadable"));
-      else if (data.flag) { state.flags[data.flag] = !state.flags[data.flag]; changed(); }
+      else if (data.flag) {
+        var on = !state.flags[data.flag];
+        // A hand has one blessing at most: tapping one takes the others off.
+        if (button.hasAttribute("data-blessing")) ["heavenly", "earthly", "human"].forEach(function (f) { state.flags[f] = false; });
+        state.flags[data.flag] = on;
+        changed();
+      }
       else if (data.seat) { state.seat = data.seat; changed(); }
       else if (data.wind) { state.wind = data.wind; changed(); }
       else if (data.flower) {
