@@ -22,6 +22,7 @@ from tournament.models.validators import (
     validate_multi_line,
     validate_one_line,
 )
+from tournament.scoring.profiles import DEFAULT_PROFILE
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.lookups import ACTIVE_PLAYERS
 from tournament.selectors.referees import tournament_referees
@@ -178,6 +179,8 @@ class TournamentForm(forms.ModelForm):
         else:
             self.fields["session_minutes"].required = False
             self.fields["session_minutes"].initial = None
+            # Left out of a post (an older form, a script): the default profile.
+            self.fields["rule_profile"].required = False
         if self.instance.pk:
             self.fields["referees"].initial = list(self.instance.referees.all())
             self.fields["organisers"].initial = list(self.instance.organisers.all())
@@ -200,6 +203,9 @@ class TournamentForm(forms.ModelForm):
     def clean_seating_method(self):
         # A new instance holds the model's default method.
         return self.cleaned_data.get("seating_method") or self.instance.seating_method
+
+    def clean_rule_profile(self):
+        return self.cleaned_data.get("rule_profile") or DEFAULT_PROFILE
 
     def clean_time_zone(self):
         return self.cleaned_data.get("time_zone") or self.fields["time_zone"].initial
