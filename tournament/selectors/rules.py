@@ -176,17 +176,22 @@ def option_texts(options: dict) -> dict[str, str]:
     }
 
 
-def _readings(options: dict) -> set[str]:
-    """The lines that are the site's reading of the profile's book: the profile names one of
-    their options as a reading, and the tournament keeps the profile's values."""
+def reading_options(options: dict) -> list[str]:
+    """The options (the profile's ``readings`` words) that are the site's reading of the
+    profile's book: the profile names them, and the tournament keeps the profile's value."""
     profile = options["rule_profile"]
     preset = profile_options(profile)
-    named = {READING_OPTIONS.get(word, word) for word in PROFILES[profile].readings}
-    return {
-        key
-        for key, fields in LINES
-        if named & set(fields) and all(options[f] == preset[f] for f in fields)
-    }
+    return sorted(
+        word
+        for word in PROFILES[profile].readings
+        if options[READING_OPTIONS.get(word, word)] == preset[READING_OPTIONS.get(word, word)]
+    )
+
+
+def _readings(options: dict) -> set[str]:
+    """The lines that are the site's reading (``reading_options``)."""
+    kept = {READING_OPTIONS.get(word, word) for word in reading_options(options)}
+    return {key for key, fields in LINES if kept & set(fields)}
 
 
 def change_differences(before: dict, after: dict) -> list[tuple[str, str, str]]:
