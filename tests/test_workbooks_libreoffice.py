@@ -177,6 +177,7 @@ def _render(tournament) -> tuple[dict, dict[str, bytes]]:
         reason=RULES_REASON,
         minimum_fan=7,
     )
+    tournament.refresh_from_db()
     organiser = Client()
     organiser.force_login(tournament.organisers.get())
     anonymous = Client()
@@ -381,7 +382,11 @@ def test_the_seating_sheet_shows_every_players_schedule(converted):
 def test_the_rules_sheet_says_the_rules_page_s_options_and_its_change(converted):
     page = converted["pages"]["rules"]
     said = dict(
-        zip(html.texts(page, "dl.rules-options dt"), html.texts(page, "dl.rules-options dd"))
+        zip(
+            html.texts(page, "dl.rules-options dt"),
+            html.texts(page, "dl.rules-options dd"),
+            strict=True,
+        )
     )
     rows = by_header(converted["main"]["Rules"], "Rule")
     sheet = {row["Rule"]: row["As played"] for row in rows if row["Rule"]}

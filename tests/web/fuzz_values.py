@@ -124,6 +124,22 @@ def tournament_fields(world) -> dict:
     }
 
 
+# A post the rules page accepts (a reason given: the world's play has started).
+RULES_VALID = {
+    "rule_profile": "seed",
+    "melded_and_concealed_kong": "5",
+    "flowers": "on",
+    "minimum_fan": "8",
+    "session_minutes": "150",
+    "session_end": "bell",
+    "preset_false_win": "on",
+    "preset_false_win_kind": "to_each_other",
+    "preset_false_win_points": "10",
+    "criterion_1": "table_points",
+    "reason": "As announced.",
+}
+
+
 def rules_fields(world) -> dict:
     """The rules page's fields: every option, each offence's preset row, the ranking order."""
     fields = {

@@ -259,3 +259,18 @@ def test_the_standings_say_when_the_rules_changed(played, organiser, client):
 def test_preset_points_are_written_and_read_back(points, text):
     assert points_text(points) == text
     assert points_read(text) == points
+
+
+def test_the_public_tournament_the_fairness_the_sheet_and_the_paper_pages_link_the_rules(
+    session_in_play, organiser
+):
+    tournament = session_in_play.tournament
+    client = login(organiser)
+    link = f"a[href='{rules_url(tournament)}']"
+    for url in (
+        reverse("tournament", args=[tournament.slug]),
+        reverse("fairness", args=[tournament.slug]),
+        reverse("table_sheet", args=[tournament.slug, 1, 1]),
+        reverse("score_sheets", args=[tournament.slug, 1]),
+    ):
+        assert html.elements(client.get(url).content, link), url

@@ -598,6 +598,6 @@ def workbook_bytes(sheets: Iterable[Sheet]) -> bytes:
 
 def standings_xlsx_bytes(tournament) -> bytes:
     """The whole tournament as an .xlsx in the active language: standings, sessions, hands,
-    penalties, the record of fouls, seating (and teams), the rules, each sheet written as its rows are
-    read."""
+    penalties, the record of fouls, seating (and teams), the rules, each sheet written as its
+    rows are read."""
     return workbook_bytes(workbook_sheets(tournament))
