@@ -89,6 +89,7 @@ SHEETS = [
     "Record of fouls",
     "Seating",
     "Teams",
+    "Rules",
 ]
 
 
@@ -355,6 +356,7 @@ def test_no_teams_sheet_when_nobody_has_a_team(db):
         "Penalties",
         "Record of fouls",
         "Seating",
+        "Rules",
     ]
 
 

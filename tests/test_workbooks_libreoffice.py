@@ -165,8 +165,19 @@ def _warned(tournament) -> None:
     )
 
 
+# A change of the rules after play, whose reason a spreadsheet would take for a formula.
+RULES_REASON = "=7 fan, as the hall's rules say"
+
+
 def _render(tournament) -> tuple[dict, dict[str, bytes]]:
     _warned(tournament)
+    services.rules_change(
+        tournament=tournament,
+        user=tournament.organisers.get(),
+        reason=RULES_REASON,
+        minimum_fan=7,
+    )
+    tournament.refresh_from_db()
     organiser = Client()
     organiser.force_login(tournament.organisers.get())
     anonymous = Client()
@@ -175,6 +186,7 @@ def _render(tournament) -> tuple[dict, dict[str, bytes]]:
         "standings": anonymous.get(reverse("standings", args=[SLUG])).content.decode(),
         "players": organiser.get(reverse("player_list", args=[SLUG])).content.decode(),
         "fouls": organiser.get(reverse("record_of_fouls", args=[SLUG])).content.decode(),
+        "rules": anonymous.get(reverse("rules", args=[SLUG])).content.decode(),
         "schedules": {
             player.number: anonymous.get(
                 reverse("player_schedule", args=[SLUG, player.number])
@@ -209,6 +221,7 @@ def test_libreoffice_reads_every_sheet(converted):
             "Record of fouls",
             "Seating",
             "Teams",
+            "Rules",
         ]
     )
     assert list(converted["ema"]) == ["Results"]
@@ -364,6 +377,26 @@ def test_the_seating_sheet_shows_every_players_schedule(converted):
 
 
 # ---------------------------------------------------------------- the results for the EMA
+
+
+def test_the_rules_sheet_says_the_rules_page_s_options_and_its_change(converted):
+    page = converted["pages"]["rules"]
+    said = dict(
+        zip(
+            html.texts(page, "dl.rules-options dt"),
+            html.texts(page, "dl.rules-options dd"),
+            strict=True,
+        )
+    )
+    rows = by_header(converted["main"]["Rules"], "Rule")
+    sheet = {row["Rule"]: row["As played"] for row in rows if row["Rule"]}
+    for label, text_ in said.items():
+        assert text_.startswith(sheet[label]), label
+    assert sheet["Minimum"] == "7 fan, flowers not counted"
+    [change] = [row for row in rows if row["Rule"].startswith("Changed on")]
+    # The reason a text as typed, never a formula's result.
+    assert change["As played"] == RULES_REASON
+    assert change["Note"] == "Minimum: 8 fan, flowers not counted → 7 fan, flowers not counted"
 
 
 def ema_sheet(converted) -> tuple[dict[str, str], list[dict[str, str]]]:

@@ -21,6 +21,7 @@ from tournament.views import (
     players,
     public,
     referee,
+    rules,
     screen,
     series,
     sign_ups,
@@ -71,6 +72,7 @@ session_urls = [
 tournament_urls = [
     # Organisers
     path("edit/", organiser.tournament_edit, name="tournament_edit"),
+    path("rules/edit/", rules.rules_edit, name="rules_edit"),
     path("delete/", organiser.tournament_delete, name="tournament_delete"),
     path("draw/", organiser.session_draw, name="session_draw"),
     path("commitment/", organiser.draw_commit, name="draw_commit"),
@@ -137,6 +139,7 @@ tournament_urls = [
     path("seating/<int:number>/players/", public.seating_by_name, name="seating_by_name"),
     path("players/<int:number>/", public.player_page, name="player_schedule"),
     path("fairness/", public.fairness, name="fairness"),
+    path("rules/", rules.rules_page, name="rules"),
     path("fairness.json", public.fairness_record_file, name="fairness_record"),
     path("standings/", standings.standings_page, name="standings"),
     path("standings.xlsx", standings.standings_xlsx, name="standings_xlsx"),

@@ -265,3 +265,36 @@ def test_the_list_of_series_follows_its_tournaments_in_two_queries(results, orga
             user=organiser, tournaments=[], name=f"S{n}", slug=f"s-{n}", rule="best"
         )
     assert _queries(url) == one_series
+
+
+def test_a_tournament_s_detail_carries_its_rules_and_their_changes(organiser, referee):
+    tournament = make_tournament(creator=organiser, slug="rules-cup")
+    services.rules_change(tournament=tournament, **services.profile_options("ema"))
+    make_players(tournament, 4)
+    session = services.session_open(
+        session=services.session_draw(tournament=tournament, number=1, seed=5)
+    )
+    services.hand_record(
+        table=session.tables.get(number=1), entry=services.HandEntry(number=1, outcome="draw")
+    )
+    services.rules_change(tournament=tournament, user=organiser, reason="Seven.", minimum_fan=7)
+    _response, detail = get(login(None), f"{BASE}/tournaments/rules-cup")
+    rules = detail["rules"]
+    assert (rules["profile"], rules["melded_and_concealed_kong"], rules["minimum_fan"]) == (
+        "ema",
+        6,
+        7,
+    )
+    assert (rules["session_end"], rules["gong_minute"], rules["flowers"]) == ("gong", 115, True)
+    assert rules["tiebreaks"] == ["table_points", "score"]
+    assert rules["penalty_presets"][1] == {
+        "offence": "false_claim",
+        "kind": "deducted",
+        "points": [10],
+    }
+    # The EMA's kong figure and its other readings are the site's, still as the profile has
+    # them.
+    assert "melded_and_concealed_kong" in rules["readings"]
+    [change] = rules["changes"]
+    assert (change["before"]["minimum_fan"], change["after"]["minimum_fan"]) == (8, 7)
+    assert (change["reason"], change["hands_settled"], change["hands_changed"]) == ("Seven.", 1, 0)

@@ -102,8 +102,8 @@ def test_the_form_the_model_and_the_service_share_their_defaults(organiser):
     assert form.fields["substitute_limit"].initial == created.substitute_limit
     assert form.fields["appeal_minutes"].initial == created.appeal_minutes == 30
     assert Tournament().seating_method == created.seating_method
-    initial = [form.fields[name].initial for name in form.CRITERIA]
-    assert ",".join(initial) == created.tiebreak_order
+    # The ranking order is the default profile's, which the form offers first.
+    assert form.fields["rule_profile"].initial == created.rule_profile == "seed"
 
 
 def test_a_taken_short_name_is_refused_beside_it_and_nothing_is_created(tournament, organiser):

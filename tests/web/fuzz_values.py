@@ -13,6 +13,8 @@ from openpyxl import Workbook
 from tests import xlsx_files
 from tournament import services
 from tournament.models import (
+    OFFENCES,
+    RULE_PROFILE_CHOICES,
     SEATING_METHOD_CHOICES,
     SEPARATE_BY_CHOICES,
     SERIES_RULE_CHOICES,
@@ -116,10 +118,48 @@ def tournament_fields(world) -> dict:
         "session_minutes": value(st.integers(9, 601).map(str)),
         "seating_method": choice_of(SEATING_METHOD_CHOICES),
         "separate_by": choice_of(SEPARATE_BY_CHOICES),
-        **{f"criterion_{n}": choice_of(TIEBREAK_CHOICES) for n in range(1, 5)},
+        "rule_profile": choice_of(RULE_PROFILE_CHOICES),
         "referees": value(users),
         "organisers": value(users),
     }
+
+
+# A post the rules page accepts (a reason given: the world's play has started).
+RULES_VALID = {
+    "rule_profile": "seed",
+    "melded_and_concealed_kong": "5",
+    "flowers": "on",
+    "minimum_fan": "8",
+    "session_minutes": "150",
+    "session_end": "bell",
+    "preset_false_win": "on",
+    "preset_false_win_kind": "to_each_other",
+    "preset_false_win_points": "10",
+    "criterion_1": "table_points",
+    "reason": "As announced.",
+}
+
+
+def rules_fields(world) -> dict:
+    """The rules page's fields: every option, each offence's preset row, the ranking order."""
+    fields = {
+        "rule_profile": choice_of(RULE_PROFILE_CHOICES),
+        "take_profile": value("1"),
+        "melded_and_concealed_kong": value("3", "5", "6", "4"),
+        "flowers": value("on", ""),
+        "blessings": value("on", ""),
+        "minimum_fan": value(st.integers(0, 90).map(str)),
+        "session_minutes": value(st.integers(9, 601).map(str)),
+        "session_end": value("bell", "gong"),
+        "gong_minute": value(st.integers(0, 160).map(str), ""),
+        "reason": value("As announced.", ""),
+        **{f"criterion_{n}": choice_of(TIEBREAK_CHOICES) for n in range(1, 10)},
+    }
+    for offence in OFFENCES:
+        fields[f"preset_{offence.code}"] = value("on", "")
+        fields[f"preset_{offence.code}_kind"] = value("to_each_other", "to_one", "deducted")
+        fields[f"preset_{offence.code}_points"] = value("10", "5, 10, 20", "5-60", "0", "9-1")
+    return fields
 
 
 def series_fields(world) -> dict:

@@ -13,6 +13,7 @@ from tests.conftest import login, make_players
 from tests.web.pages import assert_error_beside
 from tournament import services
 from tournament.models import Hand, Table, TableReopening, Tournament
+from tournament.scoring.profiles import EMA, MIL_CHINA_2025
 
 LOGIN_URL = reverse("login")
 
@@ -23,10 +24,6 @@ def tournament_data(**overrides) -> dict:
         "slug": "winter-cup",
         "session_count": "4",
         "session_minutes": "150",
-        "criterion_1": "table_points",
-        "criterion_2": "score",
-        "criterion_3": "first_places",
-        "criterion_4": "best_session",
     }
     data.update(overrides)
     return data
@@ -238,12 +235,7 @@ def test_other_methods_on_form_pages_are_405(confirmed_table, organiser, view, a
 def test_creating_a_tournament_makes_the_creator_its_organiser(organiser):
     response = login(organiser).post(
         reverse("tournament_create"),
-        tournament_data(
-            criterion_1="score",
-            criterion_2="table_points",
-            criterion_3="best_session",
-            criterion_4="",
-        ),
+        tournament_data(rule_profile="mil_china_2025", session_minutes=""),
     )
     assert response.status_code == 302
     assert response["Location"] == reverse("player_list", args=["winter-cup"])
@@ -251,7 +243,19 @@ def test_creating_a_tournament_makes_the_creator_its_organiser(organiser):
     assert created.name == "Winter Cup"
     assert created.session_count == 4
     assert list(created.organisers.all()) == [organiser]
-    assert created.tiebreak_order == "score,table_points,best_session"
+    # The profile's options, its session time and ranking order among them.
+    assert (created.melded_and_concealed_kong, created.flowers) == (5, False)
+    assert created.session_minutes == 150
+    assert created.tiebreak_order == ",".join(MIL_CHINA_2025.tiebreaks)
+
+
+def test_a_session_time_typed_at_creation_replaces_the_profile_s(organiser):
+    client = login(organiser)
+    client.post(reverse("tournament_create"), tournament_data(rule_profile="ema"))
+    created = Tournament.objects.get(slug="winter-cup")
+    # 150 typed: the gong stays at the EMA's 115th minute.
+    assert (created.session_minutes, created.session_end, created.gong_minute) == (150, "gong", 115)
+    assert created.tiebreak_order == ",".join(EMA.tiebreaks)
 
 
 def test_creating_a_tournament_with_referees_and_seating_settings(organiser, referee):
@@ -266,28 +270,11 @@ def test_creating_a_tournament_with_referees_and_seating_settings(organiser, ref
     assert list(created.organisers.all()) == [organiser]
 
 
-def test_create_form_starts_with_the_rules_default_order(organiser):
+def test_the_create_form_offers_the_rule_profiles_and_leaves_the_ranking_to_them(organiser):
     form = login(organiser).get(reverse("tournament_create")).context["form"]
-    initial = [form.fields[name].initial for name in form.CRITERIA]
-    assert initial == ["table_points", "score", "first_places", "best_session"]
-
-
-@pytest.mark.parametrize(
-    ("criteria", "repeated"),
-    [
-        (["score", "score", "", ""], "criterion_2"),
-        (["score", "table_points", "score", ""], "criterion_3"),
-        (["best_session", "", "", "best_session"], "criterion_4"),
-    ],
-)
-def test_a_repeated_criterion_is_refused_beside_that_field(organiser, criteria, repeated):
-    response = login(organiser).post(
-        reverse("tournament_create"),
-        tournament_data(**{f"criterion_{i}": key for i, key in enumerate(criteria, start=1)}),
-    )
-    assert_error_beside(response, repeated, "Each criterion can be used once.")
-    assert set(response.context["form"].errors) == {repeated}
-    assert not Tournament.objects.filter(slug="winter-cup").exists()
+    assert form.fields["rule_profile"].initial == "seed"
+    assert form.fields["session_minutes"].initial is None
+    assert not [name for name in form.fields if name.startswith("criterion")]
 
 
 def test_a_taken_slug_is_refused_beside_the_field(tournament, organiser):
@@ -306,10 +293,6 @@ def test_editing_saves_the_settings(tournament, organiser, referee, other_refere
             slug="spring-open-2027",
             session_count="6",
             session_minutes="120",
-            criterion_1="score",
-            criterion_2="table_points",
-            criterion_3="",
-            criterion_4="",
             seating_method="serpentine",
             separate_by="country",
             referees=[other_referee.pk],
@@ -320,8 +303,8 @@ def test_editing_saves_the_settings(tournament, organiser, referee, other_refere
     assert response["Location"] == reverse("tournament", args=["spring-open-2027"])
     tournament.refresh_from_db()
     assert (tournament.name, tournament.slug) == ("Spring Open 2027", "spring-open-2027")
-    assert (tournament.session_count, tournament.session_minutes) == (6, 120)
-    assert tournament.tiebreak_order == "score,table_points"
+    # The session time and the ranking order are the rules page's: not changed here.
+    assert (tournament.session_count, tournament.session_minutes) == (6, 150)
     assert (tournament.seating_method, tournament.separate_by) == ("serpentine", "country")
     assert list(tournament.referees.all()) == [other_referee]
 
@@ -376,18 +359,9 @@ def test_the_new_tournament_form_does_not_ask_for_organisers(organiser):
     assert "organisers" not in form.fields
 
 
-def test_edit_form_shows_the_stored_ranking_order(tournament, organiser):
-    services.tournament_update(
-        tournament=tournament, tiebreak_order="score,best_session", rules_reason="Score first."
-    )
-    form = login(organiser).get(reverse("tournament_edit", args=[tournament.slug])).context["form"]
-    assert [form.fields[name].initial for name in form.CRITERIA[:2]] == ["score", "best_session"]
-
-
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
-        ({"criterion_2": "table_points"}, "criterion_2", "Each criterion can be used once."),
         ({"slug": "autumn-cup"}, "slug", "already exists"),
     ],
 )
@@ -552,13 +526,13 @@ def test_the_reopen_page_names_session_and_table(confirmed_table, tournament, or
     assert "Reopen session 1, table 1" in response.content.decode()
 
 
-def test_the_settings_page_states_the_rules_default_order(organiser):
-    response = login(organiser).get(reverse("tournament_create"))
-    assert response.context["form"].default_order == (
-        "Table points, Total score, Number of 1st places, Best session score"
+def test_the_settings_page_leads_to_the_rules_page(tournament, organiser):
+    response = login(organiser).get(reverse("tournament_edit", args=[tournament.slug]))
+    form = response.context["form"]
+    assert not {"rule_profile", "session_minutes", "criterion_1"} & set(form.fields)
+    assert html.elements(
+        response.content, f"a[href='{reverse('rules_edit', args=[tournament.slug])}']"
     )
-    page = " ".join(response.content.decode().split())
-    assert "default order: Table points, Total score, Number of 1st places, Best session" in page
 
 
 def test_the_appeal_time_is_set_in_the_settings_beside_its_help(tournament, organiser):

@@ -61,10 +61,50 @@ class TournamentOut(Schema):
     created_at: datetime
 
 
+class PenaltyPresetOut(Schema):
+    offence: str = Field(description="The offence's code (the referees' desk's list).")
+    kind: str = Field(description="to_each_other, to_one or deducted.")
+    points: list[int] = Field(description="The usual amount first, then the others allowed.")
+
+
+class RuleOptionsOut(Schema):
+    profile: str = Field(description="The rule profile the options started from.")
+    melded_and_concealed_kong: int = Field(
+        description="Points of one melded and one concealed kong together: 3, 5 or 6."
+    )
+    flowers: bool = Field(description="Whether the flowers are played (144 tiles).")
+    blessings: bool = Field(description="Whether Heavenly, Earthly and Human Hand count (8).")
+    minimum_fan: int = Field(description="Fan a hand needs to win, flowers not counted.")
+    session_minutes: int
+    session_end: str = Field(description="bell or gong.")
+    gong_minute: int | None = Field(description="Minutes into a session the gong sounds.")
+    penalty_presets: list[PenaltyPresetOut]
+    tiebreaks: list[str] = Field(description="The ranking order, first criterion first.")
+
+
+class RuleChangeOut(Schema):
+    changed_at: datetime
+    reason: str
+    before: RuleOptionsOut
+    after: RuleOptionsOut
+    hands_settled: int = Field(description="Stored hands settled again under the new rules.")
+    hands_changed: int = Field(description="Of them, those whose fan or points changed.")
+
+
+class RulesOut(RuleOptionsOut):
+    readings: list[str] = Field(
+        description="The options whose value is the site's reading of the profile's rule book."
+    )
+    changes: list[RuleChangeOut] = Field(
+        description="The changes made after play started, oldest first."
+    )
+
+
 class TournamentDetailOut(TournamentOut):
     sessions_published: int
     seating_method: str
     ema_qualifying: bool
+    rules: RulesOut
 
 
 # The players and the sessions answered are the stored ones, read field by field; ninja's

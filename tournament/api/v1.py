@@ -39,6 +39,7 @@ from tournament.api.throttling import AddressRateThrottle
 from tournament.scoring import TWELFTHS
 from tournament.selectors import api as reads
 from tournament.selectors.lookups import tournament_with_versions
+from tournament.selectors.rules import reading_options, rule_changes, rule_options
 from tournament.selectors.series import (
     series_rule,
     series_standing,
@@ -230,6 +231,47 @@ def tournament(request, slug: str = SLUG):
         "sessions_published": found.sessions_published,
         "seating_method": found.seating_method,
         "ema_qualifying": found.ema_qualifying,
+        "rules": _rules_out(found),
+    }
+
+
+def _options_out(options: dict) -> dict:
+    """Rule options as a tournament holds them (``RULE_FIELDS``), in the API's words."""
+    return {
+        "profile": options["rule_profile"],
+        **{
+            name: options[name]
+            for name in (
+                "melded_and_concealed_kong",
+                "flowers",
+                "blessings",
+                "minimum_fan",
+                "session_minutes",
+                "session_end",
+                "gong_minute",
+                "penalty_presets",
+            )
+        },
+        "tiebreaks": [key for key in options["tiebreak_order"].split(",") if key],
+    }
+
+
+def _rules_out(tournament) -> dict:
+    options = rule_options(tournament)
+    return {
+        **_options_out(options),
+        "readings": reading_options(options),
+        "changes": [
+            {
+                "changed_at": change.changed_at,
+                "reason": change.reason,
+                "before": _options_out(change.before),
+                "after": _options_out(change.after),
+                "hands_settled": change.hands_settled,
+                "hands_changed": change.hands_changed,
+            }
+            for change in rule_changes(tournament)
+        ],
     }
 
 

@@ -33,6 +33,7 @@ from tournament.scoring import PenaltyKind
 from tournament.selectors.fouls import Foul, record_of_fouls
 from tournament.selectors.lookups import PLAYED_SEAT
 from tournament.selectors.overview import event_days
+from tournament.selectors.rules import rules_shown
 from tournament.selectors.standings import (
     StandingRow,
     TeamRow,
@@ -470,6 +471,40 @@ def team_rows(teams: Iterable[TeamRow]) -> Iterator[Row]:
         )
 
 
+def rules_rows(tournament) -> Iterator[Row]:
+    """The tournament's rules as its rules page says them (``selectors.rules``): each option
+    with whether it is the site's reading, the penalty presets, the ranking order, then the
+    changes made after play started (their times on the tournament's clock)."""
+    shown = rules_shown(tournament)
+    reading = _("the site's reading of %(book)s") % {"book": shown.book}
+    yield (_("Rule"), _("As played"), _("Note"))
+    for line in shown.options:
+        yield (line.label, line.text, reading if line.reading else None)
+    for n, row in enumerate(shown.presets):
+        yield (
+            _("Penalty presets") if n == 0 else None,
+            f"{row.offence}: {row.kind}, {row.points}",
+            reading if n == 0 and shown.presets_reading else None,
+        )
+    for n, label in enumerate(shown.tiebreaks, start=1):
+        yield (
+            _("Ranking order") if n == 1 else None,
+            f"{n}. {label}",
+            reading if n == 1 and shown.tiebreaks_reading else None,
+        )
+    for change in shown.changes:
+        when = formats.date_format(
+            timezone.localtime(change.change.changed_at, tournament.zone), "DATETIME_FORMAT"
+        )
+        yield (
+            _("Changed on %(moment)s") % {"moment": when},
+            change.change.reason,
+            "; ".join(
+                f"{label}: {before} → {after}" for label, before, after in change.differences
+            ),
+        )
+
+
 def has_teams(rows: Iterable[StandingRow]) -> bool:
     """Whether any player, ranked or not, belongs to a team: then teams are shown."""
     return any(row.player.team for row in rows)
@@ -518,6 +553,7 @@ def workbook_sheets(tournament, made=None) -> Iterator[Sheet]:
     yield Sheet(_("Seating"), seating_rows(tournament), page=page)
     if has_teams(rows):
         yield Sheet(_("Teams"), team_rows(team_standings(rows)), page=page)
+    yield Sheet(_("Rules"), rules_rows(tournament), page=page)
 
 
 # ---------------------------------------------------------------- xlsx
@@ -562,6 +598,6 @@ def workbook_bytes(sheets: Iterable[Sheet]) -> bytes:
 
 def standings_xlsx_bytes(tournament) -> bytes:
     """The whole tournament as an .xlsx in the active language: standings, sessions, hands,
-    penalties, the record of fouls, seating (and teams), each sheet written as its rows are
-    read."""
+    penalties, the record of fouls, seating (and teams), the rules, each sheet written as its
+    rows are read."""
     return workbook_bytes(workbook_sheets(tournament))

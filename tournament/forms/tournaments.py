@@ -12,9 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.language.formatting import zone_label
 from tournament.models import (
-    DEFAULT_TIEBREAK_ORDER,
     SEATING_METHOD_CHOICES,
-    TIEBREAK_CHOICES,
     SeatingPlan,
     Tournament,
     default_time_zone,
@@ -24,14 +22,13 @@ from tournament.models.validators import (
     validate_multi_line,
     validate_one_line,
 )
+from tournament.scoring.profiles import DEFAULT_PROFILE
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.lookups import ACTIVE_PLAYERS
 from tournament.selectors.referees import tournament_referees
 from tournament.services.commitments import MAX_PUBLIC_VALUE, MAX_TYPED_SEED
 from tournament.services.draws import DEFAULT_TOP_TABLES
 from tournament.services.referees import parse_table_numbers
-
-NO_CRITERION = [("", _("(none)"))]
 
 
 class AccountsField(forms.ModelMultipleChoiceField):
@@ -63,19 +60,11 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
 
 class TournamentForm(forms.ModelForm):
-    """The tournament's settings; the ranking order is chosen as up to four criteria."""
+    """The tournament's settings. A new tournament takes its rules from the profile chosen
+    (the session time typed in, if any, in place of the profile's); after that its rules,
+    the session time and the ranking order among them, are the rules page's
+    (``forms.rules.RulesForm``)."""
 
-    criterion_1 = forms.ChoiceField(label=_("Rank by"), choices=TIEBREAK_CHOICES)
-    criterion_2 = forms.ChoiceField(
-        label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
-    )
-    criterion_3 = forms.ChoiceField(
-        label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
-    )
-    criterion_4 = forms.ChoiceField(
-        label=_("then by"), choices=NO_CRITERION + TIEBREAK_CHOICES, required=False
-    )
-    CRITERIA = ("criterion_1", "criterion_2", "criterion_3", "criterion_4")
     website = forms.URLField(
         label=_("Website"), max_length=300, required=False, assume_scheme="https"
     )
@@ -115,6 +104,7 @@ class TournamentForm(forms.ModelForm):
             "website",
             "time_zone",
             "session_count",
+            "rule_profile",
             "session_minutes",
             "seating_method",
             "separate_by",
@@ -136,6 +126,11 @@ class TournamentForm(forms.ModelForm):
             ),
         }
         help_texts = {
+            "rule_profile": _(
+                "The rules the tournament starts from: each of their options can be changed "
+                "on the tournament's rules page until the first hand is entered."
+            ),
+            "session_minutes": _("Empty: the chosen rules' session time."),
             "slug": _("Letters, digits and hyphens; used in the public addresses."),
             "venue": _("The hall or building, as players look for it."),
             "session_count": format_lazy(
@@ -177,10 +172,15 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        order = self.instance.tiebreaks if self.instance.pk else None
-        order = order or DEFAULT_TIEBREAK_ORDER.split(",")
-        for name, key in zip(self.CRITERIA, order, strict=False):
-            self.fields[name].initial = key
+        if self.instance.pk:
+            # The rules page sets them (and says when they are fixed).
+            del self.fields["rule_profile"]
+            del self.fields["session_minutes"]
+        else:
+            self.fields["session_minutes"].required = False
+            self.fields["session_minutes"].initial = None
+            # Left out of a post (an older form, a script): the default profile.
+            self.fields["rule_profile"].required = False
         if self.instance.pk:
             self.fields["referees"].initial = list(self.instance.referees.all())
             self.fields["organisers"].initial = list(self.instance.organisers.all())
@@ -204,6 +204,9 @@ class TournamentForm(forms.ModelForm):
         # A new instance holds the model's default method.
         return self.cleaned_data.get("seating_method") or self.instance.seating_method
 
+    def clean_rule_profile(self):
+        return self.cleaned_data.get("rule_profile") or DEFAULT_PROFILE
+
     def clean_time_zone(self):
         return self.cleaned_data.get("time_zone") or self.fields["time_zone"].initial
 
@@ -226,27 +229,8 @@ class TournamentForm(forms.ModelForm):
         wall_clock = timezone.make_naive(closes_at)
         return timezone.make_aware(wall_clock, zoneinfo.ZoneInfo(zone))
 
-    def clean(self):
-        cleaned = super().clean()
-        chosen = []
-        for name in self.CRITERIA:
-            key = cleaned.get(name)
-            if key in chosen:
-                # Beside the repeated choice, not always beside the second field.
-                self.add_error(name, _("Each criterion can be used once."))
-            elif key:
-                chosen.append(key)
-        cleaned["tiebreak_order"] = ",".join(chosen)
-        return cleaned
-
-    @property
-    def default_order(self) -> str:
-        """The rules' default ranking order in words, as the criteria are labelled."""
-        labels = dict(TIEBREAK_CHOICES)
-        return ", ".join(str(labels[key]) for key in DEFAULT_TIEBREAK_ORDER.split(","))
-
     # The settings as services.tournament_create and tournament_update take them.
-    SETTINGS = (*Meta.fields, "tiebreak_order", "referees", "organisers")
+    SETTINGS = (*Meta.fields, "referees", "organisers")
 
     def settings(self) -> dict:
         """The cleaned settings, as keyword arguments of the tournament services."""

@@ -4,8 +4,46 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.tournaments import Tournament
+from tournament.models.tournaments import Tournament, preset_json
 from tournament.models.validators import validate_multi_line
+from tournament.scoring.profiles import PROFILES
+
+# The tournament's fields that make its rules: the profile it started from and each option.
+RULE_FIELDS = (
+    "rule_profile",
+    "melded_and_concealed_kong",
+    "flowers",
+    "blessings",
+    "minimum_fan",
+    "session_minutes",
+    "session_end",
+    "gong_minute",
+    "penalty_presets",
+    "tiebreak_order",
+)
+
+
+def profile_options(key: str) -> dict:
+    """The options of the profile ``key`` (``scoring.profiles.PROFILES``), as the
+    tournament's fields."""
+    profile = PROFILES[key]
+    return {
+        "rule_profile": key,
+        "melded_and_concealed_kong": profile.rules.melded_and_concealed_kong,
+        "flowers": profile.rules.flowers,
+        "blessings": profile.rules.blessings,
+        "minimum_fan": profile.rules.minimum_fan,
+        "session_minutes": profile.session_minutes,
+        "session_end": profile.session_end,
+        "gong_minute": profile.gong_minute,
+        "penalty_presets": preset_json(profile.penalty_presets),
+        "tiebreak_order": ",".join(profile.tiebreaks),
+    }
+
+
+def rule_options(tournament: Tournament) -> dict:
+    """The tournament's rules as its fields hold them."""
+    return {name: getattr(tournament, name) for name in RULE_FIELDS}
 
 
 class RuleChange(models.Model):

@@ -9,10 +9,14 @@ from django.utils.translation import gettext as _
 from tournament import scoring
 from tournament.history import audit
 from tournament.language.translated import core_message
-from tournament.models import Hand, RuleChange, Table, Tournament, preset_json
+from tournament.models import Hand, RuleChange, Table, Tournament
+from tournament.models.rules import (  # noqa: F401 - the services' names for them
+    RULE_FIELDS,
+    profile_options,
+    rule_options,
+)
 from tournament.models.rulings import penalty_presets_error
 from tournament.scoring.hand import HandError
-from tournament.scoring.profiles import PROFILES
 from tournament.services.common import refused
 from tournament.services.hands import (
     penalty_entries,
@@ -21,43 +25,6 @@ from tournament.services.hands import (
     stored_hand_result,
 )
 from tournament.services.results import table_results_store, tournament_touch
-
-# The tournament's fields that make its rules: the profile it started from and each option.
-RULE_FIELDS = (
-    "rule_profile",
-    "melded_and_concealed_kong",
-    "flowers",
-    "blessings",
-    "minimum_fan",
-    "session_minutes",
-    "session_end",
-    "gong_minute",
-    "penalty_presets",
-    "tiebreak_order",
-)
-
-
-def profile_options(key: str) -> dict:
-    """The options of the profile ``key`` (``scoring.profiles.PROFILES``), as the
-    tournament's fields."""
-    profile = PROFILES[key]
-    return {
-        "rule_profile": key,
-        "melded_and_concealed_kong": profile.rules.melded_and_concealed_kong,
-        "flowers": profile.rules.flowers,
-        "blessings": profile.rules.blessings,
-        "minimum_fan": profile.rules.minimum_fan,
-        "session_minutes": profile.session_minutes,
-        "session_end": profile.session_end,
-        "gong_minute": profile.gong_minute,
-        "penalty_presets": preset_json(profile.penalty_presets),
-        "tiebreak_order": ",".join(profile.tiebreaks),
-    }
-
-
-def rule_options(tournament: Tournament) -> dict:
-    """The tournament's rules as its fields hold them."""
-    return {name: getattr(tournament, name) for name in RULE_FIELDS}
 
 
 def rules_checked(tournament: Tournament) -> None:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from tournament.selectors.ema import ema_report
 from tournament.selectors.exports import export_version, exports_behind
 from tournament.selectors.lookups import versions
+from tournament.selectors.rules import last_rule_change
 from tournament.selectors.standings import standings_found, tournament_standings
 from tournament.selectors.withdrawals import unconfirmed_table_count
 from tournament.tables import page_value, paginate, sort_value
@@ -81,6 +82,8 @@ def standings_page(request, slug):
             "sort": query.get("sort", ""),
             **standings_tables(request, tournament, query),
             "unconfirmed_tables": unconfirmed_table_count(tournament),
+            # A change of the rules after play started settled every result again: said.
+            "rule_change": last_rule_change(tournament),
             # Which downloads give an older version's file while a newer one is prepared:
             # the page says so beside their links.
             "downloads_behind": exports_behind(
