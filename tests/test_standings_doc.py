@@ -364,10 +364,7 @@ def test_each_criterions_ranking_matches_the_doc(doc_tournament, header):
     def cells(row) -> list[str]:
         rank = "-" if row.rank is None else str(row.rank)
         points = format_table_points(row.table_points)
-        if value is None:
-            figures = [str(row.score), str(row.first_places)]
-        else:
-            figures = [str(value(row))]
-        return [rank, str(row.player.number), points, *figures]
+        figures = [row.score, row.first_places] if value is None else [value(row)]
+        return [rank, str(row.player.number), points, *map(str, figures)]
 
     assert [cells(row) for row in tournament_standings(doc_tournament)] == doc_table(header)
