@@ -22,7 +22,10 @@ TIEBREAK_ORDERS = [
     "table_points,score,first_places,best_session",
     "score,table_points,best_session,first_places",
     "first_places,table_points,score,best_session",
+    "table_points,hands_won,fourth_places,second_places,player_number",
 ]
+# The ranking order changes once hands are entered: a change of the rules, with its reason.
+REASON = "The tie-breaks the players agreed"
 
 
 @pytest.fixture
@@ -87,7 +90,9 @@ def withdraw_a_player(rng, organiser, tournament) -> None:
 
 
 def change_the_tiebreaks(rng, organiser, tournament) -> None:
-    services.tournament_update(tournament=tournament, tiebreak_order=rng.choice(TIEBREAK_ORDERS))
+    services.tournament_update(
+        tournament=tournament, tiebreak_order=rng.choice(TIEBREAK_ORDERS), rules_reason=REASON
+    )
 
 
 def rename_a_player(rng, organiser, tournament) -> None:
@@ -140,7 +145,9 @@ def test_new_tiebreaks_are_read_with_the_version_not_from_the_callers_tournament
     held = in_session_3
     assert_read_standings_exact(held)
     fresh = type(held).objects.get(pk=held.pk)
-    services.tournament_update(tournament=fresh, tiebreak_order=TIEBREAK_ORDERS[1])
+    services.tournament_update(
+        tournament=fresh, tiebreak_order=TIEBREAK_ORDERS[1], rules_reason=REASON
+    )
     rows = tournament_standings(held)  # the tournament as it was read before
     fresh.refresh_from_db()
     assert standing_values(rows) == standing_values(compute_standings(fresh))

@@ -245,6 +245,7 @@ def standing_values(rows) -> list[tuple]:
             row.places,
             row.sessions_played,
             row.best_session,
+            row.hands_won,
         )
         for row in rows
     ]
