@@ -1,6 +1,6 @@
 """The worked example of docs/desk.md played through the services: the call taken and
 resolved, hand 5's points before and after the ruling, the appeal upheld; and the rules'
-penalties its table lists are the offences' list (``models.OFFENCES``)."""
+penalties its table lists are a tournament's presets under the seed documents' rules."""
 
 from pathlib import Path
 
@@ -8,9 +8,8 @@ from django.utils import translation
 
 from tests.markdown_tables import table_rows
 from tournament import services
-from tournament.forms.hands import PENALTY_PRESETS
-from tournament.models import OFFENCES, Appeal, RefereeCall, Seat
-from tournament.selectors.desk import open_calls, rulings
+from tournament.models import Appeal, RefereeCall, Seat
+from tournament.selectors.desk import open_calls, penalty_presets, rulings
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "desk.md"
 KINDS = {
@@ -20,11 +19,12 @@ KINDS = {
 }
 
 
-def test_the_rules_penalties_are_the_offences_list():
+def test_the_rules_penalties_are_a_seed_tournaments_presets(tournament):
+    assert tournament.rule_profile == "seed"
     with translation.override("en"):
         listed = [
-            [str(offence.reason), KINDS[offence.kind], str(preset.figures)]
-            for offence, preset in zip(OFFENCES, PENALTY_PRESETS, strict=True)
+            [str(preset.reason), KINDS[preset.kind], str(preset.figures)]
+            for preset in penalty_presets(tournament)
         ]
     assert table_rows(DOC, "| offence | penalty | points |") == listed
 

@@ -9,10 +9,17 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from tests.html import parse
-from tournament.forms.hands import PENALTY_PRESETS, PenaltyFormSet
+from tournament.forms.hands import PenaltyFormSet
+from tournament.scoring.profiles import SEED
 from tournament.seating import session_schedule
+from tournament.selectors.desk import PenaltyPreset
 
 PLAYERS = [SimpleNamespace(name=name) for name in ("Ann", "Bo", "Cai <Di>", "Eve")]
+# The seed's presets, as a tournament's would give them (no database here).
+PRESETS = [
+    PenaltyPreset(p.offence, p.kind.value, p.points, p.offence.replace("_", " "))
+    for p in SEED.penalty_presets
+]
 MANAGEMENT = {
     "penalty-TOTAL_FORMS": "2",
     "penalty-INITIAL_FORMS": "0",
@@ -34,7 +41,7 @@ def penalties(data=None, slot=None):
 
 def penalty_row(pform, number):
     html = render_to_string(
-        "referee/_penalty_row.html", {"pform": pform, "number": number, "presets": PENALTY_PRESETS}
+        "referee/_penalty_row.html", {"pform": pform, "number": number, "presets": PRESETS}
     )
     return parse(html).one("fieldset[data-penalty-row]")
 
@@ -69,10 +76,10 @@ def test_a_blank_row_offers_every_seat_and_the_common_penalties():
     assert "P3 · Cai <Di>" in [label.text() for label in row.find("label")]
     presets = row.one("div[data-penalty-presets]")
     buttons = presets.find("button[data-preset-kind]")
-    assert len(buttons) == len(PENALTY_PRESETS)
+    assert len(buttons) == len(PRESETS)
     # The range is offered only for a penalty the rules allow more than one figure for.
     ranged = [button.attrs["data-preset-range"] for button in presets.find("[data-preset-range]")]
-    assert len(ranged) == sum(len(preset.points) > 1 for preset in PENALTY_PRESETS) == 3
+    assert len(ranged) == sum(len(preset.points) > 1 for preset in PRESETS) == 3
     assert "The rules allow 10 or 20." in ranged
     assert row.one("label[for=id_penalty-0-points]").text() == "Points"
     assert row.one("small#id_penalty-0-points_helptext").find("[data-points-range]")

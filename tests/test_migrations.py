@@ -50,6 +50,7 @@ def test_each_data_migration_converts_the_rows_there_before_it():
     results_stored(walk)
     countries_and_plans(walk)
     sessions_published(walk)
+    hands_won_counted(walk)
     walk.to_the_end()
 
 
@@ -227,3 +228,38 @@ def sessions_published(walk: Walk) -> None:
         assert stored.published_at == stored.drawn_at is not None
     published = new.get_model("tournament", "Tournament").objects.get(slug="published")
     assert not published.review_draws
+
+
+def hands_won_counted(walk: Walk) -> None:
+    """Each seat's hands won are counted from the hands entered before they were stored."""
+    old = walk.to("0037_rule_profiles")
+    tournament = old.get_model("tournament", "Tournament").objects.create(name="Won", slug="won")
+    old.get_model("tournament", "TournamentVersion").objects.create(tournament=tournament)
+    session = old.get_model("tournament", "Session").objects.create(
+        tournament=tournament, number=1, seed=1
+    )
+    played, drawn = (
+        old.get_model("tournament", "Table").objects.create(session=session, number=n)
+        for n in (1, 2)
+    )
+    player = old.get_model("tournament", "Player")
+    for n in range(8):
+        old.get_model("tournament", "Seat").objects.create(
+            session=session,
+            table=played if n < 4 else drawn,
+            player=player.objects.create(tournament=tournament, number=n + 1, name=f"P{n}"),
+            seat=n % 4,
+            lot=n + 1,
+        )
+    hand = old.get_model("tournament", "Hand")
+    self_drawn = {"outcome": "self_drawn", "fan": 8, "flowers": 0}
+    for number, winner in ((1, 2), (2, 0), (3, 2)):
+        hand.objects.create(table=played, number=number, winner=winner, **self_drawn)
+    hand.objects.create(table=played, number=4, outcome="draw")
+    hand.objects.create(table=drawn, number=1, outcome="draw")
+
+    new = walk.to("0038_seat_hands_won")
+    seats = new.get_model("tournament", "Seat").objects.filter(session__tournament__slug="won")
+    assert [s.hands_won for s in seats.order_by("table__number", "seat")] == [1, 0, 2, 0] + [0] * 4
+    versions = new.get_model("tournament", "TournamentVersion").objects
+    assert versions.get(tournament__slug="won").number == 2

@@ -28,6 +28,8 @@ OTHER_ORDER_HEADER = "| rank | player | table points | best session |"
 TEAMS_HEADER = "| rank | team | members | table points | score |"
 
 OTHER_ORDER = "table_points,best_session"
+# Changing the ranking order once hands are entered is a change of the rules, with its reason.
+REASON = "The worked example's other ranking order"
 SEED = 20261130
 SEATS = ("P1", "P2", "P3", "P4")
 
@@ -263,7 +265,7 @@ def test_withdrawn_player_keeps_the_results_and_the_rank(doc_tournament):
 
 def test_another_ranking_order_matches_the_doc(doc_tournament):
     services.tournament_update(
-        tournament=doc_tournament, tiebreak_order=OTHER_ORDER, rules_reason="Another order."
+        tournament=doc_tournament, tiebreak_order=OTHER_ORDER, rules_reason=REASON
     )
 
     actual = [
@@ -303,3 +305,66 @@ def test_team_standings_match_the_doc(doc_tournament):
     ]
 
     assert actual == expected
+
+
+# --- the other criteria ------------------------------------------------------------------
+
+OTHER_TOTALS_HEADER = "| player | 2nd places | 3rd places | 4th places | hands won |"
+CHINESE_CHAIN = (
+    "table_points,score,first_places,second_places,third_places,fourth_places,best_session,"
+    "player_number"
+)
+# Each worked example of a criterion: its table's header, the ranking order above it, and
+# what its last column reads of a row (the Chinese chain's reads the 1st places).
+CRITERIA = {
+    "| rank | player | table points | 2nd places |": (
+        "table_points,second_places",
+        lambda row: row.second_places,
+    ),
+    "| rank | player | table points | 3rd places |": (
+        "table_points,third_places",
+        lambda row: row.third_places,
+    ),
+    "| rank | player | table points | 4th places |": (
+        "table_points,fourth_places",
+        lambda row: row.fourth_places,
+    ),
+    "| rank | player | table points | hands won |": (
+        "table_points,hands_won",
+        lambda row: row.hands_won,
+    ),
+    "| rank | player | table points | score | 1st places |": (CHINESE_CHAIN, None),
+}
+
+
+def test_each_criterions_example_is_complete_and_names_its_order():
+    text = DOC.read_text(encoding="utf-8")
+    assert len(doc_table(OTHER_TOTALS_HEADER)) == 8
+    for header, (order, _value) in CRITERIA.items():
+        assert len(doc_table(header)) == 8, header
+        assert f"`{order}`" in text
+        # Its table comes after its order, before the next example's.
+        assert text.index(f"`{order}`") < text.index(header + "\n")
+
+
+def test_the_other_places_and_hands_won_match_the_doc(doc_tournament):
+    rows = {row.player.number: row for row in tournament_standings(doc_tournament)}
+    actual = [
+        [str(number), *(str(value) for value in (*rows[number].places[1:], rows[number].hands_won))]
+        for number in sorted(rows)
+    ]
+    assert actual == doc_table(OTHER_TOTALS_HEADER)
+
+
+@pytest.mark.parametrize("header", list(CRITERIA), ids=[order for order, _ in CRITERIA.values()])
+def test_each_criterions_ranking_matches_the_doc(doc_tournament, header):
+    order, value = CRITERIA[header]
+    services.tournament_update(tournament=doc_tournament, tiebreak_order=order, rules_reason=REASON)
+
+    def cells(row) -> list[str]:
+        rank = "-" if row.rank is None else str(row.rank)
+        points = format_table_points(row.table_points)
+        figures = [row.score, row.first_places] if value is None else [value(row)]
+        return [rank, str(row.player.number), points, *map(str, figures)]
+
+    assert [cells(row) for row in tournament_standings(doc_tournament)] == doc_table(header)

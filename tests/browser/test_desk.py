@@ -169,3 +169,29 @@ def test_the_desk_fits_a_phone_with_fingers_targets(browser, table_in_play, tran
     assert button.is_displayed() and button.text == "Sound on"
     button.click()
     assert button.get_attribute("aria-pressed") == "true" and button.text == "Sound off"
+
+
+def test_the_ruling_form_fills_the_tournaments_preset(browser, table_in_play, transactional_db):
+    """Under the EMA's presets, a hand counted before its winning tile was taken fills in a
+    deduction of 10, and a win claimed while not ready 10 to each other player (20 under the
+    seed's)."""
+    tournament = table_in_play.session.tournament
+    services.rules_change(
+        tournament=tournament, penalty_presets=services.profile_options("ema")["penalty_presets"]
+    )
+    log_in(browser, "referee", "pw-referee")
+    navigates(
+        browser,
+        lambda: browser.get(
+            f"{browser.live_server_url}/t/{tournament.slug}/desk/rulings/new/?table=1-1"
+        ),
+    )
+
+    def filled(offence: str) -> tuple[str, str]:
+        Select(browser.find_element(By.NAME, "offence")).select_by_value(offence)
+        kind = Select(browser.find_element(By.NAME, "penalty_kind")).first_selected_option
+        points = browser.find_element(By.NAME, "penalty_points").get_attribute("value")
+        return kind.get_attribute("value"), points
+
+    assert filled("tile_not_taken") == ("deducted", "10")
+    assert filled("not_ready") == ("to_each_other", "10")

@@ -22,7 +22,10 @@ TIEBREAK_ORDERS = [
     "table_points,score,first_places,best_session",
     "score,table_points,best_session,first_places",
     "first_places,table_points,score,best_session",
+    "table_points,hands_won,fourth_places,second_places,player_number",
 ]
+# The ranking order changes once hands are entered: a change of the rules, with its reason.
+REASON = "The tie-breaks the players agreed"
 
 
 @pytest.fixture
@@ -88,7 +91,7 @@ def withdraw_a_player(rng, organiser, tournament) -> None:
 
 def change_the_tiebreaks(rng, organiser, tournament) -> None:
     services.tournament_update(
-        tournament=tournament, tiebreak_order=rng.choice(TIEBREAK_ORDERS), rules_reason="Chain."
+        tournament=tournament, tiebreak_order=rng.choice(TIEBREAK_ORDERS), rules_reason=REASON
     )
 
 
@@ -143,7 +146,7 @@ def test_new_tiebreaks_are_read_with_the_version_not_from_the_callers_tournament
     assert_read_standings_exact(held)
     fresh = type(held).objects.get(pk=held.pk)
     services.tournament_update(
-        tournament=fresh, tiebreak_order=TIEBREAK_ORDERS[1], rules_reason="Chain."
+        tournament=fresh, tiebreak_order=TIEBREAK_ORDERS[1], rules_reason=REASON
     )
     rows = tournament_standings(held)  # the tournament as it was read before
     fresh.refresh_from_db()

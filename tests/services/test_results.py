@@ -93,6 +93,46 @@ def test_a_correction_stores_the_corrected_result(session_in_play):
     assert stored(table) == from_the_sheet(table)
 
 
+def hands_won(table: Table) -> list[int]:
+    return list(
+        Seat.objects.filter(table=table).order_by("seat").values_list("hands_won", flat=True)
+    )
+
+
+def test_every_hand_saved_or_corrected_stores_the_hands_each_seat_won(session_in_play):
+    rng = random.Random(5)
+    table = session_in_play.tables.get(number=4)
+    for number in range(1, 11):
+        random_hand(rng, table, number)
+        winners = list(table.hands.exclude(winner=None).values_list("winner", flat=True))
+        assert hands_won(table) == [winners.count(seat) for seat in range(4)]
+
+    # A win corrected to another seat moves the count; a win corrected to a draw drops it.
+    def correct(**fields):
+        version = table.hands.get(number=1).version
+        services.hand_record(
+            table=table, entry=services.HandEntry(number=1, version=version, **fields)
+        )
+
+    correct(outcome="self_drawn", winner=2, fan=8)
+    before = hands_won(table)
+    assert before[2] >= 1
+    correct(outcome="draw")
+    assert hands_won(table) == [n - (seat == 2) for seat, n in enumerate(before)]
+
+
+def test_a_wrong_count_of_hands_won_is_found_and_repaired(session_in_play):
+    table = session_in_play.tables.get(number=2)
+    services.hand_record(
+        table=table, entry=services.HandEntry(number=1, outcome="self_drawn", winner=0, fan=8)
+    )
+    Seat.objects.filter(table=table, seat=3).update(hands_won=2)
+    with pytest.raises(CommandError):
+        verify("spring-open")
+    verify("spring-open", "--repair")
+    assert hands_won(table) == [1, 0, 0, 0]
+
+
 def test_hands_not_played_at_confirmation_give_the_table_its_result(session_in_play, referee):
     table = session_in_play.tables.get(number=3)
     services.table_confirm(table=table, user=referee, record_missing_as_not_played=True)
@@ -205,6 +245,7 @@ def standing_values(rows) -> list[tuple]:
             row.places,
             row.sessions_played,
             row.best_session,
+            row.hands_won,
         )
         for row in rows
     ]
@@ -559,8 +600,8 @@ def test_verify_results_reports_a_corrupted_seat_and_repairs_it(session_in_play)
     with pytest.raises(CommandError):
         call_command("verify_results", "spring-open", stdout=out)
     assert out.getvalue().splitlines() == [
-        f"session 1 table 2 P2 {seat.player.name}: stored score +99, place 1, 4 table points;"
-        " from the hands score -16, place 2, 1 table points",
+        f"session 1 table 2 P2 {seat.player.name}: stored score +99, place 1, 4 table points,"
+        " 0 hands won; from the hands score -16, place 2, 1 table points, 0 hands won",
         "spring-open: 4 tables checked, 1 seats differ.",
     ]
 

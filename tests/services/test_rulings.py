@@ -344,3 +344,21 @@ def test_seats_changed_raise_the_desks_version(table, session_in_play):
     before = desk_version(table.session.tournament_id)
     services.table_seats_swap(table=table, first=0, second=1, user=None)
     assert desk_version(table.session.tournament_id) == before + 1
+
+
+def test_a_ruling_names_only_an_offence_the_tournament_presets(table, organiser):
+    tournament = table.session.tournament
+    given = {"table": table, "referee": organiser, "decision": "Counted before taking the tile."}
+    with pytest.raises(ValidationError) as refused:
+        services.ruling_give(offence="tile_not_taken", **given)
+    assert codes(refused.value) == {"bad_offence"}
+    # Named in words, as another offence, it is recorded.
+    other = services.ruling_give(offence="other", offence_text="Counted too soon", **given)
+    assert other.offence_text == "Counted too soon"
+    services.rules_change(
+        tournament=tournament,
+        user=organiser,
+        penalty_presets=services.profile_options("ema")["penalty_presets"],
+    )
+    ruling = services.ruling_give(offence="tile_not_taken", **given)
+    assert ruling.offence_text == "Counted the hand before taking the winning tile"

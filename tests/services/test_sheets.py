@@ -86,7 +86,7 @@ def stored(table):
         ),
         "results": list(
             table.seats.order_by("seat").values_list(
-                "seat", "score", "place", "table_points_twelfths"
+                "seat", "score", "place", "table_points_twelfths", "hands_won"
             )
         ),
         "hands_entered": table.hands_entered,
@@ -113,7 +113,9 @@ def test_a_sheet_stores_what_the_same_hands_entered_one_by_one_store(tables, ref
     assert expected["hands"][-1][:2] == (16, "not_played")
     assert expected["hands_entered"] == 16
     assert expected["confirmed"] == (True, referee.pk)
-    assert {place for _seat, _score, place, _points in expected["results"]} <= {1, 2, 3, 4}
+    assert {place for _seat, _score, place, _points, _won in expected["results"]} <= {1, 2, 3, 4}
+    # The hands each seat won (hands 2, 5, 6, 8 and 12 to P1; 1, 9, 13 to P2; ...).
+    assert [won for *_, won in expected["results"]] == [5, 3, 2, 3]
 
 
 def test_a_rehearsal_table_settles_as_one_by_one(tables, referee):

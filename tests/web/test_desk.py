@@ -4,6 +4,7 @@ ruling, a ruling without a call, an appeal lodged and decided (organisers only);
 beside its field, never a 500; a GET never writes."""
 
 import datetime
+import json
 
 import pytest
 from django.db import connection
@@ -403,3 +404,60 @@ def test_every_desk_page_in_chinese(personas, desk, referee):
         assert [p for p in problems if url != desk["urls"]["calls"] or "doctype" not in p] == []
     page = client.get(desk["urls"]["desk"], HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "裁判席" in html.text(page) and "呼叫" in html.text(page)
+
+
+def ema_presets(tournament, organiser) -> None:
+    services.rules_change(
+        tournament=tournament,
+        user=organiser,
+        reason="The EMA's presets",
+        penalty_presets=services.profile_options("ema")["penalty_presets"],
+    )
+
+
+def offered(page) -> tuple[list[str], dict]:
+    """The ruling form's offences, and the penalties its script fills from them."""
+    options = [o.attrs["value"] for o in html.elements(page, "select[name=offence] option")]
+    return options, json.loads(html.one(page, "script#offence-penalties").text())
+
+
+def test_the_ruling_form_offers_the_tournaments_presets(personas, desk, table, organiser):
+    page = personas["referee"].get(desk["urls"]["resolve"]).content.decode()
+    options, penalties = offered(page)
+    assert "tile_not_taken" not in options and "tile_not_taken" not in penalties
+    assert penalties["not_ready"]["points"] == 20
+    ema_presets(table.session.tournament, organiser)
+    page = personas["referee"].get(desk["urls"]["resolve"]).content.decode()
+    options, penalties = offered(page)
+    assert options == [
+        "",
+        "false_win",
+        "false_claim",
+        "not_ready",
+        "tile_not_taken",
+        "exposed_tiles",
+        "procedural",
+        "lateness",
+        "other",
+    ]
+    assert (penalties["tile_not_taken"]["kind"], penalties["tile_not_taken"]["points"]) == (
+        "deducted",
+        10,
+    )
+    assert penalties["not_ready"]["points"] == 10
+    assert "Counted the hand before taking the winning tile: Deducted" in html.text(page)
+
+
+def test_an_offence_the_tournament_does_not_preset_is_refused_beside_its_field(
+    personas, desk, table
+):
+    ruling = false_win(table, offence="tile_not_taken", penalty_kind="deducted")
+    response = personas["referee"].post(desk["urls"]["resolve"], ruling)
+    assert response.status_code == 200
+    (error,) = [
+        e
+        for e in html.elements(response.content.decode(), ".field.has-error")
+        if e.find("[name=offence]")
+    ]
+    assert "Select a valid choice" in error.one(".field-errors").text()
+    assert not Ruling.objects.filter(call=desk["call"]).exists()

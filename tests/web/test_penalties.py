@@ -6,8 +6,10 @@ from django.urls import reverse
 
 from tests import html
 from tournament import services
-from tournament.forms.hands import PENALTY_PRESETS, PenaltyForm
+from tournament.forms.hands import PenaltyForm
 from tournament.models import Hand, Penalty
+from tournament.scoring.profiles import EMA
+from tournament.selectors.desk import penalty_presets
 from tournament.services.hands import MAX_PENALTIES_PER_HAND
 
 FALSE_WIN_BY_P3 = {
@@ -223,8 +225,10 @@ def test_a_row_without_its_reason_is_refused_beside_the_reason(personas, urls):
     assert not Penalty.objects.exists()
 
 
-def test_the_presets_follow_the_rules_digest():
-    figures = {str(p.reason): (p.kind, p.default_points, p.figures) for p in PENALTY_PRESETS}
+def test_a_seed_tournaments_presets_follow_the_rules_digest(tournament):
+    figures = {
+        str(p.reason): (p.kind, p.default_points, p.figures) for p in penalty_presets(tournament)
+    }
     assert figures == {
         "False win (错和)": ("to_each_other", 10, "10"),
         "Claimed a win while not ready (诈和)": ("to_each_other", 20, "20"),
@@ -234,9 +238,13 @@ def test_the_presets_follow_the_rules_digest():
     }
 
 
-def test_each_row_offers_the_presets_as_buttons_hidden_until_the_script_shows_them(personas, urls):
+def test_each_row_offers_the_presets_as_buttons_hidden_until_the_script_shows_them(
+    personas, urls, tournament
+):
     block = penalties_block(personas["referee"].get(urls["sheet"]).content)
-    for preset in PENALTY_PRESETS:
+    presets = penalty_presets(tournament)
+    assert len(block.find("[data-penalty-presets] button[data-preset-kind]")) == 2 * len(presets)
+    for preset in presets:
         button = (
             f"button[type=button][data-preset-kind={preset.kind}]"
             f"[data-preset-points='{preset.default_points}']"
@@ -347,3 +355,31 @@ def test_a_hundred_thousand_rows_sent_in_the_background_are_refused_in_json(pers
     assert response.status_code == 422
     assert "A hand has at most 8 penalties." in response.json()["errors"]["penalties"]
     assert not Hand.objects.filter(number=2).exists()
+
+
+TILE_NOT_TAKEN = '[data-preset-reason="Counted the hand before taking the winning tile"]'
+
+
+def test_the_sheet_offers_the_tournaments_own_presets(personas, urls, tournament, organiser):
+    """A seed tournament has no preset for a hand counted before its winning tile was
+    taken; once its presets are the EMA's, its table's referee taps it: deducted, 10."""
+    referee = personas["referee"]
+    assert not penalties_block(referee.get(urls["sheet"]).content).find(TILE_NOT_TAKEN)
+    ema = [
+        {"offence": p.offence, "kind": p.kind.value, "points": list(p.points)}
+        for p in EMA.penalty_presets
+    ]
+    services.rules_change(
+        tournament=tournament, user=organiser, reason="The EMA's presets", penalty_presets=ema
+    )
+    block = penalties_block(referee.get(urls["sheet"]).content)
+    (button, _empty_row_copy) = block.find(f"[data-penalty-presets] button{TILE_NOT_TAKEN}")
+    assert (button.attrs["data-preset-kind"], button.attrs["data-preset-points"]) == (
+        "deducted",
+        "10",
+    )
+    # The win claimed while not ready is 10 under the EMA's presets, 20 under the seed's.
+    not_ready = block.find(
+        '[data-penalty-presets] button[data-preset-reason="Claimed a win while not ready (诈和)"]'
+    )
+    assert [button.attrs["data-preset-points"] for button in not_ready] == ["10", "10"]

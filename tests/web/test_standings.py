@@ -5,6 +5,7 @@ hand there.
 """
 
 import io
+import itertools
 import re
 from fractions import Fraction
 
@@ -18,7 +19,8 @@ from tests import html
 from tests.conftest import download, kept_for_the_module
 from tests.test_exports import EXPECTED_STANDINGS, SEATS_2, make_scenario_tournament, records
 from tournament import services, tables
-from tournament.models import Table, Tournament
+from tournament.models import Hand, Table, Tournament
+from tournament.selectors.standings import tournament_standings
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -408,3 +410,35 @@ def test_a_long_search_is_cut_and_keys_the_kept_page_by_what_is_read(clients):
     # The same search, cut the same, is the same page kept for the spectators.
     again = clients["anonymous"].get(page_url(), {"q": long + "yy"})
     assert page_body(again) == page_body(first)
+
+
+# ---------------------------------------------------------------- hands won
+
+
+@pytest.mark.django_db
+def test_hands_won_are_shown_where_the_ranking_order_counts_them(clients, cup):
+    def headings(response) -> list[str]:
+        return html.table(response.content, "table.standings")[0]
+
+    anonymous = clients["anonymous"]
+    assert "Hands won" not in headings(anonymous.get(page_url()))
+    wins = Hand.objects.filter(table__session__tournament=cup, winner__isnull=False).count()
+    assert wins > 0
+    services.tournament_update(
+        tournament=cup, tiebreak_order="table_points,hands_won", rules_reason="Mahjong Time's"
+    )
+    cup.refresh_from_db()
+    response = anonymous.get(page_url())
+    assert headings(response)[-1] == "Hands won"
+    rows = tournament_standings(cup)
+    shown = {int(cells[1]): int(cells[-1]) for cells in table_rows(response)}
+    assert shown == {row.player.number: row.hands_won for row in rows}
+    assert sum(shown.values()) == wins
+    # Ranked by them after the table points.
+    ranked = [row for row in rows if row.rank is not None]
+    for above, below in itertools.pairwise(ranked):
+        assert (above.table_points, above.hands_won) >= (below.table_points, below.hands_won)
+    sheet = openpyxl.load_workbook(io.BytesIO(download(anonymous, xlsx_url()).content))
+    assert {r["Number"]: r["Hands won"] for r in records(sheet["Standings"])} == shown
+    api = anonymous.get(f"/api/v1/tournaments/{cup.slug}/standings").json()["items"]
+    assert {item["player"]: item["hands_won"] for item in api} == shown

@@ -194,7 +194,11 @@ class StandingOut(Schema):
     score: int
     sessions_played: int
     first_places: int
+    second_places: int
+    third_places: int
+    fourth_places: int = Field(description="Fewer ranks higher where the ranking order counts it.")
     best_session: int | None
+    hands_won: int
 
 
 class SeriesOut(Schema):

@@ -365,7 +365,11 @@ def standings(request, slug: str = SLUG):
             "score": row.score,
             "sessions_played": row.sessions_played,
             "first_places": row.first_places,
+            "second_places": row.second_places,
+            "third_places": row.third_places,
+            "fourth_places": row.fourth_places,
             "best_session": row.best_session,
+            "hands_won": row.hands_won,
         }
         for row in tournament_standings(_tournament(slug))
     ]

@@ -83,12 +83,17 @@ def standing_status(row: StandingRow, last_session: int | None) -> str:
 
 
 def standings_rows(
-    rows: Iterable[StandingRow], last_sessions: dict[int, int] | None = None
+    rows: Iterable[StandingRow],
+    last_sessions: dict[int, int] | None = None,
+    *,
+    hands_won: bool = False,
 ) -> Iterator[Row]:
     """The individual standings, ranked players first, then the unranked ones (substitutes,
     players who withdrew before playing) without a rank, their status saying why;
-    ``last_sessions`` is ``last_sessions_played``."""
+    ``last_sessions`` is ``last_sessions_played``. ``hands_won``: with each player's hands
+    won after the best session (where the ranking order counts them)."""
     last_sessions = last_sessions or {}
+    won = (_("Hands won"),) if hands_won else ()
     yield (
         _("Rank"),
         _("Number"),
@@ -105,6 +110,7 @@ def standings_rows(
         _("4th"),
         _("Sessions played"),
         _("Best session"),
+        *won,
         _("Substitute"),
         _("Status"),
     )
@@ -123,6 +129,7 @@ def standings_rows(
             *row.places,
             row.sessions_played,
             row.best_session,
+            *((row.hands_won,) if hands_won else ()),
             # A mark: "yes" for a substitute, blank for everyone else.
             True if player.is_substitute else None,
             standing_status(row, last_sessions.get(player.pk)),
@@ -538,7 +545,11 @@ def workbook_sheets(tournament, made=None) -> Iterator[Sheet]:
     )
     yield Sheet(
         _("Standings"),
-        standings_rows(rows, last_sessions_played(tournament)),
+        standings_rows(
+            rows,
+            last_sessions_played(tournament),
+            hands_won="hands_won" in tournament.tiebreaks,
+        ),
         above=heading_rows(tournament, made or timezone.now()),
         below=substitute_rows(substitute_count(tournament)),
         page=page,

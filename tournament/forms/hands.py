@@ -2,7 +2,6 @@
 
 import dataclasses
 import uuid
-from collections.abc import Sequence
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -12,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.forms.service_errors import add_service_errors
 from tournament.language.formatting import SEAT_LABELS, WIND_LETTERS
-from tournament.models import OFFENCES, Hand, Penalty
+from tournament.models import Hand, Penalty
 from tournament.models.validators import validate_one_line
 from tournament.scoring import MAX_FLOWERS, Outcome
 from tournament.seating import HANDS_PER_SESSION
@@ -31,39 +30,6 @@ from tournament.services.sessions import EXTRA_MINUTES_MESSAGE, MAX_EXTRA_MINUTE
 from tournament.services.tables import INITIALS_MAX_LENGTH, seating_key
 
 WINS = Hand.WINS
-
-
-@dataclasses.dataclass(frozen=True)
-class PenaltyPreset:
-    """A common penalty of the rules digest: its kind, the points the rules allow (the usual
-    figure first: a tap fills it in) and the reason written on the sheet."""
-
-    kind: str
-    points: Sequence[int]
-    reason: str
-
-    @property
-    def default_points(self) -> int:
-        return self.points[0]
-
-    @property
-    def figures(self) -> str:
-        """The points as the sheet quotes them: "10", "10 or 20", "5…60"."""
-        if len(self.points) == 1:
-            return str(self.points[0])
-        if len(self.points) == 2:
-            return _("%(first)s or %(second)s") % {
-                "first": self.points[0],
-                "second": self.points[1],
-            }
-        return f"{min(self.points)}…{max(self.points)}"
-
-
-# The sheet's presets, one per offence of the rules' list (``models.OFFENCES``): the preset
-# buttons, the reasons offered while typing and the sheet's "Common penalties" read them.
-PENALTY_PRESETS = tuple(
-    PenaltyPreset(offence.kind, offence.points, offence.reason) for offence in OFFENCES
-)
 
 
 def seat_choices(players, slot=None):

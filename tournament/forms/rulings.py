@@ -1,17 +1,17 @@
 """The referees' desk's forms: a ruling (resolving a call or not), an appeal lodged, an appeal
-decided. The services check every rule; these say what a field holds and offer the rules'
-usual penalties beside the offence (``models.OFFENCES``)."""
+decided. The services check every rule; these say what a field holds and offer the
+tournament's penalty presets beside the offence (``selectors.desk.penalty_presets``)."""
 
 import uuid
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.forms.hands import PENALTY_PRESETS
 from tournament.language.formatting import SEAT_LABELS
-from tournament.models import OFFENCES, Appeal, Penalty
-from tournament.models.rulings import OFFENCE_CHOICES
+from tournament.models import Appeal, Penalty
+from tournament.models.rulings import OTHER_OFFENCE
 from tournament.seating import HANDS_PER_SESSION
+from tournament.selectors.desk import penalty_presets
 from tournament.services.rulings import NOTE_MAX_LENGTH, TEXT_MAX_LENGTH
 
 # The penalty's kind as the desk names it ("" : none).
@@ -19,19 +19,30 @@ PENALTY_KINDS = dict(Penalty.KIND_CHOICES)
 NO_PENALTY = [("", _("No penalty"))]
 
 
-def offence_penalties() -> dict:
-    """Each offence's usual penalty, for the script that fills the kind and points when an
-    offence is chosen, and for the list shown beside the form: code → kind, points, range."""
+def offence_penalties(tournament) -> dict:
+    """Each offence the tournament presets with its penalty, for the script that fills the
+    kind and points when an offence is chosen, and for the list shown beside the form:
+    code → kind, points, range."""
     return {
-        offence.code: {
-            "kind": offence.kind,
-            "points": offence.default_points,
+        preset.offence: {
+            "kind": preset.kind,
+            "points": preset.default_points,
             "figures": str(preset.figures),
-            "kind_label": str(PENALTY_KINDS[offence.kind]),
-            "reason": str(offence.reason),
+            "kind_label": str(PENALTY_KINDS[preset.kind]),
+            "reason": str(preset.reason),
         }
-        for offence, preset in zip(OFFENCES, PENALTY_PRESETS, strict=True)
+        for preset in penalty_presets(tournament)
     }
+
+
+def offence_choices(tournament) -> list[tuple[str, str]]:
+    """The offences a ruling names from the list: the tournament's presets', then another
+    one (in words), or none."""
+    return [
+        ("", _("No offence")),
+        *((preset.offence, preset.reason) for preset in penalty_presets(tournament)),
+        (OTHER_OFFENCE, _("Another offence")),
+    ]
 
 
 def _player_choices(players, *, blank: str | None = None):
@@ -98,7 +109,8 @@ class RulingForm(_PenaltyFields):
     players = forms.MultipleChoiceField(
         label=_("Players concerned"), required=False, widget=forms.CheckboxSelectMultiple
     )
-    offence = forms.ChoiceField(label=_("Offence"), choices=OFFENCE_CHOICES, required=False)
+    # Its choices are the tournament's (``offence_choices``).
+    offence = forms.ChoiceField(label=_("Offence"), required=False)
     offence_text = forms.CharField(
         label=_("The offence in words"),
         required=False,
@@ -125,9 +137,10 @@ class RulingForm(_PenaltyFields):
         "beneficiary",
     ]
 
-    def __init__(self, *args, players, **kwargs):
+    def __init__(self, *args, players, tournament, **kwargs):
         super().__init__(*args, players=players, **kwargs)
         self.fields["players"].choices = _player_choices(players)
+        self.fields["offence"].choices = offence_choices(tournament)
         # A form drawn afresh gets a key of its own; one sent back keeps the key it carried.
         self.fields["key"].initial = uuid.uuid4()
 

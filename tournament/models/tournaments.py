@@ -579,7 +579,12 @@ class Seat(models.Model):
     score = models.IntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     table_points_twelfths = models.PositiveSmallIntegerField(default=0)
-    history = TournamentHistory(excluded_fields=["score", "place", "table_points_twelfths"])
+    # The hands the seat won at its table (a tie-break some rules rank by: "hands_won"),
+    # stored with the rest of its result.
+    hands_won = models.PositiveSmallIntegerField(default=0)
+    history = TournamentHistory(
+        excluded_fields=["score", "place", "table_points_twelfths", "hands_won"]
+    )
 
     class Meta:
         ordering = ["table", "seat"]

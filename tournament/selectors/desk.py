@@ -1,11 +1,14 @@
 """The referees' desk: its version, the open calls, the rulings and their appeals, a table's
-call as its tablet shows it, and the penalties a hand carries from the rulings."""
+call as its tablet shows it, the penalties a hand carries from the rulings, and the
+tournament's penalty presets the sheet and the desk offer."""
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import (
     Appeal,
@@ -18,6 +21,51 @@ from tournament.models import (
     Tournament,
     TournamentVersion,
 )
+from tournament.models.rulings import OFFENCE_BY_CODE
+
+
+@dataclass(frozen=True)
+class PenaltyPreset:
+    """A penalty the tournament's rules preset for an offence: its kind, the points allowed
+    (the usual figure first: a tap fills it in) and the offence's words (``models.OFFENCES``),
+    which the sheet writes as the reason."""
+
+    offence: str
+    kind: str
+    points: Sequence[int]
+    reason: str
+
+    @property
+    def default_points(self) -> int:
+        return self.points[0]
+
+    @property
+    def figures(self) -> str:
+        """The points as the sheet quotes them: "10", "10 or 20", "5…60"."""
+        if len(self.points) == 1:
+            return str(self.points[0])
+        if len(self.points) == 2:
+            return _("%(first)s or %(second)s") % {
+                "first": self.points[0],
+                "second": self.points[1],
+            }
+        return f"{min(self.points)}…{max(self.points)}"
+
+
+def penalty_presets(tournament: Tournament) -> list[PenaltyPreset]:
+    """The tournament's penalty presets (``Tournament.penalty_presets``), in its order, each
+    with its offence's words: the sheet's preset buttons and the desk's ruling form offer
+    these and no other. A preset naming an offence the list no longer has is left out."""
+    return [
+        PenaltyPreset(
+            preset["offence"],
+            preset["kind"],
+            tuple(preset["points"]),
+            OFFENCE_BY_CODE[preset["offence"]].reason,
+        )
+        for preset in tournament.penalty_presets
+        if preset["offence"] in OFFENCE_BY_CODE
+    ]
 
 
 def desk_version(tournament_id: int) -> int:

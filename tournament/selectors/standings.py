@@ -83,6 +83,7 @@ class StandingRow:
     sessions_played: int = 0
     best_session: int | None = None
     rank: int | None = None
+    hands_won: int = 0
 
     @property
     def ranked(self) -> bool:
@@ -94,15 +95,37 @@ class StandingRow:
     def first_places(self) -> int:
         return self.places[0]
 
+    @property
+    def second_places(self) -> int:
+        return self.places[1]
 
-# Each tie-break's value of a player's tally (``_Tally``), negated so that an ascending sort
-# puts the best first. Table points are compared as whole twelfths, which order as the
-# fractions do. A player with no session yet has no best session and sorts below any score.
+    @property
+    def third_places(self) -> int:
+        return self.places[2]
+
+    @property
+    def fourth_places(self) -> int:
+        return self.places[3]
+
+
+# Each tie-break's value of a player's tally (``_Tally``), negated where more is better so
+# that an ascending sort puts the best first. Table points are compared as whole twelfths,
+# which order as the fractions do. A player with no session yet has no best session and
+# sorts below any score. More 1st, 2nd and 3rd places rank higher; more 4th places lower (a
+# 4th place is the worst result a table gives: counting it as an honour would rank a player
+# up for losing; between players with as many sessions and the same 1st to 3rd places it
+# cannot differ, so it only tells apart players who played a different number of sessions).
+# The player number ranks the lower first and is never shared: after it no two players tie.
 _SORT_VALUES = {
     "table_points": lambda tally: -tally.twelfths,
     "score": lambda tally: -tally.score,
     "first_places": lambda tally: -tally.places[0],
+    "second_places": lambda tally: -tally.places[1],
+    "third_places": lambda tally: -tally.places[2],
+    "fourth_places": lambda tally: tally.places[3],
     "best_session": lambda tally: 10**9 if tally.best is None else -tally.best,
+    "hands_won": lambda tally: -tally.won,
+    "player_number": lambda tally: tally.values[_NUMBER],
 }
 
 
@@ -156,11 +179,11 @@ class _Tally:
     """One player's totals while the sessions are added up (``_by_session``): their field
     values as read and plain numbers, table points as whole twelfths."""
 
-    __slots__ = ("best", "places", "played", "rank", "score", "twelfths", "values")
+    __slots__ = ("best", "places", "played", "rank", "score", "twelfths", "values", "won")
 
     def __init__(self, values: tuple):
         self.values = values
-        self.twelfths = self.score = self.played = 0
+        self.twelfths = self.score = self.played = self.won = 0
         self.places = [0, 0, 0, 0]
         self.best: int | None = None
         self.rank: int | None = None
@@ -183,7 +206,15 @@ class Standings(Sequence):
     def __init__(self, tallies: list[_Tally]):
         self.players = [tally.values for tally in tallies]
         self.figures = [
-            (tally.twelfths, tally.score, tuple(tally.places), tally.played, tally.best, tally.rank)
+            (
+                tally.twelfths,
+                tally.score,
+                tuple(tally.places),
+                tally.played,
+                tally.best,
+                tally.rank,
+                tally.won,
+            )
             for tally in tallies
         ]
         self.team_rows = _teams(
@@ -195,7 +226,7 @@ class Standings(Sequence):
         self.ranked_count = sum(1 for tally in tallies if tally.rank is not None)
 
     def _row(self, index: int) -> StandingRow:
-        twelfths, score, places, played, best, rank = self.figures[index]
+        twelfths, score, places, played, best, rank, won = self.figures[index]
         return StandingRow(
             player=Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_ATTNAMES, self.players[index]),
             table_points=scoring.from_twelfths(twelfths),
@@ -204,6 +235,7 @@ class Standings(Sequence):
             sessions_played=played,
             best_session=best,
             rank=rank,
+            hands_won=won,
         )
 
     def __len__(self) -> int:
@@ -289,8 +321,8 @@ def rank_history(tournament, *, as_read: bool = False) -> RankHistory:
 
 # The layout of what ``_kept`` keeps (``Standings``: table points as twelfths since 2), in
 # its keys: a value kept by a release with another layout, still in Redis after an upgrade,
-# is never read as this one's.
-KEPT_LAYOUT = 2
+# is never read as this one's. (3: each row's hands won.)
+KEPT_LAYOUT = 3
 
 
 def _kept(tournament, kind: str, as_read: bool):
@@ -368,11 +400,13 @@ def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[Standings, Ran
         .order_by()
         .values_list(*_PLAYER_ATTNAMES)
     }
-    by_session: dict[int, list[tuple[int, int, int, int]]] = {}
+    by_session: dict[int, list[tuple[int, int, int, int, int]]] = {}
     for session, *result in (
         Seat.objects.filter(PLAYED_SEAT, session__tournament=tournament)
         .order_by()
-        .values_list("session__number", "player_id", "score", "table_points_twelfths", "place")
+        .values_list(
+            "session__number", "player_id", "score", "table_points_twelfths", "place", "hands_won"
+        )
     ):
         by_session.setdefault(session, []).append(result)
     ranks: dict[int, list[int | None]] = {pk: [] for pk in tallies}
@@ -381,9 +415,10 @@ def _by_session(tournament, tiebreaks: list[str] | None) -> tuple[Standings, Ran
     # any).
     standings = _ranked(tallies.values(), tiebreaks) if not by_session else []
     for session in sorted(by_session):
-        for player_id, score, twelfths, place in by_session[session]:
+        for player_id, score, twelfths, place, won in by_session[session]:
             tally = tallies[player_id]
             tally.score += score
+            tally.won += won
             tally.twelfths += twelfths
             tally.places[place - 1] += 1
             tally.played += 1
@@ -408,8 +443,8 @@ class StoredResultDifference:
     table: int
     seat: int
     player: Player
-    stored: tuple[int, int | None, Fraction]  # score, place, table points
-    from_hands: tuple[int, int | None, Fraction]
+    stored: tuple[int, int | None, Fraction, int]  # score, place, table points, hands won
+    from_hands: tuple[int, int | None, Fraction, int]
 
 
 def stored_results_differences(tournament) -> tuple[int, list[StoredResultDifference]]:
@@ -426,10 +461,17 @@ def stored_results_differences(tournament) -> tuple[int, list[StoredResultDiffer
         for sheet in session_sheets(session):
             tables += 1
             entered = sheet.entered > 0
+            winners = [row.hand.winner for row in sheet.rows if row.hand is not None]
             for index, (player, score, place, points) in enumerate(sheet.summary):
                 seat = stored[(sheet.table.pk, index)]
-                have = (seat.score, seat.place, scoring.from_twelfths(seat.table_points_twelfths))
-                want = (score, place, points) if entered else (0, None, Fraction(0))
+                have = (
+                    seat.score,
+                    seat.place,
+                    scoring.from_twelfths(seat.table_points_twelfths),
+                    seat.hands_won,
+                )
+                won = winners.count(index)
+                want = (score, place, points, won) if entered else (0, None, Fraction(0), 0)
                 if have != want or sheet.table.hands_entered != sheet.entered:
                     differences.append(
                         StoredResultDifference(

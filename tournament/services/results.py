@@ -17,7 +17,7 @@ from tournament import scoring
 from tournament.models import Hand, Seat, Table, TournamentVersion
 from tournament.models.tournaments import new_standings_stamp
 
-SEAT_RESULT_FIELDS = ("score", "place", "table_points_twelfths")
+SEAT_RESULT_FIELDS = ("score", "place", "table_points_twelfths", "hands_won")
 
 
 @cache
@@ -46,19 +46,22 @@ def table_results_store(table: Table) -> None:
     """Store the results of ``table``'s seats from its hands as they are now (in the
     transaction of the write that changed them, which then raises the tournament's version:
     ``tournament_touch``)."""
-    hands = list(
+    rows = list(
         Hand.objects.filter(table=table).values_list(
-            "points_p1", "points_p2", "points_p3", "points_p4"
+            "points_p1", "points_p2", "points_p3", "points_p4", "winner"
         )
     )
+    hands = [row[:4] for row in rows]
     results = scoring.table_result(hands)
     scores, places, twelfths = zip(*results, strict=True)
+    winners = [row[4] for row in rows]
+    won = [winners.count(seat) for seat in range(4)]
     # One statement for the four seats. Not a save(): the results are derived from the
     # hands, which the history keeps, so they write no history rows of their own.
     if not hands:
         places = (None,) * 4
     with connection.cursor() as cursor:
-        cursor.execute(_seat_results_sql(), [*scores, *places, *twelfths, table.pk])
+        cursor.execute(_seat_results_sql(), [*scores, *places, *twelfths, *won, table.pk])
     Table.objects.filter(pk=table.pk).update(hands_entered=len(hands))
     table.hands_entered = len(hands)
 

@@ -26,7 +26,7 @@ from tournament.models.rulings import OFFENCE_BY_CODE, OTHER_OFFENCE
 from tournament.models.validators import validate_multi_line, validate_one_line
 from tournament.scoring import PenaltyKind
 from tournament.seating import HANDS_PER_SESSION
-from tournament.selectors.desk import appeal_deadline
+from tournament.selectors.desk import appeal_deadline, penalty_presets
 from tournament.services.common import fields_saved, refused
 from tournament.services.hands import (
     HandEntry,
@@ -328,7 +328,8 @@ def ruling_give(
     key: uuid.UUID | None = None,
 ) -> Ruling:
     """A ruling at ``table``, resolving ``call`` if given (its hand, unless another is
-    named): the offence (a code of ``models.OFFENCES``, ``"other"`` with its words, or none),
+    named): the offence (one the tournament's penalty presets name, ``"other"`` with its
+    words, or none),
     the decision, the players concerned (the offender among them) and the penalty, if any.
 
     The penalty is the hand's from now on: an entered hand is settled again through the
@@ -367,7 +368,12 @@ def ruling_give(
         one_line=False,
         required=_("Write the decision."),
     )
-    if offence and offence != OTHER_OFFENCE and offence not in OFFENCE_BY_CODE:
+    # The list is the tournament's presets' offences: another one is named in words.
+    if (
+        offence
+        and offence != OTHER_OFFENCE
+        and offence not in {preset.offence for preset in penalty_presets(table.session.tournament)}
+    ):
         _checked(errors, _refuse, "offence", _("Choose the offence from the list."), "bad_offence")
     offence_text = _checked(
         errors,

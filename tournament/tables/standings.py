@@ -19,6 +19,8 @@ from tournament.tables import NumberColumn, RowsTable
 class StandingsTable(RowsTable):
     """The players in the standings; substitutes, unranked, in grey."""
 
+    shows_hands_won = False
+
     rank = NumberColumn(verbose_name=_("Rank"), largest_first=False)
     number = NumberColumn(verbose_name=_("No."), accessor="player__number", largest_first=False)
     # Namesakes stay in number order.
@@ -32,8 +34,18 @@ class StandingsTable(RowsTable):
     fourth = NumberColumn(verbose_name=_("4th"), accessor="places__3")
     sessions_played = NumberColumn(verbose_name=_("Sessions"))
     best_session = NumberColumn(verbose_name=_("Best session"))
+    # Only where the ranking order counts it (``StandingsTable.of``).
+    hands_won = NumberColumn(verbose_name=_("Hands won"))
 
     caption = _("Standings")
+
+    @classmethod
+    def of(cls, rows, tournament) -> "StandingsTable":
+        """The table of ``rows``, with the hands won when ``tournament`` ranks by them."""
+        shown = "hands_won" in tournament.tiebreaks
+        table = cls(rows, exclude=() if shown else ("hands_won",))
+        table.shows_hands_won = shown
+        return table
 
     class Meta:
         attrs = {"class": "standings", "id": "standings"}

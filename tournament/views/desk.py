@@ -148,7 +148,7 @@ def _ruling_page(request, tournament, *, table, players, form, call=None):
         players=players,
         form=form,
         call=call,
-        offences=offence_penalties(),
+        offences=offence_penalties(tournament),
     )
 
 
@@ -173,7 +173,9 @@ def desk_call_resolve(request, tournament, call):
     """Resolve a call with a ruling: the form starts at the call's hand."""
     found = _call(tournament, call)
     players = [seat.player for seat in found.table.seated]
-    form = RulingForm(request.POST or None, players=players, initial={"hand": found.hand})
+    form = RulingForm(
+        request.POST or None, players=players, tournament=tournament, initial={"hand": found.hand}
+    )
     done = _ruling_given(request, tournament, form, table=found.table, call=found)
     if done is not None:
         return done
@@ -212,7 +214,7 @@ def desk_ruling_new(request, tournament):
         form = TableChoiceForm(tables=_table_choices(in_play))
         return page(request, "desk/choose_table.html", tournament, form=form)
     players = desk_selectors.seated_players(table)
-    form = RulingForm(request.POST or None, players=players)
+    form = RulingForm(request.POST or None, players=players, tournament=tournament)
     done = _ruling_given(request, tournament, form, table=table)
     if done is not None:
         return done
@@ -274,5 +276,5 @@ def desk_appeal_decide(request, tournament, appeal):
         ruling=ruling,
         penalty_kinds=PENALTY_KINDS,
         form=form,
-        offences=offence_penalties(),
+        offences=offence_penalties(tournament),
     )

@@ -14,7 +14,6 @@ from django.views.decorators.http import require_http_methods
 from tournament import seating, services
 from tournament.forms.calls import CallForm
 from tournament.forms.hands import (
-    PENALTY_PRESETS,
     ConfirmForm,
     ExtraTimeForm,
     HandForm,
@@ -31,7 +30,12 @@ from tournament.hall import device_links
 from tournament.language.formatting import SEAT_LABELS, WIND_NAMES, hand_outcome_words, signed
 from tournament.permissions import is_organiser
 from tournament.scoring import Outcome
-from tournament.selectors.desk import open_call_hands, table_has_open_call, table_ruling
+from tournament.selectors.desk import (
+    open_call_hands,
+    penalty_presets,
+    table_has_open_call,
+    table_ruling,
+)
 from tournament.selectors.referees import referee_home
 from tournament.selectors.sheets import (
     hand_revisions,
@@ -137,7 +141,7 @@ def _sheet_context(request, tournament, sheet, *, form, penalties, editing=None)
         form=form,
         penalties=penalties,
         editing=editing,
-        presets=PENALTY_PRESETS,
+        presets=penalty_presets(tournament),
         can_enter=can_enter,
         # The entry form is shown (and its header carries the messages, "Hand 6 saved").
         entry_form_shown=can_enter

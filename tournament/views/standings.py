@@ -56,7 +56,7 @@ def standings_tables(request, tournament, query) -> dict:
     the tournament."""
     rows = tournament_standings(tournament, as_read=True)
     search = query.get("q", "")
-    players = StandingsTable(standings_found(rows, search))
+    players = StandingsTable.of(standings_found(rows, search), tournament)
     if search:
         players.empty_text = _("No player matches “%(query)s”.") % {"query": search}
     teams = TeamStandingsTable(rows.teams()) if rows.has_teams else None

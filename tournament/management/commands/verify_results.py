@@ -9,16 +9,19 @@ from tournament.selectors.standings import stored_results_differences
 from tournament.services.results import results_restore
 
 
-def _result(score, place, points) -> str:
+def _result(score, place, points, won) -> str:
     where = f"place {place}" if place is not None else "no place"
-    return f"score {score:+d}, {where}, {formatting.format_table_points(points)} table points"
+    return (
+        f"score {score:+d}, {where}, {formatting.format_table_points(points)} table points, "
+        f"{won} hands won"
+    )
 
 
 class Command(BaseCommand):
     help = (
         "Settle every hand of a tournament again and compare each seat's result (score, "
-        "place, table points) with the one stored for the standings; exit status 1 when any "
-        "differs."
+        "place, table points, hands won) with the one stored for the standings; exit status 1 "
+        "when any differs."
     )
 
     def add_arguments(self, parser):
