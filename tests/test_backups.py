@@ -153,6 +153,7 @@ def played(transactional_db, tournament, organiser, referee):
     services.rules_change(
         tournament=tournament, user=organiser, reason="A 6-fan minimum.", minimum_fan=6
     )
+    tournament.refresh_from_db()
     # The timetable and the check-in of session 3: one player checked in at the desk.
     services.session_times_set(tournament=tournament, starts={3: timezone.now()})
     services.check_in_open(tournament=tournament, number=3)

@@ -185,6 +185,7 @@ def test_withdrawals_substitutes_and_a_reinstatement_agree_on_every_page_and_she
         "Record of fouls",
         "Seating",
         "Teams",
+        "Rules",
     ]
     standings = {r["Number"]: r for r in records(book["Standings"])}
     assert list(standings) == list(page)

@@ -101,9 +101,7 @@ def test_after_the_first_hand_a_change_needs_a_reason_and_settles_every_hand_aga
     assert change.changed_by == organiser
     assert seat_scores(table) == scores
     assert TournamentVersion.objects.get(pk=tournament.pk).standings != stamp
-    # The activity log's row of the tournament carries the reason.
-    latest = Tournament.history.filter(id=tournament.pk).latest("history_date")
-    assert latest.history_change_reason == "The hall plays a 6-fan minimum."
+    assert change.reason == "The hall plays a 6-fan minimum."
 
 
 def test_a_change_a_stored_hand_cannot_take_is_refused_whole(table, organiser):
@@ -158,3 +156,57 @@ def test_hands_are_entered_under_the_tournaments_rules(table):
         )
     assert codes(refused.value) == {"flowers_not_played"}
     assert "without flowers" in " ".join(refused.value.messages)
+
+
+def test_the_profiles_presets_are_in_the_offences_order_so_an_unchanged_save_changes_nothing(
+    table, organiser
+):
+    tournament = table.session.tournament
+    services.rules_change(tournament=tournament, **services.profile_options("ema"))
+    services.hand_record(table=table, entry=HandEntry(number=1, outcome="draw"))
+    tournament.refresh_from_db()
+    shuffled = list(reversed(tournament.penalty_presets))
+    assert services.rules_change(tournament=tournament, penalty_presets=shuffled) is None
+    assert services.rules_change(tournament=tournament, **services.profile_options("ema")) is None
+
+
+def test_a_change_that_scores_nothing_settles_no_hand_and_a_long_reason_is_kept(table, organiser):
+    tournament = table.session.tournament
+    services.hand_record(table=table, entry=HandEntry(number=1, outcome="draw"))
+    reason = "Announced at the players' meeting: " + "the ranking counts the score first. " * 8
+    change = services.rules_change(
+        tournament=tournament, user=organiser, reason=reason, tiebreak_order="score,table_points"
+    )
+    assert (change.hands_settled, change.hands_changed) == (0, 0)
+    assert RuleChange.objects.get().reason == reason.strip()
+    # The history's rows carry the change's code; the words are the change's own.
+    latest = Tournament.history.filter(id=tournament.pk).latest("history_date")
+    assert latest.history_change_reason == "rules_changed"
+
+
+def test_a_hand_settled_again_keeps_its_earlier_version_and_its_claim_is_checked_again(
+    table, organiser
+):
+    tournament = table.session.tournament
+    typed = "456m789m5m [1111m:2] {CCCC} +5m | self"
+    claimed = (
+        "Half Flush, Dragon Pung, Concealed Kong, Short Straight, Pung of Terminals or Honors,"
+        " Melded Kong, Closed Wait, Self-Drawn"
+    )
+    hand = services.hand_record(
+        table=table,
+        entry=HandEntry(
+            number=1, outcome="self_drawn", winner=0, fan=15, fan_names=claimed, winning_hand=typed
+        ),
+    )
+    assert not hand.referee_figure_kept
+    services.rules_change(
+        tournament=tournament, user=organiser, reason="明暗杠.", melded_and_concealed_kong=5
+    )
+    hand.refresh_from_db()
+    # 17 now; the fans claimed name Melded Kong and Concealed Kong, which 明暗杠 counts: the
+    # claim no longer holds, and the hand says the referee's figures are disputed.
+    assert (hand.fan, hand.computed_fan, hand.referee_figure_kept) == (17, 17, True)
+    revision = hand.revisions.get()
+    assert (revision.version, revision.previous["computed_fan"]) == (1, 15)
+    assert hand.version == 2

@@ -346,3 +346,25 @@ def test_the_filters_keep_the_desks_rows_of_their_tables(personas, desk):
     assert sum("Appeal of the ruling" in line for line in theirs) == 2
     assert not any("table 3" in line for line in theirs)
     assert not any("Call for" in line for line in lines(organiser.get(log_url(session=2))))
+
+
+def test_a_change_of_the_rules_after_play_is_in_the_log_with_its_reason(
+    personas, played, organiser
+):
+    services.rules_change(
+        tournament=played,
+        user=organiser,
+        reason="The hall plays the League's reading of two kongs.",
+        melded_and_concealed_kong=5,
+    )
+    response = personas["organiser"].get(log_url())
+    newest = entries(response)[:3]
+    change = next(e for e in newest if e.subject == "Rules")
+    assert change.action == "rules changed after play started"
+    shown = {c.label: c.after for c in change.changes}
+    assert shown["reason"] == "The hall plays the League's reading of two kongs."
+    settings = next(e for e in newest if e.subject == "Tournament settings")
+    assert settings.action == "rules changed after play started"
+    assert [(c.before, c.after) for c in settings.changes] == [
+        ("3: Melded Kong (1) + Concealed Kong (2)", "5: the fan 明暗杠 (Melded and Concealed Kong)")
+    ]

@@ -112,10 +112,10 @@ def test_a_hand_entered_on_the_tablet_records_the_device_and_no_user(tablet):
 # What the hall's load depends on: a tablet's save and its sheet's reload, in queries (the
 # session, the link's table with its session and tournament, then the work itself, the
 # table's stored results and the tournament's version included; the sheet reads no
-# revision while no hand was corrected; a save reads the rulings' penalties of its hand, the
-# sheet its table's calls for a referee). The same with 8 hands entered as with none:
-# nothing grows with the sheet.
-SAVE_QUERIES = SESSION_READS + 17
+# revision while no hand was corrected; a save reads the rulings' penalties of its hand and,
+# once its table is locked, the tournament's rules; the sheet its table's calls for a
+# referee). The same with 8 hands entered as with none: nothing grows with the sheet.
+SAVE_QUERIES = SESSION_READS + 18
 SHEET_QUERIES = SESSION_READS + 6
 
 

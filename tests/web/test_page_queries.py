@@ -272,15 +272,16 @@ def test_the_standings_page(db, django_assert_num_queries, players, drawn):
     url = reverse("standings", args=[tournament.slug])
     # The tournament with its versions and count of stored downloads (the page's key); the
     # standings: the players, the seats' totals; the tables not confirmed yet; the
-    # downloads' files behind the data (a note beside their links).
-    response = read(login(None), url, django_assert_num_queries, 5)
+    # downloads' files behind the data (a note beside their links); the last change of the
+    # rules after play started (the line above the table).
+    response = read(login(None), url, django_assert_num_queries, 6)
     assert len(html.elements(response.content, "tr")) == players + 1
     # Read again: the page kept whole for the spectators, found by the tournament's query
     # alone; for a signed-in reader (their session, account and roles), the standings kept
     # by the selectors, the count of tables not confirmed and the downloads behind (the
-    # tables are drawn afresh for them).
+    # tables are drawn afresh for them), the rules' last change.
     read(login(None), url, django_assert_num_queries, 1)
-    read(login(make_user("reader")), url, django_assert_num_queries, 1 + SESSION_READS + 5)
+    read(login(make_user("reader")), url, django_assert_num_queries, 1 + SESSION_READS + 6)
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)
@@ -294,7 +295,8 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     # seat once for the session sheets, the seats' names and the hands for the Hands sheet,
     # the seats and the penalties for their sheet, the record of fouls (the sheets' penalties
     # and the rulings; the seats of their tables too, when there are any: none here), the
-    # seating: one query each, whatever the number of sessions.
+    # seating, the rules' changes after play (the Rules sheet): one query each, whatever the
+    # number of sessions.
     as_the_task_reads_it = Tournament.objects.get(pk=tournament.pk)
     with django_assert_num_queries(WORKBOOK_QUERIES):
         exports.BUILDERS["standings.xlsx"](as_the_task_reads_it)
@@ -303,7 +305,7 @@ def test_the_workbook(db, django_assert_num_queries, players, drawn):
     read(login(None), url, django_assert_num_queries, 4)
 
 
-WORKBOOK_QUERIES = 14
+WORKBOOK_QUERIES = 15
 
 
 @pytest.mark.parametrize(("players", "drawn"), SIZES)

@@ -39,6 +39,9 @@ SEATS_SWAPPED = "seats_swapped"
 COUNTRY_CODES = "country_codes"
 # An organiser undid a session's last step (its draw published, opened for play, closed).
 UNDONE = "undone"
+# The rules changed after play started: the tournament's row and the hands settled again
+# (the reason in words is the RuleChange's).
+RULES_CHANGED = "rules_changed"
 
 DEVICE_MAX_LENGTH = 40
 

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournament.history.audit import TournamentHistory
 from tournament.models.tournaments import Tournament, preset_json
 from tournament.models.validators import validate_multi_line
 from tournament.scoring.profiles import PROFILES
@@ -62,8 +63,10 @@ class RuleChange(models.Model):
     before = models.JSONField()
     after = models.JSONField()
     # Every stored hand is settled again; those whose fan or points changed are counted.
-    hands_settled = models.PositiveIntegerField(default=0)
-    hands_changed = models.PositiveIntegerField(default=0)
+    hands_settled = models.PositiveIntegerField(_("hands settled again"), default=0)
+    hands_changed = models.PositiveIntegerField(_("hands changed"), default=0)
+    # The activity log lists the change, its reason with it.
+    history = TournamentHistory()
 
     class Meta:
         ordering = ["tournament", "changed_at", "pk"]

@@ -64,6 +64,8 @@ OFFENCES = (
     Offence("lateness", PenaltyKind.DEDUCTED.value, (10, 20), _("Lateness")),
 )
 OFFENCE_BY_CODE = {offence.code: offence for offence in OFFENCES}
+# The most points a preset may give: what the sheet's and the ruling form's penalty take.
+MOST_PENALTY_POINTS = 999
 
 
 def penalty_presets_error(presets) -> str | None:
@@ -86,10 +88,21 @@ def penalty_presets_error(presets) -> str | None:
         if (
             not isinstance(points, list)
             or not points
-            or any(isinstance(p, bool) or not isinstance(p, int) or p < 1 for p in points)
+            or any(
+                isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= MOST_PENALTY_POINTS
+                for p in points
+            )
         ):
-            return _("A preset's points are whole numbers above 0.")
+            return _("A preset's points are whole numbers from 1 to %(most)s.") % {
+                "most": MOST_PENALTY_POINTS
+            }
     return None
+
+
+def presets_in_order(presets: list[dict]) -> list[dict]:
+    """Penalty presets (checked by ``penalty_presets_error``) in the order of ``OFFENCES``."""
+    order = {offence.code: index for index, offence in enumerate(OFFENCES)}
+    return sorted(presets, key=lambda preset: order[preset["offence"]])
 
 
 # A ruling's offence: one of the list, another one (its words typed), or none (a claim or a

@@ -90,8 +90,8 @@ EMA: Final = Profile(
     gong_minute=115,
     penalty_presets=(
         PenaltyPreset("false_win", _EACH, (10,)),
-        PenaltyPreset("false_claim", _DEDUCTED, (10,)),
         PenaltyPreset("not_ready", _EACH, (10,)),
+        PenaltyPreset("false_claim", _DEDUCTED, (10,)),
         PenaltyPreset("tile_not_taken", _DEDUCTED, (10,)),
         PenaltyPreset("exposed_tiles", _ONE, tuple(range(5, 61))),
         PenaltyPreset("procedural", _DEDUCTED, (5, 10, 20, 30, 40, 50, 60)),

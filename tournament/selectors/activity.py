@@ -37,6 +37,7 @@ from tournament.models import (
     Penalty,
     Player,
     RefereeCall,
+    RuleChange,
     Ruling,
     Seat,
     SeatingPlan,
@@ -86,6 +87,11 @@ HIDDEN_FIELDS = frozenset(
         "decided_at",
         "ended_at",
         "taken_at",
+        # A change of the rules: its options before and after (the tournament's row lists
+        # them) and who made it (the log's column).
+        "before",
+        "after",
+        "changed_by",
     }
 )
 # Said by the subject ("Hand 5, session 2 table 3"): not listed again with a row's values.
@@ -101,7 +107,9 @@ USER_COLUMNS = ("referee_id", "confirmed_by_id", "entered_by_id", "reopened_by_i
 # The players a row names by id.
 PLAYER_COLUMNS = ("player_id", "replaces_id", "offender_id", "beneficiary_id")
 # Large figures (the whole-tournament schedule): said to have changed, not spelled out.
-SUMMARISED_FIELDS = frozenset({"players", "groups", "sessions", "stats", "document", "drawn"})
+SUMMARISED_FIELDS = frozenset(
+    {"players", "groups", "sessions", "stats", "document", "drawn", "penalty_presets"}
+)
 # Raised to revoke device links: the number means nothing to a reader.
 REVOCATION_FIELDS = frozenset({"device_link_version", "device_links_version"})
 
@@ -139,6 +147,7 @@ CREATED = {
     "call": gettext_lazy("called"),
     "ruling": gettext_lazy("given"),
     "appeal": gettext_lazy("lodged"),
+    "rule_change": gettext_lazy("rules changed after play started"),
 }
 
 REASONS = {
@@ -148,6 +157,7 @@ REASONS = {
     audit.SEATS_SWAPPED: gettext_lazy("players swapped seats"),
     audit.COUNTRY_CODES: gettext_lazy("countries written as codes"),
     audit.UNDONE: gettext_lazy("undone"),
+    audit.RULES_CHANGED: gettext_lazy("rules changed after play started"),
 }
 
 # What a change of these fields means, said instead of "changed": (when the field is set,
@@ -292,6 +302,7 @@ def _sources(tournament: Tournament, where: ActivityFilter) -> dict[str, models.
         sources["player"] = player_rows
     if where.is_empty:
         sources["tournament"] = _historical(Tournament).objects.filter(id=tournament.pk)
+        sources["rule_change"] = _historical(RuleChange).objects.filter(tournament_id=tournament.pk)
         sources["plan"] = _historical(SeatingPlan).objects.filter(tournament_id=tournament.pk)
         sources["commitment"] = _historical(DrawCommitment).objects.filter(
             tournament_id=tournament.pk
@@ -301,6 +312,7 @@ def _sources(tournament: Tournament, where: ActivityFilter) -> dict[str, models.
 
 SOURCE_MODELS = {
     "tournament": Tournament,
+    "rule_change": RuleChange,
     "plan": SeatingPlan,
     "player": Player,
     "session": Session,
@@ -468,6 +480,8 @@ def _table_words(names: _Names, table_id) -> dict:
 def _subject(source: str, row, names: _Names) -> str:
     if source == "tournament":
         return _("Tournament settings")
+    if source == "rule_change":
+        return _("Rules")
     if source == "plan":
         return _("Seating plan")
     if source == "commitment":

@@ -27,8 +27,6 @@ PROFILE_BOOKS = {
 }
 assert set(PROFILE_BOOKS) == set(PROFILES)
 
-assert set(PROFILE_BOOKS) == set(PROFILES)
-
 # Each line of the rules in words: its key, and the options (``services.rules.RULE_FIELDS``)
 # it says; a line is the site's reading when the profile's ``readings`` name one of them
 # and the tournament keeps the profile's value of each.

@@ -35,6 +35,7 @@ from tournament.services.tables import (
     locked_table,
     seating_unchanged,
     table_open_for_entry,
+    table_rules,
 )
 
 
@@ -644,7 +645,7 @@ def hand_record(
     if not 1 <= number <= HANDS_PER_SESSION:
         raise number_out_of_range()
     errors: dict = {}
-    checked = entry_checked(entry, errors, table.session.tournament.rules)
+    checked = entry_checked(entry, errors, table_rules(table))
     try:
         hand = _stored_hand(table, number, version)
     except ValidationError as error:

@@ -28,7 +28,12 @@ from tournament.services.hands import (
     settle,
 )
 from tournament.services.results import table_results_store, tournament_touch
-from tournament.services.tables import locked_table, seating_unchanged, table_open_for_entry
+from tournament.services.tables import (
+    locked_table,
+    seating_unchanged,
+    table_open_for_entry,
+    table_rules,
+)
 
 # What a seat holds that belongs to its player: whom they are, their lot in the draw (so the
 # draw, read by lot, stays the published one), the drawn player they replace and the
@@ -73,7 +78,7 @@ def table_seats_swap(
         return None if seat is None else exchange.get(seat, seat)
 
     hands = list(table.hands.prefetch_related("penalties").order_by("number"))
-    rules = table.session.tournament.rules
+    rules = table_rules(table)
     disputed = []
     with audit.acting(user=user, device=device, reason=audit.SEATS_SWAPPED):
         _exchange_players(table, first, second)

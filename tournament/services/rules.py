@@ -8,33 +8,34 @@ from django.utils.translation import gettext as _
 
 from tournament import scoring
 from tournament.history import audit
-from tournament.language.translated import core_message
 from tournament.models import Hand, RuleChange, Table, Tournament
 from tournament.models.rules import (  # noqa: F401 - the services' names for them
     RULE_FIELDS,
     profile_options,
     rule_options,
 )
-from tournament.models.rulings import penalty_presets_error
-from tournament.scoring.hand import HandError
+from tournament.models.rulings import penalty_presets_error, presets_in_order
 from tournament.services.common import refused
 from tournament.services.hands import (
+    figure_disputed,
     penalty_entries,
+    revision_kept,
     score_winning_hand,
     settle,
-    stored_hand_result,
 )
 from tournament.services.results import table_results_store, tournament_touch
 
 
 def rules_checked(tournament: Tournament) -> None:
     """Check the tournament's fields, its rules among them (``Tournament.full_clean``, then
-    the penalty presets against the offences)."""
+    the penalty presets against the offences, then put in the offences' order: one order
+    for every tournament, so that presets differing only in order are the same)."""
     tournament.full_clean()
     if error := penalty_presets_error(tournament.penalty_presets):
         raise ValidationError(
             {"penalty_presets": ValidationError(error, "penalty_presets_invalid")}
         )
+    tournament.penalty_presets = presets_in_order(tournament.penalty_presets)
 
 
 def play_started(tournament: Tournament) -> bool:
@@ -48,18 +49,23 @@ def rules_change(
 ) -> RuleChange | None:
     """Change the tournament's rules (``options``: any of ``RULE_FIELDS``).
 
-    Until a hand is entered the options simply change. After that a reason is required:
-    every stored hand is settled again under the new options, in this transaction, and the
-    change is kept (``RuleChange``, returned) with the reason, which the activity log's rows
-    of the tournament and of the hands changed carry too. A hand the new options cannot
-    settle (a win below a higher minimum, flowers when they are no longer played) refuses
-    the whole change, naming the hand; nothing is saved.
+    Until a hand is entered the options simply change. After that a reason is required and
+    the change is kept (``RuleChange``, returned, which the activity log, the rules page and
+    the standings show); when the scoring options changed (``Tournament.rules``), every
+    stored hand is settled again under them in this transaction. A hand the new options
+    cannot settle (a win below a higher minimum, flowers when they are no longer played)
+    refuses the whole change, naming the hand; nothing is saved.
     """
     unknown = set(options) - set(RULE_FIELDS)
     if unknown:
         raise TypeError(f"not rule options: {sorted(unknown)}")
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    # Every table too: a hand being saved meanwhile is either in (saved before, waited for)
+    # or settled under the new rules (its save reads them once it has its table's lock).
+    list(Table.objects.select_for_update().filter(session__tournament=tournament).values("pk"))
     before = rule_options(tournament)
+    before["penalty_presets"] = presets_in_order(before["penalty_presets"])
+    scoring_before = tournament.rules
     for name, value in options.items():
         setattr(tournament, name, value)
     rules_checked(tournament)
@@ -68,7 +74,7 @@ def rules_change(
         return None
     reason = (reason or "").strip()
     if not play_started(tournament):
-        with audit.acting(user=user, reason=reason):
+        with audit.acting(user=user):
             tournament.save()
         tournament_touch(tournament.pk)
         return None
@@ -78,30 +84,37 @@ def rules_change(
             _("Hands are already entered: say why the rules change (the standings will say so)."),
             "reason_required",
         )
-    with audit.acting(user=user, reason=reason):
+    # The history's rows say why with a code (their reason holds 100 characters); the words
+    # are the RuleChange's, which the activity log lists.
+    with audit.acting(user=user, reason=audit.RULES_CHANGED):
         tournament.save()
-        settled, changed = _settle_again(tournament)
-    change = RuleChange(
-        tournament=tournament,
-        changed_by=user,
-        reason=reason,
-        before=before,
-        after=after,
-        hands_settled=settled,
-        hands_changed=changed,
-    )
-    change.full_clean()
-    change.save()
+        settled = changed = 0
+        if tournament.rules != scoring_before:
+            settled, changed = _settle_again(tournament, user=user)
+    # Its own row in the activity log says what it is, with its reason.
+    with audit.acting(user=user):
+        change = RuleChange(
+            tournament=tournament,
+            changed_by=user,
+            reason=reason,
+            before=before,
+            after=after,
+            hands_settled=settled,
+            hands_changed=changed,
+        )
+        change.full_clean()
+        change.save()
     tournament_touch(tournament.pk)
     return change
 
 
-def _settle_again(tournament: Tournament) -> tuple[int, int]:
+def _settle_again(tournament: Tournament, *, user) -> tuple[int, int]:
     """Settle every stored hand of ``tournament`` under its (new) rules and store what
-    changed: the fan the calculator finds for a typed winning hand (the referee's figure
-    follows it unless the referee kept a figure of their own), the points, the seats'
-    results. Returns (hands settled, hands changed); refuses with every hand that cannot be
-    settled."""
+    changed, each changed hand's earlier version kept (``revision_kept``): the fan the
+    calculator finds for a typed winning hand (the referee's figure follows it unless the
+    referee kept a figure of their own), whether the fans claimed still hold, the points,
+    the seats' results. Returns (hands settled, hands changed); refuses with every hand that
+    cannot be settled."""
     rules = tournament.rules
     tables = (
         Table.objects.filter(session__tournament=tournament, hands_entered__gt=0)
@@ -112,10 +125,11 @@ def _settle_again(tournament: Tournament) -> tuple[int, int]:
     touched = []
     for table in tables:
         table_changed = False
-        for hand in table.hands.order_by("number").prefetch_related("penalties"):
+        hands = table.hands.order_by("number").select_related("entered_by")
+        for hand in hands.prefetch_related("penalties"):
             settled += 1
             try:
-                changed = _hand_settled_again(hand, rules)
+                new = _settled_again(hand, rules)
             except ValidationError as error:
                 problems.append(
                     _("Session %(session)s, table %(table)s, hand %(hand)s: %(why)s")
@@ -127,8 +141,8 @@ def _settle_again(tournament: Tournament) -> tuple[int, int]:
                     }
                 )
                 continue
-            if changed:
-                updated.append(hand)
+            if new is not None:
+                updated.append((hand, new))
                 table_changed = True
         if table_changed:
             touched.append(table)
@@ -139,17 +153,19 @@ def _settle_again(tournament: Tournament) -> tuple[int, int]:
                 for text in (_("These hands cannot be settled under the new rules:"), *problems)
             ]
         )
-    for hand in updated:
-        hand.version += 1
+    for hand, new in updated:
+        revision_kept(hand, user=user)
+        for name, value in new.items():
+            setattr(hand, name, value)
         hand.save()
     for table in touched:
         table_results_store(table)
     return settled, len(updated)
 
 
-def _hand_settled_again(hand: Hand, rules: scoring.rules.Rules) -> bool:
-    """Give ``hand`` the fan and points ``rules`` give it (not saved); whether they changed."""
-    fan, computed = hand.fan, hand.computed_fan
+def _settled_again(hand: Hand, rules: scoring.rules.Rules) -> dict | None:
+    """What ``rules`` change in ``hand`` (its fields' new values), or None when nothing."""
+    fan, computed, kept = hand.fan, hand.computed_fan, hand.referee_figure_kept
     if hand.is_win and hand.winning_hand:
         try:
             scored = score_winning_hand(
@@ -160,30 +176,38 @@ def _hand_settled_again(hand: Hand, rules: scoring.rules.Rules) -> bool:
                 flowers=hand.flowers,
                 rules=rules,
             )
-        except HandError as error:  # pragma: no cover - stored hands were scored before
-            raise ValidationError(core_message(error)) from error
-        computed = scored.total_without_flowers
-        # The referee's figure followed the calculator: it follows it still.
-        if not hand.referee_figure_kept and hand.fan == hand.computed_fan:
-            fan = computed
-    result = stored_hand_result(hand)
+        except ValidationError:
+            # A typed hand the sheet now contradicts (the players swapped seats after it):
+            # it has no count, the referee's figure stands (``reseating`` does the same).
+            scored = None
+        if scored is None:
+            computed = None
+        else:
+            # The referee's figure followed the calculator: it follows it still.
+            if not hand.referee_figure_kept and hand.fan == hand.computed_fan:
+                fan = scored.total_without_flowers
+            computed = scored.total_without_flowers
+            kept = figure_disputed(fan=fan, fan_names=hand.fan_names, scored=scored, rules=rules)
     settlement = settle(
         penalties=penalty_entries(hand),
         rules=rules,
-        outcome=result.outcome.value,
+        outcome=hand.outcome,
         winner=hand.winner,
         discarder=hand.discarder,
         fan=fan,
         flowers=hand.flowers,
     )
-    points, deducted = settlement.points, settlement.deducted
-    if (fan, computed, points, deducted) == (
-        hand.fan,
-        hand.computed_fan,
-        hand.points,
-        hand.deducted,
-    ):
-        return False
-    hand.fan, hand.computed_fan, hand.deducted = fan, computed, deducted
-    hand.points_p1, hand.points_p2, hand.points_p3, hand.points_p4 = points
-    return True
+    points = settlement.points
+    new = {
+        "fan": fan,
+        "computed_fan": computed,
+        "referee_figure_kept": kept,
+        "deducted": settlement.deducted,
+        "points_p1": points[0],
+        "points_p2": points[1],
+        "points_p3": points[2],
+        "points_p4": points[3],
+    }
+    if all(getattr(hand, name) == value for name, value in new.items()):
+        return None
+    return new

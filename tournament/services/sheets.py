@@ -27,6 +27,7 @@ from tournament.services.tables import (
     seating_unchanged,
     table_confirm,
     table_open_for_entry,
+    table_rules,
 )
 
 
@@ -77,6 +78,7 @@ def table_sheet_record(
     """
     table = locked_table(table)
     table_open_for_entry(table)
+    rules = table_rules(table)
     for key in {entry.seating for entry in entries if entry.seating}:
         seating_unchanged(table, key)
     if table.hands.exists():
@@ -109,7 +111,7 @@ def table_sheet_record(
                     *ruled.get(entry.number, ()),
                 ],
             )
-            checked = entry_checked(entry, errors, table.session.tournament.rules)
+            checked = entry_checked(entry, errors, rules)
         numbers.add(entry.number)
         if not errors:
             hand = Hand(table=table, number=entry.number, version=1)

@@ -12,8 +12,9 @@ from simple_history.utils import bulk_create_with_history
 
 from tournament import scoring
 from tournament.history import audit
-from tournament.models import Hand, RefereeCall, Ruling, Seat, Table, TableReopening
+from tournament.models import Hand, RefereeCall, Ruling, Seat, Table, TableReopening, Tournament
 from tournament.models.validators import validate_multi_line, validate_one_line
+from tournament.scoring.rules import Rules
 from tournament.seating import HANDS_PER_SESSION
 from tournament.selectors.sheets import sheet_version, table_sheet
 from tournament.services.common import fields_saved, refused
@@ -23,14 +24,19 @@ from tournament.services.sessions import session_reopen
 
 def locked_table(table: Table, *, with_session: bool = False) -> Table:
     """The table as stored now, its row locked until the transaction ends (and its
-    session's row too, for a change that depends on the session being open), with its
-    session and tournament (whose rules settle the table's hands) read alongside."""
+    session's row too, for a change that depends on the session being open)."""
     rows = ("self", "session") if with_session else ("self",)
-    return (
-        Table.objects.select_for_update(of=rows)
-        .select_related("session__tournament")
-        .get(pk=table.pk)
-    )
+    return Table.objects.select_for_update(of=rows).select_related("session").get(pk=table.pk)
+
+
+def table_rules(table: Table) -> Rules:
+    """The scoring rules of ``table``'s tournament as stored now. Read once the table is
+    locked (``locked_table``): a change of the rules locks every table first, so it is either
+    made before this write, whose hands then follow it, or waits for it and settles its
+    hands again (``services.rules.rules_change``)."""
+    fields = ("melded_and_concealed_kong", "flowers", "blessings", "minimum_fan")
+    values = Tournament.objects.filter(pk=table.session.tournament_id).values(*fields).get()
+    return Rules(**values)
 
 
 def seating_key(numbers) -> str:

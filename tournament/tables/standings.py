@@ -39,13 +39,17 @@ class StandingsTable(RowsTable):
 
     caption = _("Standings")
 
+    def __init__(self, *args, hands_won: bool = False, **kwargs):
+        """The hands won are a column only when asked (``of``: where the ranking counts them)."""
+        if not hands_won:
+            kwargs["exclude"] = (*kwargs.get("exclude", ()), "hands_won")
+        super().__init__(*args, **kwargs)
+        self.shows_hands_won = hands_won
+
     @classmethod
     def of(cls, rows, tournament) -> "StandingsTable":
         """The table of ``rows``, with the hands won when ``tournament`` ranks by them."""
-        shown = "hands_won" in tournament.tiebreaks
-        table = cls(rows, exclude=() if shown else ("hands_won",))
-        table.shows_hands_won = shown
-        return table
+        return cls(rows, hands_won="hands_won" in tournament.tiebreaks)
 
     class Meta:
         attrs = {"class": "standings", "id": "standings"}
