@@ -203,9 +203,11 @@ def test_a_hand_entered_before_the_gong_and_deleted_since_is_not_over():
     assert ending == SessionEnd("gong", 5, tuple(range(6, 17)))
 
 
-def test_every_hand_entered_before_the_gong_leaves_no_rest():
+def test_every_hand_entered_leaves_nothing_for_the_gong_or_the_bell_to_end():
     every = set(range(1, 17))
-    assert end(at(15, 58), entered=every, before_gong=every) == SessionEnd("gong_over", None, ())
+    # The sheet then says all 16 are entered, not "hand None is the last" nor "time is up".
+    assert end(at(15, 58), entered=every, before_gong=every) == SessionEnd("playing")
+    assert end(at(16, 30), entered=every, before_gong=(), gong_minute=None) == SessionEnd("playing")
 
 
 def test_with_the_bell_time_up_abandons_the_hand_in_play():

@@ -217,3 +217,10 @@ def test_a_blessing_counts_only_where_the_rules_play_it(client, db):
     with_blessings = client.get(calculator, {"blessings": "on"}).content.decode()
     assert len(html.elements(with_blessings, "[data-blessing]")) == 3
     assert html.elements(client.get(calculator).content.decode(), "[data-blessing]") == []
+
+
+def test_the_picker_offers_flowers_only_where_they_are_played(client, db):
+    calculator = reverse("calculator")
+    assert len(html.elements(client.get(calculator).content.decode(), "[data-flower]")) == 8
+    without = client.get(calculator, {"no_flowers": "on"}).content.decode()
+    assert html.elements(without, "[data-flower]") == []

@@ -166,6 +166,9 @@ def session_end(
     entered now, ``entered_before_gong`` those entered before the gong sounded."""
     entered = set(entered)
     missing = tuple(n for n in range(1, hands + 1) if n not in entered)
+    if not missing:
+        # Every hand entered: neither the gong nor the bell has anything left to end.
+        return SessionEnd("playing")
     if table_clock.gong_sounded:
         last = last_hand(set(entered_before_gong) & entered, hands)
         if last is None or last in entered:

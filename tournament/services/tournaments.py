@@ -151,6 +151,11 @@ def tournament_update(
             % {"n": drawn},
             "sessions_already_drawn",
         )
+    # The rules as stored now, the row locked: a change of the rules made meanwhile is not
+    # written back from the caller's older copy (the rules change through ``rules_change``).
+    current = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    for name in RULE_FIELDS:
+        setattr(tournament, name, getattr(current, name))
     rule_fields = {name: fields.pop(name) for name in RULE_FIELDS if name in fields}
     if rule_fields:
         rules_change(tournament=tournament, user=user, reason=rules_reason, **rule_fields)

@@ -140,6 +140,8 @@ def tile_picker(target: str, on_sheet: bool = False, rules=None) -> dict:
     tournament's, or the calculator's choice; the seed reading without)."""
     return {
         "rules_query": rules_query(rules) if rules else "",
+        # Flowers are tapped only where they are played.
+        "flowers_played": not rules or rules.flowers,
         # The blessings are conditions the referee taps, where the rules count them.
         "blessings": bool(rules and rules.blessings),
         "target": target,
