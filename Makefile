@@ -169,6 +169,12 @@ bench-picker: $(STAMP)
 bench-desk: $(STAMP)
 	$(PY) bench/desk_benchmark.py $(BENCH_DESK_ARGS)
 
+# A change of the rules after play started on big tournaments: the seconds every stored hand
+# takes to be settled again (bench/rules_bench.py; not part of `make test`).
+.PHONY: bench-rules
+bench-rules: $(STAMP)
+	$(PY) bench/rules_bench.py
+
 .PHONY: bench-tablet
 bench-tablet: $(STAMP)
 	$(PY) bench/tablet_benchmark.py

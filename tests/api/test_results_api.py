@@ -287,7 +287,8 @@ def test_a_tournament_s_detail_carries_its_rules_and_their_changes(organiser, re
     )
     assert (rules["session_end"], rules["gong_minute"], rules["flowers"]) == ("gong", 115, True)
     assert rules["tiebreaks"] == ["table_points", "score"]
-    assert rules["penalty_presets"][1] == {
+    # In the offences' order, the one every tournament's presets keep.
+    assert rules["penalty_presets"][2] == {
         "offence": "false_claim",
         "kind": "deducted",
         "points": [10],

@@ -228,6 +228,11 @@ def test_the_rules_chosen_count_the_hand_and_each_profile_is_a_link(client, db):
     assert html.one(lower, "details.calculator-rules").attrs.get("open") is not None
     assert html.one(lower, "input[name=minimum]").attrs["value"] == "6"
     links = [a.attrs["href"] for a in html.elements(lower, ".profile-links a")]
-    assert links == ["?", "?kong=6", "?kong=5&no_flowers=on"]
+    assert links == ["?kong=3&minimum=8", "?kong=6&minimum=8", "?kong=5&no_flowers=on&minimum=8"]
+    # The seed's is the one chosen here: the minimum apart, its options.
+    seed_page = client.get(URL + links[0]).content.decode()
+    current = html.elements(seed_page, ".profile-links a[aria-current]")
+    assert [a.attrs["href"] for a in current] == [links[0]]
+    assert not html.elements(seed_page, ".field-errors")
     refused = client.get(URL, {"hand": seven, "minimum": "0"}).content.decode()
     assert "greater than or equal to 1" in html.text(refused)

@@ -432,8 +432,8 @@ def test_the_ruling_form_offers_the_tournaments_presets(personas, desk, table, o
     assert options == [
         "",
         "false_win",
-        "false_claim",
         "not_ready",
+        "false_claim",
         "tile_not_taken",
         "exposed_tiles",
         "procedural",

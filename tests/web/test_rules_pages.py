@@ -217,7 +217,7 @@ def test_the_public_page_says_every_option_and_the_changes(played, organiser, cl
         "new hand starts"
     )
     assert html.texts(shown, "ol.tiebreaks li")[0] == "Table points"
-    assert len(html.elements(shown, "table.penalty-presets tbody tr")) == 5
+    assert len(html.elements(shown, "table.rule-presets tbody tr")) == 5
     change = " ".join(html.texts(shown, ".rule-change"))
     assert "Six, as announced." in change
     assert "Minimum: 8 fan, flowers not counted → 6 fan, flowers not counted" in change
@@ -243,8 +243,38 @@ def test_the_standings_say_when_the_rules_changed(played, organiser, client):
     assert not html.elements(client.get(standings).content, ".rules-changed")
     services.rules_change(tournament=played, user=organiser, reason="Six.", minimum_fan=6)
     line = html.elements(client.get(standings).content, ".rules-changed")
-    assert line and "(Six.)" in line[0].text()
+    assert line and "Results settled again under the rules changed on" in line[0].text()
+    assert line[0].one("q").text() == "Six."
     assert line[0].find(f"a[href='{rules_url(played)}']")
+    # A change that scores no hand differently says only that the rules changed.
+    services.rules_change(tournament=played, user=organiser, reason="Gong.", session_minutes=140)
+    line = html.elements(client.get(standings).content, ".rules-changed")[0]
+    assert "The rules were changed on" in line.text() and line.one("q").text() == "Gong."
+
+
+def test_another_profile_chosen_without_its_options_is_refused_beside_it(tournament, organiser):
+    client = login(organiser)
+    response = client.post(edit_url(tournament), posted(tournament, rule_profile="ema"))
+    assert_error_beside(response, "rule_profile", "take this profile's options first")
+    assert "Nothing was saved" in html.one(response.content, "#rules-refused").text()
+    assert Tournament.objects.get(pk=tournament.pk).rule_profile == "seed"
+    # With its options taken (here: its kong reading), the profile is saved.
+    data = posted(tournament, rule_profile="ema", melded_and_concealed_kong=6)
+    assert client.post(edit_url(tournament), data).status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).rule_profile == "ema"
+
+
+def test_the_rules_page_links_the_calculator_with_its_rules(tournament, client):
+    services.rules_change(tournament=tournament, melded_and_concealed_kong=5, blessings=True)
+    page = client.get(rules_url(tournament)).content.decode()
+    link = next(a for a in html.elements(page, "a") if a.text() == "Count a hand under these rules")
+    assert link.attrs["href"] == reverse("calculator") + "?kong=5&blessings=on&minimum=8"
+    calculator = client.get(link.attrs["href"]).content.decode()
+    # Only the rules asked: nothing to check yet, no error; the options shown, this one's marked.
+    assert not html.elements(calculator, ".field-errors")
+    assert html.one(calculator, "input[name=blessings]").attrs.get("checked") is not None
+    assert html.one(calculator, "details.calculator-rules").attrs.get("open") is not None
+    assert len(html.elements(calculator, "[data-blessing]")) == 3
 
 
 @pytest.mark.parametrize(

@@ -23,25 +23,30 @@ from tournament.seating import HANDS_PER_SESSION
 from tournament.services.hands import score_winning_hand
 
 
-def rules_query(rules: Rules) -> str:
+def rules_query(rules: Rules, *, whole: bool = False) -> str:
     """The query string that asks the calculator (and the tile picker's fans) for ``rules``:
-    what differs from the seed reading, e.g. "kong=5&no_flowers=on"."""
+    what differs from the seed reading, e.g. "kong=5&no_flowers=on"; ``whole``: the kong
+    and the minimum said even when they are the seed's (a link that fills the form)."""
     query = {}
-    if rules.melded_and_concealed_kong != SEED_RULES.melded_and_concealed_kong:
+    if whole or rules.melded_and_concealed_kong != SEED_RULES.melded_and_concealed_kong:
         query["kong"] = rules.melded_and_concealed_kong
     if not rules.flowers:
         query["no_flowers"] = "on"
     if rules.blessings:
         query["blessings"] = "on"
-    if rules.minimum_fan != SEED_RULES.minimum_fan:
+    if whole or rules.minimum_fan != SEED_RULES.minimum_fan:
         query["minimum"] = rules.minimum_fan
     return urlencode(query)
 
 
-def profile_links() -> list[tuple[str, str]]:
-    """Each rule profile's name and the calculator's query for its scoring options."""
+def profile_links(chosen: Rules) -> list[tuple[str, str, bool]]:
+    """Each rule profile's name, the calculator's query for its scoring options (all of
+    them, so that the form shows each), and whether they are the ``chosen`` ones."""
     labels = dict(RULE_PROFILE_CHOICES)
-    return [(labels[key], rules_query(profile.rules)) for key, profile in PROFILES.items()]
+    return [
+        (labels[key], rules_query(profile.rules, whole=True), profile.rules == chosen)
+        for key, profile in PROFILES.items()
+    ]
 
 
 class RulesFields(forms.Form):
@@ -141,7 +146,10 @@ class CalculatorForm(RulesFields):
 
     def clean(self):
         cleaned = super().clean()
-        if not cleaned.get("hand") and "hand" not in self.errors and not self.has_claim:
+        # A link that only chooses the rules (a profile's, a tournament's) asks for nothing
+        # to be checked yet: the hand is required once the form itself is sent.
+        sent = any(name in self.data for name in ("hand", "claimed_total", "claimed_fans"))
+        if sent and not cleaned.get("hand") and "hand" not in self.errors and not self.has_claim:
             self.add_error(
                 "hand",
                 forms.ValidationError(

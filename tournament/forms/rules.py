@@ -14,7 +14,8 @@ from tournament.models import (
     TIEBREAK_CHOICES,
 )
 from tournament.models.hands import Penalty
-from tournament.models.rulings import penalty_presets_error
+from tournament.models.rules import rule_options
+from tournament.models.rulings import penalty_presets_error, presets_in_order
 from tournament.models.validators import validate_multi_line
 from tournament.scoring.profiles import PROFILES, TIEBREAKS
 from tournament.scoring.rules import HIGHEST_MINIMUM_FAN, LOWEST_MINIMUM_FAN
@@ -214,7 +215,32 @@ class RulesForm(forms.Form):
         if cleaned.get("session_end") == "bell":
             # Only the gong has a minute: one left in the field is not kept.
             cleaned["gong_minute"] = None
+        self._profile_taken(cleaned)
         return cleaned
+
+    def _profile_taken(self, cleaned) -> None:
+        """Another profile chosen with every option left as it was would publish a profile
+        the options do not play: its options are to be taken first."""
+        chosen = cleaned.get("rule_profile")
+        if not chosen or chosen == self.tournament.rule_profile or self.errors:
+            return
+        stored = rule_options(self.tournament)
+        asked = {name: cleaned.get(name) for name in RULE_OPTION_NAMES}
+        unchanged = all(
+            presets_in_order(asked[name]) == presets_in_order(stored[name])
+            if name == "penalty_presets"
+            else asked[name] == stored[name]
+            for name in RULE_OPTION_NAMES
+            if name != "rule_profile"
+        )
+        if unchanged:
+            self.add_error(
+                "rule_profile",
+                _(
+                    "The options below are still the other profile's: take this profile's "
+                    "options first (the button below), or keep the profile."
+                ),
+            )
 
     def options(self) -> dict:
         """The cleaned options, as ``services.rules_change`` takes them."""

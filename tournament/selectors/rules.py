@@ -99,7 +99,7 @@ def line_labels() -> dict[str, str]:
 def kong_text(points: int) -> str:
     return {
         3: _("3 points: Melded Kong (1) + Concealed Kong (2)"),
-        5: _("5 points, the fan 明暗杠"),
+        5: _("5 points: the fan Melded and Concealed Kong (明暗杠)"),
         6: _("6 points: Two Melded Kongs (4) + Concealed Kong (2)"),
     }[points]
 

@@ -8,7 +8,12 @@ the picker holds no second calculator.
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from tournament.forms.calculator import CalculatorForm, SheetFansForm, profile_links
+from tournament.forms.calculator import (
+    CalculatorForm,
+    RulesFields,
+    SheetFansForm,
+    profile_links,
+)
 from tournament.scoring.claims import check_claim
 from tournament.scoring.rules import SEED_RULES
 from tournament.views.offline import kept_offline
@@ -43,7 +48,8 @@ def calculator(request):
             "scored": scored,
             "check": check,
             "rules": rules,
-            "profiles": profile_links(),
+            "profiles": profile_links(rules),
+            "rules_asked": any(name in request.GET for name in RulesFields.base_fields),
         },
     )
 

@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from tournament import services
+from tournament.forms.calculator import rules_query
 from tournament.forms.rules import RulesForm, form_initial
 from tournament.forms.service_errors import form_saved
 from tournament.selectors.lookups import versions
@@ -48,6 +49,10 @@ def rules_edit(request, tournament):
         change = saved.result
         if change is None:
             messages.success(request, _("The rules are saved."))
+        elif not change.hands_settled:
+            messages.success(
+                request, _("The rules are changed; no hand is scored differently under them.")
+            )
         else:
             messages.success(
                 request,
@@ -87,6 +92,7 @@ def rules_page(request, slug):
             **roles(request, tournament),
             "tournament": tournament,
             "rules": rules_shown(tournament),
+            "calculator_query": rules_query(tournament.rules, whole=True),
             "page_path": request.path,
         }
 
