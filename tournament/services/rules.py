@@ -62,7 +62,8 @@ def rules_change(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     # Every table too: a hand being saved meanwhile is either in (saved before, waited for)
     # or settled under the new rules (its save reads them once it has its table's lock).
-    list(Table.objects.select_for_update().filter(session__tournament=tournament).values("pk"))
+    tables = Table.objects.select_for_update(of=("self",)).filter(session__tournament=tournament)
+    list(tables.values("pk"))
     before = rule_options(tournament)
     before["penalty_presets"] = presets_in_order(before["penalty_presets"])
     scoring_before = tournament.rules
