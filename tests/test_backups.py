@@ -154,6 +154,13 @@ def played(transactional_db, tournament, organiser, referee):
         tournament=tournament, user=organiser, reason="A 6-fan minimum.", minimum_fan=6
     )
     tournament.refresh_from_db()
+    # Another, waiting for the task queue (the backup keeps it waiting).
+    services.rules_change_ask(
+        tournament=tournament,
+        user=organiser,
+        reason="The League's kong.",
+        melded_and_concealed_kong=5,
+    )
     # The timetable and the check-in of session 3: one player checked in at the desk.
     services.session_times_set(tournament=tournament, starts={3: timezone.now()})
     services.check_in_open(tournament=tournament, number=3)

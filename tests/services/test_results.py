@@ -551,6 +551,11 @@ NOT_WRITES = {
     "desk_touch",
     "AbsentSeatChoice",
     "absent_field",
+    # A change of the rules asked for: made at once by ``rules_change`` (the walk's), or kept
+    # for the task queue, whose task makes it by ``rules_change`` (tests/services/
+    # test_rule_change_jobs.py).
+    "rules_change_ask",
+    "rules_change_run",
     # The rules' fields, a profile's options, a tournament's options, whether play started.
     "RULE_FIELDS",
     "play_started",

@@ -12,6 +12,7 @@ from tests.web.pages import assert_error_beside
 from tournament import services
 from tournament.forms.rules import form_initial, points_read, points_text
 from tournament.models import RuleChange, Tournament
+from tournament.server.task_worker import tasks_run_ready
 from tournament.services import HandEntry
 
 PERSONAS = ["organiser", "referee", "other_referee", "anonymous"]
@@ -167,10 +168,19 @@ def test_after_play_the_page_says_the_rules_are_fixed_and_asks_a_reason(played, 
     assert_error_beside(response, "reason", "say why the rules change")
     assert Tournament.objects.get(pk=played.pk).minimum_fan == 8
 
+    # The hands are settled again by the task queue: the page says the change is being made.
     response = client.post(
         edit_url(played), posted(played, minimum_fan=6, reason="The hall plays 6."), follow=True
     )
-    assert "2 hands settled again, 0 of them changed." in response.content.decode()
+    assert "is being made" in html.one(response.content, "#rules-job").text()
+    assert Tournament.objects.get(pk=played.pk).minimum_fan == 8
+    again = client.post(edit_url(played), posted(played, minimum_fan=7, reason="Seven."))
+    assert "A change of the rules is being made" in html.one(again.content, ".form-errors").text()
+    tasks_run_ready()
+    assert not html.elements(client.get(edit_url(played)).content, "#rules-job")
+    shown = html.text(client.get(rules_url(played)).content)
+    assert "2 hands settled again, 0 of them changed." in shown
+    assert Tournament.objects.get(pk=played.pk).minimum_fan == 6
     change = RuleChange.objects.get()
     assert (change.reason, change.changed_by, change.after["minimum_fan"]) == (
         "The hall plays 6.",
@@ -180,13 +190,13 @@ def test_after_play_the_page_says_the_rules_are_fixed_and_asks_a_reason(played, 
 
 
 def test_a_change_a_stored_hand_cannot_take_is_refused_with_the_hand_named(played, organiser):
-    response = login(organiser).post(
-        edit_url(played), posted(played, flowers=False, reason="No flowers.")
-    )
-    assert response.status_code == 200
-    errors = " ".join(response.context["form"].non_field_errors())
-    assert "Session 1, table 1, hand 1" in errors
-    assert "Session 1, table 1, hand 1" in html.one(response.content, ".form-errors").text()
+    client = login(organiser)
+    response = client.post(edit_url(played), posted(played, flowers=False, reason="No flowers."))
+    assert response.status_code == 302
+    tasks_run_ready()
+    refusal = html.one(client.get(edit_url(played)).content, "#rules-job").text()
+    assert "was refused; nothing was changed" in refusal
+    assert "Session 1, table 1, hand 1" in refusal
     assert Tournament.objects.get(pk=played.pk).flowers is True
     assert not RuleChange.objects.exists()
 

@@ -22,7 +22,7 @@ from tournament.models.people import (
     Series,
     parse_place_points,
 )
-from tournament.models.rules import RuleChange
+from tournament.models.rules import RULE_CHANGE_JOB_ACTIVE, RuleChange, RuleChangeJob
 from tournament.models.rulings import OFFENCES, Appeal, RefereeCall, Ruling
 from tournament.models.sign_ups import SignUp
 from tournament.models.tasks import ScheduledJob, TaskWorker
@@ -56,6 +56,7 @@ __all__ = [
     "OFFENCES",
     "PLAYER_FIELDS",
     "PLAYER_IMPORT_ACTIVE",
+    "RULE_CHANGE_JOB_ACTIVE",
     "RULE_PROFILE_CHOICES",
     "SEATING_METHOD_CHOICES",
     "SEPARATE_BY_CHOICES",
@@ -76,6 +77,7 @@ __all__ = [
     "PlayerImport",
     "RefereeCall",
     "RuleChange",
+    "RuleChangeJob",
     "Ruling",
     "ScheduledJob",
     "ScheduledSession",

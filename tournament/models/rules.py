@@ -76,3 +76,54 @@ class RuleChange(models.Model):
 
     def __str__(self):
         return f"{self.tournament} · {self.changed_at:%Y-%m-%d %H:%M}"
+
+
+# A change waiting for the task queue, or being made by it.
+RULE_CHANGE_JOB_ACTIVE = ("queued", "running")
+
+
+class RuleChangeJob(models.Model):
+    """A change of the rules after play started that settles every stored hand again: asked
+    for on the organiser's page, made by the task queue (``services.rules.rules_change_run``:
+    at a thousand players the hands take longer than a request may), the page following it.
+    Done, it names the ``RuleChange`` it made; refused, it says why (``error``)."""
+
+    STATUS_CHOICES = [
+        ("queued", _("waiting for the task queue")),
+        ("running", _("being made")),
+        ("done", _("made")),
+        ("failed", _("refused")),
+    ]
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rule_change_jobs"
+    )
+    # The options asked for (``RULE_FIELDS``) and the reason given.
+    options = models.JSONField()
+    reason = models.TextField(max_length=1000)
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    asked_at = models.DateTimeField(auto_now_add=True)
+    # The language the organiser asked in: the task writes a refusal in it.
+    language = models.CharField(max_length=16, blank=True)
+    status = models.CharField(max_length=8, choices=STATUS_CHOICES, default="queued")
+    error = models.TextField(blank=True)
+    change = models.OneToOneField(
+        RuleChange, null=True, blank=True, on_delete=models.SET_NULL, related_name="job"
+    )
+    task_id = models.CharField(max_length=64, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "asked_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=models.Q(status__in=RULE_CHANGE_JOB_ACTIVE),
+                name="one_rule_change_job_at_a_time",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} · {self.status}"

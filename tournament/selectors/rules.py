@@ -225,3 +225,12 @@ def rule_changes(tournament: Tournament) -> list[RuleChange]:
 def last_rule_change(tournament: Tournament) -> RuleChange | None:
     """The latest change of the rules after play started (the standings say so)."""
     return RuleChange.objects.filter(tournament=tournament).order_by("changed_at", "pk").last()
+
+
+def rule_change_job(tournament):
+    """The organiser's last change of the rules made by the task queue, while it is waiting
+    or being made, or when it was refused (the rules page says why); None otherwise."""
+    job = tournament.rule_change_jobs.order_by("-asked_at", "-pk").first()
+    if job is None or job.status == "done":
+        return None
+    return job

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.translation import ngettext
+from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from tournament.models import TaskWorker
@@ -65,3 +66,13 @@ def queue_state() -> QueueState:
         due = max(enqueued_at, run_after) if run_after.year < 9999 else enqueued_at
         wait = max(now - due, timedelta(0))
     return QueueState(workers=len(live_worker_ids(now)), ready=ready.count(), oldest_wait=wait)
+
+
+def task_ended(task_id: str) -> bool:
+    """Whether the queue has ended the task ``task_id`` (a job's, whose row says it is still
+    waiting or running): given up after its workers died too often
+    (``server.task_worker.MAX_RUNS``), or gone. False without a task id."""
+    if not task_id:
+        return False
+    status = DBTaskResult.objects.filter(pk=task_id).values_list("status", flat=True).first()
+    return status is None or status in (TaskResultStatus.FAILED, TaskResultStatus.SUCCESSFUL)

@@ -71,6 +71,8 @@ from tournament.services.rules import (
     profile_options,
     rule_options,
     rules_change,
+    rules_change_ask,
+    rules_change_run,
 )
 from tournament.services.rulings import (
     appeal_decide,
@@ -158,6 +160,8 @@ __all__ = [
     "referees_copy_from_previous",
     "rule_options",
     "rules_change",
+    "rules_change_ask",
+    "rules_change_run",
     "ruling_give",
     "score_winning_hand",
     "seat_replace",

@@ -2,19 +2,31 @@
 entered, and after that only with a reason, every stored hand then settled again under the
 new options (docs/rules.md)."""
 
+import logging
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django_tasks import task
 
 from tournament import scoring
 from tournament.history import audit
-from tournament.models import Hand, RuleChange, Table, Tournament
+from tournament.models import (
+    RULE_CHANGE_JOB_ACTIVE,
+    Hand,
+    RuleChange,
+    RuleChangeJob,
+    Table,
+    Tournament,
+)
 from tournament.models.rules import (  # noqa: F401 - the services' names for them
     RULE_FIELDS,
     profile_options,
     rule_options,
 )
 from tournament.models.rulings import penalty_presets_error, presets_in_order
+from tournament.selectors.tasks import task_ended
 from tournament.services.common import refused
 from tournament.services.hands import (
     figure_disputed,
@@ -24,6 +36,8 @@ from tournament.services.hands import (
     settle,
 )
 from tournament.services.results import table_results_store, tournament_touch
+
+logger = logging.getLogger(__name__)
 
 
 def rules_checked(tournament: Tournament) -> None:
@@ -212,3 +226,106 @@ def _settled_again(hand: Hand, rules: scoring.rules.Rules) -> dict | None:
     if all(getattr(hand, name) == value for name, value in new.items()):
         return None
     return new
+
+
+def _change_under_way() -> ValidationError:
+    return refused(
+        "__all__",
+        _(
+            "A change of the rules is being made: its hands are being settled again. Wait "
+            "until the page says it is done."
+        ),
+        "rules_change_under_way",
+    )
+
+
+@transaction.atomic
+def rules_change_ask(
+    *, tournament: Tournament, user=None, reason: str = "", **options
+) -> RuleChange | RuleChangeJob | None:
+    """The organiser's change of the rules (``options``: any of ``RULE_FIELDS``): made at once
+    by ``rules_change`` (None when nothing changed, its ``RuleChange`` after play started),
+    unless it settles stored hands again, which the task queue does
+    (``rules_change_run``): then refused at once for what can be said at once (an option,
+    the reason), and kept as a ``RuleChangeJob``, returned, whose task makes it. One at a
+    time: refused while another is waiting or being made."""
+    unknown = set(options) - set(RULE_FIELDS)
+    if unknown:
+        raise TypeError(f"not rule options: {sorted(unknown)}")
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    for job in RuleChangeJob.objects.filter(
+        tournament=tournament, status__in=RULE_CHANGE_JOB_ACTIVE
+    ):
+        if not task_ended(job.task_id):
+            raise _change_under_way()
+        _job_failed(job.pk, _("The task worker stopped while the change was being made."))
+    asked = Tournament.objects.get(pk=tournament.pk)
+    for name, value in options.items():
+        setattr(asked, name, value)
+    rules_checked(asked)
+    reason = (reason or "").strip()
+    if asked.rules == tournament.rules or not play_started(tournament):
+        return rules_change(tournament=tournament, user=user, reason=reason, **options)
+    if not reason:
+        raise refused(
+            "reason",
+            _("Hands are already entered: say why the rules change (the standings will say so)."),
+            "reason_required",
+        )
+    job = RuleChangeJob.objects.create(
+        tournament=tournament,
+        options={name: getattr(asked, name) for name in options},
+        reason=reason,
+        asked_by=user,
+        language=translation.get_language() or "",
+    )
+    # A row of this database, committed with the job: a worker sees both or neither.
+    job.task_id = str(rules_change_run.enqueue(job_id=job.pk).id)
+    job.save(update_fields=["task_id"])
+    return job
+
+
+def _job_failed(job_id: int, message: str) -> None:
+    RuleChangeJob.objects.filter(pk=job_id, status__in=RULE_CHANGE_JOB_ACTIVE).update(
+        status="failed", error=message, finished_at=timezone.now()
+    )
+
+
+@task()
+def rules_change_run(job_id: int) -> str:
+    """The queue's task: make the change ``job_id`` asked for (``rules_change``, every stored
+    hand settled again, in one transaction); returns the status it ended with. Safe to run
+    again: a job that ended is left as it is."""
+    job = (
+        RuleChangeJob.objects.filter(pk=job_id, status__in=RULE_CHANGE_JOB_ACTIVE)
+        .select_related("tournament", "asked_by")
+        .first()
+    )
+    if job is None:
+        return "ended before"
+    RuleChangeJob.objects.filter(pk=job.pk).update(status="running")
+    try:
+        with translation.override(job.language or None), transaction.atomic():
+            still = RuleChangeJob.objects.filter(pk=job.pk, status="running")
+            if not still.select_for_update().values_list("pk", flat=True):
+                return "ended before"  # another run of the task made it meanwhile
+            change = rules_change(
+                tournament=job.tournament, user=job.asked_by, reason=job.reason, **job.options
+            )
+            still.update(status="done", change=change, finished_at=timezone.now())
+    except ValidationError as error:
+        with translation.override(job.language or None):
+            _job_failed(job.pk, " ".join(error.messages))
+        return "failed"
+    except Exception:
+        logger.exception("The change of rules %s of %s failed", job.pk, job.tournament.slug)
+        with translation.override(job.language or None):
+            _job_failed(
+                job.pk,
+                _(
+                    "An unexpected error stopped the change: nothing was changed. The task "
+                    "worker's log has the details."
+                ),
+            )
+        raise
+    return "done"

@@ -13,7 +13,8 @@ from tournament.forms.calculator import rules_query
 from tournament.forms.rules import RulesForm, form_initial
 from tournament.forms.service_errors import form_saved
 from tournament.selectors.lookups import versions
-from tournament.selectors.rules import rule_changes, rules_shown
+from tournament.selectors.rules import rule_change_job, rule_changes, rules_shown
+from tournament.services.rules import RuleChangeJob
 from tournament.views.common import FORM, get_tournament, page, roles, tournament_page
 from tournament.views.shared_pages import page_key, shared_page
 
@@ -38,7 +39,7 @@ def rules_edit(request, tournament):
     form = RulesForm(request.POST or None, tournament=tournament, started=started)
 
     def change():
-        return services.rules_change(
+        return services.rules_change_ask(
             tournament=tournament,
             user=request.user,
             reason=form.cleaned_data.get("reason", ""),
@@ -49,6 +50,15 @@ def rules_edit(request, tournament):
         change = saved.result
         if change is None:
             messages.success(request, _("The rules are saved."))
+        elif isinstance(change, RuleChangeJob):
+            messages.info(
+                request,
+                _(
+                    "The change is being made: every stored hand is settled again by the "
+                    "task queue. This page says when it is done."
+                ),
+            )
+            return redirect("rules_edit", tournament.slug)
         elif not change.hands_settled:
             messages.success(
                 request, _("The rules are changed; no hand is scored differently under them.")
@@ -77,6 +87,7 @@ def _edit_page(request, tournament, form, started):
         form=form,
         started=started,
         changes=rule_changes(tournament),
+        job=rule_change_job(tournament),
     )
 
 
