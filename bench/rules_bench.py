@@ -12,7 +12,9 @@ rolled back so that every change starts from the same tournament, in one run:
 
 - the ranking order changed: no hand is settled again (the scoring options are the same);
 - the minimum lowered from 8 to 7: every hand settled again, none changed;
-- the kong read as 5 (明暗杠) instead of 3: every hand settled again, the typed ones changed.
+- the kong read as 5 (明暗杠) instead of 3: every hand settled again, the typed ones changed;
+- the same asked for on the organiser's page: the request, which queues it, and the queue's
+  task that makes it.
 
 Prints the seconds each takes, the hands settled and changed, and the queries. Figures are
 CPU-bound and vary with the machine's load: compare figures of the same run.
@@ -40,18 +42,37 @@ class Rollback(Exception):
 
 def typed_wins(tournament, share: float) -> int:
     """Give ``share`` of the tournament's wins the kong hand's tiles, with the fan the seed
-    reading counts for it (14, 15 self-drawn); returns how many."""
+    reading counts for it (14, 15 self-drawn) and the points it settles to; returns how
+    many."""
     from tournament.models import Hand
+    from tournament.services.hands import penalty_entries, settle
 
     wins = Hand.objects.filter(table__session__tournament=tournament, outcome__in=Hand.WINS)
-    chosen = list(wins.order_by("pk").values_list("pk", "outcome"))
+    chosen = list(wins.order_by("pk").prefetch_related("penalties"))
     step = max(1, round(1 / share)) if share else 0
     picked = chosen[::step] if step else []
-    for outcome in ("self_drawn", "discard"):
-        fan = 15 if outcome == "self_drawn" else 14
-        text = KONGS + (" | self" if outcome == "self_drawn" else "")
-        Hand.objects.filter(pk__in=[pk for pk, each in picked if each == outcome]).update(
-            winning_hand=text, fan=fan, computed_fan=fan, fan_names=""
+    for hand in picked:
+        self_drawn = hand.outcome == "self_drawn"
+        fan = 15 if self_drawn else 14
+        settled = settle(
+            penalties=penalty_entries(hand),
+            outcome=hand.outcome,
+            winner=hand.winner,
+            discarder=hand.discarder,
+            fan=fan,
+            flowers=hand.flowers,
+        )
+        p1, p2, p3, p4 = settled.points
+        Hand.objects.filter(pk=hand.pk).update(
+            winning_hand=KONGS + (" | self" if self_drawn else ""),
+            fan=fan,
+            computed_fan=fan,
+            fan_names="",
+            points_p1=p1,
+            points_p2=p2,
+            points_p3=p3,
+            points_p4=p4,
+            deducted=settled.deducted,
         )
     return len(picked)
 
@@ -72,6 +93,29 @@ def timed_change(tournament, organiser, **options) -> tuple[float, int, int, int
             )
             seconds = time.perf_counter() - started
             result = (seconds, change.hands_settled, change.hands_changed, len(queries))
+            raise Rollback
+    except Rollback:
+        pass
+    return result
+
+
+def timed_request_and_task(tournament, organiser, **options) -> tuple[float, float]:
+    """Seconds of the organiser's request (the change asked for, queued) and of the queue's
+    task that makes it, rolled back."""
+    from django.db import transaction
+
+    from tournament import services
+
+    result = None
+    try:
+        with transaction.atomic():
+            started = time.perf_counter()
+            job = services.rules_change_ask(
+                tournament=tournament, user=organiser, reason="Benchmark.", **options
+            )
+            asked = time.perf_counter()
+            assert services.rules_change_run.call(job_id=job.pk) == "done"
+            result = (asked - started, time.perf_counter() - asked)
             raise Rollback
     except Rollback:
         pass
@@ -106,6 +150,11 @@ def main(argv=None) -> int:
         ):
             seconds, settled, changed, queries = timed_change(tournament, organiser, **options)
             print(f"  {label:<34} {seconds:>8.1f} {settled:>8} {changed:>8} {queries:>8}")
+        request, task = timed_request_and_task(tournament, organiser, melded_and_concealed_kong=5)
+        print(
+            f"  the kong change asked on the page: the request {request:.2f} s (queued), "
+            f"the queue's task {task:.1f} s"
+        )
     return 0
 
 

@@ -46,6 +46,7 @@ from tournament.selectors.series import (
     series_versions,
 )
 from tournament.selectors.standings import tournament_standings
+from tournament.services import RULE_FIELDS
 
 PAGE_SIZE = 100
 MAX_PAGE_SIZE = 500
@@ -241,16 +242,8 @@ def _options_out(options: dict) -> dict:
         "profile": options["rule_profile"],
         **{
             name: options[name]
-            for name in (
-                "melded_and_concealed_kong",
-                "flowers",
-                "blessings",
-                "minimum_fan",
-                "session_minutes",
-                "session_end",
-                "gong_minute",
-                "penalty_presets",
-            )
+            for name in RULE_FIELDS
+            if name not in ("rule_profile", "tiebreak_order")
         },
         "tiebreaks": [key for key in options["tiebreak_order"].split(",") if key],
     }

@@ -14,7 +14,7 @@ from tournament.models import (
     TIEBREAK_CHOICES,
 )
 from tournament.models.hands import Penalty
-from tournament.models.rules import rule_options
+from tournament.models.rules import RULE_FIELDS, rule_options
 from tournament.models.rulings import penalty_presets_error, presets_in_order
 from tournament.models.validators import validate_multi_line
 from tournament.scoring.profiles import PROFILES, TIEBREAKS
@@ -247,18 +247,8 @@ class RulesForm(forms.Form):
         return {name: self.cleaned_data[name] for name in RULE_OPTION_NAMES}
 
 
-RULE_OPTION_NAMES = (
-    "rule_profile",
-    "melded_and_concealed_kong",
-    "flowers",
-    "blessings",
-    "minimum_fan",
-    "session_minutes",
-    "session_end",
-    "gong_minute",
-    "penalty_presets",
-    "tiebreak_order",
-)
+# The form sets every option of the rules.
+RULE_OPTION_NAMES = RULE_FIELDS
 
 
 def form_initial(options: dict) -> dict:
