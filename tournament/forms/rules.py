@@ -170,17 +170,7 @@ class RulesForm(forms.Form):
     def plain_fields(self):
         """The options shown one after another, before the presets and the chain."""
         return [
-            self[name]
-            for name in (
-                "rule_profile",
-                "melded_and_concealed_kong",
-                "flowers",
-                "blessings",
-                "minimum_fan",
-                "session_minutes",
-                "session_end",
-                "gong_minute",
-            )
+            self[name] for name in RULE_FIELDS if name not in ("penalty_presets", "tiebreak_order")
         ]
 
     def clean(self):
